@@ -1,0 +1,52 @@
+"""The facts about a ``check`` run that every report format needs besides findings.
+
+Formatters are pure functions of ``(findings, summary)``: anything a report
+prints that is not a finding (tool version, rule catalogue, figures, timing)
+travels here, so the same inputs always give the same bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import NamedTuple
+
+from specgen.diagnostics import Severity
+
+
+class RuleInfo(NamedTuple):
+    """One rule that ran: SARIF lists these as ``tool.driver.rules`` and JUnit
+    gives each clean rule a passing testcase, so a CI view shows what was checked."""
+
+    id: str
+    severity: Severity
+    description: str
+    help: str = ""
+
+
+def _frozen_counts(counts: Mapping[str, int]) -> Mapping[str, int]:
+    return MappingProxyType(dict(counts))
+
+
+@dataclass(frozen=True, slots=True)
+class CheckSummary:
+    """Run-level facts; ``elapsed_seconds=None`` keeps output byte-stable.
+
+    ``counts`` are named figures (``"asl_units": 840``) printed in the order
+    given. ``information_uri`` is where SARIF viewers link the tool name; it is
+    left out of SARIF when ``None``.
+    """
+
+    tool_version: str
+    root: str
+    release: str | None = None
+    counts: Mapping[str, int] = field(default_factory=dict)
+    rules: Sequence[RuleInfo] = ()
+    elapsed_seconds: float | None = None
+    information_uri: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "counts", _frozen_counts(self.counts))
+        object.__setattr__(self, "rules", tuple(
+            RuleInfo(r[0], Severity(r[1]), *r[2:]) for r in self.rules))
