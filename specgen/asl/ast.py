@@ -1,0 +1,102 @@
+"""The ASL syntax tree: small positional nodes that pickle fast.
+
+Every node carries its 1-based line and column; the path lives on the
+enclosing :class:`Module` and declaration, so a node plus its declaration
+gives a full :class:`~specgen.diagnostics.Span`. Nodes are deliberately
+generic (a ``kind`` string plus positional ``args``) because the evaluator
+compiles them to closures once and never walks them again; a class per kind
+would only slow pickling of the on-disk cache.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+class Node:
+    """One expression, statement, type, lvalue or pattern."""
+
+    __slots__ = ("kind", "line", "col", "args")
+
+    def __init__(self, kind: str, line: int, col: int, args: tuple) -> None:
+        self.kind = kind
+        self.line = line
+        self.col = col
+        self.args = args
+
+    def __reduce__(self) -> tuple:
+        return (Node, (self.kind, self.line, self.col, self.args))
+
+    def __repr__(self) -> str:
+        return f"{self.kind}{self.args!r}@{self.line}:{self.col}"
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Node)
+            and self.kind == other.kind
+            and self.args == other.args
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.args))
+
+
+@dataclass(slots=True)
+class FuncDecl:
+    """``[qualifiers] func Name(params) [=> ret] begin body end;``"""
+
+    name: str
+    quals: tuple[str, ...]
+    params: tuple[tuple[str, Node], ...]
+    ret: Node | None
+    body: tuple[Node, ...]
+    path: str
+    line: int
+    col: int
+    refs: frozenset[str] = frozenset()
+
+    @property
+    def is_impdef(self) -> bool:
+        return "impdef" in self.quals
+
+    @property
+    def is_implementation(self) -> bool:
+        return "implementation" in self.quals
+
+
+@dataclass(slots=True)
+class TypeDecl:
+    """``type Name of …;``; ``form`` is 'enum', 'record' or 'alias'."""
+
+    name: str
+    form: str
+    payload: object  # enum: tuple[str,...]; record: tuple[(name, Node)]; alias: Node
+    path: str
+    line: int
+    col: int
+    refs: frozenset[str] = frozenset()
+
+
+@dataclass(slots=True)
+class GlobalDecl:
+    """``constant|config|let|var Name [: ty] [= init];``"""
+
+    kind: str
+    name: str
+    ty: Node | None
+    init: Node | None
+    path: str
+    line: int
+    col: int
+    refs: frozenset[str] = frozenset()
+
+
+Decl = FuncDecl | TypeDecl | GlobalDecl
+
+
+@dataclass(slots=True)
+class Module:
+    """One parsed ASL file."""
+
+    path: str
+    decls: list[Decl] = field(default_factory=list)
