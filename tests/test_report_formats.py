@@ -9,6 +9,8 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from specgen.diagnostics import Finding, Severity
 from specgen.report import FORMATS, REPORT_SCHEMA_PATH, CheckSummary, RuleInfo, render_report
@@ -285,3 +287,47 @@ def test_github_escaping_rules() -> None:
     injected = Finding("r", Severity.ERROR, "p", 1, "x\n::error::forged")
     (line, _summary) = github.render([injected], make_summary()).splitlines()
     assert line == "::error file=p,line=1,title=r::x%0A::error::forged"
+
+
+# --- arbitrary text ---------------------------------------------------------------
+
+_any_text = st.text(st.characters(codec=None, exclude_categories=()), max_size=40)
+_findings = st.lists(st.builds(
+    Finding,
+    rule=st.from_regex(r"[a-z][a-z0-9-]{0,15}", fullmatch=True),
+    severity=st.sampled_from(list(Severity)),
+    path=_any_text,
+    line=st.integers(0, 10_000),
+    message=_any_text,
+    subject=_any_text,
+    col=st.integers(0, 500),
+    related=st.lists(_any_text, max_size=2).map(tuple),
+), max_size=8)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(findings=_findings, root=_any_text)
+def test_any_text_gives_parseable_output(findings: list[Finding], root: str,
+                                         sarif_validator: jsonschema.protocols.Validator) -> None:
+    summary = CheckSummary("0.1.0", root, None, {"n": 1}, RULES)
+    unique = set(findings)
+    for fmt in FORMATS:
+        render_report(fmt, findings, summary).encode("utf-8")
+    ET.fromstring(junit.render(findings, summary).encode("utf-8"))
+    sarif_log = json.loads(sarif.render(findings, summary))
+    sarif_validator.validate(sarif_log)
+    assert len(sarif_log["runs"][0]["results"]) == len(unique)
+    doc = json.loads(json_report.render(findings, summary))
+    assert len(doc["findings"]) == len(unique)
+    gh_lines = github.render(findings, summary).split("\n")
+    assert len(gh_lines) == len(unique) + 2 and gh_lines[-1] == ""
+    assert all(ln.startswith("::") for ln in gh_lines[:-1])
+
+
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+def test_ties_in_sort_key_still_order_deterministically(fmt: str) -> None:
+    twins = [Finding("r", severity, "p", 1, "m", related=related)
+             for severity in Severity for related in ((), ("b",), ("a",))]
+    outputs = {render_report(fmt, order, make_summary())
+               for order in (twins, list(reversed(twins)), twins[3:] + twins[:3])}
+    assert len(outputs) == 1

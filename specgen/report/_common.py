@@ -33,8 +33,13 @@ def clean_data(value: object) -> object:
 
 
 def ordered(findings: Iterable[Finding]) -> list[Finding]:
-    """Findings should arrive sorted and unique; re-establish it rather than trust it."""
-    return sorted_unique(list(findings))
+    """Findings should arrive sorted and unique; re-establish it rather than trust it.
+
+    ``Finding.sort_key`` leaves out severity and ``related``, and set order
+    varies with hash seeding, so those break ties: equal inputs, equal bytes.
+    """
+    return sorted(sorted_unique(list(findings)),
+                  key=lambda f: (f.sort_key, Severity(f.severity).rank, f.related))
 
 
 def severity_counts(findings: Sequence[Finding]) -> dict[str, int]:
