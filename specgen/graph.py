@@ -1,0 +1,137 @@
+"""The spec as a graph: indexes from every ID to the records that define or cite it.
+
+Built once from a loaded :class:`~specgen.loader.Spec`; checks, trace, pages and
+the executor all read the same indexes instead of re-scanning records.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Iterable
+
+from .loader import Spec
+from .models.adr import AdrFrontMatter
+from .models.located import Adr, AslUnit, AvsTest, NdfClause
+from .models.unit import StateRecord
+from .diagnostics import Span
+
+
+@dataclass(slots=True)
+class Requirement:
+    """A requirement ID a test may name: an explicit clause or an instruction identity."""
+
+    id: str
+    owner: AslUnit
+    clause: NdfClause | None  # None: the implicit PTO-INST identity (the whole file)
+
+    @property
+    def executable(self) -> bool:
+        if self.clause is None:
+            return True
+        return self.clause.attrs is not None and self.clause.attrs.kind == "executable"
+
+    @property
+    def span(self) -> Span:
+        if self.clause is not None:
+            return self.clause.span
+        return self.owner.header_span or Span(self.owner.path)
+
+
+@dataclass
+class SpecGraph:
+    """Indexes over one loaded spec."""
+
+    spec: Spec
+    units_by_path: dict[str, AslUnit] = field(default_factory=dict)
+    units_by_id: dict[str, list[AslUnit]] = field(default_factory=lambda: defaultdict(list))
+    instructions: dict[str, AslUnit] = field(default_factory=dict)  # mnemonic -> unit
+    clauses: dict[str, list[NdfClause]] = field(default_factory=lambda: defaultdict(list))
+    identities: dict[str, AslUnit] = field(default_factory=dict)  # PTO-INST-* -> unit
+    states: dict[str, list[tuple[StateRecord, Span]]] = field(default_factory=lambda: defaultdict(list))
+    tests_by_id: dict[str, list[AvsTest]] = field(default_factory=lambda: defaultdict(list))
+    tests_by_source: dict[str, list[AvsTest]] = field(default_factory=lambda: defaultdict(list))
+    tests_by_requirement: dict[str, list[AvsTest]] = field(default_factory=lambda: defaultdict(list))
+    adrs_by_id: dict[str, list[Adr]] = field(default_factory=lambda: defaultdict(list))
+
+    @classmethod
+    def build(cls, spec: Spec) -> "SpecGraph":
+        g = cls(spec)
+        for u in spec.units:
+            g.units_by_path[u.path] = u
+            if u.id:
+                g.units_by_id[u.id].append(u)
+            if u.instruction is not None:
+                g.instructions.setdefault(u.instruction.mnemonic, u)
+                g.identities[u.instruction.clause_id] = u
+            for c in u.clauses:
+                g.clauses[c.id].append(c)
+            for rec, span in u.states:
+                g.states[rec.id].append((rec, span))
+        for t in spec.tests:
+            if t.header is None:
+                continue
+            g.tests_by_id[t.header.id].append(t)
+            g.tests_by_source[t.header.source].append(t)
+            for r in t.header.requirements:
+                g.tests_by_requirement[r].append(t)
+        for a in spec.adrs:
+            if a.front is not None:
+                g.adrs_by_id[a.front.id].append(a)
+        return g
+
+    # -- lookups -----------------------------------------------------------------
+    def requirement(self, rid: str) -> Requirement | None:
+        if rid in self.identities:
+            return Requirement(rid, self.identities[rid], None)
+        cl = self.clauses.get(rid)
+        if cl:
+            return Requirement(rid, self.units_by_path[cl[0].source], cl[0])
+        return None
+
+    @cached_property
+    def requirements(self) -> list[Requirement]:
+        out = [Requirement(i, u, None) for i, u in self.identities.items()]
+        out += [Requirement(cid, self.units_by_path[cs[0].source], cs[0]) for cid, cs in self.clauses.items()]
+        return sorted(out, key=lambda r: r.id)
+
+    @cached_property
+    def adrs(self) -> list[Adr]:
+        """ADRs with a valid front matter, the template (ADR-0000) left out."""
+        return [a for a in self.spec.adrs if a.front is not None and a.front.id != "ADR-0000"]
+
+    @cached_property
+    def _adr_subjects(self) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+        by_unit: dict[str, list[str]] = defaultdict(list)
+        by_ndf: dict[str, list[str]] = defaultdict(list)
+        for a in self.adrs:
+            f: AdrFrontMatter = a.front  # type: ignore[assignment]
+            if f.status not in ("draft", "accepted"):
+                continue
+            for uid in f.affected_units:
+                by_unit[uid].append(f.id)
+            for nid in f.affected_ndf:
+                by_ndf[nid].append(f.id)
+        return by_unit, by_ndf
+
+    def readiness_subjects(self, unit: AslUnit) -> list[str]:
+        """The ADRs (draft or accepted) that name this unit, as the traceability view derives them."""
+        return sorted(set(self._adr_subjects[0].get(unit.id or "", [])))
+
+    def adrs_for_requirement(self, rid: str) -> list[str]:
+        return sorted(set(self._adr_subjects[1].get(rid, [])))
+
+    def adr(self, adr_id: str) -> Adr | None:
+        found = self.adrs_by_id.get(adr_id)
+        return found[0] if found else None
+
+    def unit_tests(self, unit: AslUnit) -> list[AvsTest]:
+        return sorted(self.tests_by_source.get(unit.path, []), key=lambda t: t.header.id if t.header else "")
+
+    def iter_instruction_units(self) -> Iterable[AslUnit]:
+        return (u for u in self.spec.units if u.instruction is not None)
+
+    def known_id(self, ident: str) -> bool:
+        return (ident in self.identities or ident in self.clauses or ident in self.units_by_id
+                or ident in self.states)

@@ -1,0 +1,198 @@
+"""Read a spec tree into validated models: files -> records -> :class:`Spec`.
+
+The loader is the only stage that touches the file system. It never raises
+on bad input: every problem becomes a located :class:`~specgen.diagnostics.Finding`
+and the record is left out (or kept partially) so later stages still run.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from ..diagnostics import Finding, Severity
+from ..models.catalog import CATALOG_MODELS
+from ..models.evidence import TraceabilityView
+from ..models.located import JsonArtifact
+from ..models.manifest import ReleaseManifest
+from .adrs import scan_adr
+from .asl_units import scan_unit
+from .avs import scan_test
+from .config import SpecConfig, load_config
+from .files import SpecFiles
+from .jsonrec import parse_json, validate
+from .tree import Spec
+
+__all__ = ["Spec", "SpecConfig", "load_spec", "RootError"]
+
+TRACEABILITY_SCHEMA = "pto.release-traceability.v2"
+
+
+class RootError(Exception):
+    """The root cannot be read at all (exit 2, not a finding)."""
+
+
+def load_spec(root: Path) -> Spec:
+    """Load and validate everything under ``root``."""
+    if not root.exists():
+        raise RootError(f"spec root {root} does not exist")
+    if not root.is_dir():
+        raise RootError(f"spec root {root} is not a directory")
+    try:
+        next(iter(root.iterdir()), None)
+    except OSError as e:
+        raise RootError(f"spec root {root} cannot be read: {e.strerror}") from e
+    files = SpecFiles(root)
+    findings: list[Finding] = []
+    t0 = time.perf_counter()
+    cfg_text = files.read("specification.toml")
+    config = load_config(cfg_text.text if cfg_text else None, "specification.toml", findings)
+    spec = Spec(root=files.root, config=config)
+    if cfg_text:
+        spec.files[cfg_text.path] = cfg_text.sha256
+
+    # ASL units
+    for src_root in config.source_roots:
+        for rel in files.walk(src_root, ""):
+            if not rel.endswith(".asl"):
+                spec.other_files.append(rel)
+                continue
+            ft = files.read(rel, ascii_only=True)
+            if ft is None:
+                continue
+            spec.files[rel] = ft.sha256
+            if ft.text is None:
+                continue
+            if not ft.text.strip():
+                findings.append(Finding("file-empty", Severity.ERROR, rel, 0, "ASL unit is empty"))
+            spec.units.append(scan_unit(rel, ft.sha256, ft.text, findings))
+    spec.units.sort(key=lambda u: u.path)
+    t1 = time.perf_counter()
+
+    # AVS tests
+    for rel in files.walk(config.test_root, ".asl"):
+        ft = files.read(rel, ascii_only=True)
+        if ft is None:
+            continue
+        spec.files[rel] = ft.sha256
+        if ft.text is None:
+            continue
+        spec.tests.append(scan_test(rel, ft.sha256, ft.text, findings))
+    t2 = time.perf_counter()
+
+    # JSON artifacts under spec/
+    for rel in files.walk(config.json_root, ".json"):
+        art = _load_json(files, rel, findings)
+        if art is None:
+            continue
+        spec.files[rel] = art.sha256
+        spec.artifacts[rel] = art
+    _apply_models(spec, findings)
+    t3 = time.perf_counter()
+
+    # ADRs
+    adr_schema = _schema_validator(spec, "spec/schemas/pto-adr.schema.json")
+    for rel in files.walk(config.adr_dir, ".md"):
+        ft = files.read(rel)
+        if ft is None:
+            continue
+        spec.files[rel] = ft.sha256
+        if ft.text is None:
+            continue
+        spec.adrs.append(scan_adr(rel, ft.sha256, ft.text, findings, adr_schema))
+    t4 = time.perf_counter()
+    spec.timings = {"asl": t1 - t0, "tests": t2 - t1, "json": t3 - t2, "adrs": t4 - t3}
+    spec.findings = files.findings + findings
+    return spec
+
+
+def _load_json(files: SpecFiles, rel: str, findings: list[Finding]) -> JsonArtifact | None:
+    ft = files.read(rel)
+    if ft is None or ft.text is None:
+        return None
+    data = parse_json(ft.text, rel, 1, 0, "JSON file", findings)
+    return JsonArtifact(path=rel, sha256=ft.sha256, data=data, text=ft.text)
+
+
+def _apply_models(spec: Spec, findings: list[Finding]) -> None:
+    """Validate the JSON artifacts specgen reads for meaning; the rest stay opaque."""
+    cfg = spec.config
+    for rel, art in spec.artifacts.items():
+        if art.data is None:
+            continue
+        stem = rel.rsplit("/", 1)[-1].removesuffix(".json")
+        model: Any = None
+        if rel == cfg.manifest:
+            model = ReleaseManifest
+        elif rel.startswith(cfg.json_root + "/catalog/") and stem in CATALOG_MODELS:
+            model = CATALOG_MODELS[stem]
+        elif isinstance(art.data, dict) and art.data.get("schema") == TRACEABILITY_SCHEMA:
+            model = TraceabilityView
+        if model is not None:
+            art.model = _validate_artifact(model, art, findings)
+        if isinstance(art.data, dict) and isinstance(art.data.get("$schema"), str):
+            _validate_declared_schema(spec, art, findings)
+    man = spec.artifacts.get(cfg.manifest)
+    spec.manifest_path = cfg.manifest
+    if man is None:
+        findings.append(Finding("manifest-absent", Severity.ERROR, cfg.manifest, 0,
+                                "release manifest not found; create it with 'specgen manifest --write'"))
+    elif isinstance(man.model, ReleaseManifest):
+        spec.manifest = man.model
+    for art in spec.artifacts.values():
+        if isinstance(art.model, TraceabilityView):
+            spec.traceability = art
+            break
+
+
+def _validate_artifact(model: Any, art: JsonArtifact, findings: list[Finding]) -> Any:
+    """Validate a whole JSON file; errors are located by the first line naming the failing key."""
+    local: list[Finding] = []
+    rec = validate(model, art.data, art.text, art.path, 1, 0, art.path.rsplit("/", 1)[-1], local)
+    findings.extend(local)
+    return rec
+
+
+def _schema_validator(spec: Spec, rel: str) -> Any:
+    art = spec.artifacts.get(rel)
+    if art is None or not isinstance(art.data, dict):
+        return None
+    try:
+        import jsonschema
+        cls = jsonschema.validators.validator_for(art.data)
+        cls.check_schema(art.data)
+        return cls(art.data, format_checker=cls.FORMAT_CHECKER)
+    except Exception as e:  # a broken schema is the spec's problem, reported once
+        spec.findings.append(Finding("schema-invalid", Severity.ERROR, rel, 1, f"not a valid JSON Schema: {e}"))
+        return None
+
+
+def _validate_declared_schema(spec: Spec, art: JsonArtifact, findings: list[Finding]) -> None:
+    """A JSON file naming its schema with a relative ``$schema`` is checked against it (jsonschema)."""
+    ref = art.data["$schema"]
+    if "://" in ref:
+        return
+    base = art.path.rsplit("/", 1)[0]
+    candidate = ref if ref in spec.artifacts else base + "/" + ref
+    parts: list[str] = []
+    for p in candidate.split("/"):
+        if p == "..":
+            if parts:
+                parts.pop()
+        elif p and p != ".":
+            parts.append(p)
+    rel = "/".join(parts)
+    validator = _schema_validator(spec, rel)
+    if validator is None:
+        if rel not in spec.artifacts:
+            findings.append(Finding("schema-missing", Severity.ERROR, art.path, 1,
+                                    f"$schema names {ref}, which is not in the tree"))
+        return
+    for err in sorted(validator.iter_errors(art.data), key=lambda e: [str(p) for p in e.path]):
+        key = next((str(p) for p in reversed(list(err.path)) if isinstance(p, str)), "")
+        line = art.line_of(f'"{key}"') if key else 1
+        where = "/".join(str(p) for p in err.path) or "(document)"
+        findings.append(Finding("json-schema", Severity.ERROR, art.path, line or 1,
+                                f"{where}: {err.message} ({rel})", col=1))

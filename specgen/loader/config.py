@@ -1,0 +1,73 @@
+"""``specification.toml``: where a tree keeps its sources, tests, manifest and release identity.
+
+A tree without the file gets the corpus layout as defaults, so the loader
+needs no configuration for the common case.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..diagnostics import Finding, Severity
+
+
+@dataclass(frozen=True, slots=True)
+class SpecConfig:
+    """The few settings the loader and the pages need, with the corpus layout as defaults."""
+
+    name: str = "Specification"
+    short_name: str = "Spec"
+    status: str = "draft"
+    release: str = ""
+    encoding_abi: str = ""
+    source_roots: tuple[str, ...] = ("asl",)
+    test_root: str = "tests/asl"
+    manifest: str = "spec/release-manifest.json"
+    adr_dir: str = "docs/status/decisions"
+    json_root: str = "spec"
+    example_root: str = "examples"
+    hardware_profile: str = "spec/hardware-conformance-profile.json"
+    raw: dict[str, Any] = field(default_factory=dict)
+
+
+def load_config(text: str | None, path: str, findings: list[Finding]) -> SpecConfig:
+    """Parse the TOML, falling back to defaults (with a finding) when it is broken."""
+    if text is None:
+        return SpecConfig()
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        line = getattr(e, "lineno", 0) or 0
+        findings.append(Finding("config-invalid", Severity.ERROR, path, line, f"invalid TOML: {e}", col=getattr(e, "colno", 0) or 0))
+        return SpecConfig()
+    spec = data.get("specification", {}) if isinstance(data.get("specification"), dict) else {}
+    rel = data.get("release", {}) if isinstance(data.get("release"), dict) else {}
+    prof = data.get("profile", {}) if isinstance(data.get("profile"), dict) else {}
+    sg = data.get("specgen", {}) if isinstance(data.get("specgen"), dict) else {}
+
+    def text_of(table: dict[str, Any], key: str, default: str) -> str:
+        v = table.get(key, default)
+        if not isinstance(v, str):
+            findings.append(Finding("config-invalid", Severity.ERROR, path, 0, f"{key} must be a string"))
+            return default
+        return v
+
+    roots = spec.get("source_roots", ["asl"])
+    if not isinstance(roots, list) or not all(isinstance(r, str) for r in roots):
+        findings.append(Finding("config-invalid", Severity.ERROR, path, 0, "source_roots must be a list of strings"))
+        roots = ["asl"]
+    return SpecConfig(
+        name=text_of(spec, "name", "Specification"),
+        short_name=text_of(spec, "short_name", text_of(spec, "name", "Spec")),
+        status=text_of(spec, "status", "draft"),
+        release=text_of(rel, "architecture_version", ""),
+        encoding_abi=text_of(rel, "encoding_abi", ""),
+        source_roots=tuple(roots),
+        test_root=text_of(prof, "conformance_test_root", "tests/asl"),
+        manifest=text_of(rel, "manifest", "spec/release-manifest.json"),
+        adr_dir=text_of(sg, "adr_dir", "docs/status/decisions"),
+        example_root=text_of(sg, "example_root", "examples"),
+        raw=data,
+    )

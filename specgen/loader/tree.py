@@ -1,0 +1,70 @@
+"""The loaded spec tree: every record, every file hash, every loader finding."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..diagnostics import Finding, Severity
+from ..models.evidence import TraceabilityView
+from ..models.instruction import FieldDomain
+from ..models.located import Adr, AslUnit, AvsTest, JsonArtifact
+from ..models.manifest import ReleaseManifest
+from .config import SpecConfig
+
+
+@dataclass(slots=True)
+class Spec:
+    """What :func:`specgen.loader.load_spec` returns; the graph is built from it alone."""
+
+    root: Path
+    config: SpecConfig
+    units: list[AslUnit] = field(default_factory=list)
+    tests: list[AvsTest] = field(default_factory=list)
+    adrs: list[Adr] = field(default_factory=list)
+    artifacts: dict[str, JsonArtifact] = field(default_factory=dict)
+    manifest: ReleaseManifest | None = None
+    manifest_path: str = ""
+    traceability: JsonArtifact | None = None
+    files: dict[str, str] = field(default_factory=dict)  # every file read: path -> sha256
+    other_files: list[str] = field(default_factory=list)  # non-ASL files under the source roots
+    findings: list[Finding] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def errors(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity is Severity.ERROR]
+
+    @property
+    def instructions(self) -> list[AslUnit]:
+        return [u for u in self.units if u.instruction is not None]
+
+    @property
+    def traceability_view(self) -> TraceabilityView | None:
+        return self.traceability.model if self.traceability is not None else None
+
+    @property
+    def field_domains(self) -> list[FieldDomain]:
+        out: list[FieldDomain] = []
+        for u in self.units:
+            rec = u.instruction or u.unit
+            if rec is not None and rec.field_domains:
+                out.extend(rec.field_domains)
+        return out
+
+    def counts(self) -> dict[str, int]:
+        """Counts per record kind, as ``validate`` prints them."""
+        clauses = sum(len(u.clauses) for u in self.units)
+        return {
+            "asl_units": len(self.units),
+            "instruction_records": sum(1 for u in self.units if u.instruction is not None),
+            "unit_records": sum(1 for u in self.units if u.unit is not None),
+            "review_records": sum(1 for u in self.units if u.review is not None),
+            "state_records": sum(len(u.states) for u in self.units),
+            "ndf_clauses": clauses,
+            "doc_regions": sum(len(u.docs) for u in self.units),
+            "avs_tests": len(self.tests),
+            "adr_files": len(self.adrs),
+            "json_artifacts": len(self.artifacts),
+            "manifest_inputs": len(self.manifest.canonical_inputs) if self.manifest else 0,
+        }

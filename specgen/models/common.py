@@ -1,0 +1,62 @@
+"""Base classes and shared vocabularies for the record models.
+
+Every model is *closed* (``extra="forbid"``): an unknown key in a record is an
+error the author must see, not a value silently kept. Vocabularies measured on
+the PTO corpus are ``Literal`` types so a typo is caught where it is written.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+
+PTO_ID = r"^PTO-[A-Z0-9]+(?:-[A-Z0-9]+)*$"
+SHA256 = r"^[0-9a-f]{64}$"
+
+PtoId = Annotated[str, StringConstraints(pattern=PTO_ID)]
+Sha256 = Annotated[str, StringConstraints(pattern=SHA256)]
+NonEmptyStr = Annotated[str, StringConstraints(min_length=1)]
+
+
+def _unique(values: list[Any]) -> list[Any]:
+    seen: set[str] = set()
+    for v in values:
+        key = repr(v)
+        if key in seen:
+            raise ValueError(f"duplicate entry {v!r}")
+        seen.add(key)
+    return values
+
+
+UniqueStrList = Annotated[list[str], AfterValidator(_unique)]
+NonEmptyUniqueStrList = Annotated[list[NonEmptyStr], Field(min_length=1), AfterValidator(_unique)]
+
+
+def _relative_posix(path: str) -> str:
+    if not path or path.startswith("/") or "\\" in path or re.match(r"^[A-Za-z]:", path):
+        raise ValueError(f"{path!r} is not a root-relative POSIX path")
+    if any(part in ("..", ".", "") for part in path.split("/")):
+        raise ValueError(f"{path!r} contains '.', '..' or an empty segment")
+    return path
+
+
+RelPath = Annotated[str, AfterValidator(_relative_posix)]
+
+
+class Closed(BaseModel):
+    """A record whose key set is closed and whose values never change after load."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=False)
+
+
+class Open(BaseModel):
+    """A record the spec leaves open (free-form objects kept as they are)."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+
+def slug_upper(text: str) -> str:
+    """Upper-case slug: runs of ``[^A-Z0-9]`` become one dash (the corpus' id rule)."""
+    return re.sub(r"[^A-Z0-9]+", "-", text.upper()).strip("-")
