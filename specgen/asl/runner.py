@@ -1,0 +1,321 @@
+"""Runs a spec tree's AVS tests (``tests/asl/**/*.asl``) on the embedded interpreter.
+
+A test passes when its ``main()`` returns 0 and no ``assert`` fails.
+Statuses: ``passed``, ``failed`` (an assert or ``as`` check failed, or main
+returned non-zero), ``error`` (the interpreter could not run it: syntax,
+unknown name, unsupported construct, run-time error) and
+``needs-generated`` (the test reaches ASL that the upstream build generates
+and the tree lacks; the message names it).
+
+One interpreter per process runs every test it is given: the tree's
+functions are compiled once and global state is reset between tests.
+``jobs > 1`` shards the sorted test list over worker processes; each test's
+result does not depend on which worker ran it, so the report is identical
+to ``jobs=1`` except for timings.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import TextIO
+from xml.sax.saxutils import quoteattr
+
+from .errors import ASLError, NeedsGenerated
+
+STATUSES = ("passed", "failed", "error", "needs-generated")
+TEST_DIR = Path("tests") / "asl"
+
+
+@dataclass(frozen=True)
+class TestCase:
+    """One AVS test file and its ``// PTO-TEST:`` header."""
+
+    path: str  # root-relative POSIX path
+    id: str
+    header: dict
+
+    @property
+    def rel(self) -> str:
+        """The path relative to ``tests/asl/`` (what selectors match)."""
+        prefix = TEST_DIR.as_posix() + "/"
+        return self.path[len(prefix):] if self.path.startswith(prefix) else self.path
+
+
+@dataclass
+class TestResult:
+    id: str
+    path: str
+    status: str
+    seconds: float
+    message: str = ""
+    location: str = ""
+    stack: list[str] = field(default_factory=list)
+    reason: str = ""  # error kind or the generated name that is missing
+
+
+@dataclass
+class TestRunReport:
+    results: list[TestResult]
+    total_seconds: float
+    load_seconds: float
+    profile: str
+    jobs: int
+
+    def count(self, status: str) -> int:
+        return sum(1 for r in self.results if r.status == status)
+
+    @property
+    def counts(self) -> dict[str, int]:
+        return {s: self.count(s) for s in STATUSES}
+
+    @property
+    def median_seconds(self) -> float:
+        return statistics.median([r.seconds for r in self.results]) if self.results else 0.0
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.results) and all(r.status == "passed" for r in self.results)
+
+    def to_json(self) -> dict:
+        return {
+            "summary": {
+                **self.counts,
+                "total": len(self.results),
+                "total_seconds": round(self.total_seconds, 3),
+                "load_seconds": round(self.load_seconds, 3),
+                "median_seconds": round(self.median_seconds, 4),
+                "profile": self.profile,
+                "jobs": self.jobs,
+            },
+            "tests": [asdict(r) for r in self.results],
+        }
+
+
+# ------------------------------------------------------------ discovery
+def read_header(text: str) -> dict | None:
+    """The JSON of a ``// PTO-TEST:`` line on line 1 or 2, else None."""
+    for line in text.splitlines()[:2]:
+        s = line.strip()
+        if s.startswith("// PTO-TEST:"):
+            try:
+                value = json.loads(s[len("// PTO-TEST:"):])
+            except json.JSONDecodeError:
+                return {}
+            return value if isinstance(value, dict) else {}
+    return None
+
+
+def discover(root: Path) -> list[TestCase]:
+    base = root / TEST_DIR
+    out = []
+    for p in sorted(base.rglob("*.asl")):
+        rel = p.relative_to(root).as_posix()
+        try:
+            head = p.read_text(encoding="utf-8", errors="replace")[:8192]
+        except OSError:
+            continue
+        header = read_header(head)
+        if header is None:
+            continue
+        out.append(TestCase(rel, str(header.get("id", "")), header))
+    return out
+
+
+def select(tests: list[TestCase], selectors: list[str]) -> list[TestCase]:
+    """Tests whose path under tests/asl/ contains a selector or whose id equals one."""
+    if not selectors:
+        return list(tests)
+    return [t for t in tests if any(s == t.id or s in t.rel for s in selectors)]
+
+
+# ------------------------------------------------------------ execution
+_WORKER: dict = {}
+
+
+def _make_interpreter(root: Path, profile: str):
+    from .index import build_index
+    from .interp import Interpreter
+    from .profiles import get_profile
+
+    index = build_index(root)
+    interp = Interpreter(index)
+    get_profile(profile).install(interp)
+    return interp
+
+
+def _init_worker(root: str, profile: str) -> None:
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
+    _WORKER["interp"] = _make_interpreter(Path(root), profile)
+    _WORKER["root"] = Path(root)
+
+
+def _format_stack(exc: ASLError) -> list[str]:
+    return [f"{name} at {span.path}:{span.line}" for name, span in exc.asl_stack]
+
+
+def run_one(interp, root: Path, case: TestCase) -> TestResult:
+    """Run one test on an interpreter (reset before use)."""
+    from .index import parse_cached
+    from .values import show
+
+    start = time.perf_counter()
+    interp.reset()
+    status, message, location, stack, reason = "passed", "", "", [], ""
+    try:
+        module = parse_cached((root / case.path).read_bytes(), case.path)
+        interp.load_module(module)
+        if not interp.has_function("main"):
+            raise ASLError("the test defines no main()", None, "runtime")
+        result = interp.call("main")
+        if result != 0:
+            status, message = "failed", f"main() returned {show(result)}, expected 0"
+            reason = "main-nonzero"
+    except NeedsGenerated as exc:
+        status, message, reason = "needs-generated", exc.message, exc.name
+        location, stack = str(exc.span), _format_stack(exc)
+    except ASLError as exc:
+        status = "failed" if exc.kind == "assert" else "error"
+        message, reason = exc.message, exc.kind
+        location, stack = str(exc.span), _format_stack(exc)
+    except OSError as exc:
+        status, message, reason = "error", f"cannot read test: {exc}", "io"
+    except RecursionError:
+        status, message, reason = "error", "Python recursion limit reached", "runtime"
+    return TestResult(case.id, case.path, status, time.perf_counter() - start, message,
+                      location, stack, reason)
+
+
+def _run_batch(paths: list[tuple[str, str, str]]) -> list[TestResult]:
+    interp = _WORKER["interp"]
+    root = _WORKER["root"]
+    return [run_one(interp, root, TestCase(p, i, {})) for p, i, _ in paths]
+
+
+def run_tests(root: Path, selectors: list[str], jobs: int = 1,
+              profile: str = "reference") -> TestRunReport:
+    """Run the selected AVS tests of ``root``; see the module docstring for statuses."""
+    root = Path(root)
+    t0 = time.perf_counter()
+    cases = select(discover(root), list(selectors))
+    if not cases:
+        return TestRunReport([], time.perf_counter() - t0, 0.0, profile, jobs)
+    jobs = max(1, min(jobs, len(cases)))
+    if jobs == 1:
+        t_load = time.perf_counter()
+        sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
+        interp = _make_interpreter(root, profile)
+        load = time.perf_counter() - t_load
+        results = [run_one(interp, root, c) for c in cases]
+    else:
+        t_load = time.perf_counter()
+        from .index import build_index
+
+        build_index(root)  # warm the on-disk cache once, before the workers start
+        load = time.perf_counter() - t_load
+        items = [(c.path, c.id, "") for c in cases]
+        # interleaved shards balance slow families across workers
+        shards = [items[i::jobs * 4] for i in range(jobs * 4)]
+        shards = [s for s in shards if s]
+        results = []
+        with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
+                                 initargs=(str(root), profile)) as pool:
+            for batch in pool.map(_run_batch, shards):
+                results.extend(batch)
+        results.sort(key=lambda r: r.path)
+    return TestRunReport(results, time.perf_counter() - t0, load, profile, jobs)
+
+
+# ------------------------------------------------------------ reporting
+def _source_line(root: Path, location: str) -> str:
+    try:
+        path, line, _col = location.rsplit(":", 2)
+        text = (root / path).read_text(encoding="utf-8").splitlines()
+        return text[int(line) - 1].strip()
+    except (OSError, ValueError, IndexError):
+        return ""
+
+
+def format_text(report: TestRunReport, root: Path) -> str:
+    out = []
+    for r in report.results:
+        if r.status == "passed":
+            continue
+        out.append(f"{r.status.upper()}: {r.path} ({r.id})")
+        out.append(f"  {r.location}: {r.message}")
+        src = _source_line(root, r.location) if r.location else ""
+        if src:
+            out.append(f"    | {src}")
+        for frame in r.stack:
+            out.append(f"    in {frame}")
+    c = report.counts
+    out.append(
+        f"{c['passed']} passed, {c['failed']} failed, {c['error']} error, "
+        f"{c['needs-generated']} needs-generated in {report.total_seconds:.2f} s "
+        f"(load {report.load_seconds:.2f} s, median {report.median_seconds * 1000:.1f} ms/test, "
+        f"profile {report.profile}, jobs {report.jobs})"
+    )
+    return "\n".join(out) + "\n"
+
+
+def format_junit(report: TestRunReport) -> str:
+    c = report.counts
+    lines = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        f'<testsuite name="specgen-asl" tests="{len(report.results)}" failures="{c["failed"]}" '
+        f'errors="{c["error"]}" skipped="{c["needs-generated"]}" time="{report.total_seconds:.3f}">',
+    ]
+    for r in report.results:
+        name = quoteattr(r.id or r.path)
+        lines.append(f'  <testcase classname={quoteattr(r.path)} name={name} time="{r.seconds:.4f}">')
+        detail = "\n".join([r.location, *r.stack])
+        if r.status == "failed":
+            lines.append(f'    <failure message={quoteattr(r.message)} type="assert">{_xml(detail)}</failure>')
+        elif r.status == "error":
+            lines.append(f'    <error message={quoteattr(r.message)} type={quoteattr(r.reason)}>{_xml(detail)}</error>')
+        elif r.status == "needs-generated":
+            lines.append(f'    <skipped message={quoteattr(r.message)} type="needs-generated"/>')
+        lines.append("  </testcase>")
+    lines.append("</testsuite>")
+    return "\n".join(lines) + "\n"
+
+
+def _xml(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def main_test(root: Path, selectors: list[str], jobs: int, fmt: str, profile: str,
+              out: TextIO) -> int:
+    """The ``specgen test`` command: 0 all selected pass, 1 otherwise, 2 nothing to run."""
+    from .profiles import PROFILES
+
+    root = Path(root)
+    if not (root / TEST_DIR).is_dir():
+        print(f"{root}: no readable {TEST_DIR.as_posix()}/ folder under the spec root; "
+              "pass --root to a spec tree", file=out)
+        return 2
+    if profile not in PROFILES:
+        print(f"unknown profile {profile!r}; choose one of {', '.join(sorted(PROFILES))}", file=out)
+        return 2
+    report = run_tests(root, selectors, jobs=jobs, profile=profile)
+    if not report.results:
+        print(f"no test matched {' '.join(selectors) or '(all)'} under {root / TEST_DIR}", file=out)
+        return 2
+    if fmt == "json":
+        json.dump(report.to_json(), out, indent=1)
+        out.write("\n")
+    elif fmt == "junit":
+        out.write(format_junit(report))
+    else:
+        out.write(format_text(report, root))
+    return 0 if report.ok else 1
+
+
+def _default_jobs() -> int:
+    return max(1, min(os.cpu_count() or 1, 8))
