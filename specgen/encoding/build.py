@@ -40,15 +40,16 @@ class _Lines:
     """1-based line lookup for ``"key": "value"`` occurrences in a catalog text."""
 
     def __init__(self, text: str) -> None:
-        self._index: dict[str, list[int]] = {}
+        self._index: dict[str, list[tuple[int, int]]] = {}
         for no, line in enumerate(text.splitlines(), 1):
             for m in re.finditer(r'"(form_id|name|mnemonic)"\s*:\s*("(?:[^"\\]|\\.)*")', line):
-                self._index.setdefault(f"{m.group(1)}={m.group(2)}", []).append(no)
+                self._index.setdefault(f"{m.group(1)}={m.group(2)}", []).append((no, m.start() + 1))
 
-    def find(self, key: str, value: str, nth: int = 0) -> int:
+    def find(self, key: str, value: str, nth: int = 0) -> tuple[int, int]:
+        """(line, column) of the nth occurrence; (1, 1) when the text is unknown."""
         hits = self._index.get(f"{key}={json.dumps(value, ensure_ascii=False)}", [])
         if not hits:
-            return 1
+            return (1, 1)
         return hits[min(nth, len(hits) - 1)]
 
 
@@ -70,9 +71,10 @@ class _Builder:
         self.forms_by_mn: dict[str, list[tuple[Mapping[str, Any], Encoding]]] = {}
 
     # ------------------------------------------------------------ helpers
-    def problem(self, stem: str, line: int, subject: str, message: str) -> None:
+    def problem(self, stem: str, at: tuple[int, int], subject: str, message: str) -> None:
+        line, col = at
         self.findings.append(Finding("encoding-record", Severity.ERROR, self.paths[stem], line,
-                                     message, subject=subject))
+                                     message, subject=subject, col=col))
 
     def _list(self, stem: str, key: str) -> list[Any]:
         cat = self.catalogs.get(stem)
@@ -180,7 +182,7 @@ class _Builder:
         for i, form in enumerate(self._list(stem, "forms")):
             mn = str(form.get("mnemonic", "")) if isinstance(form, Mapping) else ""
             fid = str(form.get("form_id", "")) if isinstance(form, Mapping) else ""
-            line = self.lines[stem].find("form_id", fid) if fid else 1
+            line = self.lines[stem].find("form_id", fid) if fid else (1, 1)
             try:
                 constraints = self.parse_constraints(form.get("constraints"))
                 mask, match, total, parts = self.parse_parts(form.get("encoding"))
@@ -193,7 +195,7 @@ class _Builder:
                              "and fields[{name, pieces, width}]")
                 continue
             asm = str(form.get("asm", mn))
-            src = Source(self.paths[stem], line, f"forms[{i}]")
+            src = Source(self.paths[stem], line[0], f"forms[{i}]", line[1])
             excluded = tuple((str(x.get("field")), int(x.get("value", 0)), str(x.get("owner")))
                              for x in form.get("excluded_value_owners", []) or [] if isinstance(x, Mapping))
             enc = Encoding(mnemonic=mn, form_id=fid, kind=kind, width=width, fields=tuple(fields),  # type: ignore[arg-type]
@@ -226,7 +228,8 @@ class _Builder:
                        kind=kind or base.kind, width=base.width, fields=tuple(fields),  # type: ignore[arg-type]
                        fixed_mask=mask, fixed_match=match, constraints=tuple(constraints),
                        carrier=carrier or base.carrier,
-                       source=source or Source(self.paths[stem], line, f"{base.source.pointer}.encoding_variants[{j}]"),
+                       source=source or Source(self.paths[stem], line[0], f"{base.source.pointer}.encoding_variants[{j}]",
+                                                      line[1]),
                        assembly=assembly or base.assembly, surface=surface or base.surface, status=base.status,
                        encoding_kind=base.encoding_kind, variant=name, base_form_id=base.form_id,
                        domain_values=self.domain_map(fields), parts=tuple(parts), parts_width=total)
@@ -242,7 +245,7 @@ class _Builder:
                 continue
             name = str(op.get("name", ""))
             line = self.lines[stem].find("name", name)
-            src = Source(self.paths[stem], line, f"operations[{i}]")
+            src = Source(self.paths[stem], line[0], f"operations[{i}]", line[1])
             carrier_mn = str(op.get("command_mnemonic", ""))
             carriers = self.forms_by_mn.get(carrier_mn, [])
             if len(carriers) != 1:
@@ -333,7 +336,7 @@ class _Builder:
             fid = f"rsv_{slug(mn) or 'anon'}_{width}" + (f"_{nth}" if nth else "")
             enc = Encoding(mnemonic=mn, form_id=fid, kind="reservation", width=width, fields=tuple(fields),
                            fixed_mask=mask, fixed_match=match, constraints=tuple(constraints),
-                           carrier=Carrier(mn, mn, fid), source=Source(self.paths[stem], line, f"reservations[{i}]"),
+                           carrier=Carrier(mn, mn, fid), source=Source(self.paths[stem], line[0], f"reservations[{i}]", line[1]),
                            assembly=mn, surface="extension", status=str(r.get("status", "")),
                            encoding_kind="", base_form_id=fid, domain_values={},
                            parts=tuple(parts), parts_width=total)

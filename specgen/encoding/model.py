@@ -217,6 +217,7 @@ class Source:
     path: str
     line: int
     pointer: str = ""
+    col: int = 1
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}"

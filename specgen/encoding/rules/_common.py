@@ -34,5 +34,6 @@ def describe(enc: Encoding) -> str:
 
 def at(enc: Encoding, rule: str, severity: Severity, message: str,
        related: tuple[str, ...] = ()) -> Finding:
-    return Finding(rule=rule, severity=severity, path=enc.source.path, line=enc.source.line, col=1,
+    return Finding(rule=rule, severity=severity, path=enc.source.path, line=enc.source.line,
+                   col=enc.source.col,
                    message=message, subject=enc.form_id, related=related)
