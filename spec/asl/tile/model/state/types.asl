@@ -1,0 +1,60 @@
+// PTO-UNIT: {"id":"PTO-TILE-MODEL-STATE-TYPES","surface":"tile","classification":["model","state","types"],"depends_on":["PTO-ARCH-DATA-TYPES-TILE-DATA-TYPES"]}
+// Operation identities and the Tile register descriptor.
+
+// The element operation a TEPL elementwise instruction applies.
+type TileBinaryOperation of enumeration {
+    TileBinary_ADD,
+    TileBinary_SUB,
+    TileBinary_MUL,
+    TileBinary_MAX,
+    TileBinary_MIN,
+    TileBinary_AND,
+    TileBinary_OR,
+    TileBinary_XOR
+};
+
+// The Tile instructions this sample specification defines.
+type TileOperation of enumeration {
+    TileOperation_TADD,
+    TileOperation_TSUB,
+    TileOperation_TMUL,
+    TileOperation_TAND,
+    TileOperation_TOR,
+    TileOperation_TXOR,
+    TileOperation_TMAX,
+    TileOperation_TMIN
+};
+
+type TileSemanticHandler of enumeration {
+    TileHandler_ExecuteTileBinary
+};
+
+type TileExecutionEngine of enumeration {
+    TileEngine_VEC,
+    TileEngine_SFU,
+    TileEngine_CUBE,
+    TileEngine_TLSU
+};
+
+type TilePayload of array [[PTO_MODEL_TILE_ELEMENTS]] of Word;
+type TileDefinedMask of array [[PTO_MODEL_TILE_ELEMENTS]] of boolean;
+
+// One Local Tile register. rows and columns are the physical shape;
+// valid_rows and valid_columns bound the region an operation computes.
+// defined holds one flag per stored element; contents_defined is TRUE when
+// every element of the valid region is defined.
+type TileInfo of record {
+    allocated: boolean,
+    capacity_bytes: integer,
+    rows: integer,
+    columns: integer,
+    valid_rows: integer,
+    valid_columns: integer,
+    data_type: TileDataType,
+    layout: TileLayout,
+    location: TileLocation,
+    contents_defined: boolean,
+    defined_valid_count: integer,
+    defined: TileDefinedMask,
+    payload: TilePayload
+};
