@@ -54,6 +54,7 @@ class SpecGraph:
     tests_by_source: dict[str, list[AvsTest]] = field(default_factory=lambda: defaultdict(list))
     tests_by_requirement: dict[str, list[AvsTest]] = field(default_factory=lambda: defaultdict(list))
     adrs_by_id: dict[str, list[Adr]] = field(default_factory=lambda: defaultdict(list))
+    memo: dict[str, object] = field(default_factory=dict)  # facts derived once and shared by checks
 
     @classmethod
     def build(cls, spec: Spec) -> "SpecGraph":

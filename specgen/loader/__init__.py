@@ -49,7 +49,7 @@ def load_spec(root: Path) -> Spec:
     t0 = time.perf_counter()
     cfg_text = files.read("specification.toml")
     config = load_config(cfg_text.text if cfg_text else None, "specification.toml", findings)
-    spec = Spec(root=files.root, config=config)
+    spec = Spec(root=files.root, config=config, fs=files)
     if cfg_text:
         spec.files[cfg_text.path] = cfg_text.sha256
 

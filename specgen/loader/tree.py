@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from ..models.instruction import FieldDomain
 from ..models.located import Adr, AslUnit, AvsTest, JsonArtifact
 from ..models.manifest import ReleaseManifest
 from .config import SpecConfig
+from .files import SpecFiles
 
 
 @dataclass(slots=True)
@@ -30,6 +32,23 @@ class Spec:
     other_files: list[str] = field(default_factory=list)  # non-ASL files under the source roots
     findings: list[Finding] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
+    fs: SpecFiles | None = None
+
+    def hash_of(self, rel: str) -> str | None:
+        """SHA-256 of a root-relative file, reading it only if the loader did not (None: absent/unsafe)."""
+        if rel in self.files:
+            return self.files[rel]
+        if self.fs is None:
+            return None
+        p = self.fs.safe(rel)
+        if p is None or not p.is_file():
+            return None
+        try:
+            digest = hashlib.sha256(p.read_bytes()).hexdigest()
+        except OSError:
+            return None
+        self.files[rel] = digest
+        return digest
 
     @property
     def errors(self) -> list[Finding]:

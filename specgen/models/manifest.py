@@ -10,13 +10,15 @@ from .common import Closed, NonEmptyStr, Open, PtoId, RelPath, Sha256
 
 
 class HashedPath(Closed):
-    path: RelPath
+    # Kept as written (not RelPath): an unsafe path is the check's finding
+    # (manifest-unsafe-path), and must not make the whole manifest unreadable.
+    path: NonEmptyStr
     sha256: Sha256
 
 
 class OwnedArtifact(Closed):
     kind: Literal["generated-documentation", "generated-evidence"]
-    path: RelPath
+    path: NonEmptyStr
     sha256: Sha256
 
 

@@ -1,0 +1,96 @@
+"""The traceability check: a registry of rules, each ``(graph) -> findings``.
+
+:data:`RULES` lists every rule by id, in the order they run; ``run_checks``
+enables or disables them by id. Loader findings (parse and model errors) are
+part of every check run: a record that does not validate cannot be traced.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from ..diagnostics import Finding, Severity, sorted_unique
+from ..graph import SpecGraph
+from .base import Rule, loader_rule
+from .rules import (adr_bad_status, adr_dangling_link, adr_missing, evidence_stale,
+                    instruction_dangling_dependency, instruction_missing_artifact, instruction_untested,
+                    manifest_content_hash, manifest_hash_mismatch, manifest_missing_file,
+                    manifest_unlisted_file, manifest_unsafe_path, ndf_dangling_reference,
+                    ndf_duplicate_id, ndf_hash, test_dangling_requirement, test_duplicate_id,
+                    test_missing_source, test_path_mismatch)
+
+RULES: list[Rule] = [
+    manifest_missing_file.RULE,
+    manifest_hash_mismatch.RULE,
+    manifest_content_hash.RULE,
+    manifest_unlisted_file.RULE,
+    manifest_unsafe_path.RULE,
+    ndf_duplicate_id.RULE,
+    loader_rule("ndf-unterminated", "An NDF clause is never closed.", "Add the matching '// NDF-END: ID'."),
+    loader_rule("ndf-mismatched-end", "An NDF-END names another clause.", "Close the clause with its own ID."),
+    loader_rule("ndf-bad-attribute", "An NDF attribute line is malformed.",
+                "Write '// ndf: kind=K level=L layer=Y status=S' with the allowed values."),
+    ndf_hash.RULE,
+    ndf_dangling_reference.RULE,
+    test_missing_source.RULE,
+    test_dangling_requirement.RULE,
+    test_path_mismatch.RULE,
+    test_duplicate_id.RULE,
+    instruction_untested.RULE,
+    instruction_dangling_dependency.RULE,
+    instruction_missing_artifact.RULE,
+    adr_missing.RULE,
+    adr_bad_status.RULE,
+    adr_dangling_link.RULE,
+    evidence_stale.RULE,
+]
+
+def extra_rules() -> list[Rule]:
+    """Rules contributed by other stages (encoding, legality, examples), when their modules are present."""
+    out: list[Rule] = []
+    try:
+        from .rules import encoding as enc  # noqa: WPS433
+        out.extend(enc.RULES)
+    except ImportError:
+        pass
+    try:
+        from .rules import legality_prose_mismatch as lpm
+        out.append(lpm.RULE)
+    except ImportError:
+        pass
+    try:
+        from .rules import examples as ex
+        out.extend(ex.RULES)
+    except ImportError:
+        pass
+    return out
+
+
+def all_rules() -> list[Rule]:
+    return RULES + extra_rules()
+
+
+def run_checks(graph: SpecGraph, *, only: Iterable[str] = (), disable: Iterable[str] = (),
+               rules: list[Rule] | None = None) -> tuple[list[Finding], list[Rule]]:
+    """Run the enabled rules; return sorted, deduplicated findings and the rules that ran."""
+    only_set, disabled = set(only), set(disable)
+    ran: list[Rule] = []
+    findings: list[Finding] = []
+    rule_ids = set()
+    for rule in rules if rules is not None else all_rules():
+        rule_ids.add(rule.id)
+        if (only_set and rule.id not in only_set) or rule.id in disabled:
+            continue
+        ran.append(rule)
+        findings.extend(rule.check(graph))
+    # loader findings of kinds that have no rule of their own are always reported
+    ran_ids = {r.id for r in ran}
+    for f in graph.spec.findings:
+        if f.rule not in rule_ids and (not only_set or f.rule in only_set) and f.rule not in disabled:
+            findings.append(f)
+            ran_ids.add(f.rule)
+    return sorted_unique(findings), ran
+
+
+def has_failures(findings: list[Finding], strict: bool) -> bool:
+    return any(f.severity is Severity.ERROR or (strict and f.severity is Severity.WARNING) for f in findings)

@@ -1,0 +1,59 @@
+"""Facts several rules need, derived once per graph and shared.
+
+One cause, one finding: when the manifest rules find a file missing or changed,
+the evidence and NDF-digest rules consult these facts and stay silent about the
+same file, so a reader sees the cause once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..graph import SpecGraph
+
+
+@dataclass
+class ManifestFacts:
+    missing: set[str] = field(default_factory=set)   # listed but absent
+    changed: set[str] = field(default_factory=set)   # listed with a different hash
+    unsafe: set[str] = field(default_factory=set)    # never read
+    verified: int = 0
+    listed: int = 0
+
+
+def _is_unsafe(graph: SpecGraph, path: str) -> bool:
+    fs = graph.spec.fs
+    if path.startswith("/") or "\\" in path or ".." in path.split("/") or (len(path) > 1 and path[1] == ":"):
+        return True
+    return fs is None or fs.safe(path) is None
+
+
+def manifest_facts(graph: SpecGraph) -> ManifestFacts:
+    """Hash every manifest entry once (the loader's hashes are reused)."""
+    cached = graph.memo.get("manifest")
+    if isinstance(cached, ManifestFacts):
+        return cached
+    facts = ManifestFacts()
+    man = graph.spec.manifest
+    if man is not None:
+        rows = [(r.path, r.sha256) for r in man.canonical_inputs] + [(r.path, r.sha256) for r in man.owned_artifacts]
+        facts.listed = len(rows)
+        for path, want in rows:
+            if _is_unsafe(graph, path):
+                facts.unsafe.add(path)
+                continue
+            got = graph.spec.hash_of(path)
+            if got is None:
+                facts.missing.add(path)
+            elif got != want:
+                facts.changed.add(path)
+            else:
+                facts.verified += 1
+    graph.memo["manifest"] = facts
+    return facts
+
+
+def settled(graph: SpecGraph, path: str) -> bool:
+    """True when a manifest rule already reported this file (missing, changed or unsafe)."""
+    f = manifest_facts(graph)
+    return path in f.missing or path in f.changed or path in f.unsafe

@@ -1,0 +1,1 @@
+"""One module per check rule; each states its rule in its docstring and exports ``RULE``."""

@@ -1,0 +1,47 @@
+"""adr-dangling-link: what an ADR names exists: affected clauses and units, and relative links.
+
+``affected_ndf`` must name clauses or instruction identities, ``affected_units``
+unit IDs; a relative Markdown link in the body must point at a file of the tree.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from typing import Iterable
+
+from ...diagnostics import Finding, Severity
+from ...graph import SpecGraph
+from ..base import Rule
+
+LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
+
+
+def check(graph: SpecGraph) -> Iterable[Finding]:
+    fs = graph.spec.fs
+    for a in graph.adrs:
+        f = a.front
+        assert f is not None
+        for nid in f.affected_ndf:
+            if nid not in graph.clauses and nid not in graph.identities:
+                yield Finding(RULE.id, Severity.ERROR, a.path, 2,
+                              f"affected_ndf names {nid}, which is no clause of this tree", subject=f.id, col=1)
+        for uid in f.affected_units:
+            if uid not in graph.units_by_id:
+                yield Finding(RULE.id, Severity.ERROR, a.path, 2,
+                              f"affected_units names {uid}, which is no unit of this tree", subject=f.id, col=1)
+        base = posixpath.dirname(a.path)
+        for i, line in enumerate(a.body.split("\n")):
+            for m in LINK.finditer(line):
+                target = m.group(1).split("#", 1)[0]
+                if not target or "://" in target or target.startswith(("mailto:", "#", "/")):
+                    continue
+                rel = posixpath.normpath(posixpath.join(base, target))
+                if rel.startswith("../") or fs is None or fs.safe(rel) is None or not fs.safe(rel).exists():  # type: ignore[union-attr]
+                    yield Finding(RULE.id, Severity.WARNING, a.path, a.body_line + i, 
+                                  f"link target {target} does not exist in the tree", subject=f.id,
+                                  col=m.start(1) + 1)
+
+
+RULE = Rule("adr-dangling-link", Severity.ERROR, "An ADR names an unknown clause, unit or file.",
+            "Fix the ID or link, or restore the target.", check)

@@ -1,0 +1,59 @@
+"""Shared fixtures: the bundled spec, the real corpus, and scratch copies of either.
+
+Tests that need ``../shared/corpus`` skip with a message when it is absent,
+except under CI (``CI`` set), where its absence is a failure: CI always has it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+BUNDLED = REPO / "spec"
+CORPUS = REPO.parent / "shared" / "corpus" / "pto-spec-0.58.3"
+
+
+def corpus_or_skip() -> Path:
+    """The corpus path, or skip (fail under CI) when it is not beside the checkout."""
+    if CORPUS.is_dir():
+        return CORPUS
+    if os.environ.get("CI"):
+        pytest.fail(f"the corpus must be at {CORPUS} under CI")
+    pytest.skip(f"corpus not found at {CORPUS}")
+
+
+@pytest.fixture(scope="session")
+def corpus_root() -> Path:
+    return corpus_or_skip()
+
+
+@pytest.fixture(scope="session")
+def bundled_root() -> Path:
+    return BUNDLED
+
+
+def copy_tree(src: Path, dst: Path) -> Path:
+    """Copy a spec tree into a scratch directory, writable (the corpus has no write bits)."""
+    shutil.copytree(src, dst, symlinks=True)
+    for d, dirs, files in os.walk(dst):
+        for name in dirs + files:
+            p = Path(d) / name
+            if not p.is_symlink():
+                p.chmod(p.stat().st_mode | stat.S_IWUSR)
+    Path(dst).chmod(Path(dst).stat().st_mode | stat.S_IWUSR)
+    return dst
+
+
+@pytest.fixture()
+def corpus_copy(tmp_path: Path, corpus_root: Path) -> Path:
+    return copy_tree(corpus_root, tmp_path / "corpus")
+
+
+@pytest.fixture()
+def bundled_copy(tmp_path: Path, bundled_root: Path) -> Path:
+    return copy_tree(bundled_root, tmp_path / "spec")
