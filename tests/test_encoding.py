@@ -190,6 +190,23 @@ def test_fpatr_fields_inside_the_mask_are_tolerated(es: EncodingSet) -> None:
     assert not [f for f in check_encodings(es) if f.subject == fpatr.form_id]
 
 
+def test_duplicated_selector_in_the_corpus_is_a_collision(corpus_root: Path) -> None:
+    """Give TADD TMUL's Function: the two operations then decode the same carrier words."""
+    import json
+
+    from specgen.encoding import build_encodings
+
+    stems = ("command-forms", "scalar-forms", "tile-operations", "extension-encoding-reservations")
+    cats = {s: json.loads((corpus_root / "spec/catalog" / f"{s}.json").read_text(encoding="utf-8")) for s in stems}
+    ops = cats["tile-operations"]["operations"]
+    tmul = next(o for o in ops if o["name"] == "TMUL")
+    tadd = next(o for o in ops if o["name"] == "TADD")
+    tadd["mode"], tadd["function"], tadd["selector"] = tmul["mode"], tmul["function"], tmul["selector"]
+    found = [f for f in check_encodings(build_encodings(cats)) if f.rule == "encoding-collision"]
+    assert len(found) == 1
+    assert "TADD" in found[0].message and "TMUL" in found[0].message and "0x" in found[0].message
+
+
 # ---------------------------------------------------------------- commands
 def test_render_command_formats(corpus_root: Path) -> None:
     out = io.StringIO()

@@ -117,13 +117,18 @@ class _Builder:
                      constraints: Sequence[Constraint] = ()) -> list[Field]:
         if not isinstance(raw, list):
             raise ValueError("'fields' is not a list")
-        contract = contract or {}
+        contract = contract if isinstance(contract, Mapping) else {}
+        if not isinstance(extra_contract, Mapping):
+            extra_contract = None
         roles = {o.get("field"): o.get("role") for o in contract.get("operands", []) or []
                  if isinstance(o, Mapping)}
         zeros = contract.get("field_zero_meanings", {}) or {}
+        if not isinstance(zeros, Mapping):
+            zeros = {}
         refs: dict[str, str] = {}
         for c in (extra_contract or {}, contract):
-            for fname, ref in (c.get("field_contracts", {}) or {}).items():
+            fcs = c.get("field_contracts", {}) or {}
+            for fname, ref in (fcs.items() if isinstance(fcs, Mapping) else ()):
                 if isinstance(ref, Mapping) and isinstance(ref.get("ref"), str):
                     refs[fname] = ref["ref"]
         pinned = {c.field: c.values[0] for c in constraints

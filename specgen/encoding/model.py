@@ -440,9 +440,11 @@ class EncodingSet:
     def __post_init__(self) -> None:
         self._by_mn: dict[str, list[Encoding]] = {}
         self._by_id: dict[str, Encoding] = {}
+        self._by_width: dict[int, list[Encoding]] = {}
         for e in self.encodings:
             self._by_mn.setdefault(e.mnemonic, []).append(e)
             self._by_id.setdefault(e.form_id, e)
+            self._by_width.setdefault(e.width, []).append(e)
 
     def __iter__(self) -> Iterator[Encoding]:
         return iter(self.encodings)
@@ -464,7 +466,7 @@ class EncodingSet:
         return list(self._by_mn)
 
     def widths(self) -> list[int]:
-        return sorted({e.width for e in self.encodings})
+        return sorted(self._by_width)
 
     def of_width(self, width: int) -> Sequence[Encoding]:
-        return [e for e in self.encodings if e.width == width]
+        return tuple(self._by_width.get(width, ()))
