@@ -267,6 +267,7 @@ class Interpreter:
         modules: Iterable[Module] = (),
         hooks: dict[str, Callable] | None = None,
         synthesize_generated: bool = True,
+        generated: Iterable[Module] = (),
     ) -> None:
         self.index = index
         self.globals: dict[str, object] = {}
@@ -274,6 +275,13 @@ class Interpreter:
         self.hooks: dict[str, Callable] = dict(hooks or {})
         self.synthesize_generated = synthesize_generated
         self._overlay: dict[str, list[Decl]] = {}
+        self._gen: dict[str, list[Decl]] = {}
+        for gm in generated:
+            for d in gm.decls:
+                self._gen.setdefault(d.name, []).append(d)
+                if isinstance(d, TypeDecl) and d.form == "enum":
+                    for m in d.payload:  # type: ignore[union-attr]
+                        self._gen.setdefault(m, []).append(d)
         self._overlay_compiled: dict[tuple[str, int], _Func] = {}
         self._funcs: dict[tuple[str, int], _Func] = {}
         self._types: dict[str, TypeInfo] = {}
@@ -289,8 +297,11 @@ class Interpreter:
 
     @classmethod
     def from_root(cls, root, **kw) -> "Interpreter":
+        """An interpreter over ``root``'s ASL plus the ASL generated from its catalog."""
         from .index import build_index
+        from .synth import generated_modules
 
+        kw.setdefault("generated", generated_modules(root))
         return cls(build_index(root), **kw)
 
     # ------------------------------------------------------------ loading
@@ -324,8 +335,10 @@ class Interpreter:
         if ov:
             return ov, True
         if self.index is not None:
-            return self.index.lookup(name), False
-        return [], False
+            found = self.index.lookup(name)
+            if found:
+                return found, False
+        return self._gen.get(name, []), False
 
     # ------------------------------------------------------------ public
     def call(self, name: str, *args: object) -> object:

@@ -140,12 +140,10 @@ _WORKER: dict = {}
 
 
 def _make_interpreter(root: Path, profile: str):
-    from .index import build_index
     from .interp import Interpreter
     from .profiles import get_profile
 
-    index = build_index(root)
-    interp = Interpreter(index)
+    interp = Interpreter.from_root(root)
     get_profile(profile).install(interp)
     return interp
 
