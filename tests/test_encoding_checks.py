@@ -7,6 +7,9 @@ import re
 import xml.etree.ElementTree as ET
 from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from specgen.diagnostics import Severity
 from specgen.encoding import EncodingSet, build_encodings
 from specgen.encoding.checks import check_encodings
@@ -196,3 +199,27 @@ def test_split_field_segments_are_suffixed() -> None:
     assert names == ["7'b0100011", "imm[4:0]", "13'b0000000000000", "imm[11:5]"]
     imm = enc.field("imm")
     assert imm is not None and imm.extract(enc.encode({"imm": -2000})) == -2000
+
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 70) | st.sampled_from(["0xff", "0x1", "zz", "one-of", "not-equal"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+        st.sampled_from(["mask", "match", "width_bits", "index", "fields", "pieces", "name", "instruction_lsb",
+                         "width", "value_lsb", "length_bits", "form_id", "mnemonic", "constraints", "operator",
+                         "values", "value", "field", "encoding", "function", "mode", "command_mnemonic"]),
+        inner, max_size=5),
+    max_leaves=12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(key=st.sampled_from(["length_bits", "encoding", "fields", "constraints", "mnemonic"]), junk=_json,
+       other=_json)
+def test_hostile_catalog_data_never_raises(key: str, junk: Any, other: Any) -> None:
+    good = form("a_32_1", "A", 0xFF, 0x1, [field("X", 8, 8)])
+    good[key] = junk
+    es = build_encodings({"command-forms": {"forms": [good, other]}, "tile-operations": {"operations": [other]},
+                          "extension-encoding-reservations": {"reservations": [other]}}, contracts={"A": other})
+    for f in check_encodings(es):
+        assert f.line >= 1 and f.rule.startswith("encoding-")
+    for enc in es:
+        assert svg(enc).startswith("<svg")

@@ -27,6 +27,16 @@ CATALOG_STEMS = ("command-forms", "scalar-forms", "tile-operations", "extension-
 DEFAULT_ZERO = "Encoded zero supplies numeric zero for the {role}."
 
 
+_MAX_BITS = 1024  # far above any real word; keeps hostile numbers from building huge masks
+
+
+def _bounded(raw: Any, what: str, low: int = 0) -> int:
+    """An int in ``low.._MAX_BITS`` or a ValueError naming the key."""
+    if isinstance(raw, bool) or not isinstance(raw, int) or not low <= raw <= _MAX_BITS:
+        raise ValueError(f"{what} must be an integer between {low} and {_MAX_BITS}, got {raw!r}")
+    return raw
+
+
 def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
 
@@ -102,7 +112,7 @@ class _Builder:
         mask = match = offset = 0
         out: list[tuple[int, int, int, int]] = []
         for e in parts:
-            w = int(e["width_bits"])
+            w = _bounded(e["width_bits"], "width_bits", 1)
             m = int(str(e["mask"]), 16)
             v = int(str(e["match"]), 16)
             out.append((offset, w, m, v))
@@ -136,7 +146,8 @@ class _Builder:
         fields: list[Field] = []
         for fd in raw:
             name = str(fd["name"])
-            pieces = tuple(Piece(int(p["instruction_lsb"]), int(p.get("value_lsb", 0)), int(p["width"]))
+            pieces = tuple(Piece(_bounded(p["instruction_lsb"], "instruction_lsb"),
+                                 _bounded(p.get("value_lsb", 0), "value_lsb"), _bounded(p["width"], "width", 1))
                            for p in sorted(fd["pieces"], key=lambda p: (int(p.get("part_index", 0)),
                                                                         int(p.get("value_lsb", 0)))))
             role = roles.get(name)
@@ -193,7 +204,7 @@ class _Builder:
                 mask, match, total, parts = self.parse_parts(form.get("encoding"))
                 contract = self.contracts.get(mn)
                 fields = self.parse_fields(form.get("fields"), contract, constraints=constraints)
-                width = int(form["length_bits"])
+                width = _bounded(form["length_bits"], "length_bits", 1)
             except (KeyError, ValueError, TypeError, AttributeError) as exc:
                 self.problem(stem, line, fid or mn, f"form {fid or i} ({mn or '?'}) cannot be read: {exc}; "
                              "fix the record so it has length_bits, encoding[{index, mask, match, width_bits}] "
@@ -334,7 +345,7 @@ class _Builder:
                 constraints = self.parse_constraints(r.get("constraints"))
                 mask, match, total, parts = self.parse_parts(r.get("encoding"))
                 fields = self.parse_fields(r.get("fields"), None, constraints=constraints)
-                width = int(r["length_bits"])
+                width = _bounded(r["length_bits"], "length_bits", 1)
             except (KeyError, ValueError, TypeError, AttributeError) as exc:
                 self.problem(stem, line, mn, f"reservation {mn or i} cannot be read: {exc}")
                 continue
