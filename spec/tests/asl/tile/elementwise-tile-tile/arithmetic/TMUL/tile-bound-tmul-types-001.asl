@@ -1,0 +1,34 @@
+// PTO-TEST: {"id":"PTO-AVS-TILE-TMUL-TYPES-001","source":"asl/tile/elementwise-tile-tile/arithmetic/TMUL.asl","requirements":["PTO-INST-TILE-TMUL","PTO-TEPL-BINARY-LEGALITY-001"],"kind":"boundary","summary":"TMUL admits exactly the sixteen VEC arithmetic types","pass_condition":"FP16, BF16, S8 and U64 are legal, HiF8, E8M0 and U4X2 are not, and a HiF8 block faults at BSTOP with no destination","related_sources":["asl/tile/model/legality/binary-operands.asl"]}
+func main() => integer
+begin
+    assert InstructionContractDataTypeLegal_TMUL(TileDataType_FP16);
+    assert InstructionContractDataTypeLegal_TMUL(TileDataType_BF16);
+    assert InstructionContractDataTypeLegal_TMUL(TileDataType_S8);
+    assert InstructionContractDataTypeLegal_TMUL(TileDataType_U64);
+    assert !InstructionContractDataTypeLegal_TMUL(TileDataType_HiF8);
+    assert !InstructionContractDataTypeLegal_TMUL(TileDataType_E8M0);
+    assert !InstructionContractDataTypeLegal_TMUL(TileDataType_U4X2);
+    var count = 0;
+    for code = 0 to 28 do
+        if TileDataTypeCodeAssigned(code) &&
+           InstructionContractDataTypeLegal_TMUL(TileDataTypeOfCode(code)) then
+            count = count + 1;
+        end;
+    end;
+    assert count == 16;
+
+    ResetProfileState();
+    for index = 1 to 2 do
+        ConfigureTile(index, 128, 16, 8, 1, 1, TileDataType_HiF8,
+            TileLayout_RowMajor, TileLocation_Any);
+        WriteTileElement(index, 0, 0, WordOfInteger(1));
+    end;
+    assert BlockStartVEC(2, 6) == BlockStatus_Executed;
+    assert BlockDim(0, 1) == BlockStatus_Executed;
+    assert BlockDim(2, 8) == BlockStatus_Executed;
+    assert BlockIOT(1, 2, 1, TRUE, 0, 1) == BlockStatus_Executed;
+    assert BlockStop() == BlockStatus_Faulted;
+    assert BlockLastFault() == Fault_TileLegality;
+    assert !TileAllocated(0);
+    return 0;
+end;
