@@ -1,0 +1,102 @@
+"""``specgen manifest --check | --write``: verify or regenerate the release manifest's hashes.
+
+``--write`` keeps every field a release author owns (release, selection
+policy, counts, profiles) and regenerates only what is derived from files:
+the canonical-input and owned-artifact hashes (every file under a source root
+is added), the NDF digests of the release selection, the policy digest, and
+``content_sha256``. It writes atomically (temporary file, then rename).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import tempfile
+from typing import Any, TextIO
+
+from .check.facts import manifest_facts
+from .check.rules.ndf_hash import expected_digests
+from .graph import SpecGraph
+from .hashing import canon, content_sha256
+
+
+def regenerate(graph: SpecGraph) -> dict[str, Any]:
+    """The manifest as it should be for this tree (raw JSON object)."""
+    spec = graph.spec
+    art = spec.artifacts[spec.manifest_path]
+    data: dict[str, Any] = json.loads(art.text)
+    facts = manifest_facts(graph)
+    rows: dict[str, str] = {}
+    for row in data.get("canonical_inputs", []):
+        p = row.get("path", "")
+        if p in facts.unsafe:
+            continue
+        h = spec.hash_of(p)
+        if h is not None:
+            rows[p] = h
+    for u in spec.units:
+        rows[u.path] = u.sha256
+    for p in spec.other_files:
+        h = spec.hash_of(p)
+        if h is not None:
+            rows[p] = h
+    data["canonical_inputs"] = [{"path": p, "sha256": rows[p]} for p in sorted(rows)]
+    owned = []
+    for row in data.get("owned_artifacts", []):
+        p = row.get("path", "")
+        h = None if p in facts.unsafe else spec.hash_of(p)
+        if h is not None:
+            owned.append({**row, "sha256": h})
+    data["owned_artifacts"] = sorted(owned, key=lambda r: r["path"])
+    sel = data.get("release_selection")
+    if isinstance(sel, dict):
+        statuses = set(sel.get("included_ndf_statuses", ["accepted"]))
+        digests = expected_digests(graph)
+        keep = {cid for cid in digests if cid in graph.identities}
+        for cid, clauses in graph.clauses.items():
+            if len(clauses) == 1 and clauses[0].attrs is not None and clauses[0].attrs.status in statuses:
+                keep.add(cid)
+        sel["expanded_ndf"] = [{"id": cid, "sha256": digests[cid]} for cid in sorted(keep)]
+        policy = spec.artifacts.get(spec.config.json_root + "/release-selection.json")
+        if policy is not None and isinstance(policy.data, dict):
+            sel["policy_sha256"] = canon(policy.data)
+    data["content_sha256"] = content_sha256([(r["path"], r["sha256"]) for r in data["canonical_inputs"]])
+    return data
+
+
+def dumps(data: dict[str, Any]) -> str:
+    """The manifest's own formatting: indent 2, sorted keys, trailing newline."""
+    return json.dumps(data, indent=2, sort_keys=True) + "\n"
+
+
+def cmd_manifest(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .check import run_checks
+    from .cli import UsageError, _load
+    spec = _load(args)
+    if spec.manifest_path not in spec.artifacts or spec.artifacts[spec.manifest_path].data is None:
+        raise UsageError(f"no readable manifest at {spec.manifest_path}; write one first")
+    graph = SpecGraph.build(spec)
+    if args.write:
+        text = dumps(regenerate(graph))
+        target = spec.root / spec.manifest_path
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".manifest-", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(text)
+            os.replace(tmp, target)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
+        print(f"wrote {spec.manifest_path}", file=out)
+        return 0
+    ids = ["manifest-missing-file", "manifest-hash-mismatch", "manifest-content-hash",
+           "manifest-unlisted-file", "manifest-unsafe-path", "ndf-hash"]
+    findings, _ = run_checks(graph, only=ids)
+    findings = [f for f in findings if f.rule in ids]
+    for f in findings:
+        print(f.format(), file=out)
+    facts = manifest_facts(graph)
+    print(f"{facts.verified} of {facts.listed} manifest entries verified; {len(findings)} finding(s)", file=out)
+    return 1 if findings else 0
