@@ -1,0 +1,36 @@
+# The two commands a new machine needs (see README):
+#   make serve   install into .venv, then build and serve the bundled spec's site
+#   make test    install into .venv (and Debian's chromium), then run the whole test suite
+VENV ?= .venv
+PYTHON ?= python3
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.specgen-installed
+
+.PHONY: serve build test browser bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+serve: $(STAMP)
+	$(VENV)/bin/specgen serve
+
+build: $(STAMP)
+	$(VENV)/bin/specgen build
+
+# Debian's chromium drives the browser tests (Playwright cannot download its own here).
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium; \
+	  else sudo apt-get update -qq && sudo apt-get install -y -qq chromium; fi; }
+
+test: $(STAMP) browser
+	$(VENV)/bin/pytest -n 2 --dist loadgroup -q
+
+bench: $(STAMP)
+	$(PY) -m bench
+
+clean:
+	rm -rf $(VENV) build .pytest_cache

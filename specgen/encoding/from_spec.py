@@ -1,0 +1,38 @@
+"""Encodings of a loaded spec: the loader's parsed catalogs and headers, no second read.
+
+This is how the check, the pages and the commands get encodings; the
+standalone :func:`specgen.encoding.encodings_from_root` stays for tools that
+have no loaded spec.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..graph import SpecGraph
+from .build import build_encodings
+from .model import EncodingSet
+
+STEMS = ("command-forms", "scalar-forms", "tile-operations", "extension-encoding-reservations")
+
+
+def spec_encodings(graph: SpecGraph) -> EncodingSet:
+    """Build (once per graph) the encoding set from the spec's own catalogs, domains and contracts."""
+    cached = graph.memo.get("encodings")
+    if isinstance(cached, EncodingSet):
+        return cached
+    spec = graph.spec
+    catalogs: dict[str, Any] = {}
+    paths: dict[str, str] = {}
+    texts: dict[str, str] = {}
+    for stem in STEMS:
+        rel = f"{spec.config.json_root}/catalog/{stem}.json"
+        art = spec.artifacts.get(rel)
+        if art is not None and art.data is not None:
+            catalogs[stem], paths[stem], texts[stem] = art.data, rel, art.text
+    domains = [d.model_dump() for d in spec.field_domains]
+    contracts = {u.instruction.mnemonic: u.instruction.contract.model_dump()
+                 for u in spec.units if u.instruction is not None}
+    es = build_encodings(catalogs, domains, contracts, paths, texts)
+    graph.memo["encodings"] = es
+    return es
