@@ -74,7 +74,7 @@ end;
 pure func BDimWord(lb: integer, reg_src: integer, uimm17: integer) => bits(32)
 begin
     return Zeros{32} + ((uimm17 MOD 0x1000) * 0x100000 + reg_src * 0x8000 +
-        lb * 0x1000 + (uimm17 DIV 0x1000) * 0x80 + 0x43);
+        lb * 0x1000 + (uimm17 DIVRM 0x1000) * 0x80 + 0x43);
 end;
 
 pure func BStopWord() => bits(32)

@@ -1,0 +1,39 @@
+// PTO-TEST: {"id":"PTO-AVS-BLOCK-BSTART-VEC-ALIAS-001","source":"asl/block/execution/BSTART.VEC.asl","requirements":["PTO-INST-BLOCK-BSTART-VEC","PTO-BSTART-VEC-ALIAS-001"],"kind":"execution","summary":"BSTART.VEC TMUL, U64 behaves exactly as the BSTART.TEPL word 0xC0219181","pass_condition":"both spellings produce the products 2 and 200 in a new T register","related_sources":["asl/block/model/commit/bundle-commit.asl"]}
+func SetUpU64Sources()
+begin
+    ResetProfileState();
+    for index = 1 to 2 do
+        ConfigureTile(index, 128, 8, 2, 1, 2, TileDataType_U64,
+            TileLayout_RowMajor, TileLocation_Any);
+        WriteTileElement(index, 0, 0, WordOfInteger(index));
+        WriteTileElement(index, 0, 1, WordOfInteger(10 * index));
+    end;
+end;
+
+func RunBlock(use_alias: boolean) => TileIndex
+begin
+    SetUpU64Sources();
+    if use_alias then
+        assert BlockStartVEC(InstructionContractSelector_TMUL(), 24) ==
+            BlockStatus_Executed;
+    else
+        assert BlockStartTEPLWord(Zeros{32} + 0xc0219181) ==
+            BlockStatus_Executed;
+    end;
+    assert BlockDim(0, 2) == BlockStatus_Executed;
+    assert BlockIOT(1, 2, 1, TRUE, 0, 1) == BlockStatus_Executed;
+    assert BlockStop() == BlockStatus_Executed;
+    return BlockLastDestination();
+end;
+
+func main() => integer
+begin
+    for pass = 0 to 1 do
+        let d = RunBlock(pass == 0);
+        assert d == 0;
+        assert ReadTileElement(d, 0, 0) == WordOfInteger(2);
+        assert ReadTileElement(d, 0, 1) == WordOfInteger(200);
+    end;
+    assert InstructionContractAliasEngine_BSTART_VEC() == TileEngine_VEC;
+    return 0;
+end;
