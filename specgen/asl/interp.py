@@ -420,9 +420,25 @@ class Interpreter:
         if fn is not None:
             return fn
         if name in self.hooks:
-            fn = _Func(name, None, self.hooks[name])
+            hook = self.hooks[name]
+            if getattr(hook, "wants_original", False):
+                original = self._asl_function(name, arity, span)
+                compile_func = self._compile_func
+
+                def call_original(*args, _o=original):
+                    if _o.impl is None:
+                        compile_func(_o)
+                    return _o.impl(*args)
+
+                fn = _Func(name, None, lambda *a, _h=hook: _h(call_original, *a))
+            else:
+                fn = _Func(name, None, hook)
             self._funcs[key] = fn
             return fn
+        return self._asl_function(name, arity, span)
+
+    def _asl_function(self, name: str, arity: int, span: Span | None) -> _Func:
+        key = (name, arity)
         decls, from_overlay = self._decls(name)
         funcs = [d for d in decls if isinstance(d, FuncDecl) and len(d.params) == arity]
         if not funcs:
