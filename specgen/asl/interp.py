@@ -360,8 +360,11 @@ class Interpreter:
                     a = Bits(a & ((1 << n) - 1), n)
             conv.append(a)
         self.stack.clear()
+        self.stack.append((name, Span(decl.path, decl.line, decl.col) if decl else Span("<python>")))
         try:
-            return fn.impl(*conv)  # type: ignore[misc]
+            result = fn.impl(*conv)  # type: ignore[misc]
+            self.stack.pop()
+            return result
         except ASLError:
             raise
         except RecursionError:

@@ -129,8 +129,8 @@ class _Build(Transformer):
         return GlobalDecl(str(kind), str(name), ty, init, self.path, meta.line, meta.column,
                           self._take_refs())
 
-    def global_var(self, meta, _kw, name, ty):
-        return GlobalDecl("var", str(name), ty, None, self.path, meta.line, meta.column,
+    def global_var(self, meta, kind, name, ty):
+        return GlobalDecl(str(kind), str(name), ty, None, self.path, meta.line, meta.column,
                           self._take_refs())
 
     def opt_ty(self, meta, *ty):

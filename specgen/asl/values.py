@@ -44,7 +44,7 @@ class Bits:
         return hash((self.v, self.n))
 
     def __repr__(self) -> str:
-        if self.n <= 64:
+        if self.n <= 8:
             return f"'{self.v:0{self.n}b}'" if self.n else "''"
         return f"Bits(0x{self.v:x}, {self.n})"
 
