@@ -57,3 +57,13 @@ def settled(graph: SpecGraph, path: str) -> bool:
     """True when a manifest rule already reported this file (missing, changed or unsafe)."""
     f = manifest_facts(graph)
     return path in f.missing or path in f.changed or path in f.unsafe
+
+
+def recorded_owner(graph: SpecGraph, rid: str) -> str | None:
+    """The file the traceability evidence says owns a requirement ID (for IDs the tree lost)."""
+    owners = graph.memo.get("recorded_owners")
+    if not isinstance(owners, dict):
+        view = graph.spec.traceability_view
+        owners = {r.id: r.owners[0] for r in view.requirements if r.owners} if view is not None else {}
+        graph.memo["recorded_owners"] = owners
+    return owners.get(rid)

@@ -13,6 +13,7 @@ from typing import Iterable
 from ...diagnostics import Finding, Severity
 from ...graph import SpecGraph
 from ..base import Rule
+from ..facts import recorded_owner, settled
 
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 
@@ -23,7 +24,8 @@ def check(graph: SpecGraph) -> Iterable[Finding]:
         f = a.front
         assert f is not None
         for nid in f.affected_ndf:
-            if nid not in graph.clauses and nid not in graph.identities:
+            owner = recorded_owner(graph, nid)
+            if nid not in graph.clauses and nid not in graph.identities and not (owner and settled(graph, owner)):
                 yield Finding(RULE.id, Severity.ERROR, a.path, 2,
                               f"affected_ndf names {nid}, which is no clause of this tree", subject=f.id, col=1)
         for uid in f.affected_units:

@@ -71,7 +71,7 @@ def check(graph: SpecGraph) -> Iterable[Finding]:
         if path not in graph.units_by_path and not settled(graph, path) and path not in gone:
             causes[path].append("unit is recorded but absent")
     for row in view.requirements:
-        if not graph.known_id(row.id):
+        if not graph.known_id(row.id) and not any(settled(graph, o) for o in row.owners):
             causes[row.id].append("requirement is recorded but is no clause or identity of the tree")
     for cause, reasons in sorted(causes.items()):
         line = art.line_of(f'"{cause}"')

@@ -11,14 +11,20 @@ from typing import Iterable
 
 from ...diagnostics import Finding, Severity
 from ...graph import SpecGraph
+from ...hashing import clause_digest
 from ..base import Rule
 
 
 def check(graph: SpecGraph) -> Iterable[Finding]:
+    man = graph.spec.manifest
+    recorded = {r.id: r.sha256 for r in man.release_selection.expanded_ndf} if man else {}
     for cid, clauses in sorted(graph.clauses.items()):
         if len(clauses) > 1:
-            first = clauses[0]
-            for c in clauses[1:]:
+            # the clause the release recorded keeps the ID; the others are the duplicates
+            first = next((c for c in clauses if c.attrs and clause_digest(c) == recorded.get(cid)), clauses[0])
+            for c in clauses:
+                if c is first:
+                    continue
                 yield Finding(RULE.id, Severity.ERROR, c.span.path, c.span.line,
                               f"clause ID {cid} is already defined at {first.span.path}:{first.span.line}; "
                               "give this clause a new ID", subject=cid, col=15,

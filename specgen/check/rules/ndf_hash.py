@@ -13,7 +13,7 @@ from ...diagnostics import Finding, Severity
 from ...graph import SpecGraph
 from ...hashing import clause_digest, identity_digest
 from ..base import Rule
-from ..facts import settled
+from ..facts import recorded_owner, settled
 
 
 def expected_digests(graph: SpecGraph) -> dict[str, str]:
@@ -37,8 +37,9 @@ def check(graph: SpecGraph) -> Iterable[Finding]:
     statuses = set(man.release_selection.included_ndf_statuses)
     for rid, digest in sorted(rows.items()):
         if rid not in want:
-            if rid in graph.clauses:
-                continue  # duplicated: ndf-duplicate-id says so
+            owner = recorded_owner(graph, rid)
+            if rid in graph.clauses or (owner is not None and settled(graph, owner)):
+                continue  # duplicated (ndf-duplicate-id says so) or its file changed (manifest-hash-mismatch)
             yield Finding(RULE.id, Severity.ERROR, graph.spec.manifest_path, art.line_of(f'"{rid}"'),
                           f"expanded_ndf names {rid}, which is no clause or instruction identity in the tree",
                           subject=rid, col=1)
