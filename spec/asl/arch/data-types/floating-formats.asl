@@ -24,7 +24,7 @@ begin
                 fraction_zero = value[51:0] == Zeros{52},
                 quiet_bit = value[51] == '1'
             };
-        when TileDataType_FP32, TileDataType_TF32, TileDataType_HF32 =>
+        when TileDataType_FP32, TileDataType_HF32, TileDataType_TF32 =>
             return FloatFields {
                 negative = value[31] == '1',
                 exponent_ones = value[30:23] == Ones{8},
@@ -114,7 +114,7 @@ pure func FloatCanonicalNaN(data_type: TileDataType) => Word
 begin
     case data_type of
         when TileDataType_FP64 => return WordOfInteger(0x7ff8000000000000);
-        when TileDataType_FP32, TileDataType_TF32, TileDataType_HF32 =>
+        when TileDataType_FP32, TileDataType_HF32, TileDataType_TF32 =>
             return WordOfInteger(0x7fc00000);
         when TileDataType_FP16 => return WordOfInteger(0x7e00);
         when TileDataType_BF16 => return WordOfInteger(0x7fc0);

@@ -18,8 +18,8 @@ config PTO_MODEL_TILE_ELEMENTS : integer {1..32768} = 1024;
 
 type Word of bits(PTO_XLEN);
 type TileIndex of integer {0..PTO_TILE_REGISTER_COUNT-1};
-type BundleDimensionIndex of integer {0..PTO_BUNDLE_DIMENSION_COUNT-1};
-type BundleTileBindingIndex of integer {0..PTO_BUNDLE_TILE_BINDING_COUNT-1};
+type BundleDimensionIndex of integer {0..2};
+type BundleTileBindingIndex of integer {0..3};
 
 // Integers are reduced modulo 2^64 when placed in a Word.
 pure func WordOfInteger(value: integer) => Word

@@ -158,9 +158,9 @@ begin
     end;
 end;
 
-pure func TileDataTypeIsSigned(data_type: TileDataType) => boolean
+pure func TileDataTypeIsSigned(t: TileDataType) => boolean
 begin
-    case data_type of
+    case t of
         when TileDataType_S64, TileDataType_S32, TileDataType_S16,
              TileDataType_S8, TileDataType_S4X2 => return TRUE;
         otherwise => return FALSE;
@@ -176,13 +176,12 @@ begin
     end;
 end;
 
-pure func TileDataTypeIsInteger(data_type: TileDataType) => boolean
+pure func TileDataTypeIsInteger(t: TileDataType) => boolean
 begin
-    return TileDataTypeIsSigned(data_type) ||
-           TileDataTypeIsUnsigned(data_type);
+    return TileDataTypeIsSigned(t) || TileDataTypeIsUnsigned(t);
 end;
 
-pure func TileDataTypeIsFloating(data_type: TileDataType) => boolean
+pure func TileDataTypeIsFloating(t: TileDataType) => boolean
 begin
-    return !TileDataTypeIsInteger(data_type);
+    return !TileDataTypeIsInteger(t);
 end;

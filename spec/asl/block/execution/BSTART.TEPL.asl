@@ -31,7 +31,7 @@ pure func BlockSpellingAcceptsEngine(spelling: integer,
 begin
     case spelling of
         when BLOCK_SPELLING_TEPL =>
-            return engine == TileEngine_VEC || engine == TileEngine_SFU;
+            return engine != TileEngine_CUBE && engine != TileEngine_TLSU;
         when BLOCK_SPELLING_VEC => return engine == TileEngine_VEC;
         when BLOCK_SPELLING_SFU => return engine == TileEngine_SFU;
         otherwise => return FALSE;

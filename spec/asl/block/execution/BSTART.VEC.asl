@@ -6,7 +6,8 @@
 // MUST reject, before any effect, an operation whose engine is not VEC.
 // NDF-END: PTO-BSTART-VEC-ALIAS-001
 // DOC-BEGIN: decode
-pure func InstructionContractAliasEngine_BSTART_VEC() => TileExecutionEngine
+pure func InstructionContractAliasEngine_BSTART_VEC()
+    => TileExecutionEngine
 begin
     return TileEngine_VEC;
 end;

@@ -22,8 +22,8 @@ end;
 // Preconditions are TileOperandsLegal_ExecuteTileBinary; the Block commit
 // establishes them before calling. The destination is built in a local copy
 // and published with one assignment.
-func ExecuteTileBinary(op: TileBinaryOperation, destination: TileIndex,
-                       source_left: TileIndex, source_right: TileIndex)
+func ExecuteTileBinary(op: TileBinaryOperation,
+    destination: TileIndex, source_left: TileIndex, source_right: TileIndex)
 begin
     let left = _Tiles[[source_left]];
     let right = _Tiles[[source_right]];

@@ -16,12 +16,14 @@ pure func TileVecArithmeticDataTypeSupported(data_type: TileDataType)
     => boolean
 begin
     case data_type of
-        when TileDataType_FP64, TileDataType_FP32, TileDataType_TF32,
-             TileDataType_HF32, TileDataType_FP16, TileDataType_BF16,
-             TileDataType_E4M3, TileDataType_E5M2, TileDataType_S64,
-             TileDataType_S32, TileDataType_S16, TileDataType_S8,
-             TileDataType_U64, TileDataType_U32, TileDataType_U16,
-             TileDataType_U8 => return TRUE;
+        when TileDataType_FP64, TileDataType_FP32,
+             TileDataType_TF32, TileDataType_HF32,
+             TileDataType_FP16, TileDataType_BF16,
+             TileDataType_E4M3, TileDataType_E5M2 => return TRUE;
+        when TileDataType_S64, TileDataType_S32,
+             TileDataType_S16, TileDataType_S8,
+             TileDataType_U64, TileDataType_U32,
+             TileDataType_U16, TileDataType_U8 => return TRUE;
         otherwise => return FALSE;
     end;
 end;
@@ -49,9 +51,9 @@ begin
     end;
 end;
 
-readonly func TileDescriptorLegal(index: TileIndex) => boolean
+readonly func TileDescriptorLegal(i: TileIndex) => boolean
 begin
-    let tile = _Tiles[[index]];
+    let tile = _Tiles[[i]];
     return tile.allocated &&
            TileShapeIsLegal(tile.capacity_bytes, tile.columns,
                tile.valid_rows, tile.valid_columns, tile.data_type) &&
@@ -66,23 +68,25 @@ readonly func TileShapeAndTypeMatch(left: TileIndex, right: TileIndex)
 begin
     let a = _Tiles[[left]];
     let b = _Tiles[[right]];
-    return TileDescriptorLegal(left) && TileDescriptorLegal(right) &&
-           a.rows == b.rows && a.columns == b.columns &&
+    if !TileDescriptorLegal(left) || !TileDescriptorLegal(right) then
+        return FALSE;
+    end;
+    return a.rows == b.rows && a.columns == b.columns &&
            a.valid_rows == b.valid_rows &&
            a.valid_columns == b.valid_columns &&
            a.layout == b.layout && a.data_type == b.data_type;
 end;
 
-readonly func TileSourceContentsDefined(index: TileIndex) => boolean
+readonly func TileSourceContentsDefined(i: TileIndex) => boolean
 begin
-    return TileDescriptorLegal(index) && _Tiles[[index]].contents_defined;
+    return _Tiles[[i]].contents_defined && TileDescriptorLegal(i);
 end;
 
 // TF32 and HF32 carriers must keep their unused fraction bits zero before a
 // floating MAX or MIN may order them.
-readonly func TileSourceEncodingsValid(index: TileIndex) => boolean
+readonly func TileSourceEncodingsValid(i: TileIndex) => boolean
 begin
-    let tile = _Tiles[[index]];
+    let tile = _Tiles[[i]];
     for row = 0 to tile.valid_rows - 1 do
         for column = 0 to tile.valid_columns - 1 do
             if !FloatEncodingValid(tile.data_type,

@@ -15,13 +15,13 @@
 pure func TileIntegerExtend(value: Word, data_type: TileDataType) => Word
 begin
     case data_type of
-        when TileDataType_S8 => return SignExtend{PTO_XLEN}(value[7:0]);
-        when TileDataType_S16 => return SignExtend{PTO_XLEN}(value[15:0]);
-        when TileDataType_S32 => return SignExtend{PTO_XLEN}(value[31:0]);
-        when TileDataType_U8 => return ZeroExtend{PTO_XLEN}(value[7:0]);
-        when TileDataType_U16 => return ZeroExtend{PTO_XLEN}(value[15:0]);
-        when TileDataType_U32 => return ZeroExtend{PTO_XLEN}(value[31:0]);
         when TileDataType_S64, TileDataType_U64 => return value;
+        when TileDataType_S32 => return SignExtend{64}(value[31:0]);
+        when TileDataType_S16 => return SignExtend{64}(value[15:0]);
+        when TileDataType_S8 => return SignExtend{64}(value[7:0]);
+        when TileDataType_U32 => return ZeroExtend{64}(value[31:0]);
+        when TileDataType_U16 => return ZeroExtend{64}(value[15:0]);
+        when TileDataType_U8 => return ZeroExtend{64}(value[7:0]);
         otherwise => unreachable;
     end;
 end;

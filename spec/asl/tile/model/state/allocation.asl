@@ -57,8 +57,8 @@ begin
     if !TileCapacityIsLegal(capacity_bytes) || !IsPowerOfTwo(columns) then
         return FALSE;
     end;
-    let rows = DerivedTileRows(capacity_bytes, columns, data_type);
-    return rows >= 1 && 1 <= valid_rows && valid_rows <= rows &&
+    let derived = DerivedTileRows(capacity_bytes, columns, data_type);
+    return derived >= 1 && 1 <= valid_rows && valid_rows <= derived &&
            1 <= valid_columns && valid_columns <= columns;
 end;
 
@@ -110,11 +110,11 @@ begin
     var tile = EmptyTileInfo();
     tile.allocated = TRUE;
     tile.capacity_bytes = capacity_bytes;
-    tile.rows = DerivedTileRows(capacity_bytes, columns, data_type);
+    tile.data_type = data_type;
     tile.columns = columns;
+    tile.rows = DerivedTileRows(capacity_bytes, columns, tile.data_type);
     tile.valid_rows = valid_rows;
     tile.valid_columns = valid_columns;
-    tile.data_type = data_type;
     tile.layout = layout;
     tile.location = location;
     _Tiles[[index]] = tile;

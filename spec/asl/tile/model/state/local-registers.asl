@@ -1,5 +1,5 @@
-// PTO-UNIT: {"id":"PTO-TILE-MODEL-STATE-LOCAL-REGISTERS","surface":"tile","classification":["model","state","local-registers"],"depends_on":["PTO-TILE-MODEL-STATE-TYPES"]}
-// PTO-STATE: {"id":"PTO-STATE-TILE-LOCAL","classification":["tile","local"],"scope":"core","owner":"PTO-TILE-MODEL-STATE-LOCAL-REGISTERS","members":["_Tiles","_TileAllocationMasks"],"depends_on":[]}
+// PTO-UNIT: {"id":"PTO-TILE-MODEL-STATE-LOCAL-REGISTERS","surface":"tile","classification":["model","state","local-registers"],"depends_on":["PTO-TILE-MODEL-STATE-TYPES","PTO-ARCH-DATA-TYPES-INTEGER"]}
+// PTO-STATE: {"id":"PTO-STATE-TILE-LOCAL","classification":["tile","local-registers"],"scope":"core","owner":"PTO-TILE-MODEL-STATE-LOCAL-REGISTERS","members":["_Tiles","_TileAllocationMasks"],"depends_on":[]}
 
 // NDF-BEGIN: PTO-TILE-LOCAL-STATE-001
 // ndf: kind=contract level=L1 layer=tile status=accepted
@@ -8,8 +8,8 @@
 // [[PTO-STATE-TILE-LOCAL]]. Register k of hand h has TileIndex 16*h + k.
 // NDF-END: PTO-TILE-LOCAL-STATE-001
 
-var _Tiles : array [[PTO_TILE_REGISTER_COUNT]] of TileInfo;
-var _TileAllocationMasks : array [[PTO_TILE_REGISTER_COUNT]] of bits(4);
+var _Tiles : array [[64]] of TileInfo;
+var _TileAllocationMasks : array [[64]] of bits(4);
 
 // A descriptor with no allocation and no defined element.
 pure func EmptyTileInfo() => TileInfo

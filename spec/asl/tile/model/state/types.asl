@@ -36,7 +36,8 @@ type TileExecutionEngine of enumeration {
     TileEngine_TLSU
 };
 
-type TilePayload of array [[PTO_MODEL_TILE_ELEMENTS]] of Word;
+// Payload words and definedness flags, indexed by storage position.
+type TilePayload of array [[PTO_MODEL_TILE_ELEMENTS]] of bits(64);
 type TileDefinedMask of array [[PTO_MODEL_TILE_ELEMENTS]] of boolean;
 
 // One Local Tile register. rows and columns are the physical shape;

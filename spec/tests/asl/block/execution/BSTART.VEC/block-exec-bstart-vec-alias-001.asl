@@ -34,6 +34,7 @@ begin
         assert ReadTileElement(d, 0, 0) == WordOfInteger(2);
         assert ReadTileElement(d, 0, 1) == WordOfInteger(200);
     end;
-    assert InstructionContractAliasEngine_BSTART_VEC() == TileEngine_VEC;
+    let engine = InstructionContractAliasEngine_BSTART_VEC();
+    assert engine == TileEngine_VEC;
     return 0;
 end;

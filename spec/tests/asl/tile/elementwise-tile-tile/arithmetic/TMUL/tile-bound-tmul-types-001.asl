@@ -1,13 +1,14 @@
 // PTO-TEST: {"id":"PTO-AVS-TILE-TMUL-TYPES-001","source":"asl/tile/elementwise-tile-tile/arithmetic/TMUL.asl","requirements":["PTO-INST-TILE-TMUL","PTO-TEPL-BINARY-LEGALITY-001"],"kind":"boundary","summary":"TMUL admits exactly the sixteen VEC arithmetic types","pass_condition":"FP16, BF16, S8 and U64 are legal, HiF8, E8M0 and U4X2 are not, and a HiF8 block faults at BSTOP with no destination","related_sources":["asl/tile/model/legality/binary-operands.asl"]}
+func Admits(code: integer) => boolean
+begin
+    return InstructionContractDataTypeLegal_TMUL(TileDataTypeOfCode(code));
+end;
+
 func main() => integer
 begin
-    assert InstructionContractDataTypeLegal_TMUL(TileDataType_FP16);
-    assert InstructionContractDataTypeLegal_TMUL(TileDataType_BF16);
-    assert InstructionContractDataTypeLegal_TMUL(TileDataType_S8);
-    assert InstructionContractDataTypeLegal_TMUL(TileDataType_U64);
-    assert !InstructionContractDataTypeLegal_TMUL(TileDataType_HiF8);
-    assert !InstructionContractDataTypeLegal_TMUL(TileDataType_E8M0);
-    assert !InstructionContractDataTypeLegal_TMUL(TileDataType_U4X2);
+    // FP16, BF16, S8 and U64 are admitted; HiF8, E8M0 and U4X2 are not.
+    assert Admits(4) && Admits(5) && Admits(19) && Admits(24);
+    assert !Admits(6) && !Admits(13) && !Admits(28);
     var count = 0;
     for code = 0 to 28 do
         if TileDataTypeCodeAssigned(code) &&

@@ -13,7 +13,8 @@ begin
         end;
     end;
     assert count == 8;
-    assert !InstructionContractDataTypeLegal_TOR(TileDataType_S4X2);
-    assert !InstructionContractDataTypeLegal_TOR(TileDataType_FP32);
+    let packed = InstructionContractDataTypeLegal_TOR(TileDataType_S4X2);
+    let floating = InstructionContractDataTypeLegal_TOR(TileDataType_FP32);
+    assert !packed && !floating;
     return 0;
 end;

@@ -11,16 +11,21 @@ begin
     end;
 end;
 
+func AddLegal() => boolean
+begin
+    return TileOperandsLegal_ExecuteTileBinary(TileBinary_ADD, 2, 0, 1);
+end;
+
 func main() => integer
 begin
     Prepare(TileLayout_RowMajor, TileDataType_U64, TRUE);
-    assert TileOperandsLegal_ExecuteTileBinary(TileBinary_ADD, 2, 0, 1);
+    assert AddLegal();
     Prepare(TileLayout_ColumnMajor, TileDataType_U64, TRUE);
-    assert !TileOperandsLegal_ExecuteTileBinary(TileBinary_ADD, 2, 0, 1);
+    assert !AddLegal();
     Prepare(TileLayout_RowMajor, TileDataType_U64, FALSE);
-    assert !TileOperandsLegal_ExecuteTileBinary(TileBinary_ADD, 2, 0, 1);
+    assert !AddLegal();
     Prepare(TileLayout_RowMajor, TileDataType_S64, TRUE);
-    assert !TileOperandsLegal_ExecuteTileBinary(TileBinary_ADD, 2, 0, 1);
+    assert !AddLegal();
     assert !TileBinaryDataTypeSupported(TileBinary_XOR, TileDataType_FP64);
     assert TileBinaryDataTypeSupported(TileBinary_MIN, TileDataType_E5M2);
     return 0;
