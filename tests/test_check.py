@@ -140,3 +140,12 @@ def test_formats_and_exit_codes(corpus_root: Path, tmp_path: Path, capsys) -> No
     assert main(["check", "--root", str(tmp_path / "nope")]) == 2
     assert main(["check", "--root", str(corpus_root), "--only", "no-such-rule"]) == 2
     assert main(["check", "--root", str(corpus_root), "--disable", "manifest-missing-file"]) == 0
+
+
+def test_legality_prose_mismatch_names_u64_for_tmul(corpus_root: Path) -> None:
+    findings, _ = run_checks(SpecGraph.build(load_spec(corpus_root)), only=["legality-prose-mismatch"])
+    tmul = [f for f in findings if f.subject == "PTO-TILE-TMUL"]
+    assert len(tmul) == 1
+    assert tmul[0].severity is Severity.WARNING
+    assert tmul[0].path == TMUL
+    assert "admitted by the ASL only:" in tmul[0].message and "U64" in tmul[0].message.split("ASL only:")[1]

@@ -1,0 +1,92 @@
+"""legality-prose-mismatch: the DataType set a record's legality prose names equals the set its ASL admits.
+
+The executable predicate ``InstructionContractDataTypeLegal_<MN>`` is the
+authority (the model enforces it); prose that names a different set misleads
+readers. The admitted set is computed by running the spec's own ASL for every
+``TileDataType`` member. A warning, with both sets, so authors fix the prose
+(or the ASL) deliberately.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from typing import Iterable
+
+from ...diagnostics import Finding, Severity
+from ...graph import SpecGraph
+from ..base import Rule
+
+TYPE_WORD = re.compile(r"\b(FP64|FP32|TF32|HF32|FP16|BF16|HiF8|E4M3|E5M2|E3M2|E2M3|E2M1X2|E1M2X2|E8M0|HiF4X2|"
+                       r"S64|S32|S16|S8|S4X2|U64|U32|U16|U8|U4X2)\b")
+
+
+def prose_types(legality: list[str]) -> tuple[int, frozenset[str]] | None:
+    """The types named by the first legality sentence that lists DataType values (index, set)."""
+    for i, line in enumerate(legality):
+        if "DataType" not in line:
+            continue
+        names = TYPE_WORD.findall(line)
+        if len(names) >= 2 and re.search(r"\b(one of|is|are|supports?|accepts?)\b", line):
+            return i, frozenset(names)
+    return None
+
+
+def admitted(graph: SpecGraph) -> dict[str, frozenset[str]]:
+    """Admitted sets for every mnemonic, cached by the hash of the whole ASL tree."""
+    memo = graph.memo.get("admitted")
+    if isinstance(memo, dict):
+        return memo
+    from ...asl.index import cache_dir
+    key = hashlib.sha256("".join(f"{u.path}\0{u.sha256}\n" for u in graph.spec.units).encode()).hexdigest()
+    path = cache_dir() / f"admitted-{key}.json"
+    result: dict[str, frozenset[str]] = {}
+    try:
+        result = {k: frozenset(v) for k, v in json.loads(path.read_text()).items()}
+    except (OSError, ValueError, AttributeError):
+        from ...asl.legality import admitted_datatypes_all
+        result = admitted_datatypes_all(graph.spec.root)
+        try:
+            path.write_text(json.dumps({k: sorted(v) for k, v in sorted(result.items())}))
+        except OSError:
+            pass
+    graph.memo["admitted"] = result
+    return result
+
+
+def check(graph: SpecGraph) -> Iterable[Finding]:
+    candidates = []
+    for u in graph.iter_instruction_units():
+        ins = u.instruction
+        assert ins is not None
+        found = prose_types(ins.contract.legality)
+        if found is not None:
+            candidates.append((u, ins, found))
+    if not candidates:
+        return
+    try:
+        sets = admitted(graph)
+    except Exception as e:  # the interpreter cannot index this tree: say so once
+        yield Finding(RULE.id, Severity.WARNING, graph.spec.units[0].path if graph.spec.units else "", 0,
+                      f"could not run the ASL legality predicates: {e}")
+        return
+    for u, ins, (i, named) in candidates:
+        asl = sets.get(ins.mnemonic)
+        if asl is None or asl == named:
+            continue
+        line = u.text.split("\n")[u.header_span.line - 1] if u.header_span else ""
+        col = line.find(ins.contract.legality[i][:40]) + 1
+        only_asl = sorted(asl - named)
+        only_prose = sorted(named - asl)
+        yield Finding(RULE.id, Severity.WARNING, u.path, u.header_span.line if u.header_span else 1,
+                      f"{ins.mnemonic}: contract.legality names {len(named)} DataType(s) "
+                      f"({', '.join(sorted(named))}) but the ASL admits {len(asl)} ({', '.join(sorted(asl))})"
+                      + (f"; admitted by the ASL only: {', '.join(only_asl)}" if only_asl else "")
+                      + (f"; named by the prose only: {', '.join(only_prose)}" if only_prose else ""),
+                      subject=ins.id, col=max(col, 1))
+
+
+RULE = Rule("legality-prose-mismatch", Severity.WARNING,
+            "The legality prose names another DataType set than the ASL admits.",
+            "Align contract.legality with InstructionContractDataTypeLegal_<MN> (the ASL is the authority).", check)
