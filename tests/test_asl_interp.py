@@ -423,3 +423,30 @@ end;
 def test_call_converts_python_ints_to_bitvectors():
     src = "func f(x: bits(4), n: integer) => bits(4)\nbegin\n    return x + n;\nend;\n"
     assert run(src, "f", 0xF, 2) == bits(1, 4)
+
+
+def test_constant_fill_loops_keep_value_semantics():
+    src = """
+var _A : array [[8]] of bits(4);
+func f() => (bits(4), bits(4), integer)
+begin
+    let before = _A;
+    var i = 0;
+    for i = 2 to 5 do
+        _A[[i]] = '1010';
+    end;
+    return (before[[3]], _A[[3]], i);
+end;
+func g()
+begin
+    for j = 6 to 8 do
+        _A[[j]] = '1111';
+    end;
+end;
+"""
+    it = interp(src)
+    assert it.call("f") == (bits(0, 4), bits(0b1010, 4), 5)
+    assert [x.v for x in it.get_global("_A")] == [0, 0, 10, 10, 10, 10, 0, 0]
+    with pytest.raises(ASLError) as exc:
+        it.call("g")
+    assert "outside 0..7" in exc.value.message

@@ -711,21 +711,24 @@ class Interpreter:
             return None
         return block
 
+    def _fail(self, exc: BaseException, span: Span) -> ASLError:
+        """The located ASLError for a Python exception raised by a statement."""
+        if isinstance(exc, _AsFailure):
+            return ASLAssertionError(f"'as' check failed: {exc}", span, "assert", self._snapshot(span))
+        if isinstance(exc, _Undefined):
+            return self._undefined_error(str(exc), span)
+        return self._wrap(exc, span)
+
     def _guard(self, inner: Stmt, span: Span) -> Stmt:
-        wrap = self._wrap
+        fail = self._fail
 
         def guarded(fr):
             try:
                 return inner(fr)
             except ASLError:
                 raise
-            except _AsFailure as exc:
-                raise ASLAssertionError(f"'as' check failed: {exc}", span, "assert",
-                                        self._snapshot(span)) from None
-            except _Undefined as exc:
-                raise self._undefined_error(str(exc), span) from None
             except Exception as exc:  # noqa: BLE001 - every Python failure becomes located
-                raise wrap(exc, span) from None
+                raise fail(exc, span) from None
         return guarded
 
     def _undefined_error(self, name: str, span: Span) -> ASLError:
@@ -753,17 +756,29 @@ class Interpreter:
         a = node.args
         if k == "s_call":
             call = self._call_expr(a[0], a[1], a[2], ctx, span)
+            fail = self._fail
 
             def s_call(fr):
-                call(fr)
-            return s_call, True
+                try:
+                    call(fr)
+                except ASLError:
+                    raise
+                except Exception as exc:  # noqa: BLE001
+                    raise fail(exc, span) from None
+            return s_call, False
         if k == "s_assign":
             setter = self._lvalue(a[0], ctx)
             rhs = self._expr(a[1], ctx)
+            fail = self._fail
 
             def s_assign(fr):
-                setter(fr, rhs(fr))
-            return s_assign, True
+                try:
+                    setter(fr, rhs(fr))
+                except ASLError:
+                    raise
+                except Exception as exc:  # noqa: BLE001
+                    raise fail(exc, span) from None
+            return s_assign, False
         if k == "s_decl":
             _kind, name, ty, init = a
             if init is not None:
@@ -772,9 +787,16 @@ class Interpreter:
                     # a declared width is a static check in ASL; keep it cheap
                     pass
 
+                fail = self._fail
+
                 def s_decl(fr):
-                    fr[name] = rhs(fr)
-                return s_decl, True
+                    try:
+                        fr[name] = rhs(fr)
+                    except ASLError:
+                        raise
+                    except Exception as exc:  # noqa: BLE001
+                        raise fail(exc, span) from None
+                return s_decl, False
             ti = self._type_of(ty, ctx.path)
             default = self._default(ti)
 
@@ -844,6 +866,17 @@ class Interpreter:
             lim = self._expr(limit, ctx) if limit is not None else None
             blk = self._block(body, ctx)
             down = direction == "downto"
+            fill = self._fill_loop(var, body, ctx) if not down else None
+            if fill is not None:
+                def s_for_fill(fr):
+                    lo = s0(fr)
+                    hi = s1(fr)
+                    if lim is not None and hi - lo + 1 > lim(fr):
+                        raise _LoopLimit(f"for loop of {hi - lo + 1} iterations exceeds looplimit {lim(fr)}")
+                    if hi >= lo:
+                        fill(fr, lo, hi)
+                        fr[var] = hi
+                return s_for_fill, True
 
             def s_for(fr):
                 lo = s0(fr)
@@ -910,6 +943,46 @@ class Interpreter:
         if k == "s_pass":
             return (lambda fr: None), False
         raise ASLError(f"unsupported statement {k}", span, "unsupported")
+
+    def _fill_loop(self, var: str, body: tuple, ctx: "_Ctx"):
+        """``for i = a to b do X[[i]] = <constant>; end;`` as one slice store.
+
+        Same effect as the loop (in-range indices are checked first), but one
+        list operation instead of one interpreted assignment per element.
+        """
+        if len(body) != 1 or body[0].kind != "s_assign":
+            return None
+        lhs, rhs = body[0].args
+        if lhs.kind != "l_index" or lhs.args[0].kind != "l_var":
+            return None
+        if lhs.args[1].kind != "e_var" or lhs.args[1].args[0] != var:
+            return None
+        value = self._fold(rhs, ctx)
+        if value is _NOCONST or isinstance(value, (list, dict)):
+            return None
+        name = lhs.args[0].args[0]
+        is_local = name in ctx.locals
+        if name == var:
+            return None
+        if not is_local:
+            g = self._global_decl(name)
+            if g is None or g.kind != "var":
+                return None
+        G = self.globals
+        gv = self._global_value
+
+        def fill(fr, lo, hi):
+            store = fr if is_local else G
+            if not is_local and name not in G:
+                gv(name, None)
+            c = store[name]
+            if lo < 0 or hi >= len(c):
+                raise IndexError(f"array index {hi if hi >= len(c) else lo} outside 0..{len(c) - 1}")
+            if _getrefcount(c) > 3:
+                c = c.copy()
+                store[name] = c
+            c[lo:hi + 1] = [value] * (hi - lo + 1)
+        return fill
 
     def _case(self, node: Node, ctx: "_Ctx", span: Span) -> Stmt:
         subject = self._expr(node.args[0], ctx)
@@ -1036,6 +1109,39 @@ class Interpreter:
         enum_pos = self._enum_pos
         kinds = tuple(kind for kind, _ in path)
         keys = tuple(x for _, x in path)
+        if final_slice is None and kinds == ("i",):
+            idx = keys[0]
+
+            def set_index(fr, v):
+                store = fr if is_local else G
+                if not is_local and name not in G:
+                    ensure()
+                c = store[name]
+                if _getrefcount(c) > 3:
+                    c = c.copy()
+                    store[name] = c
+                i = idx(fr)
+                if type(i) is not int:
+                    i = enum_pos(i)
+                if i < 0 or i >= len(c):
+                    raise IndexError(f"array index {i} outside 0..{len(c) - 1}")
+                c[i] = v
+            return set_index
+        if final_slice is None and kinds == ("f",):
+            fkey = keys[0]
+
+            def set_field(fr, v):
+                store = fr if is_local else G
+                if not is_local and name not in G:
+                    ensure()
+                c = store[name]
+                if _getrefcount(c) > 3:
+                    c = c.copy()
+                    store[name] = c
+                if fkey not in c:
+                    raise TypeError(f"record has no field '{fkey}'")
+                c[fkey] = v
+            return set_field
 
         def set_path(fr, v):
             store = fr if is_local else G
@@ -1220,10 +1326,13 @@ class Interpreter:
         if k == "e_as":
             e = self._expr(a[0], ctx)
             ti = self._type_of(a[1], ctx.path)
-            if ti.kind == "int" and ti.constraints and all(
-                    lo_n.kind in ("e_lit", "e_un") and (hi_n is None or hi_n.kind in ("e_lit", "e_un"))
-                    for lo_n, hi_n in a[1].args[0]) if a[1].kind == "t_int_c" else False:
-                bounds = [(lo({}), hi({}) if hi is not None else lo({})) for lo, hi in ti.constraints]
+            bounds = None
+            if ti.kind == "int" and ti.constraints:
+                try:
+                    bounds = [(lo({}), hi({}) if hi is not None else lo({})) for lo, hi in ti.constraints]
+                except Exception:  # noqa: BLE001 - bounds that need a frame are checked at run time
+                    bounds = None
+            if bounds:
                 if len(bounds) == 1:
                     blo, bhi = bounds[0]
 
@@ -1301,6 +1410,14 @@ class Interpreter:
             if b is None or self._has_user_func(name):
                 raise ASLError(f"call of '{name}' with {{…}} parameters: parameterised user "
                                "functions are not supported", span, "unsupported")
+            consts = [self._fold(x, ctx) for x in (*params, *args)]
+            if all(c is not _NOCONST for c in consts):
+                try:
+                    folded = b(tuple(consts[:len(params)]), tuple(consts[len(params):]))
+                except Exception:  # noqa: BLE001 - report it when (if) the call is reached
+                    folded = _NOCONST
+                if folded is not _NOCONST and not isinstance(folded, (list, dict)):
+                    return lambda fr: folded
             if len(pc) == 1 and len(ac) == 0:
                 p0 = pc[0]
                 return lambda fr: b((p0(fr),), ())
@@ -1370,6 +1487,37 @@ class Interpreter:
             stack.pop()
             return r
         return calln
+
+    def _fold(self, e: Node, ctx: "_Ctx") -> object:
+        """The compile-time value of a literal, constant or constant arithmetic, else _NOCONST."""
+        k = e.kind
+        if k == "e_lit":
+            return e.args[0]
+        if k == "e_bitlit":
+            return Bits(e.args[0], e.args[1])
+        if k == "e_var":
+            name = e.args[0]
+            if name in ctx.locals:
+                return _NOCONST
+            if name in self._consts:
+                return self._consts[name]
+            g = self._global_decl(name)
+            if g is not None and g.kind in ("constant", "config", "let"):
+                try:
+                    return self._global_value(name, None)
+                except Exception:  # noqa: BLE001
+                    return _NOCONST
+            return _NOCONST
+        if k == "e_bin" and e.args[0] in ("+", "-", "*"):
+            left = self._fold(e.args[1], ctx)
+            right = self._fold(e.args[2], ctx)
+            if left is _NOCONST or right is _NOCONST:
+                return _NOCONST
+            try:
+                return _BINOPS[e.args[0]](left, right)
+            except Exception:  # noqa: BLE001
+                return _NOCONST
+        return _NOCONST
 
     def _has_user_func(self, name: str) -> bool:
         decls, _ = self._decls(name)

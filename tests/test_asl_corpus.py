@@ -1,0 +1,241 @@
+"""The interpreter against the real corpus and the bundled sample spec.
+
+Parses every ASL unit and AVS test of the corpus, runs the elementwise
+tile-tile family and a fixed sample of every surface, and checks
+legality-from-ASL and the hardware-ieee profile against the corpus's own
+hardware vectors.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from specgen.asl import ASLError, Interpreter
+from specgen.asl.generated import undefined_in_tree
+from specgen.asl.index import build_index, parse_cached
+from specgen.asl.legality import admitted_datatypes, admitted_datatypes_all
+from specgen.asl.profiles import get_profile
+from specgen.asl.runner import discover, main_test, run_tests, select
+
+sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
+pytestmark = pytest.mark.corpus
+
+SAMPLE_STRIDE = 11  # every 11th test in path order: 305 of 3,352
+
+
+@pytest.fixture(scope="module")
+def corpus_index(corpus_root):
+    return build_index(corpus_root)
+
+
+def test_every_corpus_unit_and_test_parses(corpus_root, corpus_index):
+    assert corpus_index.parse_errors == []
+    assert len(corpus_index.files) == len(list((corpus_root / "asl").rglob("*.asl")))
+    failures = []
+    tests = sorted((corpus_root / "tests" / "asl").rglob("*.asl"))
+    for p in tests:
+        rel = p.relative_to(corpus_root).as_posix()
+        try:
+            parse_cached(p.read_bytes(), rel)
+        except ASLError as exc:
+            failures.append(str(exc))
+    assert failures == []
+    assert len(tests) > 3000
+
+
+def test_elementwise_tile_tile_family(corpus_root):
+    report = run_tests(corpus_root, ["tile/elementwise-tile-tile"], jobs=2)
+    assert len(report.results) == 211
+    not_passed = [r for r in report.results if r.status != "passed"]
+    # every test that does not pass is blocked on the generated command decoder
+    assert {r.status for r in not_passed} <= {"needs-generated"}
+    assert {r.reason for r in not_passed} <= {"DecodeCommandForm"}
+    assert report.count("passed") >= 168
+
+
+def test_fixed_sample_across_surfaces(corpus_root, corpus_index):
+    cases = discover(corpus_root)
+    sample = cases[::SAMPLE_STRIDE]
+    assert len(sample) >= 300
+    assert len({c.rel.split("/")[0] for c in sample}) == 4  # arch, block, scalar, tile
+    report = run_tests(corpus_root, [c.id for c in sample], jobs=2)
+    assert len(report.results) == len(sample)
+    generated = undefined_in_tree(corpus_index)
+    unexplained = [
+        (r.path, r.status, r.message)
+        for r in report.results
+        if r.status != "passed" and not (r.status == "needs-generated" and r.reason)
+    ]
+    assert unexplained == []
+    # a needs-generated reason names a real gap: a name nothing in the tree defines
+    for r in report.results:
+        if r.status == "needs-generated":
+            assert r.reason not in corpus_index.defs
+    runnable = [r for r in report.results if r.status != "needs-generated"]
+    passed = sum(1 for r in runnable if r.status == "passed")
+    assert passed / len(runnable) >= 0.95
+    reasons = Counter(r.reason for r in report.results if r.status == "needs-generated")
+    # the two generated decoders dominate; both are used (not defined) by the tree itself
+    assert {"DecodeScalarForm", "DecodeCommandForm"} <= set(reasons) <= set(reasons)
+    assert {"DecodeScalarForm", "DecodeCommandForm"} <= generated
+
+
+def test_jobs_do_not_change_results(corpus_root):
+    sel = ["TMAX/", "TSHR/"]
+    one = run_tests(corpus_root, sel, jobs=1)
+    two = run_tests(corpus_root, sel, jobs=2)
+    strip = lambda rep: [(r.path, r.status, r.message, r.location) for r in rep.results]  # noqa: E731
+    assert strip(one) == strip(two) and len(one.results) > 5
+
+
+def test_main_test_formats_and_exit_codes(corpus_root, tmp_path):
+    out = io.StringIO()
+    assert main_test(corpus_root, ["TSUB/tile-exec-tsub-order-001"], 1, "json", "reference", out) == 0
+    doc = json.loads(out.getvalue())
+    assert doc["summary"]["passed"] == 1 and doc["tests"][0]["seconds"] > 0
+    out = io.StringIO()
+    code = main_test(corpus_root, ["TMUL/tile-static-tmul-contract-001", "TADD/tile-exec-tadd-dim"], 1,
+                     "junit", "reference", out)
+    assert code == 1  # one needs the generated command decoder
+    assert "<testsuite" in out.getvalue() and 'type="needs-generated"' in out.getvalue()
+    out = io.StringIO()
+    assert main_test(corpus_root, ["no-such-test-anywhere"], 1, "text", "reference", out) == 2
+    assert main_test(tmp_path, [], 1, "text", "reference", io.StringIO()) == 2
+
+
+def test_failing_test_reports_assert_location_and_stack(corpus_root, tmp_path):
+    root = tmp_path / "tree"
+    (root / "tests" / "asl" / "x").mkdir(parents=True)
+    (root / "asl").symlink_to(corpus_root / "asl")
+    (root / "spec").symlink_to(corpus_root / "spec")
+    (root / "tests" / "asl" / "x" / "bad.asl").write_text(
+        '// PTO-TEST: {"id":"X-1"}\nfunc main() => integer\nbegin\n    ResetProfileState();\n'
+        "    ConfigureTile(0, 128, 4, 4, 1, 2, TileDataType_U64, TileLayout_RowMajor, TileLocation_Any);\n"
+        "    let v = ReadTileElement(0, 0, 0);\n    return 0;\nend;\n"
+    )
+    out = io.StringIO()
+    assert main_test(root, ["X-1"], 1, "text", "reference", out) == 1
+    text = out.getvalue()
+    assert "FAILED: tests/asl/x/bad.asl" in text
+    assert "in main at tests/asl/x/bad.asl:6" in text
+    assert "in ReadTileElement at asl/tile/model/definedness/elements.asl:" in text
+    assert "0 passed, 1 failed" in text
+
+
+def test_tmul_legality_from_asl(corpus_root):
+    tmul = admitted_datatypes(corpus_root, "TMUL")
+    assert tmul is not None and len(tmul) == 16
+    assert {"U64", "S8", "FP16", "BF16", "FP64"} <= tmul
+    assert "U4X2" not in tmul and "HiF8" not in tmul
+    everything = admitted_datatypes_all(corpus_root)
+    assert everything["TMUL"] == tmul
+    assert everything["TAND"] == frozenset({"S64", "S32", "S16", "S8", "U64", "U32", "U16", "U8"})
+    assert len(everything) >= 80
+    assert admitted_datatypes(corpus_root, "NOSUCH") is None
+
+
+# ------------------------------------------------------------------ hardware-ieee profile
+def _tile_op(it: Interpreter, op: str, dtype: str, left: int, right: int) -> int:
+    it.reset()
+    it.call("ResetProfileState")
+    for i in (0, 1, 2):
+        it.call("ConfigureTile", i, 128, 4, 4, 1, 1, f"TileDataType_{dtype}",
+                "TileLayout_RowMajor", "TileLocation_Any")
+    it.call("WriteTileElement", 0, 0, 0, left)
+    it.call("WriteTileElement", 1, 0, 0, right)
+    assert it.call(f"InstructionContractOperandsLegal_{op}", 2, 0, 1)
+    it.call(f"InstructionContractExecute_{op}", 2, 0, 1)
+    return it.call("ReadTileElement", 2, 0, 0).v
+
+
+@pytest.fixture(scope="module")
+def hardware(corpus_root):
+    it = Interpreter.from_root(corpus_root)
+    get_profile("hardware-ieee").install(it)
+    return it
+
+
+@pytest.fixture(scope="module")
+def vectors(corpus_root):
+    path = corpus_root / "spec" / "evidence" / "pto-isa-0583-hardware-numeric-vectors.json"
+    return json.loads(path.read_text())["vector_groups"]
+
+
+_ONE = {"FP64": 0x3FF0000000000000, "FP32": 0x3F800000, "FP16": 0x3C00, "BF16": 0x3F80}
+_INF = {"FP64": 0x7FF0000000000000, "FP32": 0x7F800000, "FP16": 0x7C00, "BF16": 0x7F80}
+_FP32 = {"+0": 0x0, "-0": 0x80000000, "+1": 0x3F800000, "-1": 0xBF800000, "2": 0x40000000}
+_OPNAME = {"multiply": "TMUL", "add": "TADD", "minimum": "TMIN", "maximum": "TMAX"}
+
+
+def test_hardware_canonical_nan(hardware, vectors):
+    group = [v for v in vectors["canonical_nan"] if v["data_type"] in _INF]
+    assert len(group) == 4
+    for v in group:
+        dt = v["data_type"]
+        # inf - inf and NaN-propagating arithmetic both produce the canonical NaN
+        assert _tile_op(hardware, "TSUB", dt, _INF[dt], _INF[dt]) == int(v["expected"], 16), dt
+        payload_nan = _INF[dt] | 1
+        assert _tile_op(hardware, "TADD", dt, payload_nan, _ONE[dt]) == int(v["expected"], 16), dt
+
+
+def test_hardware_signed_zero(hardware, vectors):
+    for v in vectors["signed_zero"]:
+        a, b = (_FP32[x] for x in v["inputs"])
+        assert _tile_op(hardware, _OPNAME[v["operation"]], "FP32", a, b) == int(v["expected"], 16), v["id"]
+
+
+def test_hardware_subnormals_are_preserved_with_gradual_underflow(hardware, vectors):
+    raws = {v["id"]: int(v["raw"], 16) for v in vectors["subnormal_policy"] if "raw" in v}
+    tiny = raws["fp32-minimum-subnormal"]
+    assert _tile_op(hardware, "TMUL", "FP32", tiny, _ONE["FP32"]) == tiny  # no DAZ
+    assert _tile_op(hardware, "TADD", "FP32", tiny, tiny) == 2  # subnormal sum stays exact
+    half = 0x3F000000
+    assert _tile_op(hardware, "TMUL", "FP32", raws["fp32-minimum-normal"], half) == 0x00400000  # no FTZ
+    assert _tile_op(hardware, "TADD", "FP32", raws["fp32-maximum-subnormal"], tiny) == raws["fp32-minimum-normal"]
+
+
+def test_reference_profile_keeps_raw_carrier_arithmetic(corpus_root):
+    it = Interpreter.from_root(corpus_root)
+    # FP16 1.0 x 2.0 as modular 64-bit integer product of the carriers
+    assert _tile_op(it, "TMUL", "FP16", 0x3C00, 0x4000) == 0x3C00 * 0x4000
+    hw = Interpreter.from_root(corpus_root)
+    get_profile("hardware-ieee").install(hw)
+    assert _tile_op(hw, "TMUL", "FP16", 0x3C00, 0x4000) == 0x4000
+    assert _tile_op(hw, "TMUL", "BF16", 0x3F80, 0x4000) == 0x4000
+    assert _tile_op(hw, "TADD", "FP64", _ONE["FP64"], _ONE["FP64"]) == 0x4000000000000000
+
+
+# ------------------------------------------------------------------ the bundled sample spec
+def test_bundled_spec_tests_all_pass(bundled_root):
+    if not (bundled_root / "tests" / "asl").is_dir():
+        pytest.skip("the bundled spec has no AVS tests yet")
+    report = run_tests(bundled_root, [], jobs=1)
+    bad = [(r.path, r.status, r.location, r.message) for r in report.results if r.status != "passed"]
+    assert bad == [] and report.results
+
+
+def test_selector_matches_path_substring_or_id(corpus_root):
+    cases = discover(corpus_root)
+    by_path = select(cases, ["tile/elementwise-tile-tile"])
+    assert len(by_path) == 211
+    by_id = select(cases, ["PTO-AVS-TILE-TMUL-ALIAS-001"])
+    assert [c.rel for c in by_id] == ["tile/elementwise-tile-tile/arithmetic/TMUL/tile-state-tmul-alias-001.asl"]
+
+
+def test_index_cache_is_outside_the_spec_root(corpus_root, tmp_path, monkeypatch):
+    monkeypatch.setenv("SPECGEN_CACHE_DIR", str(tmp_path / "cache"))
+    idx = build_index(corpus_root)
+    assert "TileDataType" in idx.defs
+    assert any((tmp_path / "cache" / "asl").glob("index-*.pickle"))
+    again = build_index(corpus_root)
+    assert again.defs.keys() == idx.defs.keys()
+    assert again.loaded_module_count == 0  # warm: nothing unpickled until used
+    it = Interpreter(again)
+    assert it.call("TileVecArithmeticDataTypeSupported", "TileDataType_U64") is True
+    assert 0 < again.loaded_module_count < len(again.files) // 4
