@@ -23,8 +23,8 @@ build: $(STAMP)
 # Debian's chromium drives the browser tests (Playwright cannot download its own here).
 browser:
 	@command -v chromium >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium; \
-	  else sudo apt-get update -qq && sudo apt-get install -y -qq chromium; fi; }
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium; \
+	  else sudo apt-get update -qq && sudo apt-get install -y -qq --no-install-recommends chromium; fi; }
 
 test: $(STAMP) browser
 	$(VENV)/bin/pytest -n 2 --dist loadgroup -q
