@@ -1,0 +1,416 @@
+"""Run a Block program by driving the spec's own ASL, one entry point per assembly line.
+
+There is no second model here: the Tile registers, the bundle state machine,
+the preflight and the faults are the ASL's (ADR-0004 of the bundled spec
+names the entry points). This module only
+
+* resets the model (``ResetProfileState``) and installs the input Tiles
+  (``ConfigureTileForMask`` + the element writes);
+* turns each parsed statement into its entry-point call
+  (``BlockStartVEC``/``BlockStartTEPL``/``BlockDatrPad``/``BlockDatr``/
+  ``BlockDim``/``BlockIOT``/``BlockStop``), resolving an operation name to
+  its selector with the instruction's own ``InstructionContractSelector_<OP>``;
+* stops at the first ``BlockStatus_Faulted`` and reports ``_LastFault`` with
+  the ASL call site that recorded it (a hook around ``SetFault`` snapshots
+  the interpreter's call stack);
+* reads every allocated Tile back.
+
+One :class:`Executor` (one interpreter, compiled once) serves every run of a
+spec root and profile; see :func:`executor_for`.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from ..asl import ASLError, Bits, Interpreter
+from ..asl.profiles import get_profile
+from ..diagnostics import Span
+from .datatypes import BY_CODE, ElementType, element_type, show_value, show_word
+from .fastpath import install_fast_paths
+from .program import HANDS, Program, Statement
+
+HAND_NAMES = {v: k for k, v in HANDS.items()}
+SPELLING = {"BSTART.TEPL": 0, "BSTART.VEC": 1, "BSTART.SFU": 2}
+LAYOUTS = {"row-major": "TileLayout_RowMajor", "column-major": "TileLayout_ColumnMajor"}
+
+
+def register_name(index: int) -> str:
+    """``T0``…``N15`` for a TileIndex 0…63."""
+    return f"{HAND_NAMES[index // 16]}{index % 16}"
+
+
+def register_index(name: str) -> int | None:
+    """The TileIndex of ``T1``/``u3``/``17``; None when ``name`` is not a register."""
+    n = name.strip()
+    if n.isdigit():
+        v = int(n)
+        return v if v < 64 else None
+    if len(n) >= 2 and n[0].upper() in HANDS and n[1:].isdigit() and int(n[1:]) < 16:
+        return HANDS[n[0].upper()] * 16 + int(n[1:])
+    return None
+
+
+class RunError(Exception):
+    """The program or its input cannot be run (not an architectural fault): message says why."""
+
+    def __init__(self, message: str, statement: Statement | None = None, span: Span | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.statement = statement
+        self.span = span
+
+
+@dataclass(frozen=True, slots=True)
+class TileInput:
+    """One Tile to install before the program runs; ``words`` covers the valid region or the whole tile."""
+
+    register: str
+    data_type: str
+    rows: int
+    columns: int
+    valid_rows: int
+    valid_columns: int
+    words: tuple[tuple[int, ...], ...]
+    capacity_bytes: int | None = None
+    mask: int = 0b0001
+    layout: str = "row-major"
+
+    @property
+    def element(self) -> ElementType:
+        et = element_type(self.data_type)
+        assert et is not None
+        return et
+
+    def capacity(self) -> int:
+        return self.capacity_bytes or self.rows * self.columns * self.element.bits // 8
+
+
+@dataclass(slots=True)
+class TileState:
+    """A Tile register as the ASL holds it after the run (every physical element)."""
+
+    register: str
+    index: int
+    data_type: str
+    rows: int
+    columns: int
+    valid_rows: int
+    valid_columns: int
+    capacity_bytes: int
+    layout: str
+    words: list[list[int]]
+    defined: list[list[bool]]
+
+    @property
+    def element(self) -> ElementType | None:
+        return element_type(self.data_type)
+
+    def values(self) -> list[list[str]]:
+        et = self.element
+        return [[show_value(w, et) if et else show_word(w) for w in row] for row in self.words]
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "register": self.register, "index": self.index, "data_type": self.data_type,
+            "rows": self.rows, "columns": self.columns, "valid_rows": self.valid_rows,
+            "valid_columns": self.valid_columns, "capacity_bytes": self.capacity_bytes,
+            "layout": self.layout, "values": self.values(),
+            "words": [[show_word(w) for w in row] for row in self.words], "defined": self.defined,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Fault:
+    """An architectural fault: its kind, the statement that raised it, and where the ASL recorded it."""
+
+    name: str
+    statement: Statement
+    asl_span: Span | None
+    asl_function: str
+    asl_stack: tuple[tuple[str, Span], ...] = ()
+
+    def describe(self) -> str:
+        where = f" at {self.asl_span} (in {self.asl_function})" if self.asl_span else ""
+        return (f"{self.name} raised by line {self.statement.line} '{self.statement.text}'"
+                f"{where}")
+
+
+@dataclass(slots=True)
+class Step:
+    statement: Statement
+    entry: str
+    args: tuple
+    status: str
+    destination: str | None = None
+
+
+@dataclass(slots=True)
+class RunResult:
+    program: Program
+    profile: str
+    steps: list[Step] = field(default_factory=list)
+    fault: Fault | None = None
+    inputs: dict[str, TileState] = field(default_factory=dict)
+    outputs: dict[str, TileState] = field(default_factory=dict)  # destinations written by the run
+    tiles: dict[str, TileState] = field(default_factory=dict)    # every allocated register after the run
+
+    @property
+    def destinations(self) -> list[str]:
+        return list(self.outputs)
+
+
+class Executor:
+    """One interpreter over ``root`` with ``profile``'s hooks, reused for every run."""
+
+    def __init__(self, root: Path, profile: str = "reference", *, fast: bool = True,
+                 tile_elements: int | None = None) -> None:
+        self.root = Path(root)
+        self.profile = get_profile(profile).name
+        self.fast = fast
+        self.interp = Interpreter.from_root(self.root)
+        get_profile(profile).install(self.interp)
+        install_profile_adapters(self.interp, self.profile)
+        self._fault_stack: tuple[tuple[str, Span], ...] = ()
+        self._install_fault_probe()
+        if tile_elements is not None:
+            set_model_config(self.interp, "PTO_MODEL_TILE_ELEMENTS", tile_elements)
+        if fast:
+            install_fast_paths(self.interp, self.profile)
+        self.lock = threading.Lock()
+        missing = [n for n in ("ResetProfileState", "ConfigureTileForMask", "BlockStop", "BlockIOT", "BlockDim")
+                   if not self.interp.has_function(n)]
+        self.supported = not missing
+        self.missing = missing
+
+    # -- hooks ------------------------------------------------------------------------
+    def _install_fault_probe(self) -> None:
+        interp = self.interp
+
+        def set_fault(original: Callable, kind: object) -> object:
+            self._fault_stack = tuple(interp.stack)
+            return original(kind)
+
+        set_fault.wants_original = True  # type: ignore[attr-defined]
+        prior = interp.hooks.get("SetFault")
+        if prior is None and interp.has_function("SetFault"):
+            interp.hooks["SetFault"] = set_fault
+
+    # -- running ----------------------------------------------------------------------
+    def run(self, program: Program, tiles: list[TileInput]) -> RunResult:
+        """Run ``program`` on fresh state holding ``tiles``; raise :class:`RunError` when it cannot run."""
+        if program.is_sketch:
+            first = program.sketch[0]
+            raise RunError(f"{program.sketch_reason}: cannot run as written",
+                           span=Span(program.path, first.line, first.col))
+        if not self.supported:
+            raise RunError("the spec defines no Block executor entry points ("
+                           + ", ".join(self.missing) + "); see ADR-0004 of the bundled spec")
+        with self.lock:
+            return self._run(program, tiles)
+
+    def _run(self, program: Program, tiles: list[TileInput]) -> RunResult:
+        it = self.interp
+        it.reset()
+        result = RunResult(program, self.profile)
+        try:
+            it.call("ResetProfileState")
+            for t in tiles:
+                self._install(t)
+            for t in tiles:
+                idx = register_index(t.register)
+                assert idx is not None
+                result.inputs[t.register] = self.read_tile(idx)
+            for st in program.statements:
+                entry, args = self._entry(st)
+                before = self._last_destination()
+                self._fault_stack = ()
+                status = it.call(entry, *args)
+                step = Step(st, entry, args, str(status))
+                result.steps.append(step)
+                if status == "BlockStatus_Faulted":
+                    result.fault = self._fault(st)
+                    break
+                after = self._last_destination()
+                if after is not None and after != before:
+                    step.destination = register_name(after)
+            for step in result.steps:
+                if step.destination:
+                    result.outputs[step.destination] = self.read_tile(register_index(step.destination) or 0)
+            for idx in range(64):
+                if it.call("TileAllocated", idx) is True:
+                    result.tiles[register_name(idx)] = self.read_tile(idx)
+        except ASLError as e:
+            stack = "; ".join(f"{n} at {s}" for n, s in e.asl_stack[-3:])
+            raise RunError(f"the ASL failed: {e.message} at {e.span}" + (f" ({stack})" if stack else ""),
+                           span=e.span) from None
+        return result
+
+    def _last_destination(self) -> int | None:
+        """The register the last successful commit wrote (a commit always allocates a fresh one)."""
+        if self.interp.call("BlockLastDestinationValid") is not True:
+            return None
+        dest = self.interp.call("BlockLastDestination")
+        return dest if isinstance(dest, int) else None
+
+    def _fault(self, st: Statement) -> Fault:
+        name = str(self.interp.get_global("_LastFault"))
+        stack = self._fault_stack
+        # The raising site is the call of BlockFault (or SetFault when called directly).
+        span, func = None, ""
+        for i, (fname, callsite) in enumerate(stack):
+            if fname in ("BlockFault", "SetFault"):
+                span = callsite
+                func = stack[i - 1][0] if i > 0 else fname
+                break
+        return Fault(name, st, span, func, stack)
+
+    def _install(self, t: TileInput) -> None:
+        it = self.interp
+        idx = register_index(t.register)
+        et = element_type(t.data_type)
+        if idx is None or et is None:
+            raise RunError(f"{t.register}: not a tile register, or {t.data_type} is not a data type")
+        try:
+            it.call("ConfigureTileForMask", idx, t.capacity(), t.rows, t.columns, t.valid_rows,
+                    t.valid_columns, et.member, LAYOUTS[t.layout], "TileLocation_Vector", t.mask)
+        except ASLError as e:
+            raise RunError(f"input tile {t.register} ({t.data_type}, {t.rows}x{t.columns}, valid "
+                           f"{t.valid_rows}x{t.valid_columns}, {t.capacity()} bytes, mask "
+                           f"0b{t.mask:04b}) is not a descriptor the model accepts: {e.message} "
+                           f"at {e.span}") from None
+        write_elements(it, idx, t.words, fast=self.fast)
+
+    def _entry(self, st: Statement) -> tuple[str, tuple]:
+        f = st.fields
+        m = st.mnemonic
+        if m.startswith("BSTART"):
+            dt = f["data_type"]
+            if m == "BSTART.TEPL":
+                selector = int(f["mode"]) * 32 + int(f["function"])  # type: ignore[arg-type]
+            else:
+                op = str(f["operation"])
+                fn = f"InstructionContractSelector_{op}"
+                if not self.interp.has_function(fn):
+                    raise RunError(f"line {st.line}: {op} is not an operation of this spec "
+                                   f"(no {fn} in its ASL)", st, Span("", st.line, st.col))
+                selector = int(self.interp.call(fn))  # type: ignore[arg-type]
+            if m == "BSTART.VEC" and self.interp.has_function("BlockStartVEC"):
+                return "BlockStartVEC", (selector, dt)
+            return "BlockStartTEPL", (SPELLING[m], selector, dt)
+        if m == "B.DATR":
+            if set(f) == {"pad"}:
+                return "BlockDatrPad", (f["pad"],)
+            return "BlockDatr", tuple(f[k] for k in ("layout", "data_type", "pad", "cmode", "rmode", "sat",
+                                                   "canonicalize"))
+        if m == "B.DIM":
+            return "BlockDim", (f["lb"], f["value"])
+        if m == "B.IOT":
+            return "BlockIOT", (f["source_left"], f["source_right"], f["pe_mask"], bool(f["last"]),
+                                f["destination_hand"], f["size_code"])
+        return "BlockStop", ()
+
+    # -- reading --------------------------------------------------------------------
+    def read_tile(self, idx: int) -> TileState:
+        return read_tile(self.interp, idx, fast=self.fast)
+
+
+def write_elements(it: Interpreter, idx: int, words: tuple[tuple[int, ...], ...], *, fast: bool) -> None:
+    """Write the element words of register ``idx`` (already configured) row by row.
+
+    ``fast`` builds the same descriptor ``WriteTileElement`` would in one step
+    (tests/test_examples_fast.py proves the two states equal); otherwise every
+    element goes through the ASL ``WriteTileElement``.
+    """
+    if fast:
+        from .fastpath import bulk_write
+        bulk_write(it, idx, words)
+        return
+    for r, row in enumerate(words):
+        for c, w in enumerate(row):
+            it.call("WriteTileElement", idx, r, c, w)
+
+
+def read_tile(it: Interpreter, idx: int, *, fast: bool = True) -> TileState:
+    """The whole physical tile ``idx``: words and definedness, through the ASL observation helpers."""
+    rows = int(it.call("TileRows", idx))  # type: ignore[arg-type]
+    cols = int(it.call("TileColumns", idx))  # type: ignore[arg-type]
+    dt = str(it.call("TileDataTypeOf", idx)).removeprefix("TileDataType_")
+    tile = it.get_global("_Tiles")[idx]  # type: ignore[index]
+    if fast:
+        from .fastpath import bulk_read
+        words, defined = bulk_read(it, idx)
+    else:
+        words = [[_word(it.call("ReadTileElementRaw", idx, r, c)) for c in range(cols)] for r in range(rows)]
+        defined = [[it.call("TileElementDefined", idx, r, c) is True for c in range(cols)] for r in range(rows)]
+    layout = "column-major" if tile["layout"] == "TileLayout_ColumnMajor" else "row-major"
+    return TileState(register_name(idx), idx, dt, rows, cols, int(tile["valid_rows"]),
+                     int(tile["valid_columns"]), int(tile["capacity_bytes"]), layout, words, defined)
+
+
+def _word(v: object) -> int:
+    return v.v if type(v) is Bits else int(v)  # type: ignore[arg-type, union-attr]
+
+
+def set_model_config(it: Interpreter, name: str, value: int) -> None:
+    """Override an ASL ``config`` constant before anything is compiled.
+
+    Adapter: the interpreter has no public API for ``config`` overrides yet,
+    so this seeds its constant table (constants are folded at compile time,
+    hence "before the first call").
+    """
+    if it.compiled_functions:
+        raise RuntimeError(f"set {name} before the first ASL call")
+    it._consts[name] = value  # noqa: SLF001 - see docstring
+
+
+def install_profile_adapters(it: Interpreter, profile: str) -> None:
+    """Route the bundled spec's FP hook through the profile when the profile does not name it.
+
+    ``specgen.asl.profiles`` ``hardware-ieee`` replaces the corpus hook
+    ``ScalarFPBinaryProfile``; the bundled spec's single FP boundary is
+    ``TileFPBinaryElement(op, data_type, left, right)`` (its ADR-0003). This
+    adapter gives that function IEEE 754 RNE results for FP64/FP32/FP16/BF16
+    ADD, SUB and MUL (``specgen.asl.hardware.ieee_binary``); MAX/MIN and the
+    other formats keep the ASL's own implementation, as ADR-0003 says.
+    """
+    if profile != "hardware-ieee" or "TileFPBinaryElement" in it.hooks:
+        return
+    if not it.has_function("TileFPBinaryElement"):
+        return
+    from ..asl.hardware import _FORMATS, ieee_binary
+
+    ops = {"TileBinary_ADD": "FloatingBinary_ADD", "TileBinary_SUB": "FloatingBinary_SUB",
+           "TileBinary_MUL": "FloatingBinary_MUL"}
+
+    def tile_fp_binary(original: Callable, op: str, data_type: str, left: Bits, right: Bits) -> Bits:
+        et = element_type(str(data_type))
+        if op in ops and et is not None and et.code in _FORMATS:
+            raw, _flags = ieee_binary(ops[op], et.code, left.v, right.v)
+            return Bits(raw, 64)
+        return original(op, data_type, left, right)  # type: ignore[no-any-return]
+
+    tile_fp_binary.wants_original = True  # type: ignore[attr-defined]
+    it.hooks["TileFPBinaryElement"] = tile_fp_binary
+
+
+_EXECUTORS: dict[tuple[str, str, bool, int | None], Executor] = {}
+_EXECUTORS_LOCK = threading.Lock()
+
+
+def executor_for(root: Path, profile: str = "reference", *, fast: bool = True,
+                 tile_elements: int | None = None) -> Executor:
+    """The shared executor of (root, profile): functions are compiled once per process."""
+    key = (str(Path(root).resolve()), get_profile(profile).name, fast, tile_elements)
+    with _EXECUTORS_LOCK:
+        ex = _EXECUTORS.get(key)
+        if ex is None:
+            ex = _EXECUTORS[key] = Executor(Path(root), profile, fast=fast, tile_elements=tile_elements)
+        return ex
+
+
+__all__ = ["Executor", "executor_for", "RunError", "RunResult", "TileInput", "TileState", "Fault", "Step",
+           "register_name", "register_index", "BY_CODE"]
