@@ -1,0 +1,176 @@
+"""The ``specgen`` mkdocs plugin: a thin adapter around :func:`specgen.render.render_site`.
+
+Pages are added in memory (``File.generated``); nothing generated is written
+to ``docs_dir``. Mkdocs reads a one-line Markdown stub per page (its title) and
+the plugin swaps in the rendered HTML in ``on_page_content``, so spec text
+never passes through Markdown. Under ``mkdocs serve`` the plugin instance
+persists (it defines ``on_startup``), the spec root is watched, and a change
+re-renders only the pages whose inputs changed (:class:`RenderCache`).
+"""
+
+from __future__ import annotations
+
+import gzip
+import html
+import io
+import logging
+import os
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+from mkdocs.config import config_options as c
+from mkdocs.config.base import Config
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.toc import get_toc
+
+from .render import BrokenLinks, Page, RenderCache, RenderOptions, render_site
+from .render.core import DEFAULT_TEMPLATES
+
+log = logging.getLogger("mkdocs.plugins.specgen")
+ASSETS = DEFAULT_TEMPLATES.parent / "assets"
+ASSET_URIS = ("assets/specgen/specgen.css", "assets/specgen/specgen.js")
+
+
+class SpecgenConfig(Config):
+    root = c.Type(str, default="spec")
+    lang = c.Type((str, list), default=["en", "zh"])
+    source_url = c.Optional(c.Type(str))
+    commit = c.Optional(c.Type(str))
+    templates_dir = c.Optional(c.Type(str))
+
+
+class SpecgenPlugin(BasePlugin[SpecgenConfig]):
+    """Adds the generated spec pages to a mkdocs site."""
+
+    def __init__(self) -> None:
+        self.cache = RenderCache()
+        self.pages: dict[str, Page] = {}
+        self.root: Path | None = None
+        self.stats: dict[str, Any] = {}
+        self.progress: Any = None  # optional callable(stage: str) set by ``specgen build``
+
+    # -- lifecycle -----------------------------------------------------------------
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        """Defined so mkdocs keeps this instance (and its cache) across serve rebuilds."""
+        self.command = command
+
+    def _resolve(self, value: str | None, config: Any) -> Path | None:
+        if not value:
+            return None
+        p = Path(value)
+        if not p.is_absolute():
+            p = Path(config.config_file_path or ".").resolve().parent / p
+        return p
+
+    def on_config(self, config: Any) -> Any:
+        self.root = self._resolve(self.config.root, config)
+        for uri in ASSET_URIS:
+            key = "extra_css" if uri.endswith(".css") else "extra_javascript"
+            if uri not in [str(x) for x in config[key]]:
+                config[key].append(uri)
+        return config
+
+    def _options(self, config: Any) -> RenderOptions:
+        langs = self.config.lang
+        if isinstance(langs, str):
+            langs = [x.strip() for x in langs.split(",") if x.strip()]
+        return RenderOptions(langs=tuple(langs), source_url=self.config.source_url, commit=self.config.commit,
+                             templates_dir=self._resolve(self.config.templates_dir, config),
+                             directory_urls=bool(config.use_directory_urls))
+
+    def _stage(self, name: str) -> None:
+        if self.progress is not None:
+            self.progress(name)
+
+    def on_files(self, files: Files, *, config: Any) -> Files:
+        from .graph import SpecGraph
+        from .loader import RootError, load_spec
+
+        assert self.root is not None
+        t0 = time.perf_counter()
+        self._stage("load")
+        try:
+            spec = load_spec(self.root)
+        except RootError as e:
+            raise PluginError(f"specgen: {e}") from e
+        graph = SpecGraph.build(spec)
+        if spec.errors:
+            log.info("specgen: the spec has %d loader error(s); run 'specgen validate --root %s'",
+                     len(spec.errors), self.root)
+        t1 = time.perf_counter()
+        self._stage("render")
+        try:
+            pages = render_site(graph, self._options(config), self.cache)
+        except BrokenLinks as e:
+            raise PluginError(f"specgen: broken links between generated pages: {e}") from e
+        t2 = time.perf_counter()
+        self.pages = {p.url: p for p in pages}
+        for p in pages:
+            existing = files.get_file_from_path(p.url)
+            if existing is not None:
+                log.warning("specgen: %s exists in docs_dir and is replaced by the generated page", p.url)
+                files.remove(existing)
+            files.append(File.generated(config, p.url, content=p.markdown))
+        for uri in ASSET_URIS:
+            if files.get_file_from_path(uri) is None:
+                files.append(File.generated(config, uri, content=(ASSETS / uri.rsplit("/", 1)[-1]).read_bytes()))
+        kinds: dict[str, int] = {}
+        for p in pages:
+            kinds[p.kind] = kinds.get(p.kind, 0) + 1
+        self.stats = {"pages": len(pages), "kinds": kinds, "rendered": self.cache.rendered,
+                      "reused": self.cache.reused, "load_s": t1 - t0, "render_s": t2 - t1,
+                      "largest": max(((len(p.content.encode()), p.url) for p in pages), default=(0, ""))}
+        log.info("specgen: %d pages (%d rendered, %d unchanged) in %.1f s",
+                 len(pages), self.cache.rendered, self.cache.reused, t2 - t0)
+        self._stage("mkdocs")
+        return files
+
+    def on_page_content(self, html_text: str, *, page: Any, config: Any, files: Files) -> str:
+        p = self.pages.get(page.file.src_uri)
+        if p is None:
+            return html_text
+        page.toc = get_toc(_toc_tokens(p.toc))
+        if p.kind in ("source", "tests"):
+            page.meta["search"] = {"exclude": True}  # listings are data, not prose: keep the index small
+        return p.content
+
+    def on_serve(self, server: Any, *, config: Any, builder: Any) -> Any:
+        if self.root is not None:
+            server.watch(str(self.root))
+        td = self._resolve(self.config.templates_dir, config)
+        if td is not None:
+            server.watch(str(td))
+        server.watch(str(DEFAULT_TEMPLATES.parent))
+        return server
+
+    def on_post_build(self, *, config: Any) -> None:
+        if "SOURCE_DATE_EPOCH" not in os.environ:
+            neutralise_sitemap(Path(config.site_dir))
+
+
+def _toc_tokens(toc: tuple[tuple[int, str, str], ...]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for level, ident, text in toc:
+        tok = {"level": level, "id": ident, "name": html.escape(text), "children": []}
+        if level > 2 and out:
+            out[-1]["children"].append(tok)
+        else:
+            out.append(tok)
+    return out
+
+
+def neutralise_sitemap(site: Path) -> None:
+    """No build date in the output: drop ``<lastmod>`` and rewrite the gzip without mtime or file name."""
+    xml = site / "sitemap.xml"
+    if not xml.is_file():
+        return
+    text = re.sub(r"\s*<lastmod>[^<]*</lastmod>", "", xml.read_text(encoding="utf-8"))
+    xml.write_text(text, encoding="utf-8")
+    buf = io.BytesIO()
+    with gzip.GzipFile(fileobj=buf, mode="wb", filename="", mtime=0) as gz:
+        gz.write(text.encode("utf-8"))
+    (site / "sitemap.xml.gz").write_bytes(buf.getvalue())

@@ -1,0 +1,186 @@
+"""The renderer: spec graph in, pages out. No mkdocs here.
+
+``render_site`` plans every page, skips the ones whose inputs did not change
+since the previous call with the same :class:`RenderCache`, renders the rest
+with Jinja2 (autoescape on for every template, spec text is data and never a
+template), and checks that every internal link it wrote has a target.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup, escape
+
+from ..graph import SpecGraph
+from .i18n import LANGUAGES, Messages, catalogs_digest
+from .links import Linker
+from .pages import ALL, BUILDERS, Ctx, Example, ExampleChecker, PagePlan, plan_site, site_data
+
+REPO = Path(__file__).resolve().parents[2]
+_PKG_TEMPLATES = Path(__file__).resolve().parent.parent / "templates" / "pages"
+DEFAULT_TEMPLATES = (REPO / "templates" / "pages") if (REPO / "templates" / "pages").is_dir() else _PKG_TEMPLATES
+_HEADING = re.compile(r'<h([2-3]) id="([^"]+)"[^>]*>(.*?)<a class="headerlink"', re.S)
+_TAGS = re.compile(r"<[^>]+>")
+
+
+@dataclass(frozen=True)
+class RenderOptions:
+    """How pages are rendered; every field is part of each page's cache key."""
+
+    langs: tuple[str, ...] = ("en", "zh")
+    source_url: str | None = None  # e.g. https://host/org/repo/blob/{commit}/{path}#L{start}-L{end}
+    commit: str | None = None
+    templates_dir: Path | None = None
+    directory_urls: bool = False
+    check_example: ExampleChecker | None = None  # hook for the examples checker (result per example)
+
+    def key(self) -> str:
+        return repr((self.langs, self.source_url, self.commit, str(self.templates_dir or ""),
+                     self.directory_urls, getattr(self.check_example, "__qualname__", None)))
+
+
+@dataclass
+class Page:
+    """One generated page: where it goes, what it shows, and what it was made from."""
+
+    url: str  # docs-relative source URI, e.g. ``en/tile/elementwise-tile-tile/arithmetic/TMUL.md``
+    title: str
+    kind: str
+    lang: str
+    content: str  # the page body as HTML (all spec text escaped)
+    depends_on: frozenset[str]  # root-relative spec paths ("*" = the whole tree)
+    links: frozenset[str]  # the generated pages this one links to
+    toc: tuple[tuple[int, str, str], ...] = ()  # (level, id, plain text)
+    examples: tuple[Example, ...] = ()
+    key: str = ""
+
+    @property
+    def markdown(self) -> str:
+        """The stub mkdocs reads: the title only; the plugin swaps in :attr:`content`."""
+        title = str(escape(self.title))
+        title = re.sub(r"([\\`*_{}\[\]()#+.!|-])", r"\\\1", title)
+        return f"# {title}\n"
+
+
+@dataclass
+class RenderCache:
+    """Pages by URI with the key they were rendered under; reused while the key matches."""
+
+    pages: dict[str, Page] = field(default_factory=dict)
+    rendered: int = 0  # pages actually rendered by the last call
+    reused: int = 0
+
+
+class BrokenLinks(Exception):
+    def __init__(self, broken: list[tuple[str, str]]) -> None:
+        self.broken = broken
+        super().__init__("; ".join(f"{a} -> {b}" for a, b in broken[:10]))
+
+
+def environment(templates_dir: Path | None) -> jinja2.Environment:
+    """Jinja2 with autoescape everywhere; a user directory overrides templates by name."""
+    loaders: list[jinja2.BaseLoader] = []
+    if templates_dir is not None:
+        loaders.append(jinja2.FileSystemLoader(str(templates_dir)))
+    loaders.append(jinja2.FileSystemLoader(str(DEFAULT_TEMPLATES)))
+    env = jinja2.Environment(loader=jinja2.ChoiceLoader(loaders), autoescape=True,
+                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                             keep_trailing_newline=True)
+    env.filters["short"] = lambda s: str(s)[:12]
+    return env
+
+
+def templates_digest(templates_dir: Path | None) -> str:
+    h = hashlib.sha256()
+    for d in [templates_dir, DEFAULT_TEMPLATES]:
+        if d is None or not Path(d).is_dir():
+            continue
+        for p in sorted(Path(d).rglob("*.html")):
+            h.update(str(p.relative_to(d)).encode() + b"\0" + p.read_bytes())
+    return h.hexdigest()
+
+
+def _page_key(plan: PagePlan, files: dict[str, str], tree_digest: str, fixed: str) -> str:
+    h = hashlib.sha256(fixed.encode())
+    h.update(plan.uri.encode() + b"\0" + plan.kind.encode())
+    if ALL in plan.deps:
+        h.update(b"*" + tree_digest.encode())
+    else:
+        for d in sorted(plan.deps):
+            h.update(d.encode() + b"\0" + files.get(d, "-").encode() + b"\n")
+    return h.hexdigest()
+
+
+def _toc(html: str) -> tuple[tuple[int, str, str], ...]:
+    out = []
+    for m in _HEADING.finditer(html):
+        text = _TAGS.sub("", m.group(3)).strip()
+        import html as _h
+        out.append((int(m.group(1)), m.group(2), _h.unescape(text)))
+    return tuple(out)
+
+
+def render_site(graph: SpecGraph, options: RenderOptions | None = None,
+                cache: RenderCache | None = None) -> list[Page]:
+    """Every page of the site, in plan order; raises :class:`BrokenLinks` on a dangling link."""
+    options = options or RenderOptions()
+    for lang in options.langs:
+        if lang not in LANGUAGES:
+            raise ValueError(f"unknown language {lang!r} (known: {', '.join(LANGUAGES)})")
+    plans = plan_site(graph, options.langs, local_sources=not options.source_url)
+    files = graph.spec.files
+    uris = frozenset(p.uri for p in plans)
+    fixed = "|".join([options.key(), templates_digest(options.templates_dir), catalogs_digest(),
+                      hashlib.sha256("\n".join(sorted(uris)).encode()).hexdigest()])
+    tree_digest = hashlib.sha256("\n".join(f"{k}\0{v}" for k, v in sorted(files.items())).encode()).hexdigest()
+    cache = cache if cache is not None else RenderCache()
+    cache.rendered = cache.reused = 0
+    env: jinja2.Environment | None = None
+    data = None
+    pages: list[Page] = []
+    for plan in plans:
+        key = _page_key(plan, files, tree_digest, fixed)
+        old = cache.pages.get(plan.uri)
+        if old is not None and old.key == key:
+            pages.append(old)
+            cache.reused += 1
+            continue
+        if env is None:
+            env = environment(options.templates_dir)
+            data = site_data(graph)
+            data.uris = uris
+        assert data is not None
+        page = _render_one(env, data, plan, options, key)
+        cache.pages[plan.uri] = page
+        cache.rendered += 1
+        pages.append(page)
+    for stale in set(cache.pages) - uris:
+        del cache.pages[stale]
+    broken = sorted({(p.url, target) for p in pages for target in p.links if target not in uris})
+    if broken:
+        raise BrokenLinks(broken)
+    return pages
+
+
+def _render_one(env: jinja2.Environment, data: Any, plan: PagePlan, options: RenderOptions, key: str) -> Page:
+    t = Messages(plan.lang or options.langs[0])
+    linker = Linker(plan.uri, options.directory_urls)
+    cx = Ctx(data, plan, t, linker, options.source_url, options.commit, options.langs, options.check_example)
+    template_name, build = BUILDERS[plan.kind]
+    ctx = build(cx, plan)
+    html = env.get_template(template_name).render(**ctx)
+    title = str(ctx.get("title") or plan.title or t("kind." + plan.kind.split("-")[0]))
+    examples = tuple(ctx.get("examples", ()))
+    return Page(url=plan.uri, title=title, kind=plan.kind, lang=plan.lang, content=html,
+                depends_on=plan.deps, links=frozenset(linker.targets), toc=_toc(html),
+                examples=examples, key=key)
+
+
+def markup(s: str) -> Markup:
+    return Markup(s)

@@ -1,0 +1,64 @@
+"""Message catalogs: every UI string and generated sentence comes from here.
+
+Templates never branch on the language; they call ``t(key, **values)``. The
+values are spec text, so they are substituted into the catalog string first
+and the whole result is autoescaped by Jinja2 afterwards.
+"""
+
+from __future__ import annotations
+
+import json
+import string
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+LOCALES = Path(__file__).resolve().parent.parent / "locales"
+
+# URL directory -> catalog file stem and the HTML lang attribute.
+LANGUAGES: dict[str, str] = {"en": "en", "zh": "zh-CN"}
+
+
+class _Safe(string.Formatter):
+    """``str.format`` that leaves unknown placeholders visible instead of raising."""
+
+    def get_value(self, key: Any, args: Any, kwargs: Any) -> Any:
+        if isinstance(key, str):
+            return kwargs.get(key, "{" + key + "}")
+        return super().get_value(key, args, kwargs)
+
+
+_FMT = _Safe()
+
+
+@lru_cache(maxsize=None)
+def load_catalog(locale: str) -> dict[str, str]:
+    data = json.loads((LOCALES / f"{locale}.json").read_text(encoding="utf-8"))
+    return {str(k): str(v) for k, v in data.items()}
+
+
+@dataclass(frozen=True)
+class Messages:
+    """The catalog of one language, with English as the fallback for missing keys."""
+
+    lang: str  # URL directory: "en" or "zh"
+
+    @property
+    def locale(self) -> str:
+        return LANGUAGES[self.lang]
+
+    def __call__(self, key: str, **values: Any) -> str:
+        text = load_catalog(self.locale).get(key) or load_catalog("en").get(key) or key
+        if not values:
+            return text
+        return _FMT.vformat(text, (), {k: str(v) for k, v in values.items()})
+
+
+def catalogs_digest() -> str:
+    """Part of every page's cache key: a catalog edit re-renders everything."""
+    import hashlib
+    h = hashlib.sha256()
+    for p in sorted(LOCALES.glob("*.json")):
+        h.update(p.name.encode() + b"\0" + p.read_bytes())
+    return h.hexdigest()
