@@ -1,0 +1,191 @@
+"""Browser-test harness: build a spec tree, serve it on 127.0.0.1, drive Debian's chromium.
+
+Playwright cannot download its own browser here, so every launch uses
+``/usr/bin/chromium`` (``make test`` installs it). Its absence fails the run
+under CI (``CI`` set) and skips it elsewhere, with a message either way.
+
+All browser tests carry ``xdist_group("browser")`` so that one xdist worker
+owns the single chromium process and the single built site of the session.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+BUNDLED = REPO / "spec"
+CHROMIUM = Path("/usr/bin/chromium")
+# Headless, no network chatter, no profile reuse (Playwright's launch() makes a
+# fresh temporary --user-data-dir per browser and deletes it on close).
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+LANGS = ("en", "zh")
+
+
+def chromium_or_skip() -> Path:
+    """Debian's chromium, or skip (fail under CI, where ``make test`` installs it)."""
+    if CHROMIUM.is_file() and os.access(CHROMIUM, os.X_OK):
+        return CHROMIUM
+    message = (f"{CHROMIUM} is missing: install Debian's package with "
+               "`apt-get install --no-install-recommends chromium` (make test does this)")
+    if os.environ.get("CI"):
+        pytest.fail(message, pytrace=False)
+    pytest.skip(message)
+
+
+def build_site(root: Path, out: Path) -> Path:
+    """Run the real ``specgen build`` so the tests see exactly what users get."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "specgen", "build", "--root", str(root), "--out", str(out)],
+        cwd=REPO, capture_output=True, text=True, timeout=900, check=False,
+    )
+    if proc.returncode != 0:
+        pytest.fail(f"specgen build --root {root} failed ({proc.returncode}):\n"
+                    f"{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}", pytrace=False)
+    return out
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    """Static files without a log line per request on stderr."""
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
+        pass
+
+
+@contextmanager
+def serve(directory: Path) -> Iterator[str]:
+    """Serve ``directory`` over HTTP on an ephemeral loopback port; yields the base URL."""
+    handler = functools.partial(_QuietHandler, directory=str(directory))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, name="site-http", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+@dataclass(frozen=True)
+class Site:
+    """A built site on disk and the URL it is served at."""
+
+    dir: Path
+    url: str
+
+    def instruction(self, lang: str, mnemonic: str) -> str:
+        """Site-relative URL of an instruction page, found on disk (not guessed)."""
+        return self.find(lang, mnemonic, marker='id="encoding"')
+
+    def find(self, lang: str, name: str, marker: str = "") -> str:
+        """Site-relative URL of the page of ``lang`` whose directory or file is ``name``."""
+        base = self.dir / lang
+        hits = sorted(
+            p for p in base.rglob("*.html")
+            if (p.parent.name.lower() == name.lower() and p.name == "index.html")
+            or p.stem.lower() == name.lower()
+        )
+        if marker:
+            hits = [p for p in hits if marker in p.read_text(encoding="utf-8", errors="replace")]
+        assert hits, f"no {lang} page named {name!r} under {base}"
+        return self.rel_url(hits[0])
+
+    def rel_url(self, path: Path) -> str:
+        rel = path.relative_to(self.dir).as_posix()
+        return rel[: -len("index.html")] if rel.endswith("index.html") else rel
+
+    def abs(self, rel: str) -> str:
+        return self.url + rel.lstrip("/")
+
+
+@dataclass
+class Tab:
+    """A page plus everything it reported: console errors, page errors, dialogs."""
+
+    page: Any
+    console_errors: list[str] = field(default_factory=list)
+    page_errors: list[str] = field(default_factory=list)
+    dialogs: list[str] = field(default_factory=list)
+    failed_requests: list[str] = field(default_factory=list)
+
+
+def open_tab(context: Any) -> Tab:
+    """A new page whose console errors, uncaught errors and dialogs are recorded."""
+    page = context.new_page()
+    tab = Tab(page)
+    page.on("console", lambda m: tab.console_errors.append(f"{m.text} @ {m.location}")
+            if m.type == "error" else None)
+    page.on("pageerror", lambda e: tab.page_errors.append(str(e)))
+
+    def on_dialog(dialog: Any) -> None:
+        tab.dialogs.append(f"{dialog.type}: {dialog.message}")
+        dialog.dismiss()
+
+    page.on("dialog", on_dialog)
+    page.on("requestfailed", lambda r: tab.failed_requests.append(r.url))
+    return tab
+
+
+# The elements of a section: the element itself when it is a container
+# (<section id=...>), else its heading plus every following sibling up to the
+# next heading of the same or a higher level.
+SECTION_JS = """
+(id) => {
+  const el = document.getElementById(id);
+  if (!el) { return null; }
+  const m = /^H([1-6])$/.exec(el.tagName);
+  if (!m) { return [el]; }
+  const level = Number(m[1]);
+  const out = [el];
+  for (let n = el.nextElementSibling; n; n = n.nextElementSibling) {
+    const h = /^H([1-6])$/.exec(n.tagName);
+    if (h && Number(h[1]) <= level) { break; }
+    out.push(n);
+  }
+  return out;
+}
+"""
+
+
+def section_body_text(page: Any, section_id: str) -> str | None:
+    """Visible text of a section without its heading; None when the id is absent."""
+    return page.evaluate(
+        "(id) => { const els = (" + SECTION_JS + ")(id); if (!els) { return null; }"
+        " return els.slice(/^H[1-6]$/.test(els[0].tagName) ? 1 : 0)"
+        ".map(e => e.innerText || '').join(' ').trim(); }",
+        section_id,
+    )
+
+
+def section_svgs(page: Any, section_id: str) -> list[dict[str, float]]:
+    """Bounding boxes and label counts of the top-level inline <svg>s in a section."""
+    return page.evaluate(
+        "(id) => { const els = (" + SECTION_JS + ")(id) || []; const boxes = [];"
+        " for (const e of els) {"
+        "  const svgs = e.tagName.toLowerCase() === 'svg' ? [e]"
+        "   : Array.from(e.querySelectorAll('svg')).filter(s => !s.parentElement.closest('svg'));"
+        "  for (const s of svgs) { const r = s.getBoundingClientRect();"
+        "   boxes.push({width: r.width, height: r.height, texts: s.querySelectorAll('text').length}); } }"
+        " return boxes; }",
+        section_id,
+    )

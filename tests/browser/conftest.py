@@ -1,0 +1,55 @@
+"""Fixtures of the browser tests; the machinery lives in browser_harness.py (importable by tests)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from browser_harness import BUNDLED, CHROMIUM_ARGS, Site, Tab, build_site, chromium_or_skip, open_tab, serve  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Path:
+    return chromium_or_skip()
+
+
+@pytest.fixture(scope="session")
+def site(chromium: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    """The bundled spec, built once per session and served locally."""
+    out = build_site(BUNDLED, tmp_path_factory.mktemp("site") / "out")
+    with serve(out) as url:
+        yield Site(out, url)
+
+
+@pytest.fixture(scope="session")
+def browser(chromium: Path) -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright  # a declared test dependency
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=str(chromium), headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture()
+def context(browser: Any) -> Iterator[Any]:
+    """A fresh browsing context per test (no shared cookies, storage or cache)."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    ctx.set_default_timeout(15_000)
+    try:
+        yield ctx
+    finally:
+        ctx.close()
+
+
+@pytest.fixture()
+def tab(context: Any) -> Tab:
+    return open_tab(context)
+
