@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from ..diagnostics import Finding, Severity
 
 MAX_FILE_BYTES = 32 * 1024 * 1024
 MAX_LINE_CHARS = 1024 * 1024
+_UNSEEN = object()
 
 
 @dataclass(slots=True)
@@ -39,6 +41,9 @@ class SpecFiles:
     def __init__(self, root: Path) -> None:
         self.root = root.resolve()
         self.findings: list[Finding] = []
+        self._root_s = str(self.root)
+        self._prefix = self._root_s if self._root_s.endswith("/") else self._root_s + "/"
+        self._dirs: dict[str, str | None] = {}  # root-relative directory -> resolved path (None: unusable)
 
     def rel(self, p: Path) -> str:
         return p.relative_to(self.root).as_posix()
@@ -47,13 +52,36 @@ class SpecFiles:
         """Resolve a root-relative path, refusing anything that leaves the root."""
         if not rel or rel.startswith("/") or "\\" in rel or ".." in rel.split("/"):
             return None
+        head, _, name = rel.rpartition("/")
+        if not name or name == "." or "//" in rel or "/./" in f"/{head}/":
+            return self._resolve_inside(self.root / rel)
+        # Fast path, same answer: a directory is resolved once per load; a plain (non-link)
+        # file name inside it costs one lstat instead of a realpath walk over every component.
+        d = self._dirs.get(head, _UNSEEN)
+        if d is _UNSEEN:
+            rp = self._resolve_inside(self.root / head, inside=False) if head else self.root
+            d = None if rp is None else str(rp)
+            self._dirs[head] = d
+        if d is None:
+            return self._resolve_inside(self.root / rel)
+        cand = d + name if d.endswith("/") else d + "/" + name
         try:
-            p = (self.root / rel).resolve(strict=False)
+            if stat.S_ISLNK(os.lstat(cand).st_mode):
+                return self._resolve_inside(self.root / rel)
+        except OSError:
+            pass  # absent or unreadable: resolve(strict=False) keeps the name as written
+        if cand == self._root_s or cand.startswith(self._prefix):
+            return Path(cand)
+        return None
+
+    def _resolve_inside(self, p: Path, inside: bool = True) -> Path | None:
+        try:
+            r = p.resolve(strict=False)
         except (OSError, RuntimeError):
             return None
-        if p != self.root and self.root not in p.parents:
+        if inside and r != self.root and self.root not in r.parents:
             return None
-        return p
+        return r
 
     def walk(self, rel_dir: str, suffix: str) -> list[str]:
         """Every file under ``rel_dir`` ending in ``suffix``, sorted, links confined to the root."""
@@ -61,33 +89,35 @@ class SpecFiles:
         out: list[str] = []
         if base is None or not base.is_dir():
             return out
-        stack = [base]
+        cut = len(self._prefix)
+        stack = [str(base)]
         seen: set[tuple[int, int]] = set()
         while stack:
             d = stack.pop()
             try:
-                st = d.stat()
+                st = os.stat(d)
                 if (st.st_dev, st.st_ino) in seen:
                     continue
                 seen.add((st.st_dev, st.st_ino))
                 entries = list(os.scandir(d))
             except OSError as e:
-                self.findings.append(_err("path-unreadable", self._relish(d), 0, f"cannot list directory: {e.strerror}"))
+                self.findings.append(_err("path-unreadable", self._relish(Path(d)), 0,
+                                          f"cannot list directory: {e.strerror}"))
                 continue
             for e in entries:
-                p = Path(e.path)
                 if e.is_symlink():
+                    p = Path(e.path)
                     target = self._check_link(p)
                     if target is None:
                         continue
                     if target.is_dir():
-                        stack.append(p)
+                        stack.append(e.path)
                     elif e.name.endswith(suffix):
                         out.append(self.rel(p))
                 elif e.is_dir(follow_symlinks=False):
-                    stack.append(p)
+                    stack.append(e.path)
                 elif e.name.endswith(suffix):
-                    out.append(self.rel(p))
+                    out.append(e.path[cut:])
         out.sort()
         return out
 
