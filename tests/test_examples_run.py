@@ -1,0 +1,198 @@
+"""Checked examples: the bundled ones pass, wrong promises are caught, the corpus stays at one error."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from specgen.check import run_checks
+from specgen.cli import main
+from specgen.diagnostics import Severity
+from specgen.examples.executor import executor_for
+from specgen.examples.program import parse_program
+from specgen.examples.results import example_results, prose_datatypes, run_suite
+from specgen.graph import SpecGraph
+from specgen.loader import load_spec
+
+EXAMPLE_RULES = ["example-mismatch", "example-fault", "example-sketch", "example-legality"]
+TMUL_DIR = "examples/tile/elementwise-tile-tile/arithmetic/TMUL"
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SPECGEN_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+
+
+def graph(root: Path) -> SpecGraph:
+    return SpecGraph.build(load_spec(root))
+
+
+def test_every_bundled_example_passes(bundled_root: Path) -> None:
+    g = graph(bundled_root)
+    findings, _ = run_checks(g, only=EXAMPLE_RULES)
+    assert [f.format() for f in findings] == []
+    results = example_results(g)
+    checked = [r for rs in results.values() for r in rs if r.kind == "checked"]
+    assert len(checked) == len(list((bundled_root / "examples").rglob("*.json")))
+    assert all(r.verified for r in checked)
+    mnemonics = {u.instruction.mnemonic for u in g.iter_instruction_units()}  # type: ignore[union-attr]
+    assert mnemonics <= {r.mnemonic for r in checked}, "every instruction has a checked example"
+
+
+def test_bundled_examples_cover_the_promised_cases(bundled_root: Path) -> None:
+    docs = [json.loads(p.read_text()) for p in (bundled_root / "examples").rglob("*.json")]
+    progs = [d["program"] if isinstance(d["program"], str) else "\n".join(d["program"]) for d in docs]
+    assert any("fault" in d["expect"] for d in docs)
+    for pad in ("Zero", "Max", "Min", "Null"):
+        assert any(f"PadValue={pad}" in p for p in progs), pad
+    for dt in ("FP16", "BF16"):
+        for prof in ("reference", "hardware-ieee"):
+            assert any(f", {dt};" in p and d.get("profile", "reference") == prof for d, p in zip(docs, progs)), (dt, prof)
+    assert any("T1, T1" in p for p in progs)  # both sources one register
+    assert any("B.IOT T0," in p for p in progs)  # a destination read back as a source
+
+
+def test_results_api_for_pages(bundled_root: Path) -> None:
+    res = {r.id: r for r in example_results(graph(bundled_root))["TMUL"]}
+    r = res["PTO-EX-TMUL-FP64-PAD-MAX"]
+    assert r.kind == "checked" and r.verified and r.profile == "hardware-ieee"
+    assert r.path == f"{TMUL_DIR}/fp64-pad-max.json"
+    assert [ln.entry for ln in r.lines] == ["BlockStartVEC", "BlockDatrPad", "BlockDim", "BlockDim", "BlockDim",
+                                            "BlockIOT", "BlockStop"]
+    assert r.lines[-1].destination == "T0"
+    out = r.outputs[0]
+    assert (out.register, out.rows, out.columns) == ("T0", 4, 4)
+    assert out.values[0][0] == "6.0" and out.words[0][0] == "0x4018000000000000"
+    assert out.words[3][3] == "0x7fefffffffffffff" and out.defined[3][3] is True
+    assert [t.register for t in r.inputs] == ["T1", "T2"]
+    contract = res["PTO-TILE-TMUL#example-1"]
+    assert contract.kind == "contract" and contract.verified and contract.outputs
+
+
+def test_fault_is_reported_with_its_asl_location(bundled_root: Path) -> None:
+    ex = executor_for(bundled_root, "reference")
+    run = ex.run(parse_program("BSTART.VEC TADD, S32\nB.DIM LB0=4\nB.DIM LB0=8\nBSTOP"), [])
+    assert run.fault is not None
+    assert run.fault.name == "Fault_BundleControl"
+    assert run.fault.statement.line == 3
+    assert run.fault.asl_span is not None and run.fault.asl_span.path == "asl/block/attributes/B.DIM.asl"
+    assert run.fault.asl_function == "BlockDim"
+    text = (bundled_root / "asl/block/attributes/B.DIM.asl").read_text().splitlines()
+    assert "BlockFault(Fault_BundleControl)" in text[run.fault.asl_span.line - 1]
+
+
+def _edit(path: Path, fn) -> None:  # type: ignore[no-untyped-def]
+    doc = json.loads(path.read_text())
+    fn(doc)
+    path.write_text(json.dumps(doc, indent=2))
+
+
+def test_wrong_value_is_an_example_mismatch_naming_the_element(bundled_copy: Path) -> None:
+    p = bundled_copy / TMUL_DIR / "u64-wraps.json"
+    _edit(p, lambda d: d["expect"]["tiles"]["T0"]["values"][1].__setitem__(1, 41))
+    findings, _ = run_checks(graph(bundled_copy), only=EXAMPLE_RULES)
+    assert [(f.rule, f.severity, f.path) for f in findings] == [
+        ("example-mismatch", Severity.ERROR, f"{TMUL_DIR}/u64-wraps.json")]
+    assert "T0[1][1]: expected 41, got 0 (0x0000000000000000)" in findings[0].message
+
+
+def test_expected_fault_that_does_not_happen(bundled_copy: Path) -> None:
+    p = bundled_copy / TMUL_DIR / "u64-wraps.json"
+    _edit(p, lambda d: d.__setitem__("expect", {"fault": "Fault_TileLegality"}))
+    findings, _ = run_checks(graph(bundled_copy), only=EXAMPLE_RULES)
+    assert [f.rule for f in findings] == ["example-fault"]
+    assert "expected Fault_TileLegality, but the program completed without a fault" in findings[0].message
+
+
+def test_unexpected_fault_and_broken_files(bundled_copy: Path) -> None:
+    d = bundled_copy / TMUL_DIR
+    _edit(d / "u64-wraps.json", lambda doc: doc.__setitem__("program", doc["program"].replace("LB0=2", "LB0=3")))
+    (d / "broken.json").write_text('{"id": "PTO-EX-X", "instruction": "TMUL",\n "oops": 1}')
+    (d / "syntax.json").write_text(json.dumps({"id": "PTO-EX-Y", "instruction": "TMUL", "summary": "s",
+                                               "program": "BSTART.VEC TMUL FP16", "expect": {"fault": "Fault_X"}}))
+    findings, _ = run_checks(graph(bundled_copy), only=EXAMPLE_RULES)
+    by_path = {f.path.rsplit("/", 1)[1]: f for f in findings}
+    assert set(by_path) == {"u64-wraps.json", "broken.json", "syntax.json"}
+    assert all(f.rule == "example-fault" for f in findings)
+    assert "unexpected fault: Fault_TileLegality" in by_path["u64-wraps.json"].message
+    assert "invalid example" in by_path["broken.json"].message
+    assert "does not parse" in by_path["syntax.json"].message and "found 'FP16'" in by_path["syntax.json"].message
+
+
+def test_prose_datatypes() -> None:
+    assert prose_datatypes(["DataType is one of S32, U32, FP32, S16, U16, FP16, or BF16."]) == {
+        "S32", "U32", "FP32", "S16", "U16", "FP16", "BF16"}
+    assert prose_datatypes(["Nothing about types."]) is None
+
+
+def test_corpus_tmul_example_is_a_sketch_note_and_check_keeps_one_error(corpus_root: Path) -> None:
+    g = graph(corpus_root)
+    findings, _ = run_checks(g)
+    errors = [f for f in findings if f.severity is Severity.ERROR]
+    assert len(errors) == 1, [f.format() for f in errors]
+    assert not any(f.rule.startswith("example-") and f.severity is not Severity.NOTE for f in findings
+                   if f.rule != "example-legality")
+    tmul = [f for f in run_suite(g).findings if f.path.endswith("/TMUL.asl")]
+    assert [(f.rule, f.severity) for f in tmul] == [("example-sketch", Severity.NOTE)]
+    assert "symbolic operands ValidCol, SrcLeft, SrcRight, PE_MASK, DstTile<TSize>" in tmul[0].message
+    assert "DataType U64 is excluded by the legality prose" in tmul[0].message
+    assert "admitted by the ASL" in tmul[0].message
+
+
+# ---------------------------------------------------------------- specgen run
+def _run(argv: list[str]) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    rc = main(["run", *argv], out, err)
+    return rc, out.getvalue(), err.getvalue()
+
+
+def test_run_hand_written_program_with_tiles_file(tmp_path: Path, bundled_root: Path) -> None:
+    prog = tmp_path / "mine.s"
+    prog.write_text("# squares, by hand\nBSTART.VEC TMUL, S32\nB.DIM LB0=2   // two columns\n"
+                    "B.IOT T3, T3, mask=0b0001, <last>, ->T<1>\nBSTOP\n")
+    (tmp_path / "mine.tiles.json").write_text(json.dumps(
+        {"T3": {"data_type": "S32", "rows": 16, "columns": 2, "valid_rows": 1, "values": [[-7, 46341]]}}))
+    rc, out, err = _run(["--root", str(bundled_root), str(prog), "--format", "json"])
+    assert (rc, err) == (0, "")
+    doc = json.loads(out)
+    assert doc["outputs"]["T0"]["values"][0] == ["49", str((46341 * 46341) - (1 << 32))]
+    assert doc["outputs"]["T0"]["words"][0][0] == "0x0000000000000031"
+    rc, out, _ = _run(["--root", str(bundled_root), str(prog)])
+    assert rc == 0 and "-> T0" in out and "49" in out
+
+
+def test_run_fault_exits_1_and_names_the_asl_site(tmp_path: Path, bundled_root: Path) -> None:
+    prog = tmp_path / "f.s"
+    prog.write_text("BSTOP\n")
+    rc, out, _ = _run(["--root", str(bundled_root), str(prog)])
+    assert rc == 1
+    assert "fault: Fault_BundleControl raised by line 1 'BSTOP' at asl/block/lifecycle/BSTOP.asl:" in out
+
+
+def test_run_syntax_error_exits_2_with_location(tmp_path: Path, bundled_root: Path) -> None:
+    prog = tmp_path / "bad.s"
+    prog.write_text("BSTART.VEC TMUL, FP16\nB.IOT T1 T2\n")
+    rc, out, err = _run(["--root", str(bundled_root), str(prog)])
+    assert rc == 2 and out == ""
+    assert err.startswith(f"{prog}:2:10: syntax error: expected ',' after the left source")
+
+
+def test_run_example_file_checks_expectation(bundled_root: Path, tmp_path: Path) -> None:
+    src = bundled_root / TMUL_DIR / "u64-wraps.json"
+    rc, out, _ = _run(["--root", str(bundled_root), str(src)])
+    assert rc == 0 and "expectation met" in out
+    doc = json.loads(src.read_text())
+    doc["expect"]["tiles"]["T0"]["values"][0][0] = 1
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(doc))
+    rc, out, _ = _run(["--root", str(bundled_root), str(bad)])
+    assert rc == 1 and "expectation NOT met: T0[0][0]: expected 1, got 0" in out
+
+
+def test_run_unknown_profile_is_usage_error(bundled_root: Path) -> None:
+    rc, _, err = _run(["--root", str(bundled_root), str(bundled_root / TMUL_DIR / "u64-wraps.json"),
+                       "--profile", "nope"])
+    assert rc == 2 and "unknown profile 'nope'" in err
