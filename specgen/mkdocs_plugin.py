@@ -67,7 +67,13 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         return p
 
     def on_config(self, config: Any) -> Any:
-        self.root = self._resolve(self.config.root, config)
+        # ``specgen serve --root`` passes the root here: mkdocs re-reads the config on every rebuild.
+        self.root = self._resolve(os.environ.get("SPECGEN_SITE_ROOT") or self.config.root, config)
+        try:  # material segments Chinese with jieba; its start-up chatter is not a build message
+            import jieba
+            jieba.setLogLevel(logging.WARNING)
+        except ImportError:
+            pass
         for uri in ASSET_URIS:
             key = "extra_css" if uri.endswith(".css") else "extra_javascript"
             if uri not in [str(x) for x in config[key]]:

@@ -12,7 +12,7 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import jinja2
 from markupsafe import Markup, escape
@@ -127,15 +127,20 @@ def _toc(html: str) -> tuple[tuple[int, str, str], ...]:
 
 
 def render_site(graph: SpecGraph, options: RenderOptions | None = None,
-                cache: RenderCache | None = None) -> list[Page]:
-    """Every page of the site, in plan order; raises :class:`BrokenLinks` on a dangling link."""
+                cache: RenderCache | None = None, only: Callable[[PagePlan], bool] | None = None) -> list[Page]:
+    """Every page of the site, in plan order; raises :class:`BrokenLinks` on a dangling link.
+
+    ``only`` renders a subset (tests, previews); links are still checked against the whole plan.
+    """
     options = options or RenderOptions()
     for lang in options.langs:
         if lang not in LANGUAGES:
             raise ValueError(f"unknown language {lang!r} (known: {', '.join(LANGUAGES)})")
     plans = plan_site(graph, options.langs, local_sources=not options.source_url)
-    files = graph.spec.files
     uris = frozenset(p.uri for p in plans)
+    if only is not None:
+        plans = [p for p in plans if only(p)]
+    files = graph.spec.files
     fixed = "|".join([options.key(), templates_digest(options.templates_dir), catalogs_digest(),
                       hashlib.sha256("\n".join(sorted(uris)).encode()).hexdigest()])
     tree_digest = hashlib.sha256("\n".join(f"{k}\0{v}" for k, v in sorted(files.items())).encode()).hexdigest()
@@ -160,7 +165,7 @@ def render_site(graph: SpecGraph, options: RenderOptions | None = None,
         cache.pages[plan.uri] = page
         cache.rendered += 1
         pages.append(page)
-    for stale in set(cache.pages) - uris:
+    for stale in (set(cache.pages) - uris) if only is None else ():
         del cache.pages[stale]
     broken = sorted({(p.url, target) for p in pages for target in p.links if target not in uris})
     if broken:
