@@ -1,0 +1,66 @@
+"""Search: mkdocs-material's search box finds TMUL, and the index holds NDF ids and Chinese text."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+from browser_harness import REPO, Site, Tab
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+NDF_ID = "PTO-TMUL-CONTRACT-001"  # the NDF region of spec/asl/.../TMUL.asl
+
+
+def zh_label(key: str) -> str:
+    return json.loads((REPO / "specgen" / "locales" / "zh-CN.json").read_text(encoding="utf-8"))[key]
+
+
+def search(page: Any, query: str) -> list[str]:
+    """Type into the header search box; the pages of the result links, best first."""
+    page.locator("input.md-search__input").click()
+    page.locator("input.md-search__input").fill(query)
+    links = page.locator(".md-search-result__list a")
+    links.first.wait_for(state="attached", timeout=20_000)
+    return [page_of(h) for h in links.evaluate_all("els => els.map(e => e.href)")]
+
+
+def page_of(href: str) -> str:
+    """The page a result links to, without material's ``?h=`` highlight query or anchor."""
+    parts = urlsplit(href)
+    return urlunsplit((parts.scheme, parts.netloc, parts.path, "", ""))
+
+
+def test_search_box_finds_tmul(site: Site, tab: Tab) -> None:
+    tmul = site.instruction("en", "TMUL")
+    tab.page.goto(site.abs("en/"), wait_until="load")
+    hrefs = search(tab.page, "TMUL")
+    assert hrefs[0] == site.abs(tmul), f"first search result for TMUL is {hrefs[0]}, not {tmul}"
+    assert not tab.page_errors, tab.page_errors
+
+
+def test_search_box_finds_chinese_word(site: Site, tab: Tab) -> None:
+    word = zh_label("sec.summary")
+    tab.page.goto(site.abs("zh/"), wait_until="load")
+    hrefs = search(tab.page, word)
+    assert any("/zh/" in h for h in hrefs), f"no zh page among the results for {word!r}: {hrefs[:5]}"
+
+
+def test_search_index_has_tmul_ndf_and_chinese(site: Site, tab: Tab) -> None:
+    tab.page.goto(site.abs("en/"), wait_until="load")
+    index = tab.page.evaluate("async () => (await fetch('../search/search_index.json')).json()")
+    docs = index["docs"]
+    tmul = site.instruction("en", "TMUL")
+    assert any(d["location"].split("#")[0] == tmul and "TMUL" in d["title"] for d in docs), \
+        f"no TMUL entry for {tmul} in the search index"
+    assert any(NDF_ID in d["title"] or NDF_ID in d["text"] for d in docs), \
+        f"the NDF clause id {NDF_ID} is not searchable"
+    word = zh_label("sec.summary")
+    zh_docs = [d for d in docs if d["location"].startswith("zh/")]
+    assert zh_docs, "no zh page in the search index"
+    assert any(word in d["title"] or word in d["text"] for d in zh_docs), \
+        f"the Chinese word {word!r} is in no zh entry of the search index"
