@@ -53,6 +53,12 @@ def scan_unit(path: str, sha256: str, text: str, findings: list[Finding]) -> Asl
     for n, line in enumerate(lines, 1):
         if len(line) > MAX_LINE_CHARS:
             findings.append(_f("line-too-long", path, n, f"line has {len(line)} characters; the limit is {MAX_LINE_CHARS}"))
+            kind = next((k for prefix, (k, _) in HEADERS.items() if line.startswith(prefix)), None)
+            if kind in ("instruction", "unit") and unit.header_span is None:
+                # the header is there but unreadable: one cause, one finding (no header-missing)
+                header_count += 1
+                unit.header_span = Span(path, n, 1, n)
+                _mark_broken(unit, kind)
             continue
         if clause is not None:
             cid, start, body, attrs = clause
@@ -102,7 +108,9 @@ def scan_unit(path: str, sha256: str, text: str, findings: list[Finding]) -> Asl
         if not line.startswith("//"):
             continue
         for prefix, (kind, model) in HEADERS.items():
-            if line.startswith(prefix) and line[len(prefix):len(prefix) + 1] == "{":
+            # The exact prefix followed by JSON punctuation is a record (a list or a string is a
+            # wrong-typed record, not prose); anything else after it stays prose.
+            if line.startswith(prefix) and line[len(prefix):].lstrip()[:1] in ("{", "[", '"'):
                 payload = line[len(prefix):]
                 span = Span(path, n, len(prefix) + 1, n)
                 data = parse_json(payload, path, n, len(prefix), f"PTO-{kind.upper()} record", findings)
@@ -216,7 +224,7 @@ def _close_clause(unit: AslUnit, cid: str, start: int, end: int, body: list[str]
                     for err in errs:
                         loc = ".".join(str(p) for p in err["loc"])
                         findings.append(_f("ndf-bad-attribute", path, n,
-                                           f"clause {cid}: {loc + ': ' if loc else ''}{err['msg']}", 1, cid))
+                                           f"clause {cid}: {loc + ': ' if loc else ''}{err['msg'].removeprefix('Value error, ')}", 1, cid))
     if report and not "\n".join(body).strip():
         findings.append(_f("ndf-empty", path, start, f"clause {cid} has an empty body; state the rule", 1, cid))
     unit.clauses.append(NdfClause(id=cid, attrs=attrs, body=body, span=Span(path, start, 1, end), source=path))

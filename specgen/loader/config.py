@@ -6,6 +6,7 @@ needs no configuration for the common case.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,8 +40,11 @@ def load_config(text: str | None, path: str, findings: list[Finding]) -> SpecCon
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        line = getattr(e, "lineno", 0) or 0
-        findings.append(Finding("config-invalid", Severity.ERROR, path, line, f"invalid TOML: {e}", col=getattr(e, "colno", 0) or 0))
+        # Python 3.11's TOMLDecodeError has no lineno/colno; the message ends "(at line L, column C)".
+        m = re.search(r"\(at line (\d+), column (\d+)\)$", str(e))
+        line = getattr(e, "lineno", 0) or (int(m.group(1)) if m else 0)
+        col = getattr(e, "colno", 0) or (int(m.group(2)) if m else 0)
+        findings.append(Finding("config-invalid", Severity.ERROR, path, line, f"invalid TOML: {e}", col=col))
         return SpecConfig()
     spec = data.get("specification", {}) if isinstance(data.get("specification"), dict) else {}
     rel = data.get("release", {}) if isinstance(data.get("release"), dict) else {}

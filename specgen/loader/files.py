@@ -90,16 +90,20 @@ class SpecFiles:
         if base is None or not base.is_dir():
             return out
         cut = len(self._prefix)
+        # Real directories are walked before linked ones, entries in name order, so a directory
+        # reachable both ways is always listed under its real path whatever order the file
+        # system returns entries in (same tree, same output).
         stack = [str(base)]
+        linked: list[str] = []
         seen: set[tuple[int, int]] = set()
-        while stack:
-            d = stack.pop()
+        while stack or linked:
+            d = stack.pop() if stack else linked.pop(0)
             try:
                 st = os.stat(d)
                 if (st.st_dev, st.st_ino) in seen:
                     continue
                 seen.add((st.st_dev, st.st_ino))
-                entries = list(os.scandir(d))
+                entries = sorted(os.scandir(d), key=lambda e: e.name, reverse=True)
             except OSError as e:
                 self.findings.append(_err("path-unreadable", self._relish(Path(d)), 0,
                                           f"cannot list directory: {e.strerror}"))
@@ -111,7 +115,13 @@ class SpecFiles:
                     if target is None:
                         continue
                     if target.is_dir():
-                        stack.append(e.path)
+                        here = Path(d).resolve()
+                        if target == here or target in here.parents:
+                            self.findings.append(_err("path-symlink-loop", self.rel(p), 0,
+                                                      "directory link points at its own ancestor (a cycle); "
+                                                      "remove the link"))
+                            continue
+                        linked.append(e.path)
                     elif e.name.endswith(suffix):
                         out.append(self.rel(p))
                 elif e.is_dir(follow_symlinks=False):

@@ -16,6 +16,7 @@ from ..diagnostics import Finding, Severity
 
 M = TypeVar("M", bound=BaseModel)
 MAX_ERRORS_PER_RECORD = 8
+MAX_INT_DIGITS = 4000
 
 
 class DuplicateKey(ValueError):
@@ -35,11 +36,38 @@ def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return d
 
 
+class NotJson(ValueError):
+    """A value Python's ``json`` accepts but JSON does not (NaN, Infinity, a 5,000-digit integer)."""
+
+    def __init__(self, token: str, why: str) -> None:
+        super().__init__(why)
+        self.token = token
+        self.why = why
+
+
+def _constant(name: str) -> Any:
+    raise NotJson(name, f"{name} is not a JSON value")
+
+
+def _int(digits: str) -> int:
+    # Python refuses to convert more than 4,300 digits (ValueError); say so as a finding.
+    if len(digits.lstrip("-")) > MAX_INT_DIGITS:
+        raise NotJson(digits, f"integer with {len(digits.lstrip('-'))} digits (the limit is {MAX_INT_DIGITS})")
+    return int(digits)
+
+
+def _float(text: str) -> float:
+    if len(text) > MAX_INT_DIGITS:
+        raise NotJson(text, f"number with {len(text)} characters (the limit is {MAX_INT_DIGITS})")
+    return float(text)
+
+
 def parse_json(text: str, path: str, line: int, col0: int, what: str,
                findings: list[Finding]) -> Any:
     """Parse ``text`` (which starts at ``line``/``col0`` in ``path``); None after a finding."""
     try:
-        return json.loads(text, object_pairs_hook=_pairs)
+        return json.loads(text, object_pairs_hook=_pairs, parse_constant=_constant,
+                          parse_int=_int, parse_float=_float)
     except DuplicateKey as e:
         i = text.find(f'"{e.key}"')
         i = text.find(f'"{e.key}"', i + 1) if i >= 0 else -1
@@ -48,8 +76,15 @@ def parse_json(text: str, path: str, line: int, col0: int, what: str,
     except json.JSONDecodeError as e:
         findings.append(_located(text, path, line, col0, e.pos, "record-json",
                                  f"{what}: invalid JSON: {e.msg}"))
+    except NotJson as e:
+        i = text.find(e.token[:64])
+        findings.append(_located(text, path, line, col0, i, "record-json", f"{what}: invalid JSON: {e.why}"))
+    except ValueError as e:  # anything else the decoder refuses
+        findings.append(Finding("record-json", Severity.ERROR, path, line, f"{what}: invalid JSON: {e}",
+                                col=col0 + 1))
     except RecursionError:
-        findings.append(Finding("record-json", Severity.ERROR, path, line, "{what}: JSON nested too deeply", col=col0 + 1))
+        findings.append(Finding("record-json", Severity.ERROR, path, line,
+                                f"{what}: JSON nested too deeply", col=col0 + 1))
     return None
 
 
@@ -81,7 +116,7 @@ def validate(model: type[M], data: Any, text: str, path: str, line: int, col0: i
                 pos = text.find(f'"{k}"')
                 if pos >= 0:
                     break
-            msg = err["msg"]
+            msg = err["msg"].removeprefix("Value error, ")
             if err["type"] == "extra_forbidden":
                 msg = "unknown key (the record format is closed; remove it or fix its spelling)"
             elif err["type"] == "missing":

@@ -1,0 +1,6 @@
+// PTO-UNIT: "PTO-TILE-MODEL-X"
+// A tiny model unit.
+func X() => integer
+begin
+    return 0;
+end;

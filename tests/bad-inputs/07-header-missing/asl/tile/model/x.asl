@@ -1,0 +1,5 @@
+// A tiny model unit.
+func X() => integer
+begin
+    return 0;
+end;

@@ -1,0 +1,7 @@
+// PTO-UNIT: {"id":"PTO-TILE-MODEL-X","surface":"tile","classification":["model"],"depends_on":[]}
+// A tiny model unit.
+func X() => integer
+begin
+    return 0;
+end;
+// NDF-END: PTO-X-001

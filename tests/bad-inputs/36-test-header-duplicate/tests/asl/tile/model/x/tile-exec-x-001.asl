@@ -1,0 +1,7 @@
+// PTO-TEST: {"id":"PTO-AVS-TILE-X-001","source":"asl/tile/model/x.asl","requirements":[],"kind":"execution","summary":"X returns zero","pass_condition":"main returns 0","related_sources":[]}
+// PTO-TEST: {"id":"PTO-AVS-TILE-X-001","source":"asl/tile/model/x.asl","requirements":[],"kind":"execution","summary":"X returns zero","pass_condition":"main returns 0","related_sources":[]}
+func main() => integer
+begin
+    assert X() == 0;
+    return 0;
+end;

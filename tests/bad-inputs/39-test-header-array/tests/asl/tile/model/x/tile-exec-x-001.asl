@@ -1,0 +1,6 @@
+// PTO-TEST: []
+func main() => integer
+begin
+    assert X() == 0;
+    return 0;
+end;
