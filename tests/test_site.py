@@ -1,0 +1,172 @@
+"""The built site: strict mkdocs build, atomic swap, reproducible bytes, search, live reload."""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import io
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from specgen.site import TMP_PREFIX, cmd_build
+
+REPO = Path(__file__).resolve().parent.parent
+TMUL_HTML = "tile/elementwise-tile-tile/arithmetic/TMUL.html"
+
+
+def _build(root: Path, out: Path, config: Path | None = None) -> tuple[int, str, str]:
+    o, e = io.StringIO(), io.StringIO()
+    args = argparse.Namespace(root=root, out=out, config=config, jobs=1)
+    return cmd_build(args, o, e), o.getvalue(), e.getvalue()
+
+
+def _tree(d: Path) -> dict[str, str]:
+    return {str(p.relative_to(d)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(d.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory, bundled_root: Path) -> tuple[Path, str, str]:
+    out = tmp_path_factory.mktemp("site") / "a"
+    code, stdout, stderr = _build(bundled_root, out)
+    assert code == 0, stderr
+    return out, stdout, stderr
+
+
+def test_strict_build_of_bundled_spec(built: tuple[Path, str, str]) -> None:
+    out, stdout, stderr = built
+    assert (out / "index.html").is_file() and (out / "en" / TMUL_HTML).is_file() and (out / "zh" / TMUL_HTML).is_file()
+    assert "warnings: 0" in stdout and re.search(r"built \d+ generated pages \(.*\d+ instruction", stdout)
+    # not a TTY: one plain line per stage
+    for stage in ("load", "render", "mkdocs", "swap"):
+        assert f"specgen build: {stage}" in stderr
+    page = (out / "en" / TMUL_HTML).read_text()
+    for section in ("summary", "operands", "block-composition", "fields", "encoding", "asl", "records", "ndf",
+                    "semantics", "examples", "traceability", "index-record", "release"):
+        assert f'id="{section}"' in page, section
+    assert 'id="trace-filter"' in page and 'id="trace-count"' in page and 'id="lang-switch"' in page
+    assert "<svg" in page and "Loading WaveDrom" not in page
+    assert "assets/specgen/specgen.js" in page
+    assert not list(out.parent.glob(TMP_PREFIX + "*"))
+
+
+def test_search_dialog_has_accessible_name(built: tuple[Path, str, str]) -> None:
+    page = (built[0] / "en" / TMUL_HTML).read_text()
+    assert re.search(r'<div class="md-search"[^>]*role="dialog"[^>]*aria-label="[^"]+"', page)
+    assert "fonts.googleapis" not in page  # theme.font: false, offline
+
+
+def test_rebuild_is_byte_identical(built: tuple[Path, str, str], bundled_root: Path, tmp_path: Path) -> None:
+    env_epoch = os.environ.pop("SOURCE_DATE_EPOCH", None)
+    try:
+        code, _, err = _build(bundled_root, tmp_path / "b")
+    finally:
+        if env_epoch is not None:
+            os.environ["SOURCE_DATE_EPOCH"] = env_epoch
+    assert code == 0, err
+    a, b = _tree(built[0]), _tree(tmp_path / "b")
+    assert a.keys() == b.keys()
+    assert [k for k in a if a[k] != b[k]] == []
+    assert "<lastmod>" not in (tmp_path / "b" / "sitemap.xml").read_text()
+
+
+def test_search_finds_mnemonic_clause_and_chinese_word(built: tuple[Path, str, str]) -> None:
+    index = json.loads((built[0] / "search" / "search_index.json").read_text())
+    sep = re.compile(index["config"]["separator"])
+    assert "zh" in index["config"]["lang"]
+    docs = index["docs"]
+
+    def tokens(e: dict[str, str]) -> set[str]:
+        return {t.lower() for t in sep.split(e["title"] + " " + e["text"]) if t}
+
+    tmul = [e for e in docs if e["location"].startswith("en/" + TMUL_HTML)]
+    assert any(e["title"] == "TMUL" for e in tmul)
+    # a clause ID is found through the same separator the browser uses on the query
+    query = {t.lower() for t in sep.split("PTO-TMUL-CONTRACT-001") if t}
+    assert any(query <= tokens(e) for e in tmul if "#ndf" in e["location"])
+    zh = [e for e in docs if e["location"].startswith("zh/" + TMUL_HTML)]
+    assert zh and any("\u200b" in e["text"] for e in zh), "Chinese text is segmented (jieba)"
+    assert any("预检" in tokens(e) for e in zh)
+
+
+def _broken_config(tmp: Path) -> Path:
+    bad = tmp / "bad-templates"
+    bad.mkdir()
+    (bad / "instruction.html").write_text("{{ no_such_value.attribute }}\n")
+    text = (REPO / "mkdocs.yml").read_text()
+    text = text.replace("docs_dir: site", f"docs_dir: {REPO / 'site'}")
+    text = text.replace("custom_dir: templates/theme", f"custom_dir: {REPO / 'templates' / 'theme'}")
+    text = text.replace("      root: spec\n", f"      root: spec\n      templates_dir: {bad}\n")
+    cfg = tmp / "mkdocs.yml"
+    cfg.write_text(text)
+    return cfg
+
+
+def test_failed_build_leaves_previous_site(built: tuple[Path, str, str], bundled_root: Path, tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    shutil.copytree(built[0], out)
+    before = _tree(out)
+    stale = tmp_path / f"{TMP_PREFIX}site-killed"
+    stale.mkdir()
+    (stale / "half.html").write_text("partial")
+    code, _, err = _build(bundled_root, out, _broken_config(tmp_path))
+    assert code == 1 and "failed" in err
+    assert _tree(out) == before
+    assert not list(tmp_path.glob(TMP_PREFIX + "*")), "temporary build directories remain"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _get(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=5) as r:
+        return r.read().decode()
+
+
+@pytest.mark.slow
+def test_serve_rebuilds_on_spec_edit(bundled_copy: Path) -> None:
+    port = _free_port()
+    script = ("import argparse, sys; from pathlib import Path; from specgen.site import cmd_serve; "
+              f"sys.exit(cmd_serve(argparse.Namespace(root=Path({str(bundled_copy)!r}), "
+              f"dev_addr='127.0.0.1:{port}', config=None), sys.stdout, sys.stderr))")
+    proc = subprocess.Popen([sys.executable, "-c", script], cwd=REPO,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}/en/{TMUL_HTML}"
+    try:
+        page = ""
+        for _ in range(240):
+            try:
+                page = _get(url)
+                break
+            except OSError:
+                time.sleep(0.5)
+        assert "TMUL" in page, "the dev server came up"
+        src = bundled_copy / "asl/tile/elementwise-tile-tile/arithmetic/TMUL.asl"
+        text = src.read_text()
+        old = json.loads(text.split("\n", 1)[0][len("// PTO-INSTRUCTION: "):])["summary"]
+        src.write_text(text.replace(json.dumps(old)[1:-1], "Edited summary for the live reload test.", 1))
+        for _ in range(240):
+            time.sleep(0.5)
+            try:
+                if "Edited summary for the live reload test." in _get(url):
+                    break
+            except OSError:
+                continue
+        else:
+            pytest.fail("the page did not change after the spec edit")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
