@@ -1,0 +1,186 @@
+"""A content-hash-keyed cache of the loader's per-file results, one pack file per spec root.
+
+Parsing and validating a record costs far more than reading and hashing its
+file, so the loader keys each file's scan result (records and findings) by the
+file's SHA-256 and reuses it while the hash matches: an unchanged file then
+costs one read and one hash. The pack lives in ``$SPECGEN_CACHE_DIR/loader``
+or ``~/.cache/specgen/loader`` and never inside the spec root (a corpus may be
+read-only, and a cache is not part of a spec).
+
+Safety: the pack is one pickle with a SHA-256 of its payload in the header,
+written atomically (temp file + rename). A pack whose header, version or
+checksum does not match is ignored as a whole; an entry that does not unpickle
+into the expected type is ignored alone; both are recomputed and rewritten.
+The version covers the specgen version, the Python, pydantic and jsonschema
+versions, and a digest of the model and loader sources, so a change to a model
+(its schema) or to the scanner can never serve stale records. ``SPECGEN_NO_CACHE=1``
+turns the cache off.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+MAGIC = b"specgen-loader-cache\n"
+KEEP_PACKS = 16  # packs of other roots (test trees, old checkouts) beyond this many are pruned
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def cache_base() -> Path:
+    """``$SPECGEN_CACHE_DIR`` or ``~/.cache/specgen`` (the directory the asl and examples caches share)."""
+    env = os.environ.get("SPECGEN_CACHE_DIR")
+    return Path(env) if env else Path.home() / ".cache" / "specgen"
+
+
+def cache_enabled() -> bool:
+    return os.environ.get("SPECGEN_NO_CACHE", "") in ("", "0")
+
+
+_VERSION: str | None = None
+
+
+def cache_version() -> str:
+    """What makes cached records valid: tool, interpreter and library versions, model and loader code."""
+    global _VERSION
+    if _VERSION is None:
+        from importlib import metadata
+
+        from . import __version__
+        h = hashlib.sha256()
+        parts = [__version__, sys.version, f"pickle{pickle.HIGHEST_PROTOCOL}"]
+        for dist in ("pydantic", "pydantic-core", "jsonschema"):
+            try:
+                parts.append(f"{dist}={metadata.version(dist)}")
+            except metadata.PackageNotFoundError:
+                parts.append(f"{dist}=absent")
+        h.update("\0".join(parts).encode())
+        for sub in ("models", "loader"):
+            for p in sorted((_PACKAGE / sub).glob("*.py")):
+                h.update(p.name.encode() + b"\0" + p.read_bytes())
+        for name in ("diagnostics.py", "cache.py"):
+            h.update(name.encode() + b"\0" + (_PACKAGE / name).read_bytes())
+        _VERSION = h.hexdigest()
+    return _VERSION
+
+
+def _inside(path: Path, root: Path) -> bool:
+    return path == root or root in path.parents
+
+
+class RecordCache:
+    """Per-root pack of ``key -> pickled value``; entries are unpickled only when asked for."""
+
+    def __init__(self, root: Path, directory: Path | None = None) -> None:
+        self.root = root.resolve()
+        base = (directory if directory is not None else cache_base()).expanduser()
+        self.dir = (base / "loader").resolve()
+        self.enabled = not _inside(self.dir, self.root)
+        digest = hashlib.sha256(str(self.root).encode()).hexdigest()[:24]
+        self.path = self.dir / f"{digest}.pack"
+        self._old: dict[str, bytes] = {}
+        self._new: dict[str, bytes] = {}
+        self.hits = 0
+        self.misses = 0
+        self.rejected = 0  # entries (or a whole pack) found unusable
+        if self.enabled:
+            self._old = self._read()
+
+    # -- pack file ----------------------------------------------------------------------
+    def _read(self) -> dict[str, bytes]:
+        try:
+            blob = self.path.read_bytes()
+        except OSError:
+            return {}
+        head = MAGIC + cache_version().encode() + b"\n"
+        if not blob.startswith(head):
+            self.rejected += 1 if blob else 0
+            return {}
+        rest = blob[len(head):]
+        digest, _, payload = rest.partition(b"\n")
+        if hashlib.sha256(payload).hexdigest().encode() != digest:
+            self.rejected += 1
+            return {}
+        try:
+            table = pickle.loads(payload)
+        except Exception:  # noqa: BLE001 - any unreadable pack is ignored and rewritten
+            self.rejected += 1
+            return {}
+        if not isinstance(table, dict):
+            self.rejected += 1
+            return {}
+        return table
+
+    def save(self) -> bool:
+        """Write the entries used or made by this run (atomically); False when nothing was written."""
+        if not self.enabled or (not self.misses and not self.rejected and self._new.keys() == self._old.keys()):
+            return False
+        payload = pickle.dumps(self._new, protocol=pickle.HIGHEST_PROTOCOL)
+        data = (MAGIC + cache_version().encode() + b"\n" + hashlib.sha256(payload).hexdigest().encode()
+                + b"\n" + payload)
+        try:
+            self.dir.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=self.dir, prefix=".pack-", suffix=".tmp")
+            try:
+                with os.fdopen(fd, "wb") as fh:
+                    fh.write(data)
+                os.replace(tmp, self.path)
+            except BaseException:
+                Path(tmp).unlink(missing_ok=True)
+                raise
+        except OSError:
+            return False  # a read-only or full cache directory only costs speed
+        self._prune()
+        return True
+
+    def _prune(self) -> None:
+        try:
+            packs = sorted(self.dir.glob("*.pack"), key=lambda p: p.stat().st_mtime, reverse=True)
+            for p in packs[KEEP_PACKS:]:
+                p.unlink(missing_ok=True)
+            for p in self.dir.glob(".pack-*.tmp"):
+                if time.time() - p.stat().st_mtime > 3600:  # left by a killed run
+                    p.unlink(missing_ok=True)
+        except OSError:
+            pass
+
+    # -- entries ------------------------------------------------------------------------
+    def get(self, key: str, kind: type | tuple[type, ...]) -> Any:
+        """The cached value under ``key`` if it unpickles to a ``kind``; None otherwise (a miss)."""
+        if not self.enabled:
+            return None
+        blob = self._new.get(key) or self._old.get(key)
+        if blob is None:
+            self.misses += 1
+            return None
+        try:
+            value = pickle.loads(blob)
+        except Exception:  # noqa: BLE001 - a bad entry is recomputed and rewritten
+            value = None
+        if not isinstance(value, kind):
+            self.rejected += 1
+            self.misses += 1
+            return None
+        self._new[key] = blob
+        self.hits += 1
+        return value
+
+    def put(self, key: str, value: Any) -> None:
+        if self.enabled:
+            self._new[key] = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def open_cache(root: Path, cache: "RecordCache | bool | None" = None) -> RecordCache | None:
+    """The cache ``load_spec`` should use: an explicit one, none (False), or the default (None/True)."""
+    if isinstance(cache, RecordCache):
+        return cache
+    if cache is False or (cache is None and not cache_enabled()):
+        return None
+    c = RecordCache(root)
+    return c if c.enabled else None
