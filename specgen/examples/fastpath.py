@@ -11,9 +11,12 @@ element, in both profiles):
 * :func:`bulk_read` - the words and definedness ``ReadTileElementRaw`` /
   ``TileElementDefined`` return;
 * an ``ExecuteTileBinary`` hook computing the valid region with NumPy for the
-  (operation, type, profile) combinations below, and handing everything else
-  (and always the definedness and padding, ``TileWithValidRegionDefined`` and
-  ``TileWithPadding``) to the spec's own ASL.
+  (operation, type, profile) combinations below, then the definedness and
+  padding of ``TileWithValidRegionDefined``/``TileWithPadding`` (the padding
+  word itself comes from the ASL ``TilePaddingWord``), and handing every
+  other combination to the spec's own ASL;
+* ``EmptyTileInfo`` (a zero-argument ``pure func``) evaluated by the ASL once
+  and reused.
 
 Vectorised: integer ADD/SUB/MUL/MAX/MIN/AND/OR/XOR (all eight types);
 floating MAX/MIN (``TileFloatMinMax``) for FP64, FP32, TF32, HF32, FP16, BF16,
@@ -51,16 +54,20 @@ def bulk_write(it: Interpreter, idx: int, words: tuple[tuple[int, ...], ...]) ->
     rows, cols = tile["rows"], tile["columns"]
     count = tile["defined_valid_count"]
     vr, vc = tile["valid_rows"], tile["valid_columns"]
-    col_major = tile["layout"] == "TileLayout_ColumnMajor"
-    for r, row in enumerate(words):
-        for c, w in enumerate(row):
-            if not (0 <= r < rows and 0 <= c < cols):
-                raise IndexError(f"element ({r}, {c}) is outside the {rows}x{cols} tile")
-            pos = c * rows + r if col_major else r * cols + c
-            if r < vr and c < vc and not defined[pos]:
-                count += 1
-            payload[pos] = Bits(w & 0xFFFFFFFFFFFFFFFF, 64)
-            defined[pos] = True
+    nr = len(words)
+    nc = len(words[0]) if words else 0
+    if any(len(row) != nc for row in words) or nr > rows or nc > cols:
+        raise IndexError(f"element block {nr}x{nc} (rows of equal length) does not fit the {rows}x{cols} tile")
+    pos = _positions(rows, cols, tile["layout"], nr, nc)
+    inside = np.zeros((nr, nc), dtype=bool)
+    inside[:min(vr, nr), :min(vc, nc)] = True
+    flat_pos = pos.ravel().tolist()
+    was = [defined[p] for p in flat_pos]
+    count += sum(1 for p_in, w in zip(inside.ravel().tolist(), was) if p_in and not w)
+    mask = 0xFFFFFFFFFFFFFFFF
+    for p, w in zip(flat_pos, (w for row in words for w in row)):
+        payload[p] = Bits(w & mask, 64)
+        defined[p] = True
     tile["payload"] = payload
     tile["defined"] = defined
     tile["defined_valid_count"] = count
@@ -224,7 +231,7 @@ def install_fast_paths(it: Interpreter, profile: str) -> None:
     """Hook ``ExecuteTileBinary`` with the vectorised valid-region computation (when the spec has it)."""
     if "ExecuteTileBinary" in it.hooks or not it.has_function("ExecuteTileBinary"):
         return
-    needed = ("TileWithValidRegionDefined", "TileWithPadding", "CurrentBundlePadValue")
+    needed = ("TilePaddingWord", "CurrentBundlePadValue", "TileInValidRegion")
     if not all(it.has_function(n) for n in needed):
         return
 
@@ -244,14 +251,43 @@ def install_fast_paths(it: Interpreter, profile: str) -> None:
             return
         result = dict(tiles[destination])  # type: ignore[index]
         payload = list(result["payload"])
+        defined = list(result["defined"])
         for p, w in zip(pos.tolist(), out.tolist()):
             payload[p] = Bits(int(w), 64)
+            defined[p] = True
+        # TileWithValidRegionDefined, then TileWithPadding(result, CurrentBundlePadValue())
+        pad = _asl(it, "CurrentBundlePadValue", 0)()
+        pad_word = _asl(it, "TilePaddingWord", 2)(pad, result["data_type"])
+        pad_defined = pad != "TilePad_Null"
+        rows, cols = result["rows"], result["columns"]
+        vr, vc = result["valid_rows"], result["valid_columns"]
+        everything = _positions(rows, cols, result["layout"], rows, cols)
+        inside = np.zeros((rows, cols), dtype=bool)
+        inside[:vr, :vc] = True
+        for p in everything[~inside].tolist():
+            payload[p] = pad_word
+            defined[p] = pad_defined
         result["payload"] = payload
-        result = _asl(it, "TileWithValidRegionDefined", 1)(result)
-        result = _asl(it, "TileWithPadding", 2)(result, _asl(it, "CurrentBundlePadValue", 0)())
+        result["defined"] = defined
+        result["defined_valid_count"] = vr * vc
+        result["contents_defined"] = True
         new = list(it.get_global("_Tiles"))  # type: ignore[call-overload]
         new[destination] = result
         it.set_global("_Tiles", new)
 
     execute_tile_binary.wants_original = True  # type: ignore[attr-defined]
     it.hooks["ExecuteTileBinary"] = execute_tile_binary
+
+    # EmptyTileInfo is a zero-argument pure function: its value never changes, so
+    # compute it once with the ASL and hand out that value (the interpreter copies
+    # a container before updating it whenever another holder, like this cache, sees it).
+    if "EmptyTileInfo" not in it.hooks and it.has_function("EmptyTileInfo"):
+        memo: list[object] = []
+
+        def empty_tile_info(original: Callable) -> object:
+            if not memo:
+                memo.append(original())
+            return memo[0]
+
+        empty_tile_info.wants_original = True  # type: ignore[attr-defined]
+        it.hooks["EmptyTileInfo"] = empty_tile_info
