@@ -50,29 +50,58 @@ class SpecFiles:
 
     def safe(self, rel: str) -> Path | None:
         """Resolve a root-relative path, refusing anything that leaves the root."""
+        s = self._safe_str(rel)
+        return None if s is None else Path(s)
+
+    def _safe_str(self, rel: str) -> str | None:
         if not rel or rel.startswith("/") or "\\" in rel or ".." in rel.split("/"):
             return None
         head, _, name = rel.rpartition("/")
         if not name or name == "." or "//" in rel or "/./" in f"/{head}/":
-            return self._resolve_inside(self.root / rel)
-        # Fast path, same answer: a directory is resolved once per load; a plain (non-link)
-        # file name inside it costs one lstat instead of a realpath walk over every component.
-        d = self._dirs.get(head, _UNSEEN)
-        if d is _UNSEEN:
-            rp = self._resolve_inside(self.root / head, inside=False) if head else self.root
-            d = None if rp is None else str(rp)
-            self._dirs[head] = d
+            return self._slow(rel)
+        # Fast path, same answer as Path.resolve: each directory is resolved once per load (from
+        # its resolved parent), and a plain (non-link) name inside it costs one lstat.
+        d = self._dir(head)
         if d is None:
-            return self._resolve_inside(self.root / rel)
+            return self._slow(rel)
         cand = d + name if d.endswith("/") else d + "/" + name
         try:
             if stat.S_ISLNK(os.lstat(cand).st_mode):
-                return self._resolve_inside(self.root / rel)
+                return self._slow(rel)
         except OSError:
             pass  # absent or unreadable: resolve(strict=False) keeps the name as written
         if cand == self._root_s or cand.startswith(self._prefix):
-            return Path(cand)
+            return cand
         return None
+
+    def _slow(self, rel: str) -> str | None:
+        r = self._resolve_inside(self.root / rel)
+        return None if r is None else str(r)
+
+    def _dir(self, head: str) -> str | None:
+        """The resolved path of a root-relative directory (None: it cannot be resolved)."""
+        d = self._dirs.get(head, _UNSEEN)
+        if d is not _UNSEEN:
+            return d  # type: ignore[return-value]
+        if not head:
+            d = self._root_s
+        else:
+            parent, _, name = head.rpartition("/")
+            pd = self._dir(parent)
+            d = None
+            if pd is not None:
+                cand = pd + name if pd.endswith("/") else pd + "/" + name
+                try:
+                    link = stat.S_ISLNK(os.lstat(cand).st_mode)
+                except OSError:
+                    link = False
+                if link:
+                    rp = self._resolve_inside(self.root / head, inside=False)
+                    d = None if rp is None else str(rp)
+                else:
+                    d = cand
+        self._dirs[head] = d
+        return d
 
     def _resolve_inside(self, p: Path, inside: bool = True) -> Path | None:
         try:
@@ -155,17 +184,18 @@ class SpecFiles:
 
     def read(self, rel: str, *, ascii_only: bool = False) -> FileText | None:
         """Read, hash and strictly decode one file; None (with a finding) when it cannot be used."""
-        p = self.safe(rel)
+        p = self._safe_str(rel)
         if p is None:
             self.findings.append(_err("path-outside-root", rel, 0, "path leaves the spec root; it is not read"))
             return None
         try:
-            size = p.stat().st_size
+            size = os.stat(p).st_size
             if size > MAX_FILE_BYTES:
                 self.findings.append(_err("file-too-large", rel, 0,
                                           f"file is {size} bytes; the limit is {MAX_FILE_BYTES}"))
                 return None
-            data = p.read_bytes()
+            with open(p, "rb") as fh:
+                data = fh.read()
         except FileNotFoundError:
             return None
         except OSError as e:
