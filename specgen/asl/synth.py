@@ -166,4 +166,23 @@ def generated_modules(root: Path) -> list[Module]:
         return []
     if not isinstance(catalog, dict) or not catalog.get("operations"):
         return []
-    return [parse_source(tile_operations_asl(catalog), GENERATED_PATH)]
+    mods = [parse_source(tile_operations_asl(catalog), GENERATED_PATH)]
+    from .gen_tile_dispatch import tile_dispatch_asl
+
+    try:
+        appl = json.loads((Path(root) / "spec" / "catalog" / "numeric-profile-applicability.json")
+                          .read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        appl = None
+    mods.append(parse_source(tile_dispatch_asl(catalog, appl if isinstance(appl, dict) else None),
+                             "<generated>/tile-dispatch.asl"))
+    cpath = Path(root) / "spec" / "catalog" / "command-forms.json"
+    try:
+        forms = json.loads(cpath.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        forms = None
+    if isinstance(forms, dict) and forms.get("forms"):
+        from .gen_commands import command_forms_asl
+
+        mods.append(parse_source(command_forms_asl(forms), "<generated>/command-forms.asl"))
+    return mods
