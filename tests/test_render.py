@@ -229,7 +229,7 @@ def test_highlight_keeps_text_and_escapes() -> None:
     src = '// PTO-TEST: {"id":"X"}\nfunc F(x: bits(4)) => integer\nbegin\n  /* a <b>\n c */ return 1 << 2;\nend;\n'
     out = str(highlight_asl(src, first_line=7, anchor="L"))
     assert 'id="L-7"' in out and 'id="L-12"' in out and "<b>" not in out
-    body = html.unescape(re.sub(r"<[^>]+>", "", re.sub(r'<a class="ln"[^>]*>\d+</a>', "", out)))
+    body = html.unescape(re.sub(r"<[^>]+>", "", re.sub(r'<span class="ln"[^>]*>\d+</span>', "", out)))
     assert body == src
 
 

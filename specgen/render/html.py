@@ -108,7 +108,8 @@ def highlight_asl(text: str, *, first_line: int = 1, anchor: str | None = None) 
     for i, body in enumerate(_lines_html(text.rstrip("\n"))):
         n = first_line + i
         if anchor:
-            out.append(f'<a class="ln" id="{anchor}-{n}" href="#{anchor}-{n}">{n}</a>')
+            # a span, not <a id>: material hides anchors with ids inside code blocks
+            out.append(f'<span class="ln" id="{anchor}-{n}">{n}</span>')
         else:
             out.append(f'<span class="ln">{n}</span>')
         out.append(body)
