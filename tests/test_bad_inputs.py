@@ -62,10 +62,17 @@ def _generate(root: Path, spec: dict[str, Any]) -> None:
 
 
 def materialize(case: Path, tmp: Path) -> Path:
-    """Copy the case tree to ``tmp/root`` and apply its setup; returns the root."""
+    """Copy the case tree to ``tmp/root`` and apply its setup; returns the root.
+
+    ``setup`` makes at test time what git should not carry: ``outside`` ({path: text} written
+    beside the root), ``symlinks`` ({path: relative target} inside it), ``generate``
+    (long-line / sparse / deep-json files) and ``base: bundled`` (overlay on the bundled spec).
+    """
     root = tmp / "root"
-    shutil.copytree(case, root, ignore=shutil.ignore_patterns("expect.json"))
     setup = expectation(case).get("setup", {})
+    if setup.get("base") == "bundled":  # the case is an overlay on a copy of the bundled spec
+        shutil.copytree(REPO / "spec", root)
+    shutil.copytree(case, root, ignore=shutil.ignore_patterns("expect.json"), dirs_exist_ok=True)
     for rel, text in setup.get("outside", {}).items():
         p = tmp / rel
         p.parent.mkdir(parents=True, exist_ok=True)
@@ -109,6 +116,7 @@ REQUIRED = {  # the kinds of breakage the corpus must keep covering (a case may 
     "25-non-utf8", "26-bom", "27-crlf", "28-empty-file", "30-long-header-line",
     "37-test-dangling-requirement", "40-adr-no-title", "50-manifest-absolute-path",
     "51-manifest-dotdot-path", "52-manifest-symlink-path", "54-symlink-loop", "55-dir-symlink-outside",
+    "61-example-program-syntax",
 }
 
 
@@ -352,3 +360,18 @@ def test_hostile_tree_is_valid_and_inert(tmp_path: Path) -> None:
     assert all(h in clause.text for h in HOSTILE)
     assert spec.tests[0].header is not None and HOSTILE[0] in spec.tests[0].header.summary
     assert HOSTILE[0] in spec.adrs[0].title and HOSTILE[3] in spec.adrs[0].title
+
+
+def test_hostile_example_runs_and_keeps_its_text(tmp_path: Path) -> None:
+    """The hostile checked example (an overlay for the bundled spec) passes and its text stays data."""
+    root = tmp_path / "spec"
+    shutil.copytree(REPO / "spec", root)
+    shutil.copytree(CASES_DIR / "hostile-example", root, dirs_exist_ok=True)
+    run = run_cli("check", root)
+    assert run.code == 0, run.out
+    assert [f for f in json.loads(run.out)["findings"] if "hostile" in f["path"]] == []
+    from specgen.examples.program import parse_program
+    ex = json.loads(next((CASES_DIR / "hostile-example").rglob("*.json")).read_text(encoding="utf-8"))
+    program = parse_program("\n".join(ex["program"]))
+    assert not program.sketch
+    assert all(h in ex["summary"] for h in HOSTILE)
