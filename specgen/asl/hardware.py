@@ -148,5 +148,34 @@ def scalar_fp_binary_profile(original: Callable, operation, rounding_mode, sourc
 scalar_fp_binary_profile.wants_original = True  # type: ignore[attr-defined]
 
 
+# TileDataType member -> _FORMATS code, for trees (like the bundled sample) whose
+# tile FP hook ``TileFPBinaryElement(op, data_type, left, right) => Word`` takes
+# the data type as an enumeration member and the element in the low bits of Word.
+_TILE_TYPES = {"TileDataType_FP64": 0, "TileDataType_FP32": 1, "TileDataType_FP16": 4, "TileDataType_BF16": 5}
+_TILE_OPS = {"TileBinary_ADD": "FloatingBinary_ADD", "TileBinary_SUB": "FloatingBinary_SUB",
+             "TileBinary_MUL": "FloatingBinary_MUL", "TileBinary_DIV": "FloatingBinary_DIV"}
+
+
+def tile_fp_binary_element(original: Callable, op, data_type, left, right):
+    """Hook for ``TileFPBinaryElement``: IEEE RNE ADD/SUB/MUL/DIV on FP64/FP32/FP16/BF16.
+
+    MAX/MIN stay with the tree's ASL: the spec defines them as selections that
+    follow its ordering rules in every profile. The result is the rounded
+    element zero-extended into the Word carrier; flags are dropped because the
+    hook's contract has no status output.
+    """
+    code = _TILE_TYPES.get(data_type) if isinstance(data_type, str) else None
+    fop = _TILE_OPS.get(op) if isinstance(op, str) else None
+    if code is None or fop is None:
+        return original(op, data_type, left, right)
+    raw, _flags = ieee_binary(fop, code, left.v, right.v)
+    return Bits(raw, left.n)
+
+
+tile_fp_binary_element.wants_original = True  # type: ignore[attr-defined]
+
+
 def hooks() -> dict[str, Callable]:
-    return {"ScalarFPBinaryProfile": scalar_fp_binary_profile}
+    """Hooks of the profile; a hook whose name a tree does not define is never called."""
+    return {"ScalarFPBinaryProfile": scalar_fp_binary_profile,
+            "TileFPBinaryElement": tile_fp_binary_element}

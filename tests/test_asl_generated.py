@@ -1,0 +1,110 @@
+"""Generated decoder/dispatch ASL and the hardware-ieee tile FP hook."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+from specgen.asl import Interpreter, parse_source
+from specgen.asl.gen_commands import command_forms_asl
+from specgen.asl.gen_tile_dispatch import tile_dispatch_asl
+from specgen.asl.profiles import get_profile
+from specgen.asl.values import Bits
+
+REPO = Path(__file__).resolve().parents[1]
+BUNDLED = REPO / "spec"
+CORPUS = REPO.parent / "shared" / "corpus" / "pto-spec-0.58.3"
+
+
+@pytest.fixture(scope="module")
+def corpus() -> Path:
+    if not CORPUS.is_dir():
+        if os.environ.get("CI"):
+            pytest.fail(f"corpus missing at {CORPUS}")
+        pytest.skip(f"corpus not present at {CORPUS}")
+    return CORPUS
+
+
+def _raw(value: float, dtype) -> int:
+    return int(np.array([value], dtype=dtype).view(np.uint16)[0])
+
+
+@pytest.fixture(scope="module")
+def ieee() -> Interpreter:
+    it = Interpreter.from_root(BUNDLED)
+    get_profile("hardware-ieee").install(it)
+    return it
+
+
+@pytest.mark.parametrize("dtype,name", [(np.float16, "TileDataType_FP16"), (ml_dtypes.bfloat16, "TileDataType_BF16")])
+@pytest.mark.parametrize("a,b", [(1.5, 2.25), (1.1, 3.3), (-0.7, 65.3)])
+def test_tile_fp_hook_multiplies_with_ieee_rne(ieee, dtype, name, a, b):
+    left, right = _raw(a, dtype), _raw(b, dtype)
+    want = np.array([np.array([a], dtype)[0] * np.array([b], dtype)[0]], dtype=dtype).view(np.uint16)[0]
+    got = ieee.call("TileFPBinaryElement", "TileBinary_MUL", name, Bits(left, 64), Bits(right, 64))
+    assert got == Bits(int(want), 64)
+
+
+def test_reference_profile_keeps_raw_carrier_product():
+    it = Interpreter.from_root(BUNDLED)
+    left, right = _raw(1.5, ml_dtypes.bfloat16), _raw(2.25, ml_dtypes.bfloat16)
+    got = it.call("TileFPBinaryElement", "TileBinary_MUL", "TileDataType_BF16", Bits(left, 64), Bits(right, 64))
+    assert got == Bits(left * right, 64)
+    assert left * right != _raw(1.5 * 2.25, ml_dtypes.bfloat16)
+
+
+def test_bf16_product_that_rounds(ieee):
+    # 1.0078125 * 1.0078125 = 1.01568603515625 is not representable in BF16: RNE gives 1.015625
+    x = _raw(1.0078125, ml_dtypes.bfloat16)
+    got = ieee.call("TileFPBinaryElement", "TileBinary_MUL", "TileDataType_BF16", Bits(x, 64), Bits(x, 64))
+    assert got == Bits(_raw(1.015625, ml_dtypes.bfloat16), 64)
+
+
+_FORMS = {"forms": [
+    {"form_id": "wide_32_a", "mnemonic": "X.A", "asm": "X.A r", "length_bits": 32, "semantic_handler": "DoA",
+     "encoding": [{"index": 0, "mask": "0x0000007f", "match": "0x00000013", "width_bits": 32}],
+     "fields": [{"name": "RegSrc", "pieces": [{"instruction_lsb": 15, "value_lsb": 0, "width": 5}],
+                 "signedness": "encoding-defined", "width": 5}],
+     "constraints": [{"field": "RegSrc", "operator": "one-of", "values": [0, 1, 2]}]},
+    {"form_id": "narrow_32_b", "mnemonic": "X.B", "asm": "X.B", "length_bits": 32, "semantic_handler": "DoB",
+     "encoding": [{"index": 0, "mask": "0x0000707f", "match": "0x00001013", "width_bits": 32}],
+     "fields": [], "constraints": []},
+]}
+
+_FORM_SUPPORT = """
+constant PTO_XLEN = 64;
+type BundleKind of enumeration {BundleKind_Standard, BundleKind_TileElement, BundleKind_TileMemory,
+    BundleKind_TileMatrix, BundleKind_Floating, BundleKind_System};
+type BundleOperationClass of enumeration {BundleOperation_Control, BundleOperation_TileElement,
+    BundleOperation_TileMemory, BundleOperation_TileMatrix};
+type BundleTransfer of enumeration {BundleTransfer_Fallthrough, BundleTransfer_Direct, BundleTransfer_Call,
+    BundleTransfer_IndirectCall};
+"""
+
+
+def test_command_decoder_prefers_the_narrower_form_and_checks_constraints():
+    it = Interpreter(None, modules=[parse_source(_FORM_SUPPORT + command_forms_asl(_FORMS), "gen.asl")])
+    wide = Bits(0x13 | (2 << 15), 64)
+    narrow = Bits(0x1013, 64)
+    assert it.call("DecodeCommandForm", wide, 32) == 0
+    assert it.call("DecodeCommandForm", narrow, 32) == 1
+    assert it.call("DecodeCommandForm", narrow, 16) == 2  # PTO_COMMAND_FORM_COUNT
+    assert it.call("CommandHandlerOfForm", 1) == "CommandHandler_DoB"
+    assert it.call("DecodeCommandOperandRaw", wide, 0, "CommandField_RegSrc") == Bits(2, 64)
+    assert it.call("CommandFormOperandsLegal", wide, 0) is True
+    assert it.call("CommandFormOperandsLegal", Bits(0x13 | (7 << 15), 64), 0) is False
+
+
+def test_generated_asl_parses_for_the_corpus_catalogs(corpus):
+    import json
+
+    forms = json.loads((corpus / "spec/catalog/command-forms.json").read_text())
+    ops = json.loads((corpus / "spec/catalog/tile-operations.json").read_text())
+    assert parse_source(command_forms_asl(forms), "c.asl")
+    text = tile_dispatch_asl(ops)
+    parse_source(text, "t.asl")
+    assert "TileOperandsLegal_ExecuteTileBinary(TileBinary_ADD, operands.destination0" in text
