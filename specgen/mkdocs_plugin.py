@@ -52,6 +52,7 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         self.root: Path | None = None
         self.stats: dict[str, Any] = {}
         self.progress: Any = None  # optional callable(stage: str) set by ``specgen build``
+        self.jobs = 1  # render processes; ``specgen build --jobs`` sets it
 
     # -- lifecycle -----------------------------------------------------------------
     def on_startup(self, *, command: str, dirty: bool) -> None:
@@ -86,7 +87,7 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
             langs = [x.strip() for x in langs.split(",") if x.strip()]
         return RenderOptions(langs=tuple(langs), source_url=self.config.source_url, commit=self.config.commit,
                              templates_dir=self._resolve(self.config.templates_dir, config),
-                             directory_urls=bool(config.use_directory_urls))
+                             directory_urls=bool(config.use_directory_urls), jobs=self.jobs)
 
     def _stage(self, name: str) -> None:
         if self.progress is not None:

@@ -142,6 +142,7 @@ def cmd_build(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         cfg = load_mkdocs_config(config_file, Path(root) if root else None, tmp, strict=True)
         plugin = cfg.plugins["specgen"]
         plugin.progress = progress
+        plugin.jobs = max(1, int(getattr(args, "jobs", 1) or 1))
         cfg.plugins.on_startup(command="build", dirty=False)
         build(cfg)
         progress("swap")

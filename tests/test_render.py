@@ -245,3 +245,11 @@ def test_pygments_lexer_is_registered() -> None:
 @pytest.mark.parametrize("dirurls,expected", [(False, "../b/c.html#x"), (True, "../../b/c/#x")])
 def test_relative_links(dirurls: bool, expected: str) -> None:
     assert relative("en/a/p.md", "en/b/c.md", dirurls, "x") == expected
+
+
+def test_parallel_render_is_identical(bundled_root: Path) -> None:
+    graph = _graph(bundled_root)
+    one = render_site(graph, RenderOptions(jobs=1))
+    assert len(one) >= 200, "enough pages for the process pool to be used"
+    two = render_site(graph, RenderOptions(jobs=2))
+    assert [(p.url, p.content, p.links) for p in one] == [(p.url, p.content, p.links) for p in two]

@@ -9,6 +9,7 @@ template), and checks that every internal link it wrote has a target.
 from __future__ import annotations
 
 import hashlib
+import multiprocessing
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,6 +40,7 @@ class RenderOptions:
     templates_dir: Path | None = None
     directory_urls: bool = False
     check_example: ExampleChecker | None = None  # hook for the examples checker (result per example)
+    jobs: int = 1  # worker processes (fork) when many pages need rendering; output is identical
 
     def key(self) -> str:
         return repr((self.langs, self.source_url, self.commit, str(self.templates_dir or ""),
@@ -146,31 +148,55 @@ def render_site(graph: SpecGraph, options: RenderOptions | None = None,
     tree_digest = hashlib.sha256("\n".join(f"{k}\0{v}" for k, v in sorted(files.items())).encode()).hexdigest()
     cache = cache if cache is not None else RenderCache()
     cache.rendered = cache.reused = 0
-    env: jinja2.Environment | None = None
-    data = None
-    pages: list[Page] = []
+    todo: list[tuple[PagePlan, str]] = []
     for plan in plans:
         key = _page_key(plan, files, tree_digest, fixed)
         old = cache.pages.get(plan.uri)
-        if old is not None and old.key == key:
-            pages.append(old)
-            cache.reused += 1
-            continue
-        if env is None:
-            env = environment(options.templates_dir)
-            data = site_data(graph)
-            data.uris = uris
-        assert data is not None
-        page = _render_one(env, data, plan, options, key)
-        cache.pages[plan.uri] = page
-        cache.rendered += 1
-        pages.append(page)
+        if old is None or old.key != key:
+            todo.append((plan, key))
+    if todo:
+        data = site_data(graph)
+        data.uris = uris
+        for page in _render_many(data, todo, options):
+            cache.pages[page.url] = page
+    cache.rendered = len(todo)
+    cache.reused = len(plans) - len(todo)
+    pages = [cache.pages[p.uri] for p in plans]
     for stale in (set(cache.pages) - uris) if only is None else ():
         del cache.pages[stale]
     broken = sorted({(p.url, target) for p in pages for target in p.links if target not in uris})
     if broken:
         raise BrokenLinks(broken)
     return pages
+
+
+_WORK: tuple[Any, RenderOptions] | None = None  # what forked workers inherit
+
+
+def _work_chunk(chunk: list[tuple[PagePlan, str]]) -> list[Page]:
+    assert _WORK is not None
+    data, options = _WORK
+    env = environment(options.templates_dir)
+    return [_render_one(env, data, plan, options, key) for plan, key in chunk]
+
+
+def _render_many(data: Any, todo: list[tuple[PagePlan, str]], options: RenderOptions) -> list[Page]:
+    """Render in plan order; with ``jobs > 1`` split the work over forked processes."""
+    global _WORK
+    jobs = max(1, options.jobs)
+    if jobs == 1 or len(todo) < 200 or "fork" not in multiprocessing.get_all_start_methods():
+        env = environment(options.templates_dir)
+        return [_render_one(env, data, plan, options, key) for plan, key in todo]
+    # interleave so every worker gets a mix of big and small pages; reassemble by position
+    chunks = [todo[i::jobs * 4] for i in range(jobs * 4)]
+    _WORK = (data, options)
+    try:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            results = pool.map(_work_chunk, chunks)
+    finally:
+        _WORK = None
+    by_uri = {p.url: p for chunk in results for p in chunk}
+    return [by_uri[plan.uri] for plan, _ in todo]
 
 
 def _render_one(env: jinja2.Environment, data: Any, plan: PagePlan, options: RenderOptions, key: str) -> Page:

@@ -442,11 +442,11 @@ def instruction_context(cx: Ctx, unit: AslUnit) -> dict[str, Any]:
         prose.append(t("prose.handler", handler=tile_rec.semantic_handler, legality=tile_rec.legality_handler,
                        fault=tile_rec.fault_contract, restart=tile_rec.restart_contract))
     if c.operands:
-        prose.append(t("prose.operands", operands="; ".join(
+        prose.append(t("prose.operands", operands=t("prose.list_sep").join(
             t("prose.operand_item", field=o.field, role=o.role) for o in c.operands)))
     prose.append(t("prose.preflight", count=len(c.legality)))
     prose.append(t("prose.snapshot", ordering=" ".join(c.ordering)))
-    prose.append(t("prose.publication", count=len(c.state_effects), memory="; ".join(c.memory_effects)))
+    prose.append(t("prose.publication", count=len(c.state_effects), memory=t("prose.list_sep").join(c.memory_effects)))
     prose.append(t("prose.faults", count=len(c.exceptions)))
     prose.append(t("prose.defaults", count=len(c.defaults)))
     del rec
