@@ -69,8 +69,24 @@ def _transfer(form: dict) -> str:
     return "BundleTransfer_Direct"
 
 
-def command_forms_asl(catalog: dict, extra_fields: frozenset[str] = frozenset()) -> str:
-    """Generated ASL text for one ``command-forms.json`` document."""
+def tile_selectors(tile_catalog: dict | None) -> dict[str, int]:
+    """``command_mnemonic`` -> ``function`` for the TLSU/CUBE records (one record per BSTART form)."""
+    out: dict[str, int] = {}
+    for o in (tile_catalog or {}).get("operations", []):
+        mn, fn = o.get("command_mnemonic"), o.get("function")
+        if o.get("family") != "TEPL" and isinstance(mn, str) and isinstance(fn, int):
+            out.setdefault(mn, fn)
+    return out
+
+
+def command_forms_asl(catalog: dict, selectors: dict[str, int] | None = None,
+                      extra_fields: frozenset[str] = frozenset()) -> str:
+    """Generated ASL text for one ``command-forms.json`` document.
+
+    ``selectors`` (from :func:`tile_selectors`) gives the TLSU/CUBE selector a
+    BSTART form implies: the form carries no Function field, its mnemonic is
+    the ``command_mnemonic`` of exactly one tile-operation record."""
+    selectors = selectors or {}
     forms = catalog.get("forms") or []
     n = len(forms)
     fields: list[str] = []
@@ -137,7 +153,7 @@ def command_forms_asl(catalog: dict, extra_fields: frozenset[str] = frozenset())
     table("CommandBundleSelectorUsesEncodingVariant", fp, "boolean",
           ["TRUE" if f.get("encoding_variants") else "FALSE" for f in forms])
     table("CommandBundleSelectorConstantPresent", fp, "boolean",
-          ["TRUE" if f.get("encoding_variants") else "FALSE" for f in forms])
+          ["TRUE" if (f.get("encoding_variants") or f.get("mnemonic") in selectors) else "FALSE" for f in forms])
     signed_off = []
     for f in forms:
         s = [fl for fl in f.get("fields", []) if fl.get("signedness") == "signed" and fl["name"].startswith("simm")]
@@ -214,7 +230,8 @@ def command_forms_asl(catalog: dict, extra_fields: frozenset[str] = frozenset())
             "begin", "    case form of"]
     for i, f in enumerate(forms):
         vs = f.get("encoding_variants") or []
-        if not vs:
+        base = selectors.get(f.get("mnemonic"), 0)
+        if not vs and f.get("mnemonic") not in selectors:
             continue
         out.append(f"        when {i} =>")
         for v in vs:
@@ -222,7 +239,7 @@ def command_forms_asl(catalog: dict, extra_fields: frozenset[str] = frozenset())
             w = e["width_bits"]
             out.append(f"            if (instruction[{w - 1}:0] AND {_lit(e['mask'], w)}) == {_lit(e['match'], w)} then "
                        f"return Zeros{{10}} + {v['function']}; end;")
-        out.append("            return Zeros{10};")
+        out.append(f"            return Zeros{{10}} + {base};")
     out += ["        otherwise => return Zeros{10};", "    end;", "end;"]
     out += ["pure func CommandSignedOffsetOfForm(instruction: bits(64), form: integer) => bits(64)", "begin",
             "    case form of"]

@@ -182,7 +182,7 @@ def generated_modules(root: Path) -> list[Module]:
     except (OSError, ValueError):
         forms = None
     if isinstance(forms, dict) and forms.get("forms"):
-        from .gen_commands import command_forms_asl
+        from .gen_commands import command_forms_asl, tile_selectors
 
-        mods.append(parse_source(command_forms_asl(forms), "<generated>/command-forms.asl"))
+        mods.append(parse_source(command_forms_asl(forms, tile_selectors(catalog)), "<generated>/command-forms.asl"))
     return mods
