@@ -10,6 +10,7 @@ owns the single chromium process and the single built site of the session.
 
 from __future__ import annotations
 
+import fcntl
 import functools
 import os
 import subprocess
@@ -60,6 +61,29 @@ def build_site(root: Path, out: Path) -> Path:
     if proc.returncode != 0:
         pytest.fail(f"specgen build --root {root} failed ({proc.returncode}):\n"
                     f"{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}", pytrace=False)
+    return out
+
+
+def shared_build(root: Path, factory: pytest.TempPathFactory, name: str) -> Path:
+    """Build ``root`` once per pytest run, even when several xdist workers ask for it.
+
+    ``xdist_group`` should send every browser test to one worker, but nothing
+    breaks (and nothing is built twice) if the scheduler splits them: the first
+    worker builds under a file lock in the run's shared temp dir, the others wait
+    and reuse the result.
+    """
+    shared = factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent
+    out, done = shared / f"site-{name}", shared / f"site-{name}.done"
+    with open(shared / f"site-{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            if not done.exists():
+                build_site(root, out)
+                done.touch()
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
     return out
 
 

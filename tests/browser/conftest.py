@@ -10,7 +10,9 @@ from typing import Any
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from browser_harness import BUNDLED, CHROMIUM_ARGS, Site, Tab, build_site, chromium_or_skip, open_tab, serve  # noqa: E402
+from browser_harness import (  # noqa: E402
+    BUNDLED, CHROMIUM_ARGS, Site, Tab, chromium_or_skip, open_tab, serve, shared_build,
+)
 
 
 @pytest.fixture(scope="session")
@@ -20,8 +22,8 @@ def chromium() -> Path:
 
 @pytest.fixture(scope="session")
 def site(chromium: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
-    """The bundled spec, built once per session and served locally."""
-    out = build_site(BUNDLED, tmp_path_factory.mktemp("site") / "out")
+    """The bundled spec, built once per run (shared by xdist workers) and served locally."""
+    out = shared_build(BUNDLED, tmp_path_factory, "bundled")
     with serve(out) as url:
         yield Site(out, url)
 
