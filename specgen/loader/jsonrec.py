@@ -66,8 +66,12 @@ def parse_json(text: str, path: str, line: int, col0: int, what: str,
                findings: list[Finding]) -> Any:
     """Parse ``text`` (which starts at ``line``/``col0`` in ``path``); None after a finding."""
     try:
-        return json.loads(text, object_pairs_hook=_pairs, parse_constant=_constant,
+        data = json.loads(text, object_pairs_hook=_pairs, parse_constant=_constant,
                           parse_int=_int, parse_float=_float)
+        if data is None:  # a bare 'null' would otherwise be indistinguishable from "reported, skip it"
+            findings.append(Finding("record-schema", Severity.ERROR, path, line,
+                                    f"{what}: expected a JSON object, got null", col=col0 + 1))
+        return data
     except DuplicateKey as e:
         i = text.find(f'"{e.key}"')
         i = text.find(f'"{e.key}"', i + 1) if i >= 0 else -1
