@@ -21,11 +21,6 @@ EXAMPLE_RULES = ["example-mismatch", "example-fault", "example-sketch", "example
 TMUL_DIR = "examples/tile/elementwise-tile-tile/arithmetic/TMUL"
 
 
-@pytest.fixture(autouse=True)
-def _private_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SPECGEN_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
-
-
 def graph(root: Path) -> SpecGraph:
     return SpecGraph.build(load_spec(root))
 
