@@ -97,6 +97,8 @@ def build_parser() -> argparse.ArgumentParser:
     ru.add_argument("file", help="program file (.json with tiles, or .s text), or - for stdin")
     ru.add_argument("--format", choices=["table", "json"], default="table")
     ru.add_argument("--profile", default=None)
+    ru.add_argument("--tiles", type=Path, default=None,
+                    help="initial tiles (JSON) for a plain program file (default: FILE.tiles.json)")
 
     b = sub.add_parser("build", help="build the documentation site")
     _root_arg(b)

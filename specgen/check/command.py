@@ -29,7 +29,7 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise UsageError(f"unknown rule id(s): {', '.join(unknown)} (known: {', '.join(sorted(known))})")
     disable = list(args.disable)
     if getattr(args, "no_examples", False):
-        disable += ["example-mismatch", "example-fault", "example-sketch"]
+        disable += ["example-mismatch", "example-fault", "example-sketch", "example-legality"]
     graph = SpecGraph.build(spec)
     findings, ran = run_checks(graph, only=args.only, disable=disable)
     facts = manifest_facts(graph)
