@@ -41,7 +41,7 @@ def load_spec(root: Path, *, jobs: int | None = None, cache: RecordCache | bool 
     """Load and validate everything under ``root``.
 
     ``cache``: None/True use the record cache (:mod:`specgen.cache`), False reads everything
-    afresh; ``jobs``: processes that parse changed files (default: the machine's cores). Neither
+    afresh; ``jobs``: processes that parse changed files (default ``$SPECGEN_JOBS`` or 1). Neither
     changes the result.
     """
     enabled = gc.isenabled()
@@ -140,7 +140,8 @@ def _load_spec(root: Path, jobs: int | None, cache_opt: RecordCache | bool | Non
         findings.extend(found)
         spec.adrs.append(adr)
     t4 = time.perf_counter()
-    spec.timings = {"asl": t1 - t0, "tests": t2 - t1, "json": t3 - t2, "adrs": t4 - t3}
+    spec.timings = {"asl": t1 - t0, "tests": t2 - t1, "json": t3 - t2, "adrs": t4 - t3,
+                    "workers": float(scans.parallel_used)}
     spec.findings = files.findings + findings
     if cache is not None:
         cache.save()

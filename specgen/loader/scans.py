@@ -58,7 +58,12 @@ def _scan_chunk(bounds: tuple[int, int]) -> bytes:
 
 
 def default_jobs() -> int:
-    return os.cpu_count() or 1
+    """Serial unless ``SPECGEN_JOBS`` says otherwise: on the 2-core reference machine, forking
+    workers and pickling records back cost more than parsing saved (docs-internal/performance.md)."""
+    try:
+        return max(1, int(os.environ.get("SPECGEN_JOBS", "1")))
+    except ValueError:
+        return 1
 
 
 class Scans:

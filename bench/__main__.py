@@ -1,0 +1,180 @@
+"""``python -m bench`` (``make bench``): every stage on the real corpus, beside its physical anchor.
+
+Each stage and each anchor runs in a fresh subprocess (``bench.stages``), so
+peak memory is that stage's own ``ru_maxrss``. Ratios compare a stage with the
+anchor measured in the same run on the same machine, which is what stays
+meaningful on a shared, noisy machine. Nothing here asserts speed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+DEFAULT_ROOT = REPO.parent / "shared" / "corpus" / "pto-spec-0.58.3"
+
+
+def run_stage(name: str, **args: Any) -> dict[str, Any]:
+    """One stage in a fresh interpreter; its JSON result (``na`` when it could not run)."""
+    r = subprocess.run([sys.executable, "-m", "bench.stages", name, json.dumps(args)], cwd=REPO,
+                       capture_output=True, text=True)
+    for line in r.stdout.splitlines():
+        if line.startswith("BENCH-RESULT "):
+            return json.loads(line.removeprefix("BENCH-RESULT "))
+    tail = (r.stderr or r.stdout).strip().splitlines()[-1:] or ["no output"]
+    return {"na": f"failed (exit {r.returncode}): {tail[0][:200]}"}
+
+
+def fmt_s(x: float | None) -> str:
+    return "n/a" if x is None else (f"{x * 1000:.0f} ms" if x < 1 else f"{x:.2f} s")
+
+
+class Table:
+    def __init__(self) -> None:
+        self.rows: list[tuple[str, str, str, str, str, str]] = []
+
+    def add(self, stage: str, res: dict[str, Any], anchor_name: str = "", anchor: dict[str, Any] | None = None,
+            note: str = "") -> None:
+        if "na" in res:
+            self.rows.append((stage, res["na"], "", "", "", ""))
+            return
+        mem = max(res.get("rss_mb", 0.0), res.get("child_rss_mb", 0.0))
+        a_wall = anchor.get("wall") if anchor and "na" not in anchor else None
+        ratio = f"{res['wall'] / a_wall:.2f}x" if a_wall else ""
+        self.rows.append((stage, fmt_s(res["wall"]), f"{mem:.0f} MB",
+                          f"{anchor_name} {fmt_s(a_wall)}" if anchor_name else "", ratio, note))
+
+    def print(self) -> None:
+        head = ("stage", "wall", "peak RSS", "anchor (same run)", "ratio", "notes")
+        widths = [max(len(r[i]) for r in [head, *self.rows]) for i in range(6)]
+        for r in [head, tuple("-" * w for w in widths), *self.rows]:
+            print("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+        sys.stdout.flush()
+
+
+def slope(xs: list[float], ys: list[float]) -> float:
+    """Least-squares slope of log y on log x: the growth exponent."""
+    lx, ly = [math.log(x) for x in xs], [math.log(y) for y in ys]
+    mx, my = sum(lx) / len(lx), sum(ly) / len(ly)
+    den = sum((a - mx) ** 2 for a in lx)
+    return sum((a - mx) * (b - my) for a, b in zip(lx, ly)) / den if den else float("nan")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    ap.add_argument("--root", type=Path, default=DEFAULT_ROOT, help="spec root (default: the shared corpus)")
+    ap.add_argument("--skip", action="append", default=[],
+                    choices=["site", "scaling", "lighthouse", "parallel"], help="leave a part out")
+    ap.add_argument("--scales", default="1,2,4,8", help="scaling factors (default 1,2,4,8)")
+    ap.add_argument("--keep", action="store_true", help="keep the temp directory")
+    args = ap.parse_args(argv)
+    root = args.root.resolve()
+    if not root.is_dir():
+        print(f"bench: spec root {root} not found (use --root)", file=sys.stderr)
+        return 2
+    tmp = Path(tempfile.mkdtemp(prefix="specgen-bench-"))
+    try:
+        return _run(root, tmp, args)
+    finally:
+        if args.keep:
+            print(f"kept {tmp}")
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _run(root: Path, tmp: Path, args: argparse.Namespace) -> int:
+    print(f"specgen benchmark on {root} ({os.cpu_count()} cores)\n")
+    t = Table()
+    cache = str(tmp / "cache")
+    load_files, check_files = tmp / "load-files.json", tmp / "check-files.json"
+    cold = run_stage("load", root=str(root), jobs=1, files_out=str(load_files), cache_dir=cache)
+    hash_load = run_stage("anchor_hash", root=str(root), files=str(load_files)) if "na" not in cold else {"na": "-"}
+    anchor_json = run_stage("anchor_json", root=str(root))
+    t.add("load+validate (uncached, jobs=1)", cold, "read+hash", hash_load,
+          f"counts {cold.get('counts', {}).get('asl_units', '?')} units, {cold.get('counts', {}).get('avs_tests', '?')} tests")
+    if "model_s" in cold:
+        t.add("  of which pydantic validation", {**cold, "wall": cold["model_s"]}, "json.loads", anchor_json)
+    if "parallel" not in args.skip:
+        par = run_stage("load", root=str(root), jobs=os.cpu_count(), cache_dir=cache)
+        t.add(f"load+validate (uncached, jobs={os.cpu_count()})", par, "read+hash", hash_load)
+    run_stage("load", root=str(root), cache=True, cache_dir=cache)  # fills the cache
+    warm = run_stage("load", root=str(root), cache=True, cache_dir=cache)
+    t.add("load+validate (cached, 2nd run)", warm, "read+hash", hash_load)
+    c_cold = run_stage("check", root=str(root), files_out=str(check_files), cache_dir=cache + "-check")
+    hash_check = run_stage("anchor_hash", root=str(root), files=str(check_files)) if "na" not in c_cold else hash_load
+    t.add("check (uncached)", c_cold, "read+hash", hash_check, _rules(c_cold))
+    c_warm = run_stage("check", root=str(root), cache=True, cache_dir=cache)
+    t.add("check (cached, 2nd run)", c_warm, "read+hash", hash_check, _rules(c_warm))
+    cli = run_stage("check_cli", root=str(root), env={"SPECGEN_CACHE_DIR": cache})
+    t.add("specgen check process (cached)", cli, "read+hash", hash_check, "interpreter start + imports included")
+    t.add("encode (+ svg of every encoding)", run_stage("encode", root=str(root), cache_dir=cache))
+    pages_file = tmp / "pages.json"
+    site_rows: list[tuple[str, dict[str, Any], str, dict[str, Any] | None]] = []
+    if "site" in args.skip:
+        t.rows.append(("render / build / incremental", "skipped (--skip site)", "", "", "", ""))
+    else:
+        rend = run_stage("render", root=str(root), pages_out=str(pages_file), cache_dir=cache)
+        t.add("render (specgen.render, all pages)", rend, note=f"{rend.get('pages', '?')} pages")
+        build = run_stage("build", root=str(root), out=str(tmp / "site"), cache_dir=cache)
+        anchor_mk = (run_stage("anchor_mkdocs", pages=str(pages_file), tmp=str(tmp / "anchor-mkdocs"))
+                     if pages_file.is_file() else {"na": "n/a (no page list: render did not run)"})
+        t.add("full build (specgen build)", build, "plain mkdocs", anchor_mk,
+              f"{build.get('html_pages', '?')} html, {build.get('site_bytes', 0) / 2**20:.0f} MiB")
+        inc = run_stage("incremental", root=str(root), tmp=str(tmp / "inc"), cache_dir=cache)
+        note = "" if "na" in inc else (f"plugin kept: {inc.get('plugin_kept')}, rendered {inc.get('rendered')}, "
+                                       f"reused {inc.get('reused')}; first build {fmt_s(inc.get('first_build_s'))}")
+        t.add("serve rebuild after 1 unit edit", inc, note=note)
+    t.print()
+    if "scaling" not in args.skip:
+        print()
+        _scaling(root, tmp, [int(x) for x in args.scales.split(",")])
+    if "lighthouse" not in args.skip:
+        print()
+        from .lighthouse import report
+        report(tmp / "site", root)
+    return 0
+
+
+def _rules(res: dict[str, Any]) -> str:
+    if "na" in res:
+        return ""
+    top = ", ".join(f"{k} {fmt_s(v)}" for k, v in res.get("top_rules", [])[:3])
+    return f"load {fmt_s(res.get('load_s'))}, rules {fmt_s(res.get('rules_s'))} (top: {top})"
+
+
+def _scaling(root: Path, tmp: Path, scales: list[int]) -> None:
+    from .synth import synthesize
+    print("scaling (uncached, default jobs; synthetic clones, see bench/synth.py)")
+    rows = []
+    for n in scales:
+        tree = root
+        if n > 1:
+            tree = tmp / f"synth-{n}"
+            synthesize(root, tree, n)
+        ld = run_stage("load", root=str(tree))
+        ck = run_stage("check", root=str(tree))
+        rows.append((n, ld, ck))
+        print(f"  {n}x: load {fmt_s(ld.get('wall'))} / {ld.get('rss_mb', 0):.0f} MB; check {fmt_s(ck.get('wall'))} / "
+              f"{ck.get('rss_mb', 0):.0f} MB; {ck.get('findings', '?')} findings", flush=True)
+        if tree != root:
+            shutil.rmtree(tree, ignore_errors=True)
+    ok = [(n, ld, ck) for n, ld, ck in rows if "na" not in ld and "na" not in ck]
+    if len(ok) >= 2:
+        xs = [float(n) for n, _, _ in ok]
+        for what, idx in (("load time", 1), ("check time", 2)):
+            print(f"  growth exponent, {what}: {slope(xs, [r[idx]['wall'] for r in ok]):.2f}")
+        for what, idx in (("load memory", 1), ("check memory", 2)):
+            print(f"  growth exponent, {what}: {slope(xs, [r[idx]['rss_mb'] for r in ok]):.2f}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,303 @@
+"""One benchmark stage, run in a fresh process: ``python -m bench.stages STAGE ARGS_JSON``.
+
+Each stage prints one JSON line: wall seconds of the work itself (imports are
+timed apart), CPU seconds, peak RSS of this process (``ru_maxrss``) and of
+its children, and stage-specific facts. A stage whose code is not there yet
+reports ``{"na": "not implemented: …"}`` instead of failing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _rss_mb(who: int) -> float:
+    return resource.getrusage(who).ru_maxrss / 1024  # Linux: KiB
+
+
+class NotReady(Exception):
+    """The code a stage measures is not there yet."""
+
+
+def _need(module: str) -> Any:
+    import importlib
+    try:
+        return importlib.import_module(module)
+    except ImportError as e:
+        raise NotReady(f"not implemented: {module} ({e})") from e
+
+
+# -- anchors ---------------------------------------------------------------------------
+def anchor_hash(a: dict[str, Any]) -> dict[str, Any]:
+    """Read and SHA-256 the same files the measured stage read, once, in one process."""
+    root = Path(a["root"])
+    rels = json.loads(Path(a["files"]).read_text())
+    t = time.perf_counter()
+    n = size = 0
+    for rel in rels:
+        try:
+            with open(root / rel, "rb") as fh:
+                data = fh.read()
+        except OSError:
+            continue
+        hashlib.sha256(data).hexdigest()
+        n += 1
+        size += len(data)
+    return {"wall": time.perf_counter() - t, "files": n, "bytes": size}
+
+
+def anchor_json(a: dict[str, Any]) -> dict[str, Any]:
+    """``json.loads`` of the same JSON the loader parses: every JSON file and every header payload."""
+    root = Path(a["root"])
+    texts: list[str] = []
+    for p in sorted((root / "spec").rglob("*.json")):
+        texts.append(p.read_text(encoding="utf-8"))
+    prefixes = ("// PTO-INSTRUCTION: ", "// PTO-UNIT: ", "// PTO-REVIEW: ", "// PTO-STATE: ", "// PTO-TEST: ")
+    for sub in ("asl", "tests/asl"):
+        for p in sorted((root / sub).rglob("*.asl")):
+            for line in p.read_text(encoding="utf-8").split("\n"):
+                if line.startswith(prefixes):
+                    texts.append(line.split(": ", 1)[1])
+    t = time.perf_counter()
+    for text in texts:
+        json.loads(text)
+    return {"wall": time.perf_counter() - t, "documents": len(texts), "chars": sum(map(len, texts))}
+
+
+# -- loader and check ------------------------------------------------------------------
+def _timed_validate() -> Callable[[], float]:
+    """Wrap the loader's pydantic entry points to time the model share of a serial load."""
+    import specgen.loader as L
+    from specgen.loader import adrs, asl_units, avs, jsonrec
+    spent = [0.0]
+    orig = jsonrec.validate
+
+    def validate(*args: Any, **kw: Any) -> Any:
+        t = time.perf_counter()
+        try:
+            return orig(*args, **kw)
+        finally:
+            spent[0] += time.perf_counter() - t
+
+    for mod in (L, adrs, asl_units, avs):
+        if getattr(mod, "validate", None) is orig:
+            mod.validate = validate  # type: ignore[attr-defined]
+    return lambda: spent[0]
+
+
+def _write_files(spec: Any, a: dict[str, Any]) -> None:
+    if a.get("files_out"):
+        Path(a["files_out"]).write_text(json.dumps(sorted(spec.files)))
+
+
+def load(a: dict[str, Any]) -> dict[str, Any]:
+    share = _timed_validate() if a.get("jobs") == 1 and not a.get("cache") else None
+    from specgen.loader import load_spec
+    t = time.perf_counter()
+    spec = load_spec(Path(a["root"]), jobs=a.get("jobs"), cache=None if a.get("cache") else False)
+    wall = time.perf_counter() - t
+    _write_files(spec, a)
+    out: dict[str, Any] = {"wall": wall, "counts": spec.counts(), "findings": len(spec.findings)}
+    if share is not None:
+        out["model_s"] = share()
+    return out
+
+
+def check(a: dict[str, Any]) -> dict[str, Any]:
+    from specgen.check import all_rules, run_checks
+    from specgen.graph import SpecGraph
+    from specgen.loader import load_spec
+    spent: dict[str, float] = {}
+
+    def timed(rule: Any) -> Any:
+        def run(graph: Any) -> Any:
+            t = time.perf_counter()
+            try:
+                return list(rule.check(graph))
+            finally:
+                spent[rule.id] = spent.get(rule.id, 0.0) + time.perf_counter() - t
+        return dataclasses.replace(rule, check=run)
+
+    rules = [timed(r) for r in all_rules()]
+    t = time.perf_counter()
+    spec = load_spec(Path(a["root"]), jobs=a.get("jobs"), cache=None if a.get("cache") else False)
+    t1 = time.perf_counter()
+    graph = SpecGraph.build(spec)
+    findings, _ = run_checks(graph, rules=rules)
+    t2 = time.perf_counter()
+    _write_files(spec, a)
+    top = sorted(spent.items(), key=lambda kv: -kv[1])[:5]
+    return {"wall": t2 - t, "load_s": t1 - t, "rules_s": t2 - t1, "findings": len(findings),
+            "top_rules": [[k, round(v, 3)] for k, v in top]}
+
+
+def check_cli(a: dict[str, Any]) -> dict[str, Any]:
+    """The whole ``specgen check`` process, as a commit hook runs it (interpreter start included)."""
+    t = time.perf_counter()
+    r = subprocess.run([sys.executable, "-m", "specgen", "check", "--root", a["root"], "--format", "json"],
+                       capture_output=True, text=True, env=a.get("env") and {**os.environ, **a["env"]})
+    wall = time.perf_counter() - t
+    return {"wall": wall, "exit": r.returncode, "child_rss_mb": _rss_mb(resource.RUSAGE_CHILDREN)}
+
+
+def encode(a: dict[str, Any]) -> dict[str, Any]:
+    _need("specgen.encoding.from_spec")
+    from specgen.encoding.from_spec import spec_encodings
+    from specgen.encoding.svg import svg
+    from specgen.graph import SpecGraph
+    from specgen.loader import load_spec
+    graph = SpecGraph.build(load_spec(Path(a["root"])))
+    t = time.perf_counter()
+    es = spec_encodings(graph)
+    t1 = time.perf_counter()
+    size = sum(len(svg(e)) for e in es.encodings)
+    t2 = time.perf_counter()
+    return {"wall": t2 - t, "build_s": t1 - t, "svg_s": t2 - t1, "encodings": len(es.encodings), "svg_bytes": size}
+
+
+def render(a: dict[str, Any]) -> dict[str, Any]:
+    _need("specgen.render")
+    from specgen.graph import SpecGraph
+    from specgen.loader import load_spec
+    from specgen.render import RenderCache, RenderOptions, render_site
+    graph = SpecGraph.build(load_spec(Path(a["root"])))
+    t = time.perf_counter()
+    pages = render_site(graph, RenderOptions(), RenderCache())
+    wall = time.perf_counter() - t
+    if a.get("pages_out"):
+        Path(a["pages_out"]).write_text(json.dumps([[p.url, p.title, len(p.content)] for p in pages]))
+    biggest = max(((len(p.content), p.url) for p in pages), default=(0, ""))
+    return {"wall": wall, "pages": len(pages), "largest": list(biggest)}
+
+
+def build(a: dict[str, Any]) -> dict[str, Any]:
+    _need("specgen.site")
+    out = Path(a["out"])
+    t = time.perf_counter()
+    r = subprocess.run([sys.executable, "-m", "specgen", "build", "--root", a["root"], "--out", str(out)],
+                       capture_output=True, text=True)
+    wall = time.perf_counter() - t
+    if r.returncode != 0:
+        raise NotReady(f"specgen build failed (exit {r.returncode}): {(r.stderr or r.stdout)[-300:]}")
+    pages = sum(1 for _ in out.rglob("*.html"))
+    size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
+    return {"wall": wall, "child_rss_mb": _rss_mb(resource.RUSAGE_CHILDREN), "html_pages": pages,
+            "site_bytes": size, "stdout": r.stdout.strip()[-400:]}
+
+
+def incremental(a: dict[str, Any]) -> dict[str, Any]:
+    """``mkdocs serve``'s rebuild after one unit file changes, with the plugin instance kept."""
+    site = _need("specgen.site")
+    from mkdocs.commands.build import build as mk_build
+    import logging
+    logging.getLogger("mkdocs").setLevel(logging.ERROR)
+    tmp = Path(a["tmp"])
+    root = tmp / "spec"
+    shutil.copytree(a["root"], root)  # a scratch copy outside the project: the corpus stays read-only
+    config = Path(a.get("config") or REPO / "mkdocs.yml")
+
+    def cfg() -> Any:
+        return site.load_mkdocs_config(config, root, tmp / "site", strict=False)
+
+    c1 = cfg()
+    c1.plugins.on_startup(command="serve", dirty=False)
+    t = time.perf_counter()
+    mk_build(c1, dirty=False)
+    first = time.perf_counter() - t
+    unit = sorted((root / "asl").rglob("*.asl"))[0]
+    with open(unit, "a", encoding="utf-8") as fh:
+        fh.write("// bench: one edited line\n")
+    t = time.perf_counter()
+    c2 = cfg()  # serve re-reads the config per rebuild; plugins with on_startup persist
+    same = c2.plugins.get("specgen") is c1.plugins.get("specgen")
+    c2.plugins.on_startup(command="serve", dirty=False)
+    mk_build(c2, dirty=False)
+    rebuild = time.perf_counter() - t
+    stats = getattr(c2.plugins.get("specgen"), "stats", {})
+    return {"wall": rebuild, "first_build_s": first, "plugin_kept": same,
+            "rendered": stats.get("rendered"), "reused": stats.get("reused"), "edited": str(unit.relative_to(root))}
+
+
+def anchor_mkdocs(a: dict[str, Any]) -> dict[str, Any]:
+    """Plain ``mkdocs build``, same theme settings, of as many pre-rendered Markdown pages."""
+    import yaml
+    pages = json.loads(Path(a["pages"]).read_text())
+    tmp = Path(a["tmp"])
+    docs = tmp / "docs"
+    for rel in ("index.md", "en/index.md", "zh/index.md", "about.md"):
+        (docs / rel).parent.mkdir(parents=True, exist_ok=True)
+        (docs / rel).write_text(f"# {rel}\n\nIndex page.\n")
+    para = ("The instruction reads both source tiles element by element and writes the result tile; "
+            "every lane is independent and the order of evaluation is not observable. ")
+    for url, title, size in pages:
+        p = docs / url
+        if p.exists():
+            continue
+        p.parent.mkdir(parents=True, exist_ok=True)
+        body = [f"# {title}", "", "## Syntax", "", "| field | bits | meaning |", "| --- | --- | --- |"]
+        body += [f"| f{i} | {i}:{i} | value {i} |" for i in range(8)]
+        n = max(1, int(size * 0.8) // len(para))
+        body += ["", "## Description", ""] + [para for _ in range(n)]
+        p.write_text("\n".join(body) + "\n", encoding="utf-8")
+    repo_cfg = yaml.safe_load((REPO / "mkdocs.yml").read_text()) if (REPO / "mkdocs.yml").is_file() else {}
+    theme = dict(repo_cfg.get("theme") or {"name": "material"})
+    theme.pop("custom_dir", None)
+    cfg = {"site_name": "anchor", "docs_dir": str(docs), "site_dir": str(tmp / "site"),
+           "use_directory_urls": repo_cfg.get("use_directory_urls", False), "theme": theme,
+           "nav": repo_cfg.get("nav") or ["index.md"],
+           "validation": {"nav": {"omitted_files": "ignore"}},
+           "markdown_extensions": repo_cfg.get("markdown_extensions", []),
+           "plugins": [p for p in repo_cfg.get("plugins", ["search"])
+                       if not (isinstance(p, dict) and "specgen" in p)]}
+    (tmp / "mkdocs.yml").write_text(yaml.safe_dump(cfg, allow_unicode=True))
+    t = time.perf_counter()
+    r = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(tmp / "mkdocs.yml")],
+                       capture_output=True, text=True)
+    wall = time.perf_counter() - t
+    if r.returncode != 0:
+        raise NotReady(f"mkdocs build failed: {r.stderr[-300:]}")
+    return {"wall": wall, "child_rss_mb": _rss_mb(resource.RUSAGE_CHILDREN), "pages": len(pages)}
+
+
+STAGES: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    "anchor_hash": anchor_hash, "anchor_json": anchor_json, "load": load, "check": check,
+    "check_cli": check_cli, "encode": encode, "render": render, "build": build,
+    "incremental": incremental, "anchor_mkdocs": anchor_mkdocs,
+}
+
+
+def main(argv: list[str]) -> int:
+    t0 = time.perf_counter()
+    c0 = time.process_time()
+    name, args = argv[0], json.loads(argv[1])
+    if args.get("cache_dir"):
+        os.environ["SPECGEN_CACHE_DIR"] = args["cache_dir"]
+    if args.get("tmp"):
+        Path(args["tmp"]).mkdir(parents=True, exist_ok=True)
+    try:
+        out = STAGES[name](args)
+    except NotReady as e:
+        out = {"na": str(e)}
+    out["cpu"] = time.process_time() - c0
+    out["process_s"] = time.perf_counter() - t0
+    out["rss_mb"] = _rss_mb(resource.RUSAGE_SELF)
+    out.setdefault("child_rss_mb", _rss_mb(resource.RUSAGE_CHILDREN))
+    print("BENCH-RESULT " + json.dumps(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

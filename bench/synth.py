@@ -1,0 +1,163 @@
+"""Synthetic specs N times the corpus, for scaling measurements (written to a temp dir only).
+
+Every ASL unit and AVS test is cloned N-1 times under fresh names: copy ``k``
+suffixes each ``PTO-…`` ID with ``-K<k>``, each instruction mnemonic with
+``_K<k>`` (so its ID, clause ID and file name follow the corpus' rules), each
+unit path and each test directory. The same renaming is applied to every JSON
+row that names a cloned file, mnemonic or ID (catalog records, manifest rows,
+traceability rows), so the clones are records of the same shape, and every
+hash that names a rewritten file is recomputed (manifest last, with its
+``content_sha256``). Cloned catalog records keep their bit patterns, so the
+encoding-collision rule reports the clones against their originals: that is
+real extra work for the check, and the benchmark prints finding counts beside
+the times.
+
+``python -m bench.synth ROOT OUT N`` writes one tree.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shutil
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+PTO_ID = re.compile(r"\bPTO-(?!(?:INSTRUCTION|UNIT|REVIEW|STATE|TEST):)[A-Z0-9]+(?:-[A-Z0-9]+)*")
+QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"')
+HEADER = re.compile(r"^// PTO-INSTRUCTION: (.*)$", re.M)
+SHA = re.compile(r"^[0-9a-f]{64}$")
+
+
+def _safe_name(mnemonic: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", mnemonic).strip("_")
+
+
+class Renamer:
+    """The string transform of copy ``k``: IDs, mnemonics and cloned paths."""
+
+    def __init__(self, k: int, paths: dict[str, str], mnemonics: set[str]) -> None:
+        self.sfx = f"K{k}"
+        self.paths = paths
+        self.mn = {m: f"{m}_{self.sfx}" for m in mnemonics}
+
+    def _quoted(self, m: re.Match[str]) -> str:
+        s = m.group(1)
+        new = self.paths.get(s) or self.mn.get(s)
+        return f'"{new}"' if new is not None else m.group(0)
+
+    def __call__(self, text: str) -> str:
+        text = QUOTED.sub(self._quoted, text)
+        return PTO_ID.sub(lambda m: f"{m.group(0)}-{self.sfx}", text)
+
+
+def _plan(root: Path, k: int) -> tuple[dict[str, str], set[str]]:
+    """Old path -> new path of copy ``k`` for every unit and test, and the mnemonics."""
+    paths: dict[str, str] = {}
+    mnemonics: set[str] = set()
+    for p in sorted((root / "asl").rglob("*.asl")):
+        rel = p.relative_to(root).as_posix()
+        m = HEADER.search(p.read_text(encoding="utf-8", errors="replace"))
+        mn = None
+        if m:
+            try:
+                mn = json.loads(m.group(1)).get("mnemonic")
+            except (ValueError, AttributeError):
+                mn = None
+        if isinstance(mn, str):
+            mnemonics.add(mn)
+            paths[rel] = f"{rel.rsplit('/', 1)[0]}/{_safe_name(f'{mn}_K{k}')}.asl"
+        else:
+            paths[rel] = rel.removesuffix(".asl") + f"_k{k}.asl"
+    tests = root / "tests" / "asl"
+    for p in sorted(tests.rglob("*.asl")) if tests.is_dir() else []:
+        rel = p.relative_to(root).as_posix()
+        d, name = rel.rsplit("/", 1)
+        src = "asl/" + d.removeprefix("tests/asl/") + ".asl"
+        new_src = paths.get(src)
+        new_dir = "tests/" + new_src.removesuffix(".asl") if new_src else d + f"_k{k}"
+        paths[rel] = f"{new_dir}/{name}"
+    return paths, mnemonics
+
+
+def _clone_json(value: Any, tr: Callable[[str], str]) -> Any:
+    """Append renamed copies of every list element / mapping entry that names something cloned."""
+    if isinstance(value, list):
+        out = [_clone_json(v, tr) if isinstance(v, (dict, list)) and not _names(v, tr) else v for v in value]
+        for v in value:
+            if isinstance(v, (dict, list, str)) and _names(v, tr):
+                out.append(json.loads(tr(json.dumps(v))))
+        return out
+    if isinstance(value, dict):
+        out_d: dict[str, Any] = {}
+        extra: dict[str, Any] = {}
+        for key, v in value.items():
+            nk = tr(json.dumps(key))
+            if json.loads(nk) != key:
+                out_d[key] = v
+                extra[json.loads(nk)] = json.loads(tr(json.dumps(v)))
+            else:
+                out_d[key] = _clone_json(v, tr) if isinstance(v, (dict, list)) else v
+        out_d.update(extra)
+        return out_d
+    return value
+
+
+def _names(v: Any, tr: Callable[[str], str]) -> bool:
+    s = json.dumps(v)
+    return tr(s) != s
+
+
+def _rehash(value: Any, out: Path) -> None:
+    """Recompute every sha256 that names a file of the new tree (rows and path->sha maps)."""
+    if isinstance(value, list):
+        for v in value:
+            _rehash(v, out)
+    elif isinstance(value, dict):
+        path = value.get("path") if isinstance(value.get("path"), str) else value.get("source")
+        if isinstance(path, str) and isinstance(value.get("sha256"), str) and (out / path).is_file():
+            value["sha256"] = hashlib.sha256((out / path).read_bytes()).hexdigest()
+        for key, v in list(value.items()):
+            if isinstance(v, str) and SHA.match(v) and "/" in key and (out / key).is_file():
+                value[key] = hashlib.sha256((out / key).read_bytes()).hexdigest()
+            elif isinstance(v, (dict, list)):
+                _rehash(v, out)
+
+
+def synthesize(root: Path, out: Path, n: int) -> dict[str, int]:
+    """Write ``root`` scaled ``n`` times into ``out`` (created; must not exist)."""
+    root = root.resolve()
+    shutil.copytree(root, out, ignore=shutil.ignore_patterns(".git"))
+    plans = [_plan(root, k) for k in range(1, n)]
+    renamers = [Renamer(k, paths, mns) for k, (paths, mns) in enumerate(plans, 1)]
+    files = 0
+    for (paths, _), tr in zip(plans, renamers):
+        for old, new in paths.items():
+            text = (root / old).read_text(encoding="utf-8")
+            dst = out / new
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            dst.write_text(tr(text), encoding="utf-8")
+            files += 1
+    manifest = "spec/release-manifest.json"
+    jsons = sorted(p.relative_to(out).as_posix() for p in (out / "spec").rglob("*.json"))
+    for rel in [j for j in jsons if j != manifest and "/schemas/" not in j] + [manifest]:
+        p = out / rel
+        if not p.is_file():
+            continue
+        data = json.loads(p.read_text(encoding="utf-8"))
+        for tr in renamers:
+            data = _clone_json(data, tr)
+        _rehash(data, out)
+        if rel == manifest and isinstance(data, dict):
+            from specgen.hashing import content_sha256
+            rows = [(r["path"], r["sha256"]) for r in data.get("canonical_inputs", []) if isinstance(r, dict)]
+            if "content_sha256" in data:
+                data["content_sha256"] = content_sha256(rows)
+        p.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return {"copies": n, "cloned_files": files}
+
+
+if __name__ == "__main__":
+    print(synthesize(Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3])))
