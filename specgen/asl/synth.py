@@ -189,4 +189,24 @@ def generated_modules(root: Path) -> list[Module]:
         from .gen_commands import command_forms_asl, tile_selectors
 
         mods.append(parse_source(command_forms_asl(forms, tile_selectors(catalog)), "<generated>/command-forms.asl"))
+    mods.extend(_optional_modules(Path(root)))
+    return mods
+
+
+def _load_catalog(root: Path, name: str) -> dict | None:
+    try:
+        doc = json.loads((root / "spec" / "catalog" / name).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return doc if isinstance(doc, dict) else None
+
+
+def _optional_modules(root: Path) -> list[Module]:
+    """Generated modules that depend on one catalog each (absent catalog: no module)."""
+    mods: list[Module] = []
+    scalar = _load_catalog(root, "scalar-forms.json")
+    if scalar and scalar.get("forms"):
+        from .gen_scalar import scalar_forms_asl
+
+        mods.append(parse_source(scalar_forms_asl(scalar), "<generated>/scalar-forms.asl"))
     return mods
