@@ -253,3 +253,21 @@ def test_parallel_render_is_identical(bundled_root: Path) -> None:
     assert len(one) >= 200, "enough pages for the process pool to be used"
     two = render_site(graph, RenderOptions(jobs=2))
     assert [(p.url, p.content, p.links) for p in one] == [(p.url, p.content, p.links) for p in two]
+
+
+def test_source_links_follow_the_url_template(bundled_root: Path) -> None:
+    graph = _graph(bundled_root)
+    unit = graph.units_by_path[TMUL_SRC]
+    clause = unit.clauses[0]
+    tpl = "https://example.org/org/repo/blob/{commit}/{path}#L{start}-L{end}"
+    opts = RenderOptions(source_url=tpl, commit="0123abc")
+    pages = render_site(graph, opts, only=lambda p: p.uri == TMUL_EN or p.kind == "source")
+    assert [p.kind for p in pages] == ["instruction"], "no local source pages when a template is set"
+    page = pages[0].content
+    start, end = clause.span.lines
+    assert f'href="https://example.org/org/repo/blob/0123abc/{TMUL_SRC}#L{start}-L{end}"' in page
+    decode = unit.doc("decode")
+    assert decode is not None
+    assert f"/0123abc/{TMUL_SRC}#L{decode.span.lines[0]}-L{decode.span.lines[1]}" in page
+    local = render_site(graph, RenderOptions(), only=lambda p: p.uri == TMUL_EN)[0].content
+    assert f'href="../../../../source/{TMUL_SRC.removesuffix(".asl")}.html#L-{start}"' in local
