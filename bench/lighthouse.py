@@ -27,7 +27,7 @@ CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 def pick_pages(site: Path) -> list[tuple[str, Path]]:
     """(label, file) of the TMUL page, an index page and the largest unit page."""
     out: list[tuple[str, Path]] = []
-    tmul = sorted(site.glob("en/**/TMUL.html"))
+    tmul = sorted(p for p in site.glob("en/**/TMUL.html") if not {"tests", "source"} & set(p.parts))
     if tmul:
         out.append(("TMUL", tmul[0]))
     for idx in (site / "en" / "index.html", site / "index.html"):
@@ -55,7 +55,7 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 
 def audit(url: str, desktop: bool, chrome: str) -> dict[str, float] | str:
     cmd = [str(LIGHTHOUSE), url, "--output=json", "--quiet", "--only-categories=" + ",".join(CATEGORIES),
-           "--chrome-flags=--headless --no-sandbox --disable-gpu"]
+           "--chrome-flags=--headless --no-sandbox --disable-gpu", "--max-wait-for-load=120000"]
     if desktop:
         cmd.append("--preset=desktop")
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env={**os.environ, "CHROME_PATH": chrome})
