@@ -208,5 +208,8 @@ def _optional_modules(root: Path) -> list[Module]:
     if scalar and scalar.get("forms"):
         from .gen_scalar import scalar_forms_asl
 
+        from .gen_scalar_shards import scalar_shards_asl
+
         mods.append(parse_source(scalar_forms_asl(scalar), "<generated>/scalar-forms.asl"))
+        mods.append(parse_source(scalar_shards_asl(scalar), "<generated>/scalar-shards.asl"))
     return mods
