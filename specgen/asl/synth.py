@@ -212,4 +212,9 @@ def _optional_modules(root: Path) -> list[Module]:
 
         mods.append(parse_source(scalar_forms_asl(scalar), "<generated>/scalar-forms.asl"))
         mods.append(parse_source(scalar_shards_asl(scalar), "<generated>/scalar-shards.asl"))
+    sysregs = _load_catalog(root, "system-registers.json")
+    if sysregs and sysregs.get("registers"):
+        from .gen_sysregs import system_registers_asl
+
+        mods.append(parse_source(system_registers_asl(sysregs), "<generated>/system-registers.asl"))
     return mods
