@@ -45,6 +45,17 @@ def _relative_posix(path: str) -> str:
 RelPath = Annotated[str, AfterValidator(_relative_posix)]
 
 
+def _dependencies(values: list[str]) -> list[str]:
+    for d in values:
+        if d != "generated:decoders" and not re.match(PTO_ID, d):
+            raise ValueError(f"depends_on entry {d!r} is neither a unit id nor generated:decoders")
+    return values
+
+
+#: ``depends_on``: unit ids, plus the one synthetic node ``generated:decoders`` (the upstream decoder).
+DependsOn = Annotated[list[str], AfterValidator(_dependencies)]
+
+
 class Closed(BaseModel):
     """A record whose key set is closed and whose values never change after load."""
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import Discriminator, Field, Tag, field_validator, model_validator
+from pydantic import Discriminator, Field, Tag, model_validator
 
-from .common import (Closed, NonEmptyStr, NonEmptyUniqueStrList, PtoId, slug_upper)
+from .common import Closed, DependsOn, NonEmptyStr, NonEmptyUniqueStrList, PtoId, slug_upper
 
 Surface = Literal["scalar", "tile", "block"]
 Engine = Literal["VEC", "SFU", "CUBE", "TLSU"]
@@ -295,19 +295,11 @@ class InstructionHeader(Closed):
     catalog_indices: list[Annotated[int, Field(ge=0)]]
     catalog_records: list[CatalogRecord]
     contract: Contract
-    depends_on: list[str]
+    depends_on: DependsOn
     engine: Engine | None = None
     alias_of: str | None = None
     alias_engine: Engine | None = None
     field_domains: list[FieldDomain] | None = None
-
-    @field_validator("depends_on")
-    @classmethod
-    def _deps(cls, v: list[str]) -> list[str]:
-        for d in v:
-            if d != "generated:decoders" and not re.match(r"^PTO-[A-Z0-9]+(?:-[A-Z0-9]+)*$", d):
-                raise ValueError(f"depends_on entry {d!r} is neither a unit id nor generated:decoders")
-        return v
 
     @model_validator(mode="after")
     def _consistent(self) -> "InstructionHeader":

@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator
 
-from .common import Closed, NonEmptyStr, PtoId
+from .common import Closed, DependsOn, NonEmptyStr, PtoId
 from .instruction import FieldDomain
 
 REVIEWED_FIELDS = ["assembly", "encoding", "defaults", "operation", "state", "memory",
@@ -33,20 +33,11 @@ class UnitHeader(Closed):
     surface: Literal["arch", "block", "scalar", "tile"]
     classification: Annotated[list[Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9._-]*$")]],
                               Field(min_length=1)]
-    depends_on: list[str]
+    depends_on: DependsOn
     catalog_projection: dict[str, Any] | None = None
     field_domains: list[FieldDomain] | None = None
     deleted_names: list[NonEmptyStr] | None = None
     manual_reservation_reviews: list[ReservationReview] | None = None
-
-    @field_validator("depends_on")
-    @classmethod
-    def _deps(cls, v: list[str]) -> list[str]:
-        import re
-        for d in v:
-            if d != "generated:decoders" and not re.match(r"^PTO-[A-Z0-9]+(?:-[A-Z0-9]+)*$", d):
-                raise ValueError(f"depends_on entry {d!r} is neither a unit id nor generated:decoders")
-        return v
 
 
 class ReviewRecord(Closed):
