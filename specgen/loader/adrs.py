@@ -65,7 +65,9 @@ def scan_adr(path: str, sha256: str, text: str, findings: list[Finding],
             title, title_line = (hm.group(1) if hm else lines[i][2:].strip()), i + 1
             break
     if not title:
-        findings.append(Finding("adr-no-title", Severity.ERROR, path, body_start + 1 if body_start else 1,
+        # the line after the front matter, or its closing '---' when nothing follows it
+        line = min(body_start + 1, len(lines)) if body_start else 1
+        findings.append(Finding("adr-no-title", Severity.ERROR, path, line,
                                 "ADR has no '# ADR NNNN: Title' heading after its front matter", col=1,
                                 subject=front.id if front else ""))
     body = "\n".join(lines[title_line:] if title_line else lines[body_start:])
