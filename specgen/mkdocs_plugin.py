@@ -27,8 +27,10 @@ from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.toc import get_toc
 
-from .render import BrokenLinks, Page, RenderCache, RenderOptions, render_site
+from .render import (BrokenLinks, Page, RenderCache, RenderOptions, example_failures, failures_message,
+                     render_site)
 from .render.core import DEFAULT_TEMPLATES
+from .render.i18n import LANGUAGES, page_locale, set_document_lang
 
 log = logging.getLogger("mkdocs.plugins.specgen")
 ASSETS = DEFAULT_TEMPLATES.parent / "assets"
@@ -53,6 +55,8 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         self.stats: dict[str, Any] = {}
         self.progress: Any = None  # optional callable(stage: str) set by ``specgen build``
         self.jobs = 1  # render processes; ``specgen build --jobs`` sets it
+        self.graph: Any = None  # the SpecGraph of the current build (``on_pre_build``)
+        self._t0 = self._t_loaded = self._t_examples = 0.0
 
     # -- lifecycle -----------------------------------------------------------------
     def on_startup(self, *, command: str, dirty: bool) -> None:
@@ -93,21 +97,38 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         if self.progress is not None:
             self.progress(name)
 
-    def on_files(self, files: Files, *, config: Any) -> Files:
+    def on_pre_build(self, *, config: Any) -> None:
+        """Load the spec and gate on its examples before mkdocs cleans ``site_dir``.
+
+        A documented example result that the spec's ASL contradicts stops the
+        build here, so even a plain ``mkdocs build`` leaves the previous output
+        in place (``specgen build`` also builds into a temporary directory).
+        """
         from .graph import SpecGraph
         from .loader import RootError, load_spec
 
         assert self.root is not None
-        t0 = time.perf_counter()
+        self._t0 = time.perf_counter()
         self._stage("load")
         try:
             spec = load_spec(self.root)
         except RootError as e:
             raise PluginError(f"specgen: {e}") from e
-        graph = SpecGraph.build(spec)
+        self.graph = SpecGraph.build(spec)
         if spec.errors:
             log.info("specgen: the spec has %d loader error(s); run 'specgen validate --root %s'",
                      len(spec.errors), self.root)
+        self._t_loaded = time.perf_counter()
+        self._stage("examples")
+        failures = example_failures(self.graph)
+        self._t_examples = time.perf_counter()
+        if failures:
+            raise PluginError("specgen: " + failures_message(failures))
+
+    def on_files(self, files: Files, *, config: Any) -> Files:
+        t0 = self._t0
+        graph = self.graph
+        assert graph is not None, "on_pre_build loads the spec"
         t1 = time.perf_counter()
         self._stage("render")
         try:
@@ -129,7 +150,8 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         for p in pages:
             kinds[p.kind] = kinds.get(p.kind, 0) + 1
         self.stats = {"pages": len(pages), "kinds": kinds, "rendered": self.cache.rendered,
-                      "reused": self.cache.reused, "load_s": t1 - t0, "render_s": t2 - t1,
+                      "reused": self.cache.reused, "load_s": self._t_loaded - t0,
+                      "examples_s": self._t_examples - self._t_loaded, "render_s": t2 - t1,
                       "largest": max(((len(p.content.encode()), p.url) for p in pages), default=(0, ""))}
         log.info("specgen: %d pages (%d rendered, %d unchanged) in %.1f s",
                  len(pages), self.cache.rendered, self.cache.reused, t2 - t0)
@@ -144,6 +166,13 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         if p.kind in ("source", "tests"):
             page.meta["search"] = {"exclude": True}  # listings are data, not prose: keep the index small
         return p.content
+
+    def on_post_page(self, output: str, *, page: Any, config: Any) -> str:
+        """A zh page must say ``lang="zh-CN"`` on ``<html>``; material writes the site language everywhere."""
+        locale = page_locale(page.file.src_uri)
+        if locale is None or locale == LANGUAGES.get(str(config.theme.get("language") or "en")):
+            return output
+        return set_document_lang(output, locale)
 
     def on_serve(self, server: Any, *, config: Any, builder: Any) -> Any:
         if self.root is not None:

@@ -22,7 +22,7 @@ EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 TMP_PREFIX = ".specgen-build-"
 OLD_PREFIX = ".specgen-old-"
 REPO = Path(__file__).resolve().parent.parent
-STAGES = ("config", "load", "render", "mkdocs", "swap")
+STAGES = ("config", "load", "examples", "render", "mkdocs", "swap")
 
 
 def default_config() -> Path:
@@ -150,7 +150,10 @@ def cmd_build(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         ok = True
     except (MkDocsException, ValueError, OSError) as e:
         progress.finish()
-        print(f"specgen build: failed: {e}", file=err)
+        reason = str(e)
+        if reason.startswith("Aborted with") and counter.records:  # mkdocs' Abort: the plugin error is logged
+            reason = "mkdocs stopped on the error(s) below; the previous site is unchanged"
+        print(f"specgen build: failed: {reason}", file=err)
     except Exception as e:  # a plugin or theme error must not leave a traceback or a half site
         progress.finish()
         print(f"specgen build: failed: {type(e).__name__}: {e}", file=err)
@@ -170,6 +173,7 @@ def cmd_build(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     size, largest = stats.get("largest", (0, ""))
     print(f"built {stats.get('pages', 0)} generated pages ({kinds}) into {out_dir}", file=out)
     print(f"rendered {stats.get('rendered', 0)}, load {stats.get('load_s', 0):.1f} s, "
+          f"examples {stats.get('examples_s', 0):.1f} s, "
           f"render {stats.get('render_s', 0):.1f} s, total {elapsed:.1f} s; "
           f"largest page body {size / 1024:.0f} KiB ({largest}); warnings: {len(counter.records)}", file=out)
     return EXIT_OK

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from .core import BrokenLinks, Page, RenderCache, RenderOptions, environment, render_site
-from .pages import Example, ExampleResult, PagePlan, plan_site
+from .examples import example_failures, failures_message
+from .pages import PagePlan, plan_site
 
-__all__ = ["BrokenLinks", "Example", "ExampleResult", "Page", "PagePlan", "RenderCache", "RenderOptions",
-           "environment", "plan_site", "render_site"]
+__all__ = ["BrokenLinks", "Page", "PagePlan", "RenderCache", "RenderOptions",
+           "environment", "example_failures", "failures_message", "plan_site", "render_site"]

@@ -21,7 +21,8 @@ from markupsafe import Markup, escape
 from ..graph import SpecGraph
 from .i18n import LANGUAGES, Messages, catalogs_digest
 from .links import Linker
-from .pages import ALL, BUILDERS, Ctx, Example, ExampleChecker, PagePlan, plan_site, site_data
+from .examples import example_results, results_digest
+from .pages import ALL, BUILDERS, Ctx, PagePlan, plan_site, site_data
 
 REPO = Path(__file__).resolve().parents[2]
 _PKG_TEMPLATES = Path(__file__).resolve().parent.parent / "templates" / "pages"
@@ -39,12 +40,12 @@ class RenderOptions:
     commit: str | None = None
     templates_dir: Path | None = None
     directory_urls: bool = False
-    check_example: ExampleChecker | None = None  # hook for the examples checker (result per example)
+    examples: bool = True  # run the spec's examples (once per graph) and show what this build verified
     jobs: int = 1  # worker processes (fork) when many pages need rendering; output is identical
 
     def key(self) -> str:
         return repr((self.langs, self.source_url, self.commit, str(self.templates_dir or ""),
-                     self.directory_urls, getattr(self.check_example, "__qualname__", None)))
+                     self.directory_urls, self.examples))
 
 
 @dataclass
@@ -59,7 +60,7 @@ class Page:
     depends_on: frozenset[str]  # root-relative spec paths ("*" = the whole tree)
     links: frozenset[str]  # the generated pages this one links to
     toc: tuple[tuple[int, str, str], ...] = ()  # (level, id, plain text)
-    examples: tuple[Example, ...] = ()
+    examples: tuple[tuple[str, str, str], ...] = ()  # (anchor, example id, status) per shown example
     key: str = ""
 
     @property
@@ -108,9 +109,9 @@ def templates_digest(templates_dir: Path | None) -> str:
     return h.hexdigest()
 
 
-def _page_key(plan: PagePlan, files: dict[str, str], tree_digest: str, fixed: str) -> str:
+def _page_key(plan: PagePlan, files: dict[str, str], tree_digest: str, fixed: str, extra: str = "") -> str:
     h = hashlib.sha256(fixed.encode())
-    h.update(plan.uri.encode() + b"\0" + plan.kind.encode())
+    h.update(plan.uri.encode() + b"\0" + plan.kind.encode() + b"\0" + extra.encode())
     if ALL in plan.deps:
         h.update(b"*" + tree_digest.encode())
     else:
@@ -148,15 +149,22 @@ def render_site(graph: SpecGraph, options: RenderOptions | None = None,
     tree_digest = hashlib.sha256("\n".join(f"{k}\0{v}" for k, v in sorted(files.items())).encode()).hexdigest()
     cache = cache if cache is not None else RenderCache()
     cache.rendered = cache.reused = 0
+    # example results depend on the whole ASL (the interpreter runs it), so they key the page themselves
+    results = example_results(graph) if options.examples else {}
     todo: list[tuple[PagePlan, str]] = []
     for plan in plans:
-        key = _page_key(plan, files, tree_digest, fixed)
+        extra = ""
+        if plan.kind == "instruction" and results:
+            ins = graph.units_by_path[plan.subject].instruction
+            extra = results_digest(results.get(ins.mnemonic, [])) if ins is not None else ""
+        key = _page_key(plan, files, tree_digest, fixed, extra)
         old = cache.pages.get(plan.uri)
         if old is None or old.key != key:
             todo.append((plan, key))
     if todo:
         data = site_data(graph)
         data.uris = uris
+        data.examples = results
         for page in _render_many(data, todo, options):
             cache.pages[page.url] = page
     cache.rendered = len(todo)
@@ -202,12 +210,12 @@ def _render_many(data: Any, todo: list[tuple[PagePlan, str]], options: RenderOpt
 def _render_one(env: jinja2.Environment, data: Any, plan: PagePlan, options: RenderOptions, key: str) -> Page:
     t = Messages(plan.lang or options.langs[0])
     linker = Linker(plan.uri, options.directory_urls)
-    cx = Ctx(data, plan, t, linker, options.source_url, options.commit, options.langs, options.check_example)
+    cx = Ctx(data, plan, t, linker, options.source_url, options.commit, options.langs)
     template_name, build = BUILDERS[plan.kind]
     ctx = build(cx, plan)
     html = env.get_template(template_name).render(**ctx)
     title = str(ctx.get("title") or plan.title or t("kind." + plan.kind.split("-")[0]))
-    examples = tuple(ctx.get("examples", ()))
+    examples = tuple((e["anchor"], e["id"], e["status"]) for e in ctx.get("examples", ()))
     return Page(url=plan.uri, title=title, kind=plan.kind, lang=plan.lang, content=html,
                 depends_on=plan.deps, links=frozenset(linker.targets), toc=_toc(html),
                 examples=examples, key=key)

@@ -8,6 +8,7 @@ and the whole result is autoescaped by Jinja2 afterwards.
 from __future__ import annotations
 
 import json
+import re
 import string
 from dataclasses import dataclass
 from functools import lru_cache
@@ -62,3 +63,25 @@ def catalogs_digest() -> str:
     for p in sorted(LOCALES.glob("*.json")):
         h.update(p.name.encode() + b"\0" + p.read_bytes())
     return h.hexdigest()
+
+
+_HTML_LANG = re.compile(r"<html(\s[^>]*?)?\slang=\"[^\"]*\"", re.I)
+
+
+def page_locale(uri: str) -> str | None:
+    """The HTML ``lang`` of a docs-relative page URI: ``zh/…`` is ``zh-CN``; ``None`` outside a language tree."""
+    head = uri.split("/", 1)[0]
+    return LANGUAGES.get(head) if "/" in uri else None
+
+
+def set_document_lang(document: str, locale: str) -> str:
+    """The document says its own language: the theme writes one ``<html lang>`` for the whole site.
+
+    Only the opening ``<html …>`` tag is touched (screen readers and axe read
+    the language from there); a document without one gets nothing added.
+    """
+    m = _HTML_LANG.search(document, 0, 4096)
+    if m is None:
+        return document
+    start = m.end() - len(m.group(0).rsplit(" lang=", 1)[1])
+    return document[:start] + f'"{locale}"' + document[m.end():]

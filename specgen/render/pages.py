@@ -17,34 +17,19 @@ from ..encoding import build_encodings
 from ..encoding.model import Encoding, EncodingSet
 from ..encoding.svg import svg as encoding_svg
 from ..encoding.wavejson import wavejson_text
+from ..examples.results import ExampleResult
 from ..graph import SpecGraph
 from ..models.evidence import TraceabilityView, UnitRow
 from ..models.located import Adr, AslUnit, AvsTest
 from . import links as L
 from .blocks import parse_composition, signature
 from .chain import evidence_paths, recorded_hash, unit_chain
+from .examples import instruction_examples
 from .html import highlight_asl, json_pretty, markdown_body, resolve_relative
 from .i18n import Messages
 
 ALL = "*"  # dependency meaning "the whole tree" (indexes, matrix, release)
 CATALOG_STEMS = ("command-forms", "scalar-forms", "tile-operations", "extension-encoding-reservations")
-
-
-@dataclass(frozen=True)
-class ExampleResult:
-    """What the examples checker found for one example (status: pass | fail | error)."""
-
-    status: str
-    message: str = ""
-
-
-@dataclass(frozen=True)
-class Example:
-    text: str
-    result: ExampleResult | None = None
-
-
-ExampleChecker = Callable[[AslUnit, int, str], "ExampleResult | None"]
 
 
 @dataclass(frozen=True)
@@ -67,6 +52,7 @@ class SiteData:
     uris: frozenset[str] = frozenset()
     dirs: dict[str, list[str]] = field(default_factory=dict)  # asl dir -> child dirs
     dir_units: dict[str, list[AslUnit]] = field(default_factory=dict)
+    examples: dict[str, list[ExampleResult]] = field(default_factory=dict)  # by mnemonic, run by this build
 
 
 # ------------------------------------------------------------------ planning
@@ -186,12 +172,10 @@ class Ctx:
     """Helpers every context builder shares (messages, links, source links)."""
 
     def __init__(self, data: SiteData, plan: PagePlan, t: Messages, linker: L.Linker,
-                 source_url: str | None, commit: str | None, langs: tuple[str, ...],
-                 check_example: ExampleChecker | None) -> None:
+                 source_url: str | None, commit: str | None, langs: tuple[str, ...]) -> None:
         self.data, self.plan, self.t, self.link = data, plan, t, linker
         self.graph = data.graph
         self.source_url, self.commit, self.langs = source_url, commit, langs
-        self.check_example = check_example
 
     # -- links
     def src(self, path: str, start: int = 0, end: int = 0) -> str:
@@ -419,10 +403,7 @@ def instruction_context(cx: Ctx, unit: AslUnit) -> dict[str, Any]:
             "catalog_src": cx.src(enc.source.path, enc.source.line, enc.source.line),
             "constraints": [k.describe() for k in enc.constraints],
         })
-    examples = []
-    for i, ex in enumerate(c.examples):
-        res = cx.check_example(unit, i, ex) if cx.check_example is not None else None
-        examples.append(Example(ex, res))
+    examples = instruction_examples(cx.data.examples.get(ins.mnemonic, []), ins.id, list(c.examples), cx.src)
     rec = next((r for r in ins.catalog_records if hasattr(r, "semantic_handler")), None)
     prose = [t("prose.identity", mnemonic=ins.mnemonic, surface=ins.surface,
                classification=" / ".join(ins.classification), summary=ins.summary)]
