@@ -40,7 +40,6 @@ import json
 from pathlib import Path
 
 from .ast import Module
-from .parser import parse_source
 
 GENERATED_PATH = "<generated>/tile-operations.asl"
 
@@ -172,7 +171,7 @@ def generated_modules(root: Path) -> list[Module]:
         return []
     if not isinstance(catalog, dict) or not catalog.get("operations"):
         return []
-    mods = [parse_source(tile_operations_asl(catalog), GENERATED_PATH)]
+    mods = [_parse(tile_operations_asl(catalog), GENERATED_PATH)]
     from .gen_tile_dispatch import tile_dispatch_asl
 
     try:
@@ -180,7 +179,7 @@ def generated_modules(root: Path) -> list[Module]:
                           .read_text(encoding="utf-8"))
     except (OSError, ValueError):
         appl = None
-    mods.append(parse_source(tile_dispatch_asl(catalog, appl if isinstance(appl, dict) else None),
+    mods.append(_parse(tile_dispatch_asl(catalog, appl if isinstance(appl, dict) else None),
                              "<generated>/tile-dispatch.asl"))
     cpath = Path(root) / "spec" / "catalog" / "command-forms.json"
     try:
@@ -190,7 +189,7 @@ def generated_modules(root: Path) -> list[Module]:
     if isinstance(forms, dict) and forms.get("forms"):
         from .gen_commands import command_forms_asl, tile_selectors
 
-        mods.append(parse_source(command_forms_asl(forms, tile_selectors(catalog)), "<generated>/command-forms.asl"))
+        mods.append(_parse(command_forms_asl(forms, tile_selectors(catalog)), "<generated>/command-forms.asl"))
     mods.extend(_optional_modules(Path(root)))
     return mods
 
@@ -203,6 +202,13 @@ def _load_catalog(root: Path, name: str) -> dict | None:
     return doc if isinstance(doc, dict) else None
 
 
+def _parse(text: str, path: str) -> Module:
+    """Generated text is large (the scalar shards): reuse the content-keyed module cache."""
+    from .index import parse_cached
+
+    return parse_cached(text.encode("utf-8"), path)
+
+
 def _optional_modules(root: Path) -> list[Module]:
     """Generated modules that depend on one catalog each (absent catalog: no module)."""
     mods: list[Module] = []
@@ -212,11 +218,11 @@ def _optional_modules(root: Path) -> list[Module]:
 
         from .gen_scalar_shards import scalar_shards_asl
 
-        mods.append(parse_source(scalar_forms_asl(scalar), "<generated>/scalar-forms.asl"))
-        mods.append(parse_source(scalar_shards_asl(scalar), "<generated>/scalar-shards.asl"))
+        mods.append(_parse(scalar_forms_asl(scalar), "<generated>/scalar-forms.asl"))
+        mods.append(_parse(scalar_shards_asl(scalar), "<generated>/scalar-shards.asl"))
     sysregs = _load_catalog(root, "system-registers.json")
     if sysregs and sysregs.get("registers"):
         from .gen_sysregs import system_registers_asl
 
-        mods.append(parse_source(system_registers_asl(sysregs), "<generated>/system-registers.asl"))
+        mods.append(_parse(system_registers_asl(sysregs), "<generated>/system-registers.asl"))
     return mods
