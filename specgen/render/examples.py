@@ -94,7 +94,6 @@ _ASM = re.compile(r"""
 |(?P<mi>-?[0-9]+(?:\.[0-9]+)?)
 |(?P<w>[A-Za-z_][A-Za-z0-9_.]*)
 """, re.X)
-_REGISTER = re.compile(r"^[TUMN][0-9]+$|^LB[0-9]+$")
 
 
 def highlight_program(text: str, *, anchor: str, mark_line: int = 0) -> Markup:
@@ -114,13 +113,9 @@ def highlight_program(text: str, *, anchor: str, mark_line: int = 0) -> Markup:
                 head = True
             kind = m.lastgroup or ""
             tok = m.group()
-            if kind == "w":
-                kind = "k" if head else ("nv" if _REGISTER.match(tok) else "")
+            if kind == "w":  # registers stay plain: material's variable colour is below 4.5:1 on code
+                kind = "k" if head else ""
                 head = False
-            elif kind == "mh":
-                kind = "m"
-            elif kind == "mi":
-                kind = "m"
             out.append(f'<span class="{kind}">{escape_text(tok)}</span>' if kind else escape_text(tok))
             pos = m.end()
         out.append(escape_text(line[pos:]))
