@@ -18,15 +18,14 @@ from typing import Any, Callable
 import jinja2
 from markupsafe import Markup, escape
 
+from .._templates_path import templates_root
 from ..graph import SpecGraph
 from .i18n import LANGUAGES, Messages, catalogs_digest
 from .links import Linker
 from .examples import example_results, results_digest
 from .pages import ALL, BUILDERS, Ctx, PagePlan, plan_site, site_data
 
-REPO = Path(__file__).resolve().parents[2]
-_PKG_TEMPLATES = Path(__file__).resolve().parent.parent / "templates" / "pages"
-DEFAULT_TEMPLATES = (REPO / "templates" / "pages") if (REPO / "templates" / "pages").is_dir() else _PKG_TEMPLATES
+DEFAULT_TEMPLATES = templates_root() / "pages"
 _HEADING = re.compile(r'<h([2-3]) id="([^"]+)"[^>]*>(.*?)<a class="headerlink"', re.S)
 _TAGS = re.compile(r"<[^>]+>")
 
