@@ -220,6 +220,9 @@ def _optional_modules(root: Path) -> list[Module]:
 
         mods.append(_parse(scalar_forms_asl(scalar), "<generated>/scalar-forms.asl"))
         mods.append(_parse(scalar_shards_asl(scalar), "<generated>/scalar-shards.asl"))
+        from .gen_bru_shards import bru_shards_asl
+
+        mods.append(_parse(bru_shards_asl(scalar), "<generated>/bru-shards.asl"))
     sysregs = _load_catalog(root, "system-registers.json")
     if sysregs and sysregs.get("registers"):
         from .gen_sysregs import system_registers_asl
