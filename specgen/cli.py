@@ -136,6 +136,11 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
         return 130
 
 
+def printable(text: str) -> str:
+    """Spec text may carry terminal escapes: show control characters as ``\\xNN`` instead of sending them."""
+    return "".join(ch if ch.isprintable() or ch == "\t" else f"\\x{ord(ch):02x}" for ch in text)
+
+
 def _load(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     from .loader import RootError, load_spec
     try:
@@ -159,7 +164,7 @@ def cmd_validate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         out.write("\n")
     else:
         for f in findings:
-            print(f.format(), file=out)
+            print(printable(f.format()), file=out)
         counts = spec.counts()
         print(", ".join(f"{v} {k.replace('_', ' ')}" for k, v in counts.items()), file=out)
         print(f"{len(errors)} error(s), {len(findings) - len(errors)} other finding(s) "

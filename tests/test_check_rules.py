@@ -187,3 +187,15 @@ def test_evidence_stale(bundled_copy: Path) -> None:
     view = "spec/evidence/release-traceability-readiness.json"
     hits = [f for f in found(bundled_copy) if f[0] == "evidence-stale"]
     assert [(r, p) for r, p, _ in hits] == [("evidence-stale", view)]
+
+
+def test_adr_link_schemes(bundled_copy: Path) -> None:
+    p = next((bundled_copy / "docs/status/decisions").glob("0001-*.md"))
+    text = p.read_text() + "\nSee [x](javascript:alert(1)) and [y](missing-file.md).\n"
+    p.write_text(text)
+    line = text.count("\n")
+    rel = p.relative_to(bundled_copy).as_posix()
+    findings, _ = run_checks(SpecGraph.build(load_spec(bundled_copy)), only=["adr-dangling-link"])
+    got = sorted((f.line, f.message.split(";")[0]) for f in findings if f.path == rel)
+    assert got == [(line, "link target missing-file.md does not exist in the tree"),
+                   (line, "link uses the javascript: scheme")]

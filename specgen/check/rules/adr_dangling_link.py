@@ -15,7 +15,8 @@ from ...graph import SpecGraph
 from ..base import Rule
 from ..facts import recorded_owner, settled
 
-LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
+LINK = re.compile(r"\[[^\]]*\]\(((?:[^()\s]|\([^()\s]*\))+)\)")  # one level of balanced parentheses
+SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
 
 def check(graph: SpecGraph) -> Iterable[Finding]:
@@ -36,7 +37,14 @@ def check(graph: SpecGraph) -> Iterable[Finding]:
         for i, line in enumerate(a.body.split("\n")):
             for m in LINK.finditer(line):
                 target = m.group(1).split("#", 1)[0]
-                if not target or "://" in target or target.startswith(("mailto:", "#", "/")):
+                if SCHEME.match(target):
+                    if not target.lower().startswith(("https:", "http:", "mailto:")):
+                        yield Finding(RULE.id, Severity.WARNING, a.path, a.body_line + i,
+                                      f"link uses the {target.split(':', 1)[0]}: scheme; only http(s) and mailto "
+                                      "links are allowed (others are not rendered as links)", subject=f.id,
+                                      col=m.start(1) + 1)
+                    continue
+                if not target or target.startswith(("#", "/")):
                     continue
                 rel = posixpath.normpath(posixpath.join(base, target))
                 if rel.startswith("../") or fs is None or fs.safe(rel) is None or not fs.safe(rel).exists():  # type: ignore[union-attr]
