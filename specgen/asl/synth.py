@@ -30,8 +30,10 @@ returned by :func:`generated_modules` too, as are the scalar decoder
 (:mod:`specgen.asl.gen_scalar`), the AGU validation shards
 (:mod:`specgen.asl.gen_scalar_shards`) and ``SystemRegisterAccessOf``
 (:mod:`specgen.asl.gen_sysregs`). Still not generated:
-``ExecuteTileInstruction`` (timed entry) and the BRU/FSU/SYS validation
-shards; a test that reaches one reports ``needs-generated`` naming it.
+the FSU/SYS validation shards and the BRU jump/link shards; a test that
+reaches one reports ``needs-generated`` naming it. ``ExecuteTileInstruction``
+(the timed tile entry point, :data:`TIMED_TILE_ENTRY_ASL`) and the BRU
+compare/set-commit shards (:mod:`specgen.asl.gen_bru_shards`) are generated.
 """
 
 from __future__ import annotations
@@ -181,6 +183,7 @@ def generated_modules(root: Path) -> list[Module]:
         appl = None
     mods.append(_parse(tile_dispatch_asl(catalog, appl if isinstance(appl, dict) else None),
                              "<generated>/tile-dispatch.asl"))
+    mods.append(_parse(TIMED_TILE_ENTRY_ASL, "<generated>/tile-timed.asl"))
     cpath = Path(root) / "spec" / "catalog" / "command-forms.json"
     try:
         forms = json.loads(cpath.read_text(encoding="utf-8"))
@@ -192,6 +195,23 @@ def generated_modules(root: Path) -> list[Module]:
         mods.append(_parse(command_forms_asl(forms, tile_selectors(catalog)), "<generated>/command-forms.asl"))
     mods.extend(_optional_modules(Path(root)))
     return mods
+
+
+# The timed tile entry point: the time model is the spec's own (one tick per decoded
+# attempt, ``BeginArchitecturalInstructionAttempt`` -> ``AdvanceArchitecturalTime``, exactly
+# as ``ExecuteScalarInstruction`` starts), then the untimed dispatch with no applicability
+# rules. Its second result is a Word that no accepted tile operation produces through this
+# path (every corpus use asserts it is zero or ignores it).
+TIMED_TILE_ENTRY_ASL = """\
+func ExecuteTileInstruction(family: TileDecodeFamily, code: bits(12),
+    operands: TileInstructionOperands) => (TileExecutionStatus, bits(PTO_XLEN))
+begin
+    BeginArchitecturalInstructionAttempt();
+    let (status, -) = ExecuteTileInstructionWithoutTimeWithAcceptedApplicabilityRules(
+        NumericApplicabilityRules_None, family, code, operands);
+    return (status, Zeros{PTO_XLEN});
+end;
+"""
 
 
 def _load_catalog(root: Path, name: str) -> dict | None:
@@ -223,6 +243,9 @@ def _optional_modules(root: Path) -> list[Module]:
         from .gen_bru_shards import bru_shards_asl
 
         mods.append(_parse(bru_shards_asl(scalar), "<generated>/bru-shards.asl"))
+        from .gen_fsu_shards import fsu_shards_asl
+
+        mods.append(_parse(fsu_shards_asl(scalar), "<generated>/fsu-shards.asl"))
     sysregs = _load_catalog(root, "system-registers.json")
     if sysregs and sysregs.get("registers"):
         from .gen_sysregs import system_registers_asl
