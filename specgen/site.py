@@ -71,6 +71,12 @@ def sweep_stale(out: Path) -> list[Path]:
     parent = out.parent
     if not parent.is_dir():
         return removed
+    if not out.exists():
+        # a kill between swap_in's two renames leaves the previous site moved aside: put it back
+        olds = sorted((p for p in parent.iterdir() if p.is_dir() and p.name.startswith(OLD_PREFIX + out.name + "-")),
+                      key=lambda p: p.stat().st_mtime)
+        if olds:
+            os.rename(olds[-1], out)
     for p in sorted(parent.iterdir()):
         if p.is_dir() and (p.name.startswith(TMP_PREFIX + out.name + "-")
                            or p.name.startswith(OLD_PREFIX + out.name + "-")):

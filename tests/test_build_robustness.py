@@ -87,3 +87,15 @@ def test_builds_with_source_date_epoch_agree(tmp_path: Path) -> None:
     build(a, tmp_path / "cwd-a", SOURCE_DATE_EPOCH="1700000000", TZ="UTC", LANG="C.UTF-8")
     build(b, tmp_path / "cwd-b", SOURCE_DATE_EPOCH="1700000000", TZ="America/St_Johns", LC_ALL="fr_FR.UTF-8")
     assert diff(snapshot(a), snapshot(b)) == []
+
+
+def test_kill_between_the_two_renames_is_recovered(tmp_path: Path) -> None:
+    """The one window swap_in cannot close: the old site moved aside, the new one not yet in place."""
+    from specgen.site import OLD_PREFIX, sweep_stale
+    out = tmp_path / "site"
+    aside = tmp_path / f"{OLD_PREFIX}site-x"
+    aside.mkdir()
+    (aside / "index.html").write_text("previous")
+    sweep_stale(out)
+    assert (out / "index.html").read_text() == "previous"
+    assert not aside.exists()
