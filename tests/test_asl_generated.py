@@ -196,3 +196,57 @@ def test_agu_shards_for_the_corpus_catalog_parse_and_cover_every_agu_form(corpus
         assert text.count(f"func ValidateScalarAGU{kind}_") == len(agu)
     assert "func ValidateScalarAGUFault_HL_PRFI_U()" in text  # a reserved 'model' value faults
     assert "func ValidateScalarAGUFault_PRF()" not in text  # prefetch without constraints: nothing to fault
+
+
+def test_bru_condition_mapping_and_oracle():
+    from specgen.asl.gen_bru_shards import condition_of, holds
+
+    assert condition_of("CMP.LTU", False) == "LTU"
+    assert condition_of("HL.SETC.NEI", True) == "NE"
+    assert condition_of("SETC.ANDI", True) == "AND"
+    assert condition_of("C.CMP.EQI", True) == "EQ"
+    assert condition_of("J", False) is None
+    assert holds("LT", -1, 0) and not holds("LTU", -1, 0)  # signed vs unsigned on the same bits
+    assert holds("GEU", -1, 0) and not holds("GE", -1, 0)
+    assert not holds("AND", 0b1100, 0b0011) and holds("OR", 0b1100, 0b0011)
+
+
+def test_bru_and_fsu_shards_for_the_corpus_catalog_parse(corpus):
+    import json
+
+    from specgen.asl.gen_bru_shards import bru_shards_asl
+    from specgen.asl.gen_fsu_shards import fsu_shards_asl
+
+    cat = json.loads((corpus / "spec/catalog/scalar-forms.json").read_text())
+    bru, fsu = bru_shards_asl(cat), fsu_shards_asl(cat)
+    parse_source(bru, "b.asl")
+    parse_source(fsu, "f.asl")
+    compares = [f for f in cat["forms"] if f.get("semantic_handler", "").startswith(("ExecuteCompare", "ExecuteSetCommit"))]
+    assert bru.count("func ValidateScalarBRUExecute_") == len(compares) == 52
+    fsu_forms = [f for f in cat["forms"] if f.get("semantic_family") == "FSU"]
+    assert fsu.count("func ValidateScalarFSUTypesReserved_") == len(fsu_forms)
+    assert "func ValidateScalarFSUBounds_FGES()" in fsu and "func ValidateScalarFSUExecute_FCVT()" not in fsu
+
+
+def test_fsu_oracles_follow_the_model_not_ieee():
+    from specgen.asl.gen_fsu_shards import compare, minmax, raw_carrier
+
+    qnan, one, two = 0x7FF8000000000000, 0x3FF0000000000000, 0x4000000000000000
+    assert compare("NE", False, qnan, one, False) == (False, 0)  # any NaN: every relation false
+    assert compare("EQ", True, qnan, one, False) == (False, 1)  # signaling form: NV on a quiet NaN
+    assert compare("EQ", False, 0, 1 << 63, False) == (True, 0)  # +0 == -0
+    assert compare("LT", False, 0x7F800001, 0x3F800000, True) == (False, 1)  # FP32 signaling NaN
+    assert minmax("MIN", 0, 0x80000000, True) == (0x80000000, 0)
+    assert minmax("MAX", qnan, one, False) == (one, 0)
+    assert raw_carrier("MUL", one, two, False) == ((one * two) & ((1 << 64) - 1), 0)
+    assert raw_carrier("DIV", one, 1 << 63, False) == ((1 << 64) - 1, 2)  # -0 divisor: DZ
+
+
+def test_timed_tile_entry_ticks_once_per_attempt(corpus):
+    it = Interpreter.from_root(corpus)
+    it.call("ResetProfileState")
+    before = it.call("ReadMonotonicTime")
+    ops = it.call("DefaultTileInstructionOperands")
+    status, value = it.call("ExecuteTileInstruction", "TileDecode_TEPL", Bits(0x3E0, 12), ops)
+    assert status == "TileExecution_Rejected" and value == Bits(0, 64)
+    assert it.call("ReadMonotonicTime").v == before.v + 1
