@@ -399,9 +399,9 @@ class _Runner:
 
     def _admitted_for(self, mnemonic: str) -> frozenset[str] | None:
         if mnemonic not in self._admitted:
-            try:
-                from ..asl.legality import admitted_datatypes
-                self._admitted[mnemonic] = admitted_datatypes(self.root, mnemonic)
+            try:  # the check's admitted sets: computed once per tree and cached by its content hash
+                from ..check.rules.legality_prose_mismatch import admitted
+                self._admitted[mnemonic] = admitted(self.graph).get(mnemonic)
             except Exception:  # noqa: BLE001 - an unevaluable predicate gives no note
                 self._admitted[mnemonic] = None
         return self._admitted[mnemonic]
