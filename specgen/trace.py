@@ -9,41 +9,76 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 from typing import Any, TextIO
 
 from .graph import SpecGraph
 from .models.located import AslUnit, AvsTest
 
-PTO_ID = re.compile(r"PTO-[A-Z0-9]+(?:-[A-Z0-9]+)*")
+GATE_EVIDENCE = "spec/evidence/release-gate-readiness.json"
 
 
-def _evidence_index(graph: SpecGraph) -> dict[str, set[str]]:
-    """Evidence file -> every PTO ID and asl path it mentions (one regex pass per file, memoised)."""
-    idx = graph.memo.get("evidence_index")
-    if isinstance(idx, dict):
-        return idx
-    idx = {}
-    prefix = graph.spec.config.json_root + "/"
-    for rel, art in sorted(graph.spec.artifacts.items()):
-        if rel.startswith(prefix + "catalog/") or rel.startswith(prefix + "schemas/") or not art.text:
-            continue
-        found = set(PTO_ID.findall(art.text))
-        found.update(re.findall(r'"(asl/[^"]+\.asl)"', art.text))
-        idx[rel] = found
-    graph.memo["evidence_index"] = idx
-    return idx
+def evidence_id(path: str) -> str:
+    """A stable display id for an evidence file (``PTO-EVIDENCE-<STEM>``)."""
+    stem = path.rsplit("/", 1)[-1].removesuffix(".json")
+    return "PTO-EVIDENCE-" + stem.upper().replace("_", "-")
 
 
-def _recorded(graph: SpecGraph) -> dict[str, str]:
+def recorded_hash(graph: SpecGraph, path: str) -> tuple[str, bool]:
+    """(sha256, present): the file's hash, or the one the release recorded for an absent file."""
+    spec = graph.spec
+    got = spec.hash_of(path)
+    if got is not None:
+        return got, True
+    view = spec.traceability_view
+    if view is not None and path in view.sources:
+        return view.sources[path], False
+    if spec.manifest is not None:
+        for row in spec.manifest.canonical_inputs:
+            if row.path == path:
+                return row.sha256, False
+    return "", False
+
+
+def evidence_paths(graph: SpecGraph) -> list[str]:
+    """The release evidence every unit's chain cites.
+
+    The traceability view, the JSON projections its ``derivation`` names (such
+    as the instruction-contract closure and the architecture readiness), the
+    release-gate readiness record and the manifest: the evidence the reference
+    portal lists, derived from the view instead of typed in.
+    """
+    spec = graph.spec
+    out: list[str] = []
+    view = spec.traceability_view
+    if spec.traceability is not None and view is not None:
+        out.append(spec.traceability.path)
+        for key in sorted(view.derivation):
+            val = view.derivation[key]
+            if val.endswith(".json") and "{" not in val:
+                out.append(val)
+    gate = graph.spec.config.json_root + GATE_EVIDENCE.removeprefix("spec")
+    if gate in spec.artifacts:
+        out.append(gate)
+    if spec.manifest_path and spec.manifest_path in spec.artifacts:
+        out.append(spec.manifest_path)
+    seen: set[str] = set()
+    return [p for p in out if not (p in seen or seen.add(p))]  # type: ignore[func-returns-value]
+
+
+def clause_digest(graph: SpecGraph, clause_id: str) -> str:
+    """The digest the release selection records for a clause ('' when none)."""
     man = graph.spec.manifest
     if man is None:
-        return {}
-    return {r.path: r.sha256 for r in [*man.canonical_inputs, *man.owned_artifacts]}
+        return ""
+    digests = graph.memo.get("ndf_digests")
+    if not isinstance(digests, dict):
+        digests = {d.id: d.sha256 for d in man.release_selection.expanded_ndf}
+        graph.memo["ndf_digests"] = digests
+    return digests.get(clause_id, "")
 
 
 def resolve(graph: SpecGraph, ident: str) -> tuple[str, Any] | None:
-    """What an identifier names: ("unit", AslUnit), ("clause", (id, unit)) or ("test", AvsTest)."""
+    """What an identifier names: ("unit", AslUnit), ("clause", Requirement) or ("test", AvsTest)."""
     if ident in graph.instructions:
         return "unit", graph.instructions[ident]
     upper = ident.upper()
@@ -67,61 +102,48 @@ def resolve(graph: SpecGraph, ident: str) -> tuple[str, Any] | None:
 
 def _test_row(t: AvsTest) -> dict[str, Any]:
     h = t.header
-    return {"id": h.id if h else "", "kind": h.kind if h else "", "path": t.path, "sha256": t.sha256,
-            "line": t.span.line, "requirements": list(h.requirements) if h else []}
+    return {"id": h.id if h else t.path, "kind": h.kind if h else "", "path": t.path, "sha256": t.sha256,
+            "line": t.span.line, "source": h.source if h else "",
+            "requirements": list(h.requirements) if h else []}
 
 
 def _adr_row(graph: SpecGraph, adr_id: str) -> dict[str, Any]:
     a = graph.adr(adr_id)
     if a is None or a.front is None:
         return {"id": adr_id, "title": "", "status": "missing", "path": None, "sha256": None}
-    return {"id": adr_id, "title": a.title or a.front.title, "status": a.front.status, "path": a.path,
-            "sha256": a.sha256}
+    return {"id": adr_id, "title": a.front.title, "status": a.front.status, "path": a.path, "sha256": a.sha256}
 
 
 def unit_chain(graph: SpecGraph, unit: AslUnit) -> dict[str, Any]:
-    """The full chain of one unit; for instructions it starts at the identity clause."""
-    recorded = _recorded(graph)
+    """clause → source → tests → evidence → ADRs of one unit (the data its page's traceability shows)."""
     ins = unit.instruction
-    clauses: list[dict[str, Any]] = []
-    if ins is not None:
-        clauses.append({"id": ins.clause_id, "implicit": True, "kind": "executable", "status": "accepted",
-                        "path": unit.path, "lines": [1, unit.text.count("\n") or 1], "body": ins.summary})
-    for c in unit.clauses:
-        clauses.append({"id": c.id, "implicit": False, "kind": c.attrs.kind if c.attrs else None,
-                        "level": c.attrs.level if c.attrs else None, "layer": c.attrs.layer if c.attrs else None,
-                        "status": c.attrs.status if c.attrs else None, "path": c.span.path,
-                        "lines": [c.span.line, c.span.end_line], "body": c.text})
-    ids = {c["id"] for c in clauses} | {unit.id or ""}
+    identity = ins.clause_id if ins is not None else None
+    clauses = [{"id": c.id, "path": c.span.path, "sha256": clause_digest(graph, c.id),
+                "start": c.span.line, "end": c.span.end_line,
+                "kind": c.attrs.kind if c.attrs else None, "level": c.attrs.level if c.attrs else None,
+                "layer": c.attrs.layer if c.attrs else None, "status": c.attrs.status if c.attrs else None,
+                "body": c.text} for c in unit.clauses]
+    ids = [c["id"] for c in clauses] + ([identity] if identity else [])
     tests = {t.path: t for t in graph.tests_by_source.get(unit.path, [])}
     for cid in ids:
         for t in graph.tests_by_requirement.get(cid, []):
             tests.setdefault(t.path, t)
-    test_rows = sorted((_test_row(t) for t in tests.values()), key=lambda r: r["id"])
-    evidence = []
-    for rel, mentioned in _evidence_index(graph).items():
-        if ids & mentioned or unit.path in mentioned:
-            evidence.append({"path": rel, "sha256": graph.spec.hash_of(rel), "recorded_sha256": recorded.get(rel)})
-    view = graph.spec.traceability_view
-    if view is not None:
-        row = next((r for r in view.units if r.source == unit.path), None)
-        art = row.instruction_contract.artifact if row and row.instruction_contract else None
-        if art and all(e["path"] != art for e in evidence):
-            evidence.append({"path": art, "sha256": graph.spec.hash_of(art), "recorded_sha256": recorded.get(art)})
-    man = graph.spec.manifest_path
-    if man in graph.spec.artifacts and all(e["path"] != man for e in evidence):
-        evidence.append({"path": man, "sha256": graph.spec.hash_of(man), "recorded_sha256": None})
-    evidence.sort(key=lambda e: e["path"])
     adr_ids = set(graph.readiness_subjects(unit))
     for cid in ids:
         adr_ids.update(graph.adrs_for_requirement(cid))
+    evidence = []
+    for p in evidence_paths(graph):
+        sha, present = recorded_hash(graph, p)
+        evidence.append({"id": evidence_id(p), "path": p, "sha256": sha, "present": present})
     return {
         "kind": "instruction" if ins else "unit",
         "id": unit.id,
         "mnemonic": ins.mnemonic if ins else None,
-        "source": {"path": unit.path, "sha256": unit.sha256, "recorded_sha256": recorded.get(unit.path)},
+        "identity": identity,
+        "identity_sha256": clause_digest(graph, identity) if identity else "",
+        "source": {"path": unit.path, "sha256": unit.sha256},
         "clauses": clauses,
-        "tests": test_rows,
+        "tests": sorted((_test_row(t) for t in tests.values()), key=lambda r: r["id"]),
         "evidence": evidence,
         "adrs": [_adr_row(graph, a) for a in sorted(adr_ids)],
     }
@@ -139,13 +161,16 @@ def trace_chain(graph: SpecGraph, ident: str) -> dict[str, Any] | None:
         chain = unit_chain(graph, obj.owner)
         chain["kind"] = "clause"
         chain["clauses"] = [c for c in chain["clauses"] if c["id"] == obj.id]
+        if obj.clause is not None:
+            chain["identity"] = None
         chain["id"] = obj.id
         chain["tests"] = [_test_row(t) for t in sorted(graph.tests_by_requirement.get(obj.id, []), key=lambda t: t.path)]
         chain["adrs"] = [_adr_row(graph, a) for a in graph.adrs_for_requirement(obj.id)]
         return chain
     t: AvsTest = obj
     source = graph.units_by_path.get(t.header.source) if t.header else None
-    chain = unit_chain(graph, source) if source else {"source": None, "clauses": [], "evidence": [], "adrs": []}
+    chain = unit_chain(graph, source) if source else {"source": None, "identity": None, "clauses": [],
+                                                      "evidence": [], "adrs": []}
     wanted = set(t.header.requirements) if t.header else set()
     chain["clauses"] = [c for c in chain["clauses"] if c["id"] in wanted] or chain["clauses"]
     chain.update({"kind": "test", "id": t.header.id if t.header else t.path, "tests": [_test_row(t)]})
@@ -157,16 +182,19 @@ def format_text(chain: dict[str, Any]) -> str:
     src = chain.get("source")
     if src:
         lines.append(f"  source   {src['path']}  sha256 {src['sha256']}")
+    if chain.get("identity"):
+        lines.append(f"  clause   {chain['identity']}  [identity]  {src['path'] if src else ''}  "
+                     f"digest {chain.get('identity_sha256') or '-'}")
     for c in chain["clauses"]:
-        tag = "identity" if c.get("implicit") else f"{c.get('kind')} {c.get('status')}"
-        lines.append(f"  clause   {c['id']}  [{tag}]  {c['path']}:{c['lines'][0]}-{c['lines'][1]}")
+        lines.append(f"  clause   {c['id']}  [{c.get('kind')} {c.get('status')}]  {c['path']}:{c['start']}-{c['end']}"
+                     f"  digest {c['sha256'] or '-'}")
     for t in chain["tests"]:
         lines.append(f"  test     {t['id']}  [{t['kind']}]  {t['path']}  sha256 {t['sha256']}")
     for e in chain["evidence"]:
-        lines.append(f"  evidence {e['path']}  sha256 {e['sha256'] or 'MISSING'}")
+        lines.append(f"  evidence {e['path']}  sha256 {e['sha256'] or '-'}" + ("" if e["present"] else "  (absent)"))
     for a in chain["adrs"]:
         lines.append(f"  adr      {a['id']}  [{a['status']}]  {a['title']}  {a['path']}  sha256 {a['sha256']}")
-    lines.append(f"{len(chain['clauses'])} clause(s), {len(chain['tests'])} test(s), "
+    lines.append(f"{len(chain['clauses']) + bool(chain.get('identity'))} clause(s), {len(chain['tests'])} test(s), "
                  f"{len(chain['evidence'])} evidence file(s), {len(chain['adrs'])} ADR(s)")
     return "\n".join(lines) + "\n"
 

@@ -23,7 +23,7 @@ from ..models.evidence import TraceabilityView, UnitRow
 from ..models.located import Adr, AslUnit, AvsTest
 from . import links as L
 from .blocks import parse_composition, signature
-from .chain import evidence_paths, recorded_hash, unit_chain
+from .chain import evidence_id, evidence_paths, recorded_hash, unit_chain
 from .examples import instruction_examples
 from .html import highlight_asl, json_pretty, markdown_body, resolve_relative
 from .i18n import Messages
@@ -646,8 +646,7 @@ def release_context(cx: Ctx) -> dict[str, Any]:
     arts = []
     for p in evidence_paths(g):
         sha, present = recorded_hash(g, p)
-        from .chain import _evidence_id
-        arts.append({"id": _evidence_id(p), "path": p, "sha256": sha, "present": present})
+        arts.append({"id": evidence_id(p), "path": p, "sha256": sha, "present": present})
     man = spec.manifest
     ctx.update({
         "title": cx.t("nav.release"), "crumbs": cx.crumbs(None), "artifacts": arts,
