@@ -44,7 +44,7 @@ def tile_dispatch_asl(catalog: dict, applicability: dict | None = None) -> str:
     """Generated dispatch ASL; ``applicability`` is numeric-profile-applicability.json (A2/A3 rules)."""
     ops = catalog.get("operations") or []
     rejected = _rejected_indices(ops, applicability)
-    cond = " || ".join(f"operation == {i}" for i in rejected) or "FALSE"
+    rejected_cond = " || ".join(f"operation == {i}" for i in rejected) or "FALSE"
     fields: list[str] = []
     for o in ops:
         for a in o.get("arguments", []):
@@ -66,7 +66,7 @@ def tile_dispatch_asl(catalog: dict, applicability: dict | None = None) -> str:
            "    operation: integer) => boolean",
            "begin",
            "    if rules == NumericApplicabilityRules_None then return FALSE; end;",
-           f"    return {cond};",
+           f"    return {rejected_cond};",
            "end;",
            "func ExecuteTileOperationOfIndex(index: integer, operands: TileInstructionOperands) => TileExecutionStatus",
            "begin", "    case index of"]
@@ -88,15 +88,15 @@ def tile_dispatch_asl(catalog: dict, applicability: dict | None = None) -> str:
     body = ["    let index = DecodeTileOperation(family, code);",
             "    if index == PTO_TILE_OPERATION_COUNT then",
             "        SetFault(Fault_IllegalInstruction, ReadTPC());",
-            "        return (TileExecution_Rejected, 0);",
+            "        return (TileExecution_Rejected, Zeros{PTO_XLEN});",
             "    end;",
             "    if TileOperationRejectedByAcceptedApplicabilityRules(rules, index) then",
             "        SetFault(Fault_IllegalInstruction, ReadTPC());",
-            "        return (TileExecution_Rejected, 0);",
+            "        return (TileExecution_Rejected, Zeros{PTO_XLEN});",
             "    end;",
             "    let status = ExecuteTileOperationOfIndex(index, operands);",
-            "    return (status, 0);"]
+            "    return (status, Zeros{PTO_XLEN});"]
     out += ["func ExecuteTileInstructionWithoutTimeWithAcceptedApplicabilityRules(rules: NumericApplicabilityRuleSet,",
-            "    family: TileDecodeFamily, code: bits(12), operands: TileInstructionOperands) => (TileExecutionStatus, integer)",
+            "    family: TileDecodeFamily, code: bits(12), operands: TileInstructionOperands) => (TileExecutionStatus, bits(PTO_XLEN))",
             "begin"] + body + ["end;"]
     return "\n".join(out) + "\n"
