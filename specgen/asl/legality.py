@@ -24,8 +24,9 @@ ENUM = "TileDataType"
 @lru_cache(maxsize=4)
 def _interpreter(root: str):
     from .interp import Interpreter
+    from .synth import generated_modules
 
-    return Interpreter.from_root(Path(root))
+    return Interpreter.from_root(Path(root), generated=generated_modules(Path(root), tile_only=True))
 
 
 def _predicate_mnemonics(interp) -> list[str]:

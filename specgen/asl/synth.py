@@ -164,8 +164,12 @@ def tile_operations_asl(catalog: dict) -> str:
     return "\n".join(out) + "\n"
 
 
-def generated_modules(root: Path) -> list[Module]:
-    """Parsed generated ASL for ``root`` (empty when the catalog is absent or unreadable)."""
+def generated_modules(root: Path, *, tile_only: bool = False) -> list[Module]:
+    """Parsed generated ASL for ``root`` (empty when the catalog is absent or unreadable).
+
+    ``tile_only`` leaves out the command, scalar and system-register modules: what
+    a tile predicate (the legality sets) reaches, without unpickling the large shards.
+    """
     path = Path(root) / "spec" / "catalog" / "tile-operations.json"
     try:
         catalog = json.loads(path.read_text(encoding="utf-8"))
@@ -184,6 +188,8 @@ def generated_modules(root: Path) -> list[Module]:
     mods.append(_parse(tile_dispatch_asl(catalog, appl if isinstance(appl, dict) else None),
                              "<generated>/tile-dispatch.asl"))
     mods.append(_parse(TIMED_TILE_ENTRY_ASL, "<generated>/tile-timed.asl"))
+    if tile_only:
+        return mods
     cpath = Path(root) / "spec" / "catalog" / "command-forms.json"
     try:
         forms = json.loads(cpath.read_text(encoding="utf-8"))
