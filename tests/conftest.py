@@ -7,11 +7,10 @@ except under CI (``CI`` set), where its absence is a failure: CI always has it.
 from __future__ import annotations
 
 import os
-import shutil
-import stat
 from pathlib import Path
 
 import pytest
+from treecopy import copy_tree
 
 REPO = Path(__file__).resolve().parent.parent
 BUNDLED = REPO / "spec"
@@ -35,18 +34,6 @@ def corpus_root() -> Path:
 @pytest.fixture(scope="session")
 def bundled_root() -> Path:
     return BUNDLED
-
-
-def copy_tree(src: Path, dst: Path) -> Path:
-    """Copy a spec tree into a scratch directory, writable (the corpus has no write bits)."""
-    shutil.copytree(src, dst, symlinks=True)
-    for d, dirs, files in os.walk(dst):
-        for name in dirs + files:
-            p = Path(d) / name
-            if not p.is_symlink():
-                p.chmod(p.stat().st_mode | stat.S_IWUSR)
-    Path(dst).chmod(Path(dst).stat().st_mode | stat.S_IWUSR)
-    return dst
 
 
 @pytest.fixture()

@@ -12,7 +12,7 @@ from specgen.check import run_checks
 from specgen.graph import SpecGraph
 from specgen.loader import load_spec
 
-from conftest import BUNDLED, copy_tree
+from treecopy import copy_tree
 
 
 def dump(spec: object) -> tuple[str, ...]:
@@ -29,8 +29,8 @@ def findings(spec: object) -> str:
 
 
 @pytest.fixture()
-def tree(tmp_path: Path) -> Path:
-    return copy_tree(BUNDLED, tmp_path / "spec")
+def tree(tmp_path: Path, bundled_root: Path) -> Path:
+    return copy_tree(bundled_root, tmp_path / "spec")
 
 
 def test_second_load_is_served_from_the_cache_and_identical(tree: Path, tmp_path: Path) -> None:
