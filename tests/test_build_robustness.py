@@ -99,3 +99,25 @@ def test_kill_between_the_two_renames_is_recovered(tmp_path: Path) -> None:
     sweep_stale(out)
     assert (out / "index.html").read_text() == "previous"
     assert not aside.exists()
+
+
+def test_build_writes_only_its_output_cache_and_temp_dirs(tmp_path: Path) -> None:
+    """Nothing is written into the spec root, the working directory or $HOME: only the output
+    directory, the cache directory ($SPECGEN_CACHE_DIR) and the temporary directory ($TMPDIR)."""
+    from treecopy import copy_tree
+    spec = copy_tree(BUNDLED, tmp_path / "spec")
+    before = snapshot(spec)
+    dirs = {name: tmp_path / name for name in ("work", "home", "cache", "tmp")}
+    for d in dirs.values():
+        d.mkdir()
+    out = tmp_path / "out"
+    cmd = [sys.executable, "-m", "specgen", "build", "--root", str(spec), "--out", str(out)]
+    proc = subprocess.run(cmd, cwd=dirs["work"], capture_output=True, text=True,
+                          env=_env(HOME=str(dirs["home"]), SPECGEN_CACHE_DIR=str(dirs["cache"]),
+                                   TMPDIR=str(dirs["tmp"]), XDG_CACHE_HOME=str(dirs["home"] / ".cache")))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert snapshot(spec) == before
+    assert sorted(p.name for p in dirs["work"].iterdir()) == []
+    assert sorted(p.name for p in dirs["home"].rglob("*")) == []
+    assert {p.name for p in tmp_path.iterdir()} <= {"spec", "out", "work", "home", "cache", "tmp"}
+    assert (out / "index.html").is_file()
