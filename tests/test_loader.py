@@ -67,6 +67,27 @@ def test_broken_header_line_is_located(corpus_copy: Path) -> None:
     spec = load_spec(corpus_copy)
     assert [(f.rule, f.path, f.line) for f in spec.errors] == [
         ("record-json", "asl/tile/elementwise-tile-tile/arithmetic/TMUL.asl", 1)]
+    from specgen.cli import main
+    import io
+    out = io.StringIO()
+    assert main(["validate", "--root", str(corpus_copy)], out=out) == 1
+    first = out.getvalue().splitlines()[0]
+    assert first.startswith("asl/tile/elementwise-tile-tile/arithmetic/TMUL.asl:1:") and "record-json" in first
+
+
+def test_validate_cli_on_the_corpus(corpus_root: Path) -> None:
+    import io
+    from specgen.cli import main
+    out = io.StringIO()
+    assert main(["validate", "--root", str(corpus_root)], out=out) == 0
+    text = out.getvalue()
+    assert ("840 asl units, 634 instruction records" in text and "3352 avs tests, 92 adr files" in text
+            and "0 error(s)" in text)
+    out = io.StringIO()
+    assert main(["validate", "--root", str(corpus_root), "--format", "json"], out=out) == 0
+    import json
+    doc = json.loads(out.getvalue())
+    assert doc["counts"]["instruction_records"] == 634 and doc["errors"] == 0
 
 
 @pytest.mark.parametrize("text, rule, line", [
