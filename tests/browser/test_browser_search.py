@@ -25,7 +25,9 @@ def search(page: Any, query: str) -> list[str]:
     page.locator("input.md-search__input").click()
     page.locator("input.md-search__input").fill(query)
     links = page.locator(".md-search-result__list a")
-    links.first.wait_for(state="attached", timeout=20_000)
+    # material builds its lunr index in a web worker on first use (the zh pipeline is the slow one);
+    # on a loaded 2-core CI machine that alone has taken over 20 s: wait generously, this is no speed test
+    links.first.wait_for(state="attached", timeout=120_000)
     return [page_of(h) for h in links.evaluate_all("els => els.map(e => e.href)")]
 
 
