@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from markupsafe import Markup
 
-from ..encoding import build_encodings
+from ..encoding.from_spec import STEMS as CATALOG_STEMS, spec_encodings
 from ..encoding.model import Encoding, EncodingSet
 from ..encoding.svg import svg as encoding_svg
 from ..encoding.wavejson import wavejson_text
@@ -29,7 +29,6 @@ from .html import highlight_asl, json_pretty, markdown_body, resolve_relative
 from .i18n import Messages
 
 ALL = "*"  # dependency meaning "the whole tree" (indexes, matrix, release)
-CATALOG_STEMS = ("command-forms", "scalar-forms", "tile-operations", "extension-encoding-reservations")
 
 
 @dataclass(frozen=True)
@@ -57,29 +56,9 @@ class SiteData:
 
 # ------------------------------------------------------------------ planning
 def encodings_for(graph: SpecGraph) -> EncodingSet:
-    """Encodings from the already-loaded catalogs and headers (no second read of the tree)."""
-    spec = graph.spec
-    catalogs: dict[str, Any] = {}
-    texts: dict[str, str] = {}
-    paths: dict[str, str] = {}
-    for stem in CATALOG_STEMS:
-        rel = f"{spec.config.json_root}/catalog/{stem}.json"
-        art = spec.artifacts.get(rel)
-        paths[stem] = rel
-        if art is not None and art.data is not None:
-            catalogs[stem] = art.data
-            texts[stem] = art.text
-    contracts: dict[str, Any] = {}
-    domains: list[dict[str, Any]] = []
-    for u in spec.units:
-        raw = u.raw_header or {}
-        if u.instruction is not None and isinstance(raw.get("contract"), dict):
-            contracts[u.instruction.mnemonic] = raw["contract"]
-        for d in raw.get("field_domains", []) or []:
-            if isinstance(d, dict):
-                domains.append(d)
+    """The check's encodings of this graph (built once from the loaded catalogs and headers)."""
     try:
-        return build_encodings(catalogs, domains, contracts, paths, texts)
+        return spec_encodings(graph)
     except Exception:  # a malformed catalog is the check's business; pages go without diagrams
         return EncodingSet([])
 
