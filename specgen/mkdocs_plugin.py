@@ -158,6 +158,13 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         self._stage("mkdocs")
         return files
 
+    def on_page_markdown(self, markdown: str, *, page: Any, config: Any, files: Files) -> str:
+        """The theme writes ``page.title`` into ``<title>`` and the nav unescaped: give it escaped text."""
+        p = self.pages.get(page.file.src_uri)
+        if p is not None:
+            page.meta["title"] = html.escape(p.title)
+        return markdown
+
     def on_page_content(self, html_text: str, *, page: Any, config: Any, files: Files) -> str:
         p = self.pages.get(page.file.src_uri)
         if p is None:
