@@ -150,3 +150,30 @@ def test_errors_never_escape_as_other_exceptions() -> None:
                  "B.DATR PadValue=Huge", "B.DIM LB7=1", "0x10", "B.DIM LB0=999999"]:
         with pytest.raises(ProgramError):
             parse_program(junk)
+
+
+def test_execute_names_its_destination_so_it_may_alias_a_source() -> None:
+    p = parse_program("EXECUTE TMUL T0, T0, T1\nexecute tadd u2, 17, U3  // lower case and numbers")
+    assert [s.mnemonic for s in p.statements] == ["EXECUTE", "EXECUTE"]
+    assert p.statements[0].fields == {"operation": "TMUL", "destination": 0, "source_left": 0, "source_right": 1}
+    assert p.statements[1].fields == {"operation": "TADD", "destination": 18, "source_left": 17,
+                                      "source_right": 19}
+    assert p.statements[0].text == "EXECUTE TMUL T0, T0, T1"
+    assert not p.is_block and not p.is_sketch
+
+
+@pytest.mark.parametrize("text, kind, col, words", [
+    ("EXECUTE TMUL T0, T0", "missing-operand", 20, ["EXECUTE TMUL", "found 2", "missing the right source"]),
+    ("EXECUTE TMUL T0", "missing-operand", 16, ["found 1", "missing the left source"]),
+    ("EXECUTE TMUL T0, T0, T1, T2", "syntax", 26, ["EXECUTE TMUL takes three tile registers", "found 4"]),
+    ("EXECUTE TMUL T0, T0, T1,", "syntax", 25, ["trailing ','"]),
+    ("EXECUTE T0, T0, T1", "missing-operand", 9, ["found the register T0", "EXECUTE TMUL T0, T0, T1"]),
+    ("EXECUTE", "missing-operand", 8, ["an instruction mnemonic"]),
+    ("EXECUTE TMUL T0 T0 T1", "syntax", 17, ["',' before the left source", "found 'T0'"]),
+    ("EXECUTE TMUL T0, T0, T16", "range", 22, ["T16 does not exist"]),
+])
+def test_execute_operand_errors(text: str, kind: str, col: int, words: list[str]) -> None:
+    e = _err(text)
+    assert (e.kind, e.line, e.col) == (kind, 1, col)
+    for w in words:
+        assert w in e.message, (w, e.message)

@@ -191,3 +191,61 @@ def test_run_unknown_profile_is_usage_error(bundled_root: Path) -> None:
     rc, _, err = _run(["--root", str(bundled_root), str(bundled_root / TMUL_DIR / "u64-wraps.json"),
                        "--profile", "nope"])
     assert rc == 2 and "unknown profile 'nope'" in err
+
+
+ALIAS = f"{TMUL_DIR}/destination-aliases-left-source.json"
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_execute_destination_aliasing_left_source_uses_old_values(bundled_root: Path, fast: bool) -> None:
+    doc = json.loads((bundled_root / ALIAS).read_text())
+    assert doc["program"] == "EXECUTE TMUL T0, T0, T1"
+    from specgen.examples.model import parse_example
+    ex = parse_example((bundled_root / ALIAS).read_text())
+    run = executor_for(bundled_root, "reference", fast=fast).run(parse_program(ex.program_text), ex.inputs())
+    assert run.fault is None
+    assert [(s.entry, s.destination) for s in run.steps] == [("InstructionContractExecute_TMUL", "T0")]
+    left, right = doc["tiles"]["T0"]["values"], doc["tiles"]["T1"]["values"]
+    want = [[str(a * b % 2**32) for a, b in zip(lr, rr)] for lr, rr in zip(left, right)]
+    t0 = run.outputs["T0"]
+    assert [row[:2] for row in t0.values()[:2]] == want
+    assert t0.values()[1][1] != str(left[1][1] * right[1][1])  # the U32 product wrapped
+    assert [row[:2] for row in run.tiles["T1"].values()[:2]] == [[str(v) for v in r] for r in right]
+    assert t0.defined[0] == [True, True, False, False]  # no Block: Null padding outside the valid region
+
+
+def test_execute_example_is_verified_on_the_page_api_and_a_wrong_value_is_caught(bundled_root: Path,
+                                                                                  bundled_copy: Path) -> None:
+    res = {r.id: r for r in example_results(graph(bundled_root))["TMUL"]}
+    r = res["PTO-EX-TMUL-DESTINATION-ALIASES-LEFT-SOURCE"]
+    assert r.kind == "checked" and r.verified and not r.mismatches
+    assert [(ln.mnemonic, ln.entry, ln.destination) for ln in r.lines] == [
+        ("EXECUTE", "InstructionContractExecute_TMUL", "T0")]
+    _edit(bundled_copy / ALIAS, lambda d: d["expect"]["tiles"]["T0"]["values"][0].__setitem__(0, 3 * 3))
+    findings, _ = run_checks(graph(bundled_copy), only=EXAMPLE_RULES)
+    assert [(f.rule, f.path) for f in findings] == [("example-mismatch", ALIAS)]
+    assert "T0[0][0]: expected 9, got 21" in findings[0].message
+
+
+def test_execute_illegal_operands_fault_at_the_predicate_and_write_nothing(bundled_root: Path) -> None:
+    from specgen.examples.executor import TileInput
+    t0 = TileInput("T0", "U32", 8, 4, 2, 2, ((3, 5), (7, 9)))
+    t1 = TileInput("T1", "U16", 16, 4, 2, 2, ((1, 2), (3, 4)))  # another DataType: operands disagree
+    run = executor_for(bundled_root, "reference").run(parse_program("EXECUTE TMUL T0, T0, T0\n"
+                                                                    "EXECUTE TMUL T0, T0, T1\n"
+                                                                    "EXECUTE TMUL T0, T0, T0"), [t0, t1])
+    assert run.fault is not None and run.fault.name == "Fault_TileLegality"
+    assert run.fault.statement.line == 2 and len(run.steps) == 2
+    assert run.fault.asl_function == "InstructionContractOperandsLegal_TMUL"
+    assert run.fault.asl_span is not None
+    text = (bundled_root / run.fault.asl_span.path).read_text().splitlines()
+    assert "InstructionContractOperandsLegal_TMUL" in text[run.fault.asl_span.line - 1]
+    assert [row[:2] for row in run.tiles["T0"].values()[:2]] == [["9", "25"], ["49", "81"]]  # line 1 only
+
+
+def test_execute_unknown_mnemonic_cannot_run_and_names_it(bundled_root: Path) -> None:
+    from specgen.examples.executor import RunError, TileInput
+    t0 = TileInput("T0", "U32", 8, 4, 2, 2, ((3, 5), (7, 9)))
+    with pytest.raises(RunError) as info:
+        executor_for(bundled_root, "reference").run(parse_program("EXECUTE TFOO T0, T0, T0"), [t0])
+    assert "TFOO" in info.value.message and "InstructionContractExecute_TFOO" in info.value.message

@@ -225,6 +225,13 @@ class Executor:
                 assert idx is not None
                 result.inputs[t.register] = self.read_tile(idx)
             for st in program.statements:
+                if st.mnemonic == "EXECUTE":
+                    step, fault = self._execute(st)
+                    result.steps.append(step)
+                    if fault is not None:
+                        result.fault = fault
+                        break
+                    continue
                 entry, args = self._entry(st)
                 before = self._last_destination()
                 self._fault_stack = ()
@@ -248,6 +255,48 @@ class Executor:
             raise RunError(f"the ASL failed: {e.message} at {e.span}" + (f" ({stack})" if stack else ""),
                            span=e.span) from None
         return result
+
+    def _execute(self, st: Statement) -> tuple[Step, Fault | None]:
+        """``EXECUTE <MN> d, l, r``: the tile-level contract entry, with the Block commit's fault contract.
+
+        The legality predicate decides; FALSE records Fault_TileLegality through
+        the ASL (``BlockFault``/``SetFault``) and writes nothing, as a rejected
+        Block commit does; TRUE runs the instruction's execute function on the
+        registers as named, so a destination may alias a source.
+        """
+        it = self.interp
+        f = st.fields
+        op = str(f["operation"])
+        legal_fn, execute_fn = f"InstructionContractOperandsLegal_{op}", f"InstructionContractExecute_{op}"
+        missing = [n for n in (legal_fn, execute_fn) if not it.has_function(n)]
+        if missing:
+            raise RunError(f"line {st.line}: {op} is not an instruction with a tile-level contract entry in "
+                           f"this spec (no {' or '.join(missing)} in its ASL)", st, Span("", st.line, st.col))
+        args = (f["destination"], f["source_left"], f["source_right"])
+        if it.has_function("ClearFault"):
+            it.call("ClearFault")
+        if it.call(legal_fn, *args) is not True:
+            if it.has_function("BlockFault"):
+                status = str(it.call("BlockFault", "Fault_TileLegality"))
+            else:
+                it.call("SetFault", "Fault_TileLegality")
+                status = "BlockStatus_Faulted"
+            span = self._declaration(legal_fn)
+            name = str(it.get_global("_LastFault"))
+            stack = ((legal_fn, span),) if span else ()
+            return Step(st, legal_fn, args, status), Fault(name, st, span, legal_fn, stack)
+        it.call(execute_fn, *args)
+        return Step(st, execute_fn, args, "BlockStatus_Executed", register_name(int(args[0]))), None
+
+    def _declaration(self, name: str) -> Span | None:
+        """Where the spec declares function ``name`` (the site a tile-level fault is decided)."""
+        index = getattr(self.interp, "index", None)
+        if index is None:
+            return None
+        for decl in index.lookup(name):
+            if hasattr(decl, "params"):
+                return Span(decl.path, decl.line, decl.col)
+        return None
 
     def _last_destination(self) -> int | None:
         """The register the last successful commit wrote (a commit always allocates a fresh one)."""

@@ -3,6 +3,11 @@
 A program is a sequence of Block commands (``BSTART.VEC TMUL, FP16; B.DIM
 LB0=4; B.IOT T1, T2, mask=0b0001, <last>, ->T<1>; BSTOP``) separated by ``;``
 or newlines, with ``#`` (at a line start or after blank) and ``//`` comments.
+``EXECUTE TMUL T0, T0, T1`` is not an assembly line but the instruction's
+tile-level contract entry (``InstructionContractOperandsLegal_<MN>`` then
+``InstructionContractExecute_<MN>``): it names the destination register
+itself, so it can show a destination aliasing a source, which a Block (always
+a newly allocated destination) cannot express.
 The parser knows the command *syntax* only; which operation a name selects and
 what a field means is the spec's ASL, asked by the executor.
 
@@ -33,7 +38,9 @@ FORMS: dict[str, str] = {
     "B.DIM": "B.DIM LB0=value  or  B.DIM zero, value, ->LB0",
     "B.IOT": "B.IOT SrcLeft, SrcRight, mask=0b0001, <last>, ->T<SizeCode>",
     "BSTOP": "BSTOP",
+    "EXECUTE": "EXECUTE Mnemonic Destination, SrcLeft, SrcRight",
 }
+EXECUTE_ROLES = ("destination", "left source", "right source")
 
 PAD_NAMES = {"ZERO": 0, "MAX": 1, "MIN": 2, "NULL": 3}
 CMODE_NAMES = {"EQ": 0, "NE": 1, "LT": 2, "GT": 3, "LE": 4, "GE": 5}
@@ -532,3 +539,49 @@ class _StatementParser:
 
     def _bstop(self) -> None:
         pass
+
+    def _execute(self) -> None:
+        tok = self.cur
+        if tok.kind in ("sep", "eof"):
+            raise self.error("an instruction mnemonic such as TMUL", kind="missing-operand")
+        if tok.kind != "ident" or not re.fullmatch(r"[A-Za-z][A-Za-z0-9_.]*", tok.text):
+            raise self.error("an instruction mnemonic such as TMUL")
+        if re.fullmatch(r"[TUMN][0-9]+", tok.text, re.IGNORECASE):
+            raise self.error("an instruction mnemonic such as TMUL", tok, "missing-operand",
+                             f"EXECUTE names the instruction before its registers, found the register "
+                             f"{tok.text}; write e.g. 'EXECUTE TMUL T0, T0, T1'")
+        self.take()
+        mn = tok.text.upper()
+        self.fields["operation"] = mn
+        registers: list[int | None] = []
+        while True:
+            if len(registers) == len(EXECUTE_ROLES):
+                if self.cur.kind in ("sep", "eof"):
+                    raise self.error("end of statement", kind="syntax",
+                                     message=f"trailing ',' after the right source; EXECUTE {mn} takes "
+                                     "three tile registers (destination, left source, right source)")
+                extra = 1
+                k = self.i
+                while self.t[k].kind not in ("sep", "eof"):
+                    extra += self.t[k].text == ","
+                    k += 1
+                raise self.error("end of statement", kind="syntax",
+                                 message=f"EXECUTE {mn} takes three tile registers (destination, left source, "
+                                 f"right source), found {len(registers) + extra}")
+            if self.cur.kind in ("sep", "eof"):
+                raise self.error("", kind="missing-operand",
+                                 message=f"EXECUTE {mn} takes three tile registers (destination, left source, "
+                                 f"right source), found {len(registers)}; missing the "
+                                 f"{EXECUTE_ROLES[len(registers)]}")
+            registers.append(self.tile_register(EXECUTE_ROLES[len(registers)]))
+            if not self.at(","):
+                break
+            self.take()
+        if len(registers) < len(EXECUTE_ROLES):
+            if self.cur.kind in ("sep", "eof"):
+                raise self.error("", kind="missing-operand",
+                                 message=f"EXECUTE {mn} takes three tile registers (destination, left source, "
+                                 f"right source), found {len(registers)}; missing the "
+                                 f"{EXECUTE_ROLES[len(registers)]}")
+            raise self.error(f"',' before the {EXECUTE_ROLES[len(registers)]}")
+        self.fields["destination"], self.fields["source_left"], self.fields["source_right"] = registers
