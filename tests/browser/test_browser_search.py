@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from browser_harness import REPO, Site, Tab
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
@@ -22,12 +24,21 @@ def zh_label(key: str) -> str:
 
 def search(page: Any, query: str) -> list[str]:
     """Type into the header search box; the pages of the result links, best first."""
-    page.locator("input.md-search__input").click()
-    page.locator("input.md-search__input").fill(query)
+    box = page.locator("input.md-search__input")
+    box.click()
     links = page.locator(".md-search-result__list a")
-    # material builds its lunr index in a web worker on first use (the zh pipeline is the slow one);
-    # on a loaded 2-core CI machine that alone has taken over 20 s: wait generously, this is no speed test
-    links.first.wait_for(state="attached", timeout=120_000)
+    # material builds its lunr index in a web worker on first use; a query typed before the worker
+    # is ready can be dropped, so type it again until results show (bounded: this is no speed test)
+    deadline = time.monotonic() + 120
+    while True:
+        box.fill("")
+        box.fill(query)
+        try:
+            links.first.wait_for(state="attached", timeout=10_000)
+            break
+        except PlaywrightTimeout:
+            if time.monotonic() > deadline:
+                raise
     return [page_of(h) for h in links.evaluate_all("els => els.map(e => e.href)")]
 
 
