@@ -18,7 +18,7 @@ import jsonschema  # noqa: E402
 
 with atheris.instrument_imports():
     from specgen.loader.adrs import scan_adr
-    from specgen.loader.files import SpecFiles
+    from specgen.files import SpecFiles
 
 PATH = "docs/status/decisions/0001-x.md"
 _schema = json.loads((REPO / "spec/spec/schemas/pto-adr.schema.json").read_text(encoding="utf-8"))

@@ -17,7 +17,7 @@ from common import ASL_TOKENS, assert_findings, byte_lines, line_count, run, see
 
 with atheris.instrument_imports():
     from specgen.loader.asl_units import scan_unit
-    from specgen.loader.files import SpecFiles
+    from specgen.files import SpecFiles
 
 PATH = "asl/tile/model/x.asl"
 

@@ -15,7 +15,7 @@ from common import ASL_TOKENS, assert_findings, byte_lines, line_count, run, see
 
 with atheris.instrument_imports():
     from specgen.loader.avs import scan_test
-    from specgen.loader.files import SpecFiles
+    from specgen.files import SpecFiles
 
 PATH = "tests/asl/tile/x/tile-exec-x-001.asl"
 

@@ -64,7 +64,7 @@ def cache_version() -> str:
         for sub in ("models", "loader"):
             for p in sorted((_PACKAGE / sub).glob("*.py")):
                 h.update(p.name.encode() + b"\0" + p.read_bytes())
-        for name in ("diagnostics.py", "cache.py"):
+        for name in ("diagnostics.py", "cache.py", "files.py"):
             h.update(name.encode() + b"\0" + (_PACKAGE / name).read_bytes())
         _VERSION = h.hexdigest()
     return _VERSION

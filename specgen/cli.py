@@ -60,6 +60,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--disable", action="append", default=[], metavar="RULE", help="skip a rule (repeatable)")
     c.add_argument("--only", action="append", default=[], metavar="RULE", help="run only these rules")
     c.add_argument("--no-examples", action="store_true", help="do not run the checked examples")
+    c.add_argument("--no-cache", action="store_true",
+                   help="run every rule even when nothing the last check observed has changed")
 
     t = sub.add_parser("trace", help="the traceability chain of one instruction, clause or test")
     _root_arg(t)
@@ -189,7 +191,7 @@ def _lazy(module: str, func: str) -> Callable[[argparse.Namespace, TextIO, TextI
 COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO, TextIO], int]] = {
     "validate": cmd_validate,
     "schema": cmd_schema,
-    "check": _lazy(".check.command", "cmd_check"),
+    "check": _lazy(".commands", "cmd_check"),
     "trace": _lazy(".trace", "cmd_trace"),
     "manifest": _lazy(".manifest", "cmd_manifest"),
     "render": _lazy(".commands", "cmd_render"),

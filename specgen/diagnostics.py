@@ -10,6 +10,7 @@ source lines it came from.
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 
@@ -89,3 +90,8 @@ def finding_at(span: Span, rule: str, message: str, *, severity: Severity = Seve
 def sorted_unique(findings: list[Finding]) -> list[Finding]:
     """Sort by location and drop exact duplicates: one cause, one finding."""
     return sorted(set(findings), key=lambda f: f.sort_key)
+
+
+def has_failures(findings: Iterable[Finding], strict: bool) -> bool:
+    """Whether a run fails: any error, or any warning too under ``--strict``."""
+    return any(f.severity is Severity.ERROR or (strict and f.severity is Severity.WARNING) for f in findings)

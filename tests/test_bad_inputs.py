@@ -247,7 +247,7 @@ def test_nothing_outside_the_root_is_read(tmp_path: Path) -> None:
 
 
 def test_safe_refuses_every_escape(tmp_path: Path) -> None:
-    from specgen.loader.files import SpecFiles
+    from specgen.files import SpecFiles
     root = _confinement_tree(tmp_path)
     fs = SpecFiles(root)
     for rel in ("/etc/passwd", "../outside/secret.asl", "asl/../../outside/secret.asl", "asl\\..\\x",
@@ -281,7 +281,7 @@ def test_ten_megabyte_line_has_bounded_memory(tmp_path: Path) -> None:
 
 
 def test_limits_are_stated_in_the_message(tmp_path: Path) -> None:
-    from specgen.loader.files import MAX_FILE_BYTES, MAX_LINE_CHARS
+    from specgen.files import MAX_FILE_BYTES, MAX_LINE_CHARS
     for name, limit in (("30-long-header-line", MAX_LINE_CHARS), ("31-file-too-large", MAX_FILE_BYTES)):
         root = materialize(CASES_DIR / name, tmp_path / name)
         findings = json.loads(run_cli("validate", root).out)["findings"]

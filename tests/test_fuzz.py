@@ -24,7 +24,7 @@ from specgen.diagnostics import Finding, Severity
 from specgen.loader.adrs import scan_adr
 from specgen.loader.asl_units import scan_unit
 from specgen.loader.avs import scan_test
-from specgen.loader.files import SpecFiles
+from specgen.files import SpecFiles
 from specgen.loader.jsonrec import parse_json, validate
 from specgen.models.adr import AdrFrontMatter
 from specgen.models.catalog import CATALOG_MODELS

@@ -301,7 +301,8 @@ class Interpreter:
         from .index import build_index
         from .synth import generated_modules
 
-        kw.setdefault("generated", generated_modules(root))
+        if "generated" not in kw:  # not setdefault: the shards cost seconds to unpickle
+            kw["generated"] = generated_modules(root)
         return cls(build_index(root), **kw)
 
     # ------------------------------------------------------------ loading

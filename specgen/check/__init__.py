@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..diagnostics import Finding, Severity, sorted_unique
+from ..diagnostics import Finding, has_failures, sorted_unique  # noqa: F401 - has_failures is part of this API
 from ..graph import SpecGraph
 from .base import Rule, loader_rule
 from .rules import (adr_bad_status, adr_dangling_link, adr_missing, evidence_stale,
@@ -72,6 +72,3 @@ def run_checks(graph: SpecGraph, *, only: Iterable[str] = (), disable: Iterable[
             ran_ids.add(f.rule)
     return sorted_unique(findings), ran
 
-
-def has_failures(findings: list[Finding], strict: bool) -> bool:
-    return any(f.severity is Severity.ERROR or (strict and f.severity is Severity.WARNING) for f in findings)

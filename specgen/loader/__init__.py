@@ -23,7 +23,7 @@ from .adrs import scan_adr
 from .asl_units import scan_unit
 from .avs import scan_test
 from .config import SpecConfig, load_config
-from .files import SpecFiles
+from ..files import SpecFiles
 from .jsonrec import parse_json, validate
 from .scans import Scans, memo
 from .tree import Spec

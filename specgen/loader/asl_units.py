@@ -14,7 +14,7 @@ from ..models.instruction import InstructionHeader
 from ..models.located import AslUnit, DocRegion, NdfClause
 from ..models.ndf import NdfAttributes
 from ..models.unit import ReviewRecord, StateRecord, UnitHeader
-from .files import MAX_LINE_CHARS
+from ..files import MAX_LINE_CHARS
 from .jsonrec import parse_json, validate
 
 HEADERS = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..diagnostics import Finding, Severity, Span
 from ..models.located import AvsTest
 from ..models.test import TestHeader
-from .files import MAX_LINE_CHARS
+from ..files import MAX_LINE_CHARS
 from .jsonrec import parse_json, validate
 
 PREFIX = "// PTO-TEST: "

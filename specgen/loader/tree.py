@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -12,7 +11,7 @@ from ..models.instruction import FieldDomain
 from ..models.located import Adr, AslUnit, AvsTest, JsonArtifact
 from ..models.manifest import ReleaseManifest
 from .config import SpecConfig
-from .files import SpecFiles
+from ..files import SpecFiles
 
 
 @dataclass(slots=True)
@@ -40,14 +39,9 @@ class Spec:
             return self.files[rel]
         if self.fs is None:
             return None
-        p = self.fs.safe(rel)
-        if p is None or not p.is_file():
-            return None
-        try:
-            digest = hashlib.sha256(p.read_bytes()).hexdigest()
-        except OSError:
-            return None
-        self.files[rel] = digest
+        digest = self.fs.digest(rel)
+        if digest is not None:
+            self.files[rel] = digest
         return digest
 
     @property

@@ -35,7 +35,8 @@ class CheckSummary:
 
     ``counts`` are named figures (``"asl_units": 840``) printed in the order
     given. ``information_uri`` is where SARIF viewers link the tool name; it is
-    left out of SARIF when ``None``.
+    left out of SARIF when ``None``. ``reused`` is said in the text summary
+    only, next to the time it explains.
     """
 
     tool_version: str
@@ -45,6 +46,7 @@ class CheckSummary:
     rules: Sequence[RuleInfo] = ()
     elapsed_seconds: float | None = None
     information_uri: str | None = None
+    reused: bool = False  # the findings come from the result cache (nothing the check observed changed)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "counts", _frozen_counts(self.counts))

@@ -69,7 +69,8 @@ def summary_line(findings: Sequence[Finding], summary: CheckSummary) -> str:
         parts.append(", ".join(f"{_visible(k)}: {v}" for k, v in summary.counts.items()))
     seconds = elapsed(summary)
     if seconds is not None:
-        parts.append(f"{seconds:.2f} s")
+        parts.append(f"{seconds:.2f} s" + (" (no input changed since the last check: its result was reused)"
+                                           if summary.reused else ""))
     return "; ".join(parts)
 
 

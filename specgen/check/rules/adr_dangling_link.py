@@ -47,8 +47,8 @@ def check(graph: SpecGraph) -> Iterable[Finding]:
                 if not target or target.startswith(("#", "/")):
                     continue
                 rel = posixpath.normpath(posixpath.join(base, target))
-                if rel.startswith("../") or fs is None or fs.safe(rel) is None or not fs.safe(rel).exists():  # type: ignore[union-attr]
-                    yield Finding(RULE.id, Severity.WARNING, a.path, a.body_line + i, 
+                if rel.startswith("../") or fs is None or not fs.present(rel):
+                    yield Finding(RULE.id, Severity.WARNING, a.path, a.body_line + i,
                                   f"link target {target} does not exist in the tree", subject=f.id,
                                   col=m.start(1) + 1)
 

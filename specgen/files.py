@@ -1,24 +1,31 @@
 """Confined, bounded file access under a spec root.
 
-Everything the tool reads goes through here, so three promises hold in one
+Everything the tool reads goes through here, so four promises hold in one
 place: nothing outside the root is read (symlinks are resolved and checked),
-no file is larger than a fixed bound, and bytes become text only through a
-strict decoder whose failures are located findings.
+no file is larger than a fixed bound, bytes become text only through a
+strict decoder whose failures are located findings, and every observation of
+the tree (a file's hash or absence, a directory listing, a path's safety) is
+logged in :attr:`SpecFiles.log`. The log is what a result computed from the
+tree depends on: :func:`replay` re-observes it on the tree as it is now, so a
+cached check result is reused exactly when nothing it saw has changed.
 """
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..diagnostics import Finding, Severity
+from .diagnostics import Finding, Severity
 
 MAX_FILE_BYTES = 32 * 1024 * 1024
 MAX_LINE_CHARS = 1024 * 1024
 _UNSEEN = object()
+# non-blocking so a FIFO in the tree cannot hang a read (it is refused as "not a regular file")
+_OPEN_FLAGS = os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK
 
 
 @dataclass(slots=True)
@@ -44,6 +51,8 @@ class SpecFiles:
         self._root_s = str(self.root)
         self._prefix = self._root_s if self._root_s.endswith("/") else self._root_s + "/"
         self._dirs: dict[str, str | None] = {}  # root-relative directory -> resolved path (None: unusable)
+        # (kind, argument) -> what was seen; kinds: file (sha256 or None), walk, exists, present, safe
+        self.log: dict[tuple[str, str], object] = {}
 
     def rel(self, p: Path) -> str:
         return p.relative_to(self.root).as_posix()
@@ -51,6 +60,7 @@ class SpecFiles:
     def safe(self, rel: str) -> Path | None:
         """Resolve a root-relative path, refusing anything that leaves the root."""
         s = self._safe_str(rel)
+        self.log[("safe", rel)] = s is not None
         return None if s is None else Path(s)
 
     def _safe_str(self, rel: str) -> str | None:
@@ -114,6 +124,12 @@ class SpecFiles:
 
     def walk(self, rel_dir: str, suffix: str) -> list[str]:
         """Every file under ``rel_dir`` ending in ``suffix``, sorted, links confined to the root."""
+        before = len(self.findings)
+        out = self._walk(rel_dir, suffix)
+        self.log[("walk", f"{rel_dir}\0{suffix}")] = (tuple(out), tuple(f.format() for f in self.findings[before:]))
+        return out
+
+    def _walk(self, rel_dir: str, suffix: str) -> list[str]:
         base = self.safe(rel_dir)
         out: list[str] = []
         if base is None or not base.is_dir():
@@ -184,25 +200,92 @@ class SpecFiles:
 
     def read(self, rel: str, *, ascii_only: bool = False) -> FileText | None:
         """Read, hash and strictly decode one file; None (with a finding) when it cannot be used."""
-        p = self._safe_str(rel)
-        if p is None:
-            self.findings.append(_err("path-outside-root", rel, 0, "path leaves the spec root; it is not read"))
-            return None
-        try:
-            size = os.stat(p).st_size
-            if size > MAX_FILE_BYTES:
-                self.findings.append(_err("file-too-large", rel, 0,
-                                          f"file is {size} bytes; the limit is {MAX_FILE_BYTES}"))
-                return None
-            with open(p, "rb") as fh:
-                data = fh.read()
-        except FileNotFoundError:
-            return None
-        except OSError as e:
-            self.findings.append(_err("path-unreadable", rel, 0, f"cannot read file: {e.strerror}"))
+        data = self._bytes(rel, report=True)
+        if data is None:
             return None
         digest = hashlib.sha256(data).hexdigest()
+        self.log[("file", rel)] = digest
         return FileText(rel, digest, self.decode(rel, data, ascii_only=ascii_only), len(data))
+
+    def digest(self, rel: str) -> str | None:
+        """SHA-256 of one file, or None when :meth:`read` would not read it (absent, unsafe, too large)."""
+        data = self._bytes(rel, report=False)
+        digest = None if data is None else hashlib.sha256(data).hexdigest()
+        self.log[("file", rel)] = digest
+        return digest
+
+    def _bytes(self, rel: str, *, report: bool) -> bytes | None:
+        self.log[("file", rel)] = None
+        fd = self._open_plain(rel)
+        if fd is None:  # a link, an odd path or an unusable directory: resolve it the careful way
+            p = self._safe_str(rel)
+            if p is None:
+                if report:
+                    self.findings.append(_err("path-outside-root", rel, 0,
+                                              "path leaves the spec root; it is not read"))
+                return None
+            try:
+                fd = os.open(p, _OPEN_FLAGS)
+            except FileNotFoundError:
+                return None
+            except OSError as e:
+                if report:
+                    self.findings.append(_err("path-unreadable", rel, 0, f"cannot read file: {e.strerror}"))
+                return None
+        elif fd < 0:
+            return None  # absent
+        try:
+            st = os.fstat(fd)
+            if stat.S_ISDIR(st.st_mode):
+                raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
+            if not stat.S_ISREG(st.st_mode):
+                raise OSError(errno.EINVAL, "not a regular file")
+            if st.st_size > MAX_FILE_BYTES:
+                if report:
+                    self.findings.append(_err("file-too-large", rel, 0,
+                                              f"file is {st.st_size} bytes; the limit is {MAX_FILE_BYTES}"))
+                return None
+            chunks = []
+            while True:  # one read for a file that does not grow while we read it
+                chunk = os.read(fd, max(st.st_size, 65536) + 1)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                if sum(map(len, chunks)) > MAX_FILE_BYTES:
+                    raise OSError(errno.EFBIG, "file grew past the size limit while being read")
+            return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+        except OSError as e:
+            if report:
+                self.findings.append(_err("path-unreadable", rel, 0, f"cannot read file: {e.strerror}"))
+            return None
+        finally:
+            os.close(fd)
+
+    def _open_plain(self, rel: str) -> int | None:
+        """Open a plain name in a resolved directory without following a final link.
+
+        Same answer as :meth:`_safe_str` then ``open`` for every path it accepts, one
+        system call cheaper (no ``lstat``): a final link makes ``O_NOFOLLOW`` fail, and
+        that case, like every unusual path, goes back to the careful resolver (None).
+        -1 means the file is absent.
+        """
+        if not rel or rel.startswith("/") or "\\" in rel or ".." in rel.split("/"):
+            return None
+        head, _, name = rel.rpartition("/")
+        if not name or name == "." or "//" in rel or "/./" in f"/{head}/":
+            return None
+        d = self._dir(head)
+        if d is None:
+            return None
+        cand = d + name if d.endswith("/") else d + "/" + name
+        if not (cand == self._root_s or cand.startswith(self._prefix)):
+            return None
+        try:
+            return os.open(cand, _OPEN_FLAGS | os.O_NOFOLLOW)
+        except FileNotFoundError:
+            return -1
+        except OSError:
+            return None  # ELOOP (a final link) or anything else: let the careful path decide and report
 
     def decode(self, rel: str, data: bytes, *, ascii_only: bool = False) -> str | None:
         if data.startswith(b"\xef\xbb\xbf"):
@@ -231,5 +314,40 @@ class SpecFiles:
         return text
 
     def exists(self, rel: str) -> bool:
-        p = self.safe(rel)
-        return p is not None and p.is_file()
+        """A regular file inside the root (links followed, confined)."""
+        s = self._safe_str(rel)
+        found = s is not None and os.path.isfile(s)
+        self.log[("exists", rel)] = found
+        return found
+
+    def present(self, rel: str) -> bool:
+        """A file or directory inside the root (what a relative link may name)."""
+        s = self._safe_str(rel)
+        found = s is not None and os.path.exists(s)
+        self.log[("present", rel)] = found
+        return found
+
+
+def replay(root: Path, log: dict[tuple[str, str], object]) -> bool:
+    """Whether observing ``root`` now gives everything ``log`` recorded (stops at the first difference).
+
+    Files are hashed, not decoded: a decode finding depends only on the bytes,
+    which the hash covers. Costs one read and hash of each logged file plus
+    the logged directory walks, which is the floor for knowing nothing changed.
+    """
+    fs = SpecFiles(root)
+    look = {"file": fs.digest, "exists": fs.exists, "present": fs.present,
+            "safe": lambda rel: fs.safe(rel) is not None}
+    for (kind, arg), seen in log.items():
+        if kind == "walk":
+            rel_dir, _, suffix = arg.partition("\0")
+            before = len(fs.findings)
+            out = fs._walk(rel_dir, suffix)
+            now: object = (tuple(out), tuple(f.format() for f in fs.findings[before:]))
+        elif kind in look:
+            now = look[kind](arg)
+        else:
+            return False
+        if now != seen:
+            return False
+    return True

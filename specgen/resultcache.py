@@ -1,0 +1,142 @@
+"""Whole ``specgen check`` results, reused while nothing the check observed has changed.
+
+A check is a pure function of three things: specgen's own code and the
+libraries it runs on, the options that choose rules, and what it observed of
+the tree. :class:`specgen.files.SpecFiles` logs every observation (each file's
+SHA-256 or absence, each directory walk, each path-safety answer), so a result
+can be stored with that log and reused exactly when :func:`specgen.files.replay`
+sees the same on the tree as it is now. Replaying costs one read and hash of
+every file the check read, which is the floor for knowing that nothing
+changed; loading, validating and running the rules (the spec's ASL included)
+are skipped. Any difference, a new file in a walked directory included, is a
+miss and the check runs in full.
+
+This module stays light (standard library and :mod:`specgen.diagnostics`
+only): the point of a hit is not to import pydantic, the loader or the
+interpreter at all.
+
+Entries live in ``$SPECGEN_CACHE_DIR/check`` (or ``~/.cache/specgen/check``),
+never inside the spec root; each is one pickle behind a magic line and the
+SHA-256 of its payload, written atomically. A damaged or foreign entry is a
+miss. ``SPECGEN_NO_CACHE=1`` or ``specgen check --no-cache`` turns reuse off.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Sequence
+
+from .cache import cache_base, cache_enabled
+from .diagnostics import Finding
+
+MAGIC = b"specgen-check-result 1\n"
+KEEP = 32  # entries beyond this many (other roots, other option sets) are pruned, oldest first
+_PACKAGE = Path(__file__).resolve().parent
+# libraries whose behaviour reaches findings (models, schemas, ASL parsing and arithmetic)
+_DISTS = ("pydantic", "pydantic-core", "jsonschema", "lark", "numpy", "ml_dtypes")
+_CODE: str | None = None
+
+
+@dataclass(slots=True)
+class CheckResult:
+    """What a report needs besides the run time: findings, the rules that ran, figures, release."""
+
+    findings: list[Finding]
+    rules: list[tuple[str, str, str, str]]  # RuleInfo fields: id, severity value, description, help
+    counts: dict[str, int]
+    release: str | None
+    log: dict[tuple[str, str], object] = field(default_factory=dict)
+
+
+def code_version() -> str:
+    """Digest of every file of the specgen package and the versions of the libraries findings depend on."""
+    global _CODE
+    if _CODE is None:
+        from importlib import metadata
+
+        h = hashlib.sha256(MAGIC + sys.version.encode())
+        for dist in _DISTS:
+            try:
+                h.update(f"\0{dist}={metadata.version(dist)}".encode())
+            except metadata.PackageNotFoundError:
+                h.update(f"\0{dist}=absent".encode())
+        for dirpath, dirnames, filenames in os.walk(_PACKAGE):
+            dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+            for name in sorted(filenames):
+                if name.endswith((".pyc", ".pyo")):
+                    continue
+                p = os.path.join(dirpath, name)
+                with open(p, "rb") as fh:
+                    h.update(b"\0" + os.path.relpath(p, _PACKAGE).encode() + b"\0" + fh.read())
+        _CODE = h.hexdigest()
+    return _CODE
+
+
+def entry_key(root: Path, options: Sequence[str]) -> str:
+    """One entry per (code, resolved root, rule options)."""
+    h = hashlib.sha256(code_version().encode())
+    h.update(b"\0" + str(Path(root).resolve()).encode())
+    for opt in options:
+        h.update(b"\0" + opt.encode())
+    return h.hexdigest()
+
+
+def _dir() -> Path:
+    return cache_base() / "check"
+
+
+def lookup(root: Path, options: Sequence[str]) -> CheckResult | None:
+    """The stored result when every observation it was computed from still holds, else None."""
+    if not cache_enabled():
+        return None
+    path = _dir() / f"{entry_key(root, options)}.pickle"
+    try:
+        blob = path.read_bytes()
+    except OSError:
+        return None
+    head, _, payload = blob.partition(b"\n" + b"-" * 8 + b"\n")
+    if not head.startswith(MAGIC) or head[len(MAGIC):].decode("ascii", "replace") != hashlib.sha256(payload).hexdigest():
+        return None
+    try:
+        result = pickle.loads(payload)
+    except Exception:  # noqa: BLE001 - a damaged entry is a miss, never a crash
+        return None
+    if not isinstance(result, CheckResult) or not isinstance(result.log, dict):
+        return None
+    from .files import replay
+
+    return result if replay(Path(root), result.log) else None
+
+
+def store(root: Path, options: Sequence[str], result: CheckResult) -> bool:
+    """Write ``result`` atomically; False when the cache cannot be written (that only costs time)."""
+    if not cache_enabled():
+        return False
+    d = _dir()
+    payload = pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
+    blob = MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n" + b"-" * 8 + b"\n" + payload
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=d, prefix=".entry-", suffix=".tmp")
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(blob)
+        os.replace(tmp, d / f"{entry_key(root, options)}.pickle")
+    except OSError:
+        return False
+    _prune(d)
+    return True
+
+
+def _prune(d: Path) -> None:
+    try:
+        entries = sorted(d.glob("*.pickle"), key=lambda p: p.stat().st_mtime, reverse=True)
+        for p in entries[KEEP:]:
+            p.unlink(missing_ok=True)
+    except OSError:
+        pass
