@@ -111,11 +111,18 @@ def _run(root: Path, tmp: Path, args: argparse.Namespace) -> int:
     t.add("load+validate (cached, 2nd run)", warm, "read+hash", hash_load)
     c_cold = run_stage("check", root=str(root), files_out=str(check_files), cache_dir=cache + "-check")
     hash_check = run_stage("anchor_hash", root=str(root), files=str(check_files)) if "na" not in c_cold else hash_load
-    t.add("check (uncached)", c_cold, "read+hash", hash_check, _rules(c_cold))
-    c_warm = run_stage("check", root=str(root), cache=True, cache_dir=cache)
-    t.add("check (cached, 2nd run)", c_warm, "read+hash", hash_check, _rules(c_warm))
+    t.add("check, every cache cold", c_cold, "read+hash", hash_check, _rules(c_cold))
+    edit = run_stage("check_edit", root=str(root), tmp=str(tmp / "check-edit"), cache_dir=cache + "-edit")
+    t.add("check, 1 unit edited (caches warm)", edit, "read+hash", hash_check,
+          "" if "na" in edit else f"in process; {edit.get('edited')}; result reused: {edit.get('reused_after_edit')}")
+    if "na" not in edit:
+        t.add("check, nothing changed", {**edit, "wall": edit["unchanged_s"]}, "read+hash", hash_check,
+              f"in process; result reused: {edit.get('reused')}")
+    run_stage("check_cli", root=str(root), env={"SPECGEN_CACHE_DIR": cache})  # stores the corpus' result
     cli = run_stage("check_cli", root=str(root), env={"SPECGEN_CACHE_DIR": cache})
-    t.add("specgen check process (cached)", cli, "read+hash", hash_check, "interpreter start + imports included")
+    hash_proc = run_stage("anchor_hash_process", root=str(root), files=str(check_files))
+    t.add("specgen check process, nothing changed", cli, "read+hash process", hash_proc,
+          f"interpreter start + imports included; result reused: {cli.get('reused')}")
     t.add("encode (+ svg of every encoding)", run_stage("encode", root=str(root), cache_dir=cache))
     pages_file = tmp / "pages.json"
     site_rows: list[tuple[str, dict[str, Any], str, dict[str, Any] | None]] = []

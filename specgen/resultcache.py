@@ -58,14 +58,9 @@ def code_version() -> str:
     """Digest of every file of the specgen package and the versions of the libraries findings depend on."""
     global _CODE
     if _CODE is None:
-        from importlib import metadata
-
         h = hashlib.sha256(MAGIC + sys.version.encode())
         for dist in _DISTS:
-            try:
-                h.update(f"\0{dist}={metadata.version(dist)}".encode())
-            except metadata.PackageNotFoundError:
-                h.update(f"\0{dist}=absent".encode())
+            h.update(f"\0{dist}={_installed_version(dist)}".encode())
         for dirpath, dirnames, filenames in os.walk(_PACKAGE):
             dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
             for name in sorted(filenames):
@@ -76,6 +71,36 @@ def code_version() -> str:
                     h.update(b"\0" + os.path.relpath(p, _PACKAGE).encode() + b"\0" + fh.read())
         _CODE = h.hexdigest()
     return _CODE
+
+
+def _installed_version(dist: str) -> str:
+    """``name-version`` of a distribution's ``.dist-info`` beside its package, without importing either.
+
+    ``importlib.metadata`` gives the same answer but costs more to import than a
+    whole cached check; the dist-info folder name carries the version, and a
+    reinstall renames it. Unknown layouts fall back to ``importlib.metadata``.
+    """
+    import importlib.util
+
+    mod = dist.replace("-", "_")
+    try:
+        spec = importlib.util.find_spec(mod)
+    except (ImportError, ValueError):
+        spec = None
+    if spec is not None and spec.origin:
+        site = os.path.dirname(os.path.dirname(spec.origin))
+        try:
+            names = [n for n in os.listdir(site)
+                     if n.endswith(".dist-info") and n.split("-", 1)[0].lower() == mod.lower()]
+        except OSError:
+            names = []
+        if len(names) == 1:
+            return names[0].removesuffix(".dist-info")
+    from importlib import metadata
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return "absent"
 
 
 def entry_key(root: Path, options: Sequence[str]) -> str:

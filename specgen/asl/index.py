@@ -212,20 +212,45 @@ def build_index(root: Path, use_cache: bool = True) -> SpecIndex:
     errors: list[tuple[str, int, int, str]] = []
     defs: dict[str, list[Loc]] = {}
     refs: dict[tuple[int, int], frozenset[str]] = {}
-    for fi, (rel, text) in enumerate(zip(rels, texts)):
-        try:
-            mod = parse_cached(text, rel) if use_cache else parse_source(text.decode("utf-8"), rel)
-        except ASLError as exc:
-            errors.append((rel, exc.span.line, exc.span.col, exc.message))
+    # What each file declares and uses, by its content key: after a one-file edit only that
+    # file is parsed (or unpickled); every other file's summary comes from one pack.
+    pack_path = cache_dir() / "summaries.pickle"
+    pack = _load_pickle(pack_path) if use_cache else None
+    summaries: dict[str, FileSummary] = pack if isinstance(pack, dict) else {}
+    fresh = 0
+    for fi, (rel, text, key) in enumerate(zip(rels, texts, keys)):
+        summary = summaries.get(key)
+        if not isinstance(summary, tuple):
+            try:
+                mod = parse_cached(text, rel) if use_cache else parse_source(text.decode("utf-8"), rel)
+            except ASLError as exc:
+                summary = (exc.span.line, exc.span.col, exc.message)
+            else:
+                modules[fi] = mod
+                summary = tuple((tuple(_decl_entries(decl)), decl.refs) for decl in mod.decls)
+            summaries[key] = summary
+            fresh += 1
+        if summary and isinstance(summary[0], int):  # a parse error: (line, col, message)
+            errors.append((rel, summary[0], summary[1], summary[2]))  # type: ignore[arg-type]
             continue
-        modules[fi] = mod
-        for di, decl in enumerate(mod.decls):
-            refs[(fi, di)] = decl.refs
-            for name, kind in _decl_entries(decl):
+        for di, (entries, used) in enumerate(summary):  # type: ignore[misc]
+            refs[(fi, di)] = used
+            for name, kind in entries:
                 defs.setdefault(name, []).append((kind, fi, di))
     if use_cache:
+        if fresh:
+            live = set(keys)
+            if len(summaries) > SUMMARY_PACK_LIMIT:  # other trees' entries go first
+                summaries = {k: v for k, v in summaries.items() if k in live}
+            _atomic_write(pack_path, pickle.dumps(summaries, protocol=pickle.HIGHEST_PROTOCOL))
         _atomic_write(index_path, pickle.dumps((defs, refs, errors), protocol=pickle.HIGHEST_PROTOCOL))
     return SpecIndex(root, rels, keys, defs, refs, errors, modules)
+
+
+# per file: for each declaration, its (name, kind) entries and the names it uses; or, for a
+# file that does not parse, (line, col, message)
+FileSummary = tuple
+SUMMARY_PACK_LIMIT = 20000
 
 
 __all__ = ["SpecIndex", "build_index", "parse_cached", "cache_dir", "GRAMMAR_PATH"]

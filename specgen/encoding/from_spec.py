@@ -13,6 +13,7 @@ from ..graph import SpecGraph
 from .build import build_encodings
 from .model import EncodingSet
 
+CONTRACT_FIELDS = {"operands", "field_zero_meanings", "field_contracts"}
 STEMS = ("command-forms", "scalar-forms", "tile-operations", "extension-encoding-reservations")
 
 
@@ -31,7 +32,8 @@ def spec_encodings(graph: SpecGraph) -> EncodingSet:
         if art is not None and art.data is not None:
             catalogs[stem], paths[stem], texts[stem] = art.data, rel, art.text
     domains = [d.model_dump() for d in spec.field_domains]
-    contracts = {u.instruction.mnemonic: u.instruction.contract.model_dump()
+    # only what field tables read: dumping whole contracts (prose, examples) was most of this stage
+    contracts = {u.instruction.mnemonic: u.instruction.contract.model_dump(include=CONTRACT_FIELDS)
                  for u in spec.units if u.instruction is not None}
     es = build_encodings(catalogs, domains, contracts, paths, texts)
     graph.memo["encodings"] = es

@@ -15,9 +15,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-
-import ml_dtypes
-import numpy as np
+from functools import cache
+from typing import Any
 
 WORD_MASK = (1 << 64) - 1
 
@@ -30,7 +29,12 @@ class ElementType:
     code: int
     bits: int
     kind: str  # "float" | "signed" | "unsigned" | "packed"
-    numpy: object | None = None  # NumPy scalar type of the format, when one exists
+    dtype: str | None = None  # name of the NumPy / ml_dtypes scalar type of the format, when one exists
+
+    @property
+    def numpy(self) -> Any:
+        """The scalar type itself, imported on first use (ml_dtypes alone costs most of a cached check)."""
+        return None if self.dtype is None else _scalar_type(self.dtype)
 
     @property
     def member(self) -> str:
@@ -42,31 +46,31 @@ class ElementType:
         return (1 << self.bits) - 1
 
 
-_TABLE: list[tuple[str, int, int, str, object | None]] = [
-    ("FP64", 0, 64, "float", np.float64),
-    ("FP32", 1, 32, "float", np.float32),
-    ("TF32", 2, 32, "float", np.float32),
-    ("HF32", 3, 32, "float", np.float32),
-    ("FP16", 4, 16, "float", np.float16),
-    ("BF16", 5, 16, "float", ml_dtypes.bfloat16),
+_TABLE: list[tuple[str, int, int, str, str | None]] = [
+    ("FP64", 0, 64, "float", "float64"),
+    ("FP32", 1, 32, "float", "float32"),
+    ("TF32", 2, 32, "float", "float32"),
+    ("HF32", 3, 32, "float", "float32"),
+    ("FP16", 4, 16, "float", "float16"),
+    ("BF16", 5, 16, "float", "bfloat16"),
     ("HiF8", 6, 8, "float", None),
-    ("E4M3", 7, 8, "float", ml_dtypes.float8_e4m3fn),
-    ("E5M2", 8, 8, "float", ml_dtypes.float8_e5m2),
+    ("E4M3", 7, 8, "float", "float8_e4m3fn"),
+    ("E5M2", 8, 8, "float", "float8_e5m2"),
     ("E3M2", 9, 8, "float", None),
     ("E2M3", 10, 8, "float", None),
     ("E2M1X2", 11, 4, "packed", None),
     ("E1M2X2", 12, 4, "packed", None),
     ("E8M0", 13, 8, "float", None),
     ("HiF4X2", 14, 4, "packed", None),
-    ("S64", 16, 64, "signed", np.int64),
-    ("S32", 17, 32, "signed", np.int32),
-    ("S16", 18, 16, "signed", np.int16),
-    ("S8", 19, 8, "signed", np.int8),
+    ("S64", 16, 64, "signed", "int64"),
+    ("S32", 17, 32, "signed", "int32"),
+    ("S16", 18, 16, "signed", "int16"),
+    ("S8", 19, 8, "signed", "int8"),
     ("S4X2", 20, 4, "packed", None),
-    ("U64", 24, 64, "unsigned", np.uint64),
-    ("U32", 25, 32, "unsigned", np.uint32),
-    ("U16", 26, 16, "unsigned", np.uint16),
-    ("U8", 27, 8, "unsigned", np.uint8),
+    ("U64", 24, 64, "unsigned", "uint64"),
+    ("U32", 25, 32, "unsigned", "uint32"),
+    ("U16", 26, 16, "unsigned", "uint16"),
+    ("U8", 27, 8, "unsigned", "uint8"),
     ("U4X2", 28, 4, "packed", None),
 ]
 
@@ -74,7 +78,16 @@ TYPES: dict[str, ElementType] = {n: ElementType(n, c, b, k, t) for n, c, b, k, t
 BY_CODE: dict[int, ElementType] = {t.code: t for t in TYPES.values()}
 DTYPE_NONE_CODE = 31
 
-_UINT = {8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}
+_UINT = {8: "uint8", 16: "uint16", 32: "uint32", 64: "uint64"}
+
+
+@cache
+def _scalar_type(name: str) -> Any:
+    import numpy as np
+    if hasattr(np, name):
+        return getattr(np, name)
+    import ml_dtypes
+    return getattr(ml_dtypes, name)
 
 
 def element_type(name: str) -> ElementType | None:
@@ -129,11 +142,12 @@ def encode(value: object, et: ElementType) -> int:
             raise ValueError_(f"{value} is outside the {et.name} range {lo}..{hi}")
         return value & WORD_MASK
     if et.kind == "float" and et.numpy is not None:
+        import numpy as np
         with np.errstate(all="ignore"):
             arr = np.array([float(value)], dtype=np.float64).astype(et.numpy)
         if math.isfinite(float(value)) and not np.isfinite(arr[0]):
             raise ValueError_(f"{value} overflows {et.name}")
-        raw = int(arr.view(_UINT[et.bits])[0])
+        raw = int(arr.view(_scalar_type(_UINT[et.bits]))[0])
         if et.name == "TF32":
             raw = _round_low_bits(raw, 13)
         elif et.name == "HF32":
@@ -162,7 +176,8 @@ def decode(raw: int, et: ElementType) -> int | float | None:
     if et.kind == "signed":
         return low - (1 << et.bits) if low >> (et.bits - 1) else low
     if et.kind == "float" and et.numpy is not None:
-        return float(np.array([low], dtype=_UINT[et.bits]).view(et.numpy)[0])
+        import numpy as np
+        return float(np.array([low], dtype=_scalar_type(_UINT[et.bits])).view(et.numpy)[0])
     return None
 
 

@@ -30,7 +30,6 @@ from ..asl import ASLError, Bits, Interpreter
 from ..asl.profiles import get_profile
 from ..diagnostics import Span
 from .datatypes import BY_CODE, ElementType, element_type, show_value, show_word
-from .fastpath import install_fast_paths
 from .program import HANDS, Program, Statement
 
 HAND_NAMES = {v: k for k, v in HANDS.items()}
@@ -179,6 +178,7 @@ class Executor:
         if tile_elements is not None:
             set_model_config(self.interp, "PTO_MODEL_TILE_ELEMENTS", tile_elements)
         if fast:
+            from .fastpath import install_fast_paths  # NumPy/ml_dtypes load only when a program runs
             install_fast_paths(self.interp, self.profile)
         self.lock = threading.Lock()
         missing = [n for n in ("ResetProfileState", "ConfigureTileForMask", "BlockStop", "BlockIOT", "BlockDim")

@@ -37,7 +37,18 @@ from .program import Program, ProgramError, parse_program
 from .verify import Verdict, synthesized_inputs, verify
 
 MEMO_KEY = "examples.suite"
-CACHE_VERSION = "1"
+CACHE_VERSION = "2"
+KEEP_PACKS = 16
+
+
+def _runs_on(rel: str, config) -> bool:  # type: ignore[no-untyped-def]
+    """Whether an example's result can depend on this file: the ASL, the catalogs it generates
+    ASL from, the hardware profile, the examples and the configuration (not tests, ADRs, evidence)."""
+    if rel in ("specification.toml", config.hardware_profile):
+        return True
+    prefixes = [r.rstrip("/") + "/" for r in config.source_roots]
+    prefixes += [f"{config.json_root}/catalog/", f"{config.example_root}/"]
+    return rel.startswith(tuple(prefixes))
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,40 +201,56 @@ class _Runner:
         self.results: dict[str, list[ExampleResult]] = {}
         h = hashlib.sha256(CACHE_VERSION.encode())
         for rel, sha in sorted(self.spec.files.items()):
-            h.update(f"{rel}\0{sha}\n".encode())
+            if _runs_on(rel, self.spec.config):
+                h.update(f"{rel}\0{sha}\n".encode())
         for p in sorted(Path(__file__).parent.glob("*.py")) + sorted((Path(__file__).parent.parent / "asl").glob("*.py")):
             h.update(p.read_bytes())
         self.tree_key = h.hexdigest()
         self._admitted: dict[str, frozenset[str] | None] = {}
+        self._pack_path = self._cache_path(hashlib.sha256(str(self.root.resolve()).encode()).hexdigest())
+        self._pack: dict[str, object] = self._load_pack()
+        self._used: dict[str, object] = {}
 
-    # -- cache ------------------------------------------------------------------------
-    def _cache_path(self, key: str) -> Path | None:
+    # -- cache: one pack per spec root, holding the results of its last run ------------------
+    def _cache_path(self, name: str) -> Path | None:
         try:
             from ..asl.index import cache_dir
             d = cache_dir().parent / "examples"
             d.mkdir(parents=True, exist_ok=True)
-            return d / f"{key}.pickle"
+            return d / f"{name}.pack"
         except OSError:
             return None
 
+    def _load_pack(self) -> dict[str, object]:
+        if self._pack_path is None:
+            return {}
+        try:
+            with self._pack_path.open("rb") as fh:
+                pack = pickle.load(fh)
+        except Exception:  # noqa: BLE001 - a missing or bad pack is recomputed
+            return {}
+        return pack if isinstance(pack, dict) else {}
+
+    def _save_pack(self) -> None:
+        if self._pack_path is None or self._used.keys() == self._pack.keys():
+            return
+        try:
+            tmp = self._pack_path.with_suffix(f".{os.getpid()}.tmp")
+            with tmp.open("wb") as fh:
+                pickle.dump(self._used, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, self._pack_path)
+            packs = sorted(self._pack_path.parent.glob("*.pack"), key=lambda p: p.stat().st_mtime, reverse=True)
+            for old in packs[KEEP_PACKS:]:
+                old.unlink(missing_ok=True)
+        except OSError:
+            pass
+
     def _cached(self, text: str, compute):  # type: ignore[no-untyped-def]
         key = hashlib.sha256((self.tree_key + "\0" + text).encode()).hexdigest()
-        path = self._cache_path(key)
-        if path is not None and path.is_file():
-            try:
-                with path.open("rb") as fh:
-                    return pickle.load(fh)
-            except Exception:  # noqa: BLE001 - a bad cache entry is recomputed
-                pass
-        value = compute()
-        if path is not None:
-            try:
-                tmp = path.with_suffix(f".{os.getpid()}.tmp")
-                with tmp.open("wb") as fh:
-                    pickle.dump(value, fh)
-                os.replace(tmp, path)
-            except OSError:
-                pass
+        value = self._pack.get(key)
+        if not (isinstance(value, tuple) and len(value) == 2):
+            value = compute()
+        self._used[key] = value
         return value
 
     def add(self, res: ExampleResult) -> None:
@@ -245,6 +272,7 @@ class _Runner:
                 if res is not None:
                     self.add(res)
                 self.findings.extend(finds)
+        self._save_pack()
         return Suite(self.results, self.findings)
 
     def _read(self, rel: str) -> str | None:

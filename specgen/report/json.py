@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from pathlib import Path
 
 from specgen.diagnostics import Finding, Severity
+from specgen.report import REPORT_SCHEMA_PATH  # noqa: F401 - defined once in the package, named here too
 from specgen.report._common import TOOL_NAME, clean_data, elapsed, ordered, rule_catalogue, severity_counts
 from specgen.report.summary import CheckSummary
 
 REPORT_FORMAT_VERSION = 1
-REPORT_SCHEMA_PATH: Path = Path(__file__).resolve().parent / "schemas" / "check-report.schema.json"
 
 
 def report_document(findings: Sequence[Finding], summary: CheckSummary) -> dict[str, object]:
