@@ -119,9 +119,10 @@ def _run(root: Path, tmp: Path, args: argparse.Namespace) -> int:
         t.add("check, nothing changed", {**edit, "wall": edit["unchanged_s"]}, "read+hash", hash_check,
               f"in process; result reused: {edit.get('reused')}")
     run_stage("check_cli", root=str(root), env={"SPECGEN_CACHE_DIR": cache})  # stores the corpus' result
-    cli = run_stage("check_cli", root=str(root), env={"SPECGEN_CACHE_DIR": cache})
-    hash_proc = run_stage("anchor_hash_process", root=str(root), files=str(check_files))
+    cli = run_stage("check_cli", root=str(root), env={"SPECGEN_CACHE_DIR": cache}, repeat=5)
+    hash_proc = run_stage("anchor_hash_process", root=str(root), files=str(check_files), repeat=5)
     t.add("specgen check process, nothing changed", cli, "read+hash process", hash_proc,
+          f"fastest of 5 (medians {fmt_s(cli.get('median_s'))} / {fmt_s(hash_proc.get('median_s'))}); "
           f"interpreter start + imports included; result reused: {cli.get('reused')}")
     t.add("encode (+ svg of every encoding)", run_stage("encode", root=str(root), cache_dir=cache))
     pages_file = tmp / "pages.json"
@@ -137,8 +138,10 @@ def _run(root: Path, tmp: Path, args: argparse.Namespace) -> int:
         t.add("full build (specgen build)", build, "plain mkdocs", anchor_mk,
               f"{build.get('html_pages', '?')} html, {build.get('site_bytes', 0) / 2**20:.0f} MiB")
         inc = run_stage("incremental", root=str(root), tmp=str(tmp / "inc"), cache_dir=cache)
-        note = "" if "na" in inc else (f"plugin kept: {inc.get('plugin_kept')}, rendered {inc.get('rendered')}, "
-                                       f"reused {inc.get('reused')}; first build {fmt_s(inc.get('first_build_s'))}")
+        note = "" if "na" in inc else (f"median of {inc.get('walls')}; {inc.get('edited')}: rendered "
+                                       f"{inc.get('rendered')}, re-templated {inc.get('changed')}, reused "
+                                       f"{inc.get('reused')} (load {fmt_s(inc.get('load_s'))}, render "
+                                       f"{fmt_s(inc.get('render_s'))}); first build {fmt_s(inc.get('first_build_s'))}")
         t.add("serve rebuild after 1 unit edit", inc, note=note)
     t.print()
     if "scaling" not in args.skip:
@@ -160,15 +163,16 @@ def _rules(res: dict[str, Any]) -> str:
 
 def _scaling(root: Path, tmp: Path, scales: list[int]) -> None:
     from .synth import synthesize
-    print("scaling (uncached, default jobs; synthetic clones, see bench/synth.py)")
+    print("scaling (every cache cold, default jobs; synthetic clones, see bench/synth.py)")
     rows = []
     for n in scales:
         tree = root
         if n > 1:
             tree = tmp / f"synth-{n}"
             synthesize(root, tree, n)
-        ld = run_stage("load", root=str(tree))
-        ck = run_stage("check", root=str(tree))
+        cold = str(tmp / f"cache-scale-{n}")  # every scale starts from empty caches: like for like
+        ld = run_stage("load", root=str(tree), cache_dir=cold)
+        ck = run_stage("check", root=str(tree), cache_dir=cold)
         rows.append((n, ld, ck))
         print(f"  {n}x: load {fmt_s(ld.get('wall'))} / {ld.get('rss_mb', 0):.0f} MB; check {fmt_s(ck.get('wall'))} / "
               f"{ck.get('rss_mb', 0):.0f} MB; {ck.get('findings', '?')} findings", flush=True)

@@ -10,12 +10,15 @@ re-renders only the pages whose inputs changed (:class:`RenderCache`).
 
 from __future__ import annotations
 
+import gc
 import gzip
+import hashlib
 import html
 import io
 import logging
 import os
 import re
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -23,7 +26,7 @@ from typing import Any
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin
+from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.toc import get_toc
 
@@ -35,6 +38,20 @@ from .render.i18n import LANGUAGES, page_locale, set_document_lang
 log = logging.getLogger("mkdocs.plugins.specgen")
 ASSETS = DEFAULT_TEMPLATES.parent / "assets"
 ASSET_URIS = ("assets/specgen/specgen.css", "assets/specgen/specgen.js")
+
+
+class PageFile(File):
+    """A generated page that a dirty build (``specgen serve``) rewrites only when its HTML changed.
+
+    mkdocs' dirty mode asks each file ``is_modified()``; in-memory files always
+    say yes, which would re-template every page. The plugin knows better: it
+    compares each page's rendered content with what it handed mkdocs last time.
+    """
+
+    changed: bool = True
+
+    def is_modified(self) -> bool:
+        return self.changed or not os.path.isfile(self.abs_dest_path)
 
 
 class SpecgenConfig(Config):
@@ -56,12 +73,18 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         self.progress: Any = None  # optional callable(stage: str) set by ``specgen build``
         self.jobs = 1  # render processes; ``specgen build --jobs`` sets it
         self.graph: Any = None  # the SpecGraph of the current build (``on_pre_build``)
+        self.command = "build"
+        self.dirty = False  # mkdocs' dirty mode: unchanged pages keep their HTML (``specgen serve``)
+        self._handed: dict[str, tuple[Page, str]] = {}  # url -> the page mkdocs last received, its digest
+        self._env: tuple[str, Any] | None = None  # (theme digest, jinja env) kept across serve rebuilds
+        self._changed_urls: set[str] = set()  # site URLs of the pages a dirty build rewrites
         self._t0 = self._t_loaded = self._t_examples = 0.0
 
     # -- lifecycle -----------------------------------------------------------------
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """Defined so mkdocs keeps this instance (and its cache) across serve rebuilds."""
         self.command = command
+        self.dirty = dirty
 
     def _resolve(self, value: str | None, config: Any) -> Path | None:
         if not value:
@@ -109,6 +132,8 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
 
         assert self.root is not None
         self._t0 = time.perf_counter()
+        if self.command == "serve":
+            _pause_gc()
         self._stage("load")
         try:
             spec = load_spec(self.root)
@@ -137,19 +162,30 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
             raise PluginError(f"specgen: broken links between generated pages: {e}") from e
         t2 = time.perf_counter()
         self.pages = {p.url: p for p in pages}
+        handed: dict[str, tuple[Page, str]] = {}
+        changed = 0
         for p in pages:
             existing = files.get_file_from_path(p.url)
             if existing is not None:
                 log.warning("specgen: %s exists in docs_dir and is replaced by the generated page", p.url)
                 files.remove(existing)
-            files.append(File.generated(config, p.url, content=p.markdown))
+            f = PageFile.generated(config, p.url, content=p.markdown)
+            before = self._handed.get(p.url)
+            # a page the render cache reused is the very object handed over last time: unchanged
+            digest = before[1] if before is not None and before[0] is p else _page_digest(p)
+            handed[p.url] = (p, digest)
+            f.changed = not self.dirty or before is None or before[1] != digest
+            changed += f.changed
+            files.append(f)
+        self._handed = handed
+        self._changed_urls = {f.url for f in files if isinstance(f, PageFile) and f.changed}
         for uri in ASSET_URIS:
             if files.get_file_from_path(uri) is None:
                 files.append(File.generated(config, uri, content=(ASSETS / uri.rsplit("/", 1)[-1]).read_bytes()))
         kinds: dict[str, int] = {}
         for p in pages:
             kinds[p.kind] = kinds.get(p.kind, 0) + 1
-        self.stats = {"pages": len(pages), "kinds": kinds, "rendered": self.cache.rendered,
+        self.stats = {"pages": len(pages), "kinds": kinds, "rendered": self.cache.rendered, "changed": changed,
                       "reused": self.cache.reused, "load_s": self._t_loaded - t0,
                       "examples_s": self._t_examples - self._t_loaded, "render_s": t2 - t1,
                       "largest": max(((len(p.content.encode()), p.url) for p in pages), default=(0, ""))}
@@ -157,6 +193,23 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
                  len(pages), self.cache.rendered, self.cache.reused, t2 - t0)
         self._stage("mkdocs")
         return files
+
+    def on_env(self, env: Any, *, config: Any, files: Files) -> Any:
+        """Under serve, keep the theme's Jinja environment while the theme's files are unchanged.
+
+        mkdocs makes a new environment per build, so every rebuild compiled the
+        whole material theme again (most of a one-page rebuild). The environment
+        holds no per-build state (its filters read the page and config from the
+        render context), so it is reused while the digest of the theme's files and
+        the theme settings match.
+        """
+        if self.command != "serve":
+            return env
+        key = _theme_digest(config)
+        if self._env is not None and self._env[0] == key:
+            return self._env[1]
+        self._env = (key, env)
+        return env
 
     def on_page_markdown(self, markdown: str, *, page: Any, config: Any, files: Files) -> str:
         """The theme writes ``page.title`` into ``<title>`` and the nav unescaped: give it escaped text."""
@@ -190,9 +243,81 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         server.watch(str(DEFAULT_TEMPLATES.parent))
         return server
 
+    def on_build_error(self, *, error: Exception) -> None:
+        _resume_gc()
+
+    @event_priority(50)  # before the search plugin writes its index
     def on_post_build(self, *, config: Any) -> None:
+        for plugin in config.plugins.values():  # "search" is "material/search" under material
+            if hasattr(plugin, "search_index_prev"):
+                forget_rebuilt_pages(plugin, self._changed_urls if self.dirty else None)
         if "SOURCE_DATE_EPOCH" not in os.environ:
             neutralise_sitemap(Path(config.site_dir))
+        _resume_gc()
+
+
+def _theme_digest(config: Any) -> str:
+    """Theme settings plus the custom templates' names, sizes and times (the installed theme's own
+    files do not change under a running server; walking its icon set would cost more than a rebuild)."""
+    h = hashlib.sha256(repr(sorted(dict(config.theme).items(), key=str)).encode())
+    custom = config.theme.custom_dir
+    for d in [custom] if custom else []:
+        for dirpath, dirnames, filenames in os.walk(d):
+            dirnames.sort()
+            for name in sorted(filenames):
+                st = os.stat(os.path.join(dirpath, name))
+                h.update(f"{dirpath}/{name}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()
+
+
+def _page_digest(p: Page) -> str:
+    return hashlib.sha256(f"{p.title}\0{p.kind}\0{p.content}".encode()).hexdigest()
+
+
+_GC_PAUSED = [False]
+
+
+def _pause_gc() -> None:
+    """No cyclic collection while a serve rebuild runs.
+
+    A dev server holds the whole site (records, pages, caches) in memory, so each
+    full collection scans millions of objects; during a one-page rebuild those
+    scans cost more than the rebuild's own work. Collection resumes when the build
+    ends, and one full collection runs a few seconds later, while the author reads
+    the reloaded page.
+    """
+    if gc.isenabled():
+        gc.disable()
+        _GC_PAUSED[0] = True
+
+
+def _resume_gc() -> None:
+    if _GC_PAUSED[0]:
+        _GC_PAUSED[0] = False
+        gc.enable()
+        timer = threading.Timer(3.0, gc.collect)
+        timer.daemon = True
+        timer.start()
+
+
+def forget_rebuilt_pages(search: Any, urls: set[str] | None) -> None:
+    """Drop the previous build's search entries of every page this dirty build rewrote.
+
+    material's search keeps the last index under dirty builds and replaces the
+    entries of the *first* rebuilt page only (it assumes one page changed); a
+    spec edit rewrites several (the unit's page in each language, index rows),
+    whose old entries would stay beside the new ones. Pruning them first makes
+    the merged index equal to a full build's. ``None`` (a full build) forgets
+    the kept index entirely: mkdocs reuses plugin instances within a process, and
+    a full build after dirty ones must not merge with their index.
+    """
+    if search is None or getattr(search, "search_index_prev", None) is None:
+        return
+    if urls is None:
+        search.search_index_prev = None
+        return
+    prev = search.search_index_prev
+    prev.entries = [e for e in prev.entries if str(e.get("location", "")).split("#", 1)[0] not in urls]
 
 
 def _toc_tokens(toc: tuple[tuple[int, str, str], ...]) -> list[dict[str, Any]]:

@@ -218,8 +218,10 @@ def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if not logging.getLogger("mkdocs").handlers:
         logging.getLogger("mkdocs").addHandler(logging.StreamHandler(err))
     try:
+        # dirty builds: the plugin tells mkdocs which generated pages changed, so a spec edit
+        # re-templates those pages only (docs-internal/site.md, "Serve")
         mk_serve.serve(config_file=str(config_file), dev_addr=getattr(args, "dev_addr", None) or None,
-                       livereload=True)
+                       livereload=True, build_type="dirty")
     except KeyboardInterrupt:
         return EXIT_OK
     except Exception as e:

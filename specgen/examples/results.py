@@ -22,6 +22,7 @@ interpreter at all.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import pickle
@@ -39,6 +40,15 @@ from .verify import Verdict, synthesized_inputs, verify
 MEMO_KEY = "examples.suite"
 CACHE_VERSION = "2"
 KEEP_PACKS = 16
+
+
+@functools.cache
+def _code_digest() -> str:
+    """The executor's code (this package and the interpreter), read once per process."""
+    h = hashlib.sha256()
+    for p in sorted(Path(__file__).parent.glob("*.py")) + sorted((Path(__file__).parent.parent / "asl").glob("*.py")):
+        h.update(p.read_bytes())
+    return h.hexdigest()
 
 
 def _runs_on(rel: str, config) -> bool:  # type: ignore[no-untyped-def]
@@ -203,8 +213,7 @@ class _Runner:
         for rel, sha in sorted(self.spec.files.items()):
             if _runs_on(rel, self.spec.config):
                 h.update(f"{rel}\0{sha}\n".encode())
-        for p in sorted(Path(__file__).parent.glob("*.py")) + sorted((Path(__file__).parent.parent / "asl").glob("*.py")):
-            h.update(p.read_bytes())
+        h.update(_code_digest().encode())
         self.tree_key = h.hexdigest()
         self._admitted: dict[str, frozenset[str] | None] = {}
         self._pack_path = self._cache_path(hashlib.sha256(str(self.root.resolve()).encode()).hexdigest())

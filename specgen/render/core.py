@@ -8,6 +8,7 @@ template), and checks that every internal link it wrote has a target.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import multiprocessing
 import re
@@ -23,7 +24,7 @@ from ..graph import SpecGraph
 from .i18n import LANGUAGES, Messages, catalogs_digest
 from .links import Linker
 from .examples import example_results, results_digest
-from .pages import ALL, BUILDERS, Ctx, PagePlan, plan_site, site_data
+from .pages import ALL, BUILDERS, IDS, Ctx, PagePlan, ids_digest, plan_site, site_data
 
 DEFAULT_TEMPLATES = templates_root() / "pages"
 _HEADING = re.compile(r'<h([2-3]) id="([^"]+)"[^>]*>(.*?)<a class="headerlink"', re.S)
@@ -85,8 +86,14 @@ class BrokenLinks(Exception):
         super().__init__("; ".join(f"{a} -> {b}" for a, b in broken[:10]))
 
 
+@functools.lru_cache(maxsize=8)
 def environment(templates_dir: Path | None) -> jinja2.Environment:
-    """Jinja2 with autoescape everywhere; a user directory overrides templates by name."""
+    """Jinja2 with autoescape everywhere; a user directory overrides templates by name.
+
+    One environment per directory for the life of the process, so a serve
+    rebuild does not compile every template again; Jinja's ``auto_reload``
+    (on by default) still recompiles a template whose file changed.
+    """
     loaders: list[jinja2.BaseLoader] = []
     if templates_dir is not None:
         loaders.append(jinja2.FileSystemLoader(str(templates_dir)))
@@ -142,7 +149,7 @@ def render_site(graph: SpecGraph, options: RenderOptions | None = None,
     uris = frozenset(p.uri for p in plans)
     if only is not None:
         plans = [p for p in plans if only(p)]
-    files = graph.spec.files
+    files = {**graph.spec.files, IDS: ids_digest(graph)}
     fixed = "|".join([options.key(), templates_digest(options.templates_dir), catalogs_digest(),
                       hashlib.sha256("\n".join(sorted(uris)).encode()).hexdigest()])
     tree_digest = hashlib.sha256("\n".join(f"{k}\0{v}" for k, v in sorted(files.items())).encode()).hexdigest()

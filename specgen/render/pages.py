@@ -7,6 +7,7 @@ turns graph records into plain dicts and strings; templates only lay them out.
 
 from __future__ import annotations
 
+import hashlib
 import posixpath
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -29,6 +30,16 @@ from .html import highlight_asl, json_pretty, markdown_body, resolve_relative
 from .i18n import Messages
 
 ALL = "*"  # dependency meaning "the whole tree" (indexes, matrix, release)
+IDS = "#ids"  # dependency on which file defines each ID (what ID links resolve to), not on file contents
+
+
+def ids_digest(graph: SpecGraph) -> str:
+    """Digest of every ID -> defining path mapping a link on a page can resolve through."""
+    rows = [f"i\0{k}\0{u.path}" for k, u in graph.identities.items()]
+    rows += [f"c\0{k}\0{cs[0].source}" for k, cs in graph.clauses.items() if cs]
+    rows += [f"u\0{k}\0{us[0].path}" for k, us in graph.units_by_id.items() if us]
+    rows += [f"a\0{a.front.id}\0{a.path}" for a in graph.adrs if a.front is not None]
+    return hashlib.sha256("\n".join(sorted(rows)).encode()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -95,7 +106,7 @@ def unit_title(u: AslUnit) -> str:
 def plan_site(graph: SpecGraph, langs: tuple[str, ...], local_sources: bool) -> list[PagePlan]:
     spec = graph.spec
     plans: list[PagePlan] = []
-    common = {p for p in evidence_paths(graph)} | _catalog_deps(graph)
+    common = {p for p in evidence_paths(graph)} | _catalog_deps(graph) | {"specification.toml"}
     if spec.manifest_path:
         common.add(spec.manifest_path)
     units = spec.units
@@ -108,10 +119,15 @@ def plan_site(graph: SpecGraph, langs: tuple[str, ...], local_sources: bool) -> 
             all_dirs.add(d)
             d = posixpath.dirname(d)
     del dirs
+    # a directory index lists the units below it with their test counts: those files (and IDs,
+    # for its links) are what it shows, not the whole tree
+    unit_files = {u.path: {u.path, *(t.path for t in graph.unit_tests(u))} for u in units}
+    dir_deps = {d: frozenset(set().union(*(fs for p, fs in unit_files.items() if p.startswith(d + "/")))
+                             | {IDS} | common) for d in all_dirs}
     for lang in langs:
         plans.append(PagePlan(f"{lang}/index.md", "home", lang, None, frozenset({ALL}), ""))
         for d in sorted(all_dirs):
-            plans.append(PagePlan(L.dir_index_uri(lang, d), "index", lang, d, frozenset({ALL}), d))
+            plans.append(PagePlan(L.dir_index_uri(lang, d), "index", lang, d, dir_deps[d], d))
         for u in units:
             deps = {u.path} | common
             tests = graph.unit_tests(u)
@@ -135,7 +151,8 @@ def plan_site(graph: SpecGraph, langs: tuple[str, ...], local_sources: bool) -> 
                                       unit_title(u)))
         plans.append(PagePlan(f"{lang}/tests/index.md", "tests-index", lang, None, frozenset({ALL}), ""))
         for a in graph.adrs:
-            plans.append(PagePlan(L.adr_uri(lang, a.path), "adr", lang, a.path, frozenset({ALL}),
+            # an ADR page shows its own file and links resolved through IDs: not the whole tree
+            plans.append(PagePlan(L.adr_uri(lang, a.path), "adr", lang, a.path, frozenset({a.path, IDS} | common),
                                   a.front.id if a.front else a.path))
         plans.append(PagePlan(f"{lang}/adr/index.md", "adr-index", lang, None, frozenset({ALL}), ""))
         plans.append(PagePlan(f"{lang}/traceability.md", "matrix", lang, None, frozenset({ALL}), ""))

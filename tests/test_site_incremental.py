@@ -1,0 +1,74 @@
+"""``specgen serve``'s dirty rebuilds: only changed pages are re-templated, and the result equals a full build.
+
+The plugin instance persists across rebuilds as under ``mkdocs serve`` (it
+defines ``on_startup``); each rebuild re-reads the config like the server does.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+from mkdocs.commands.build import build as mk_build
+
+from specgen import site
+
+REPO = Path(__file__).resolve().parent.parent
+TMUL_ASL = "asl/tile/elementwise-tile-tile/arithmetic/TMUL.asl"
+TMUL = "tile/elementwise-tile-tile/arithmetic/TMUL.html"
+TADD = "tile/elementwise-tile-tile/arithmetic/TADD.html"
+EDIT = "Edited summary for the dirty rebuild test."
+
+
+def _config(root: Path, out: Path, *, dirty: bool):  # type: ignore[no-untyped-def]
+    cfg = site.load_mkdocs_config(REPO / "mkdocs.yml", root, out, strict=False)
+    cfg.plugins.on_startup(command="serve" if dirty else "build", dirty=dirty)
+    return cfg
+
+
+def _edit_summary(root: Path) -> None:
+    src = root / TMUL_ASL
+    text = src.read_text()
+    head, rest = text.split("\n", 1)
+    rec = json.loads(head[len("// PTO-INSTRUCTION: "):])
+    rec["summary"] = EDIT
+    src.write_text("// PTO-INSTRUCTION: " + json.dumps(rec) + "\n" + rest)
+
+
+def _search(out: Path) -> list[tuple[str, str, str]]:
+    doc = json.loads((out / "search" / "search_index.json").read_text())
+    return sorted((d["location"], d["title"], d["text"]) for d in doc["docs"])
+
+
+def test_dirty_rebuild_rewrites_only_changed_pages_and_equals_a_full_build(bundled_copy: Path,
+                                                                            tmp_path: Path) -> None:
+    logging.getLogger("mkdocs").setLevel(logging.ERROR)
+    out = tmp_path / "serve-site"
+    first = _config(bundled_copy, out, dirty=True)
+    mk_build(first, dirty=True)
+    plugin = first.plugins.get("specgen")
+    tadd = out / "en" / TADD
+    tadd_before = (tadd.read_bytes(), tadd.stat().st_mtime_ns)
+    assert EDIT not in (out / "en" / TMUL).read_text()
+
+    _edit_summary(bundled_copy)
+    again = _config(bundled_copy, out, dirty=True)
+    assert again.plugins.get("specgen") is plugin  # the server's plugin instance, with its caches
+    mk_build(again, dirty=True)
+    stats = plugin.stats
+    assert 0 < stats["changed"] < stats["rendered"] < stats["pages"] // 4, stats
+    for lang in ("en", "zh"):
+        assert EDIT in (out / lang / TMUL).read_text(), lang
+    assert (tadd.read_bytes(), tadd.stat().st_mtime_ns) == tadd_before  # not re-templated
+
+    full = tmp_path / "full-site"
+    mk_build(_config(bundled_copy, full, dirty=False))
+    for lang in ("en", "zh"):
+        assert (out / lang / TMUL).read_bytes() == (full / lang / TMUL).read_bytes()
+    # material keeps the last index under dirty builds; the plugin prunes every rebuilt page's
+    # old entries, so the merged index is the full build's (no stale or doubled entries)
+    dirty_index = _search(out)
+    from collections import Counter
+    assert [k for k, n in Counter(dirty_index).items() if n > 1][:3] == []
+    assert dirty_index == _search(full)
