@@ -49,9 +49,12 @@ class PageFile(File):
     """
 
     changed: bool = True
+    _modified: bool | None = None
 
     def is_modified(self) -> bool:
-        return self.changed or not os.path.isfile(self.abs_dest_path)
+        if self._modified is None:  # mkdocs asks twice per page (read, then write)
+            self._modified = self.changed or not os.path.isfile(self.abs_dest_path)
+        return self._modified
 
 
 class SpecgenConfig(Config):
@@ -78,6 +81,7 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         self._handed: dict[str, tuple[Page, str]] = {}  # url -> the page mkdocs last received, its digest
         self._env: tuple[str, Any] | None = None  # (theme digest, jinja env) kept across serve rebuilds
         self._changed_urls: set[str] = set()  # site URLs of the pages a dirty build rewrites
+        self._records: Any = None  # the serve process's RecordCache (unpickled records kept)
         self._t0 = self._t_loaded = self._t_examples = 0.0
 
     # -- lifecycle -----------------------------------------------------------------
@@ -132,11 +136,11 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
 
         assert self.root is not None
         self._t0 = time.perf_counter()
-        if self.command == "serve":
+        if self.command == "serve" and self._handed:  # a rebuild; the first build collects as usual
             _pause_gc()
         self._stage("load")
         try:
-            spec = load_spec(self.root)
+            spec = load_spec(self.root, cache=self._record_cache())
         except RootError as e:
             raise PluginError(f"specgen: {e}") from e
         self.graph = SpecGraph.build(spec)
@@ -149,6 +153,18 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         self._t_examples = time.perf_counter()
         if failures:
             raise PluginError("specgen: " + failures_message(failures))
+
+    def _record_cache(self) -> Any:
+        """Under serve, one record cache for the server's life, keeping unpickled records (None: default)."""
+        from .cache import RecordCache, cache_enabled
+        if self.command != "serve" or not cache_enabled() or self.root is None:
+            return None
+        kept = self._records
+        if kept is not None and kept.root == self.root.resolve():
+            kept.next_load()
+            return kept
+        self._records = RecordCache(self.root, keep_objects=True)
+        return self._records if self._records.enabled else None
 
     def on_files(self, files: Files, *, config: Any) -> Files:
         t0 = self._t0
@@ -163,7 +179,7 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         t2 = time.perf_counter()
         self.pages = {p.url: p for p in pages}
         handed: dict[str, tuple[Page, str]] = {}
-        changed = 0
+        changed, changed_urls = 0, set()
         for p in pages:
             existing = files.get_file_from_path(p.url)
             if existing is not None:
@@ -175,10 +191,12 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
             digest = before[1] if before is not None and before[0] is p else _page_digest(p)
             handed[p.url] = (p, digest)
             f.changed = not self.dirty or before is None or before[1] != digest
-            changed += f.changed
+            if f.changed:
+                changed += 1
+                changed_urls.add(f.url)
             files.append(f)
         self._handed = handed
-        self._changed_urls = {f.url for f in files if isinstance(f, PageFile) and f.changed}
+        self._changed_urls = changed_urls
         for uri in ASSET_URIS:
             if files.get_file_from_path(uri) is None:
                 files.append(File.generated(config, uri, content=(ASSETS / uri.rsplit("/", 1)[-1]).read_bytes()))

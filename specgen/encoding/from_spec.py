@@ -7,6 +7,8 @@ have no loaded spec.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any
 
 from ..graph import SpecGraph
@@ -14,6 +16,7 @@ from .build import build_encodings
 from .model import EncodingSet
 
 CONTRACT_FIELDS = {"operands", "field_zero_meanings", "field_contracts"}
+_LAST: dict[str, EncodingSet] = {}  # the last set built in this process, by a digest of its inputs
 STEMS = ("command-forms", "scalar-forms", "tile-operations", "extension-encoding-reservations")
 
 
@@ -35,6 +38,13 @@ def spec_encodings(graph: SpecGraph) -> EncodingSet:
     # only what field tables read: dumping whole contracts (prose, examples) was most of this stage
     contracts = {u.instruction.mnemonic: u.instruction.contract.model_dump(include=CONTRACT_FIELDS)
                  for u in spec.units if u.instruction is not None}
-    es = build_encodings(catalogs, domains, contracts, paths, texts)
+    # the set is a pure function of these inputs: a serve rebuild after a prose edit reuses it
+    key = hashlib.sha256(json.dumps([sorted((k, spec.files.get(p, "")) for k, p in paths.items()), domains,
+                                     contracts], sort_keys=True, default=str).encode()).hexdigest()
+    es = _LAST.get(key)
+    if es is None:
+        es = build_encodings(catalogs, domains, contracts, paths, texts)
+        _LAST.clear()
+        _LAST[key] = es
     graph.memo["encodings"] = es
     return es

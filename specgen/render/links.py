@@ -8,6 +8,7 @@ the build can fail on a broken one.
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 from dataclasses import dataclass, field
@@ -69,6 +70,11 @@ def dest_url(uri: str, directory_urls: bool) -> str:
 
 
 def relative(from_uri: str, to_uri: str, directory_urls: bool, anchor: str = "") -> str:
+    return _relative(from_uri, to_uri, directory_urls) + ("#" + anchor if anchor else "")
+
+
+@functools.lru_cache(maxsize=1 << 16)  # a matrix page makes ~10,000 links from one place
+def _relative(from_uri: str, to_uri: str, directory_urls: bool) -> str:
     src = dest_url(from_uri, directory_urls)
     dst = dest_url(to_uri, directory_urls)
     src_dir = src if src.endswith("/") or src == "" else posixpath.dirname(src) + "/"
@@ -78,7 +84,7 @@ def relative(from_uri: str, to_uri: str, directory_urls: bool, anchor: str = "")
         rel = "./" if rel == "." else rel + "/"
     else:
         rel = posixpath.relpath(dst, src_dir)
-    return rel + ("#" + anchor if anchor else "")
+    return rel
 
 
 @dataclass

@@ -7,6 +7,7 @@ turns graph records into plain dicts and strings; templates only lay them out.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import posixpath
 from dataclasses import dataclass, field
@@ -63,6 +64,11 @@ class SiteData:
     dirs: dict[str, list[str]] = field(default_factory=dict)  # asl dir -> child dirs
     dir_units: dict[str, list[AslUnit]] = field(default_factory=dict)
     examples: dict[str, list[ExampleResult]] = field(default_factory=dict)  # by mnemonic, run by this build
+
+    @functools.cached_property
+    def listed_adrs(self) -> frozenset[int]:
+        """Identities of the ADRs that get pages (a set: pages ask once per link)."""
+        return frozenset(id(a) for a in self.graph.adrs)
 
 
 # ------------------------------------------------------------------ planning
@@ -223,7 +229,7 @@ class Ctx:
 
     def adr_href(self, adr_id: str) -> str | None:
         a = self.graph.adr(adr_id)
-        if a is None or a not in self.graph.adrs:
+        if a is None or id(a) not in self.data.listed_adrs:
             return None
         return self.link(L.adr_uri(self.plan.lang, a.path))
 
