@@ -12,6 +12,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import re
 import resource
 import shutil
 import subprocess
@@ -310,6 +311,81 @@ def incremental(a: dict[str, Any]) -> dict[str, Any]:
             "edited": str(unit.relative_to(root))}
 
 
+def serve_e2e(a: dict[str, Any]) -> dict[str, Any]:
+    """From saving a unit to the dev server serving the changed page: a real ``specgen serve``.
+
+    The server runs in its own process on 127.0.0.1; each edit rewrites TMUL's summary with a
+    fresh marker, and the client does what the page's live-reload script does: it long-polls
+    ``/livereload/<epoch>/<id>`` until a newer build is visible, then fetches the page, which
+    must show the marker. That is the file watcher, mkdocs' 0.1 s settle delay, the rebuild and
+    the page's HTTP response; only the browser's own parsing and painting come on top.
+    """
+    import socket
+    import statistics
+    import urllib.request
+    tmp = Path(a["tmp"])
+    root = tmp / "spec"
+    shutil.copytree(a["root"], root)
+    for d, dirs, files in os.walk(root):
+        for n in dirs + files:
+            os.chmod(os.path.join(d, n), 0o755 if n in dirs else 0o644)
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    unit = root / "asl/tile/elementwise-tile-tile/arithmetic/TMUL.asl"
+    url = f"http://127.0.0.1:{port}/en/tile/elementwise-tile-tile/arithmetic/TMUL.html"
+    proc = subprocess.Popen([sys.executable, "-m", "specgen", "serve", "--root", str(root),
+                             "--dev-addr", f"127.0.0.1:{port}"], cwd=REPO,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def get() -> str:
+        try:
+            with urllib.request.urlopen(url, timeout=5) as r:
+                return r.read().decode("utf-8", "replace")
+        except OSError:
+            return ""
+
+    try:
+        t = time.perf_counter()
+        while "TMUL" not in get():
+            if proc.poll() is not None or time.perf_counter() - t > 900:
+                raise NotReady("specgen serve did not come up")
+            time.sleep(0.5)
+        first = time.perf_counter() - t
+        walls = []
+        for i in range(int(a.get("edits", 3))):
+            time.sleep(4.0)
+            marker = f"Bench marker {i} {time.time_ns()}"
+            text = unit.read_text(encoding="utf-8")
+            head, rest = text.split("\n", 1)
+            rec = json.loads(head[len("// PTO-INSTRUCTION: "):])
+            rec["summary"] = marker
+            m = re.search(r"livereload\((\d+), (\d+)\)", get())
+            if m is None:
+                raise NotReady("the served page carries no live-reload script")
+            t0 = time.perf_counter()
+            unit.write_text("// PTO-INSTRUCTION: " + json.dumps(rec) + "\n" + rest, encoding="utf-8")
+            # what the page's script does: a long poll that answers when a newer build is visible,
+            # then the reload itself (the server answers page requests only between builds)
+            while True:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/livereload/{m[1]}/{m[2]}",
+                                            timeout=120) as r:
+                    if int(r.read()) > int(m[1]):
+                        break
+                if time.perf_counter() - t0 > 120:
+                    raise NotReady("no rebuild within 120 s of the edit")
+            if marker not in get():
+                raise NotReady("the rebuilt page does not show the edit")
+            walls.append(time.perf_counter() - t0)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    return {"wall": statistics.median(walls), "walls": [round(w, 3) for w in walls], "first_build_s": first}
+
+
 def anchor_mkdocs(a: dict[str, Any]) -> dict[str, Any]:
     """Plain ``mkdocs build``, same theme settings, of as many pre-rendered Markdown pages."""
     import yaml
@@ -355,7 +431,7 @@ STAGES: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "anchor_hash": anchor_hash, "anchor_json": anchor_json, "load": load, "check": check,
     "check_cli": check_cli, "check_edit": check_edit, "anchor_hash_process": anchor_hash_process,
     "encode": encode, "render": render, "build": build,
-    "incremental": incremental, "anchor_mkdocs": anchor_mkdocs,
+    "incremental": incremental, "serve_e2e": serve_e2e, "anchor_mkdocs": anchor_mkdocs,
 }
 
 

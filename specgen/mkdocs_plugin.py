@@ -18,8 +18,8 @@ import io
 import logging
 import os
 import re
-import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +57,16 @@ class PageFile(File):
         return self._modified
 
 
+@dataclass
+class LastBuild:
+    """The objects of the last finished serve build: what a spec-only rebuild templates pages with."""
+
+    config: Any
+    files: Files
+    nav: Any
+    env: Any
+
+
 class SpecgenConfig(Config):
     root = c.Type(str, default="spec")
     lang = c.Type((str, list), default=["en", "zh"])
@@ -82,6 +92,9 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         self._env: tuple[str, Any] | None = None  # (theme digest, jinja env) kept across serve rebuilds
         self._changed_urls: set[str] = set()  # site URLs of the pages a dirty build rewrites
         self._records: Any = None  # the serve process's RecordCache (unpickled records kept)
+        self._nav: Any = None
+        self._building: LastBuild | None = None
+        self.last_build: LastBuild | None = None  # what a finished serve build left (specgen.serve reuses it)
         self._t0 = self._t_loaded = self._t_examples = 0.0
 
     # -- lifecycle -----------------------------------------------------------------
@@ -136,8 +149,6 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
 
         assert self.root is not None
         self._t0 = time.perf_counter()
-        if self.command == "serve" and self._handed:  # a rebuild; the first build collects as usual
-            _pause_gc()
         self._stage("load")
         try:
             spec = load_spec(self.root, cache=self._record_cache())
@@ -166,8 +177,9 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         self._records = RecordCache(self.root, keep_objects=True)
         return self._records if self._records.enabled else None
 
-    def on_files(self, files: Files, *, config: Any) -> Files:
-        t0 = self._t0
+    def render_pages(self, config: Any) -> tuple[list[Page], dict[str, bool]]:
+        """Render the loaded graph (reusing unchanged pages) and say which pages changed since mkdocs
+        last received them (all of them outside dirty mode)."""
         graph = self.graph
         assert graph is not None, "on_pre_build loads the spec"
         t1 = time.perf_counter()
@@ -179,38 +191,49 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         t2 = time.perf_counter()
         self.pages = {p.url: p for p in pages}
         handed: dict[str, tuple[Page, str]] = {}
-        changed, changed_urls = 0, set()
+        changed: dict[str, bool] = {}
+        for p in pages:
+            before = self._handed.get(p.url)
+            # a page the render cache reused is the very object handed over last time: unchanged
+            digest = before[1] if before is not None and before[0] is p else _page_digest(p)
+            handed[p.url] = (p, digest)
+            changed[p.url] = not self.dirty or before is None or before[1] != digest
+        self._handed = handed
+        kinds: dict[str, int] = {}
+        for p in pages:
+            kinds[p.kind] = kinds.get(p.kind, 0) + 1
+        self.stats = {"pages": len(pages), "kinds": kinds, "rendered": self.cache.rendered,
+                      "changed": sum(changed.values()), "reused": self.cache.reused,
+                      "load_s": self._t_loaded - self._t0, "examples_s": self._t_examples - self._t_loaded,
+                      "render_s": t2 - t1}
+        if self.command != "serve":  # encoding every page to measure it costs a serve rebuild 0.1 s
+            self.stats["largest"] = max(((len(p.content.encode()), p.url) for p in pages), default=(0, ""))
+        log.info("specgen: %d pages (%d rendered, %d unchanged) in %.1f s",
+                 len(pages), self.cache.rendered, self.cache.reused, t2 - self._t0)
+        return pages, changed
+
+    def on_files(self, files: Files, *, config: Any) -> Files:
+        pages, changed = self.render_pages(config)
+        self._changed_urls = set()
         for p in pages:
             existing = files.get_file_from_path(p.url)
             if existing is not None:
                 log.warning("specgen: %s exists in docs_dir and is replaced by the generated page", p.url)
                 files.remove(existing)
             f = PageFile.generated(config, p.url, content=p.markdown)
-            before = self._handed.get(p.url)
-            # a page the render cache reused is the very object handed over last time: unchanged
-            digest = before[1] if before is not None and before[0] is p else _page_digest(p)
-            handed[p.url] = (p, digest)
-            f.changed = not self.dirty or before is None or before[1] != digest
+            f.changed = changed[p.url]
             if f.changed:
-                changed += 1
-                changed_urls.add(f.url)
+                self._changed_urls.add(f.url)
             files.append(f)
-        self._handed = handed
-        self._changed_urls = changed_urls
         for uri in ASSET_URIS:
             if files.get_file_from_path(uri) is None:
                 files.append(File.generated(config, uri, content=(ASSETS / uri.rsplit("/", 1)[-1]).read_bytes()))
-        kinds: dict[str, int] = {}
-        for p in pages:
-            kinds[p.kind] = kinds.get(p.kind, 0) + 1
-        self.stats = {"pages": len(pages), "kinds": kinds, "rendered": self.cache.rendered, "changed": changed,
-                      "reused": self.cache.reused, "load_s": self._t_loaded - t0,
-                      "examples_s": self._t_examples - self._t_loaded, "render_s": t2 - t1,
-                      "largest": max(((len(p.content.encode()), p.url) for p in pages), default=(0, ""))}
-        log.info("specgen: %d pages (%d rendered, %d unchanged) in %.1f s",
-                 len(pages), self.cache.rendered, self.cache.reused, t2 - t0)
         self._stage("mkdocs")
         return files
+
+    def on_nav(self, nav: Any, *, config: Any, files: Files) -> Any:
+        self._nav = nav
+        return nav
 
     def on_env(self, env: Any, *, config: Any, files: Files) -> Any:
         """Under serve, keep the theme's Jinja environment while the theme's files are unchanged.
@@ -224,10 +247,11 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         if self.command != "serve":
             return env
         key = _theme_digest(config)
-        if self._env is not None and self._env[0] == key:
-            return self._env[1]
-        self._env = (key, env)
-        return env
+        if self._env is None or self._env[0] != key:
+            self._env = (key, env)
+        self.last_build = None  # complete only once on_post_build has run
+        self._building = LastBuild(config, files, self._nav, self._env[1])
+        return self._env[1]
 
     def on_page_markdown(self, markdown: str, *, page: Any, config: Any, files: Files) -> str:
         """The theme writes ``page.title`` into ``<title>`` and the nav unescaped: give it escaped text."""
@@ -262,7 +286,7 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         return server
 
     def on_build_error(self, *, error: Exception) -> None:
-        _resume_gc()
+        self.last_build = self._building = None
 
     @event_priority(50)  # before the search plugin writes its index
     def on_post_build(self, *, config: Any) -> None:
@@ -271,7 +295,9 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
                 forget_rebuilt_pages(plugin, self._changed_urls if self.dirty else None)
         if "SOURCE_DATE_EPOCH" not in os.environ:
             neutralise_sitemap(Path(config.site_dir))
-        _resume_gc()
+        self.last_build, self._building = self._building, None
+        if self.command == "serve":
+            settle_heap()
 
 
 def _theme_digest(config: Any) -> str:
@@ -292,30 +318,19 @@ def _page_digest(p: Page) -> str:
     return hashlib.sha256(f"{p.title}\0{p.kind}\0{p.content}".encode()).hexdigest()
 
 
-_GC_PAUSED = [False]
+def settle_heap() -> None:
+    """Collect once, then exempt everything alive from future collections (``gc.freeze``).
 
-
-def _pause_gc() -> None:
-    """No cyclic collection while a serve rebuild runs.
-
-    A dev server holds the whole site (records, pages, caches) in memory, so each
-    full collection scans millions of objects; during a one-page rebuild those
-    scans cost more than the rebuild's own work. Collection resumes when the build
-    ends, and one full collection runs a few seconds later, while the author reads
-    the reloaded page.
+    A dev server holds the whole site (records, pages, caches: ~1 GB on the corpus), and
+    every full collection walks all of it; during a one-page rebuild those walks cost more
+    than the rebuild itself. After each full build the live heap is frozen, so collections
+    during rebuilds only walk what was made since. Frozen objects are still freed by
+    reference counting; the next full build unfreezes and collects before freezing again,
+    so garbage cycles do not pile up.
     """
-    if gc.isenabled():
-        gc.disable()
-        _GC_PAUSED[0] = True
-
-
-def _resume_gc() -> None:
-    if _GC_PAUSED[0]:
-        _GC_PAUSED[0] = False
-        gc.enable()
-        timer = threading.Timer(3.0, gc.collect)
-        timer.daemon = True
-        timer.start()
+    gc.unfreeze()
+    gc.collect()
+    gc.freeze()
 
 
 def forget_rebuilt_pages(search: Any, urls: set[str] | None) -> None:

@@ -202,8 +202,6 @@ def _quiet_info(mk_log: logging.Logger) -> Any:
 
 def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """mkdocs' dev server with the plugin; spec, template and page edits rebuild and reload."""
-    from mkdocs.commands import serve as mk_serve
-
     config_file = Path(getattr(args, "config", None) or default_config())
     root = getattr(args, "root", None)
     if root is not None and not Path(root).is_dir():
@@ -218,10 +216,10 @@ def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if not logging.getLogger("mkdocs").handlers:
         logging.getLogger("mkdocs").addHandler(logging.StreamHandler(err))
     try:
-        # dirty builds: the plugin tells mkdocs which generated pages changed, so a spec edit
-        # re-templates those pages only (docs-internal/site.md, "Serve")
-        mk_serve.serve(config_file=str(config_file), dev_addr=getattr(args, "dev_addr", None) or None,
-                       livereload=True, build_type="dirty")
+        # dirty builds, and a spec edit re-templates only the pages it changed
+        # (specgen/serve.py; docs-internal/site.md, "Serve")
+        from .serve import serve
+        serve(str(config_file), getattr(args, "dev_addr", None) or None)
     except KeyboardInterrupt:
         return EXIT_OK
     except Exception as e:

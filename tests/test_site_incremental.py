@@ -72,3 +72,32 @@ def test_dirty_rebuild_rewrites_only_changed_pages_and_equals_a_full_build(bundl
     from collections import Counter
     assert [k for k, n in Counter(dirty_index).items() if n > 1][:3] == []
     assert dirty_index == _search(full)
+
+
+def test_spec_rebuild_templates_only_changed_pages_like_a_full_build(bundled_copy: Path, tmp_path: Path) -> None:
+    """``specgen serve``'s fast path: same page bytes and search index as a full build; other edits fall back."""
+    from specgen import serve
+
+    logging.getLogger("mkdocs").setLevel(logging.ERROR)
+    out = tmp_path / "serve-site"
+    cfg = _config(bundled_copy, out, dirty=True)
+    mk_build(cfg, dirty=True)
+    plugin = cfg.plugins.get("specgen")
+    inputs = serve.other_inputs_digest(cfg, plugin)
+    tadd = out / "en" / TADD
+    tadd_before = (tadd.read_bytes(), tadd.stat().st_mtime_ns)
+
+    _edit_summary(bundled_copy)
+    assert serve.spec_rebuild(plugin, inputs) is True
+    assert 0 < plugin.stats["changed"] <= plugin.stats["rendered"]
+    assert (tadd.read_bytes(), tadd.stat().st_mtime_ns) == tadd_before
+    # a template or hand page changed since the last full build (another digest): no fast path
+    assert plugin.last_build is not None
+    assert serve.spec_rebuild(plugin, "not the digest of this tree") is False
+
+    full = tmp_path / "full-site"
+    mk_build(_config(bundled_copy, full, dirty=False))
+    for lang in ("en", "zh"):
+        assert EDIT in (out / lang / TMUL).read_text()
+        assert (out / lang / TMUL).read_bytes() == (full / lang / TMUL).read_bytes()
+    assert _search(out) == _search(full)

@@ -24,7 +24,7 @@ from ..graph import SpecGraph
 from .i18n import LANGUAGES, Messages, catalogs_digest
 from .links import Linker
 from .examples import example_results, results_digest
-from .pages import ALL, BUILDERS, IDS, Ctx, PagePlan, ids_digest, plan_site, site_data
+from .pages import ALL, BUILDERS, IDS, MATRIX, Ctx, PagePlan, ids_digest, matrix_digest, plan_site, site_data
 
 DEFAULT_TEMPLATES = templates_root() / "pages"
 _HEADING = re.compile(r'<h([2-3]) id="([^"]+)"[^>]*>(.*?)<a class="headerlink"', re.S)
@@ -115,14 +115,20 @@ def templates_digest(templates_dir: Path | None) -> str:
     return h.hexdigest()
 
 
-def _page_key(plan: PagePlan, files: dict[str, str], tree_digest: str, fixed: str, extra: str = "") -> str:
+def _page_key(plan: PagePlan, files: dict[str, str], tree_digest: str, fixed: str, extra: str = "",
+              parts: dict[str, bytes] | None = None) -> str:
+    """``parts`` memoises each dependency's encoded ``path\0sha\n`` across the pages of one render."""
     h = hashlib.sha256(fixed.encode())
     h.update(plan.uri.encode() + b"\0" + plan.kind.encode() + b"\0" + extra.encode())
     if ALL in plan.deps:
         h.update(b"*" + tree_digest.encode())
     else:
+        parts = {} if parts is None else parts
         for d in sorted(plan.deps):
-            h.update(d.encode() + b"\0" + files.get(d, "-").encode() + b"\n")
+            part = parts.get(d)
+            if part is None:
+                part = parts[d] = d.encode() + b"\0" + files.get(d, "-").encode() + b"\n"
+            h.update(part)
     return h.hexdigest()
 
 
@@ -149,7 +155,7 @@ def render_site(graph: SpecGraph, options: RenderOptions | None = None,
     uris = frozenset(p.uri for p in plans)
     if only is not None:
         plans = [p for p in plans if only(p)]
-    files = {**graph.spec.files, IDS: ids_digest(graph)}
+    files = {**graph.spec.files, IDS: ids_digest(graph), MATRIX: matrix_digest(graph)}
     fixed = "|".join([options.key(), templates_digest(options.templates_dir), catalogs_digest(),
                       hashlib.sha256("\n".join(sorted(uris)).encode()).hexdigest()])
     tree_digest = hashlib.sha256("\n".join(f"{k}\0{v}" for k, v in sorted(files.items())).encode()).hexdigest()
@@ -158,12 +164,13 @@ def render_site(graph: SpecGraph, options: RenderOptions | None = None,
     # example results depend on the whole ASL (the interpreter runs it), so they key the page themselves
     results = example_results(graph) if options.examples else {}
     todo: list[tuple[PagePlan, str]] = []
+    parts: dict[str, bytes] = {}
     for plan in plans:
         extra = ""
         if plan.kind == "instruction" and results:
             ins = graph.units_by_path[plan.subject].instruction
             extra = results_digest(results.get(ins.mnemonic, [])) if ins is not None else ""
-        key = _page_key(plan, files, tree_digest, fixed, extra)
+        key = _page_key(plan, files, tree_digest, fixed, extra, parts)
         old = cache.pages.get(plan.uri)
         if old is None or old.key != key:
             todo.append((plan, key))

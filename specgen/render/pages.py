@@ -34,6 +34,25 @@ ALL = "*"  # dependency meaning "the whole tree" (indexes, matrix, release)
 IDS = "#ids"  # dependency on which file defines each ID (what ID links resolve to), not on file contents
 
 
+MATRIX = "#matrix"  # dependency on the rows of the traceability matrix, not on the files behind them
+
+
+def matrix_digest(graph: SpecGraph) -> str:
+    """Digest of everything the matrix page shows (per instruction: path, surface, test, clause and
+    ADR counts; requirement coverage), so an edit that leaves its rows alone does not re-render it."""
+    rows = []
+    for u in graph.spec.units:
+        if u.instruction is None:
+            continue
+        tests = graph.unit_tests(u)
+        rows.append(f"{u.path}\0{u.instruction.mnemonic}\0{u.instruction.surface}\0{len(tests)}\0"
+                    f"{sum(1 for x in tests if x.header and x.header.semantic)}\0{len(u.clauses)}\0"
+                    f"{','.join(graph.readiness_subjects(u))}")
+    rows += [f"r\0{r.id}\0{r.executable}\0{bool(graph.tests_by_requirement.get(r.id))}" for r in graph.requirements]
+    rows += [f"u\0{u.path}\0{bool(graph.unit_tests(u))}" for u in graph.spec.units]
+    return hashlib.sha256("\n".join(rows).encode()).hexdigest()
+
+
 def ids_digest(graph: SpecGraph) -> str:
     """Digest of every ID -> defining path mapping a link on a page can resolve through."""
     rows = [f"i\0{k}\0{u.path}" for k, u in graph.identities.items()]
@@ -127,9 +146,14 @@ def plan_site(graph: SpecGraph, langs: tuple[str, ...], local_sources: bool) -> 
     del dirs
     # a directory index lists the units below it with their test counts: those files (and IDs,
     # for its links) are what it shows, not the whole tree
-    unit_files = {u.path: {u.path, *(t.path for t in graph.unit_tests(u))} for u in units}
-    dir_deps = {d: frozenset(set().union(*(fs for p, fs in unit_files.items() if p.startswith(d + "/")))
-                             | {IDS} | common) for d in all_dirs}
+    below: dict[str, set[str]] = {d: set() for d in all_dirs}
+    for u in units:
+        files = {u.path, *(t.path for t in graph.unit_tests(u))}
+        d = posixpath.dirname(u.path)
+        while d in below:
+            below[d] |= files
+            d = posixpath.dirname(d)
+    dir_deps = {d: frozenset(fs | {IDS} | common) for d, fs in below.items()}
     for lang in langs:
         plans.append(PagePlan(f"{lang}/index.md", "home", lang, None, frozenset({ALL}), ""))
         for d in sorted(all_dirs):
@@ -161,7 +185,8 @@ def plan_site(graph: SpecGraph, langs: tuple[str, ...], local_sources: bool) -> 
             plans.append(PagePlan(L.adr_uri(lang, a.path), "adr", lang, a.path, frozenset({a.path, IDS} | common),
                                   a.front.id if a.front else a.path))
         plans.append(PagePlan(f"{lang}/adr/index.md", "adr-index", lang, None, frozenset({ALL}), ""))
-        plans.append(PagePlan(f"{lang}/traceability.md", "matrix", lang, None, frozenset({ALL}), ""))
+        plans.append(PagePlan(f"{lang}/traceability.md", "matrix", lang, None,
+                              frozenset({MATRIX, IDS} | common), ""))
         plans.append(PagePlan(f"{lang}/release.md", "release", lang, None, frozenset({ALL}), ""))
     if local_sources:
         for u in units:

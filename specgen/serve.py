@@ -1,0 +1,201 @@
+"""``specgen serve``: mkdocs' live-reload server, with a spec-only rebuild.
+
+mkdocs' server rebuilds by running a whole (dirty) build: it reloads the
+config, lists the theme, makes a File and a Page for each of ~9,000 pages,
+renders the sitemap and 404 page and walks every page twice to ask whether it
+changed. On the corpus that pass costs more than everything specgen does for a
+one-unit edit. So the builder here first tries a *spec rebuild*: when nothing
+but the spec changed since the last full build (same ``mkdocs.yml``, hand
+pages and templates) and the set of pages is the same, it reloads the spec,
+renders what changed and hands exactly those pages to mkdocs' own page
+functions, with the config, files, navigation and Jinja environment of the
+last build, then lets the search plugin write its index. Anything else (a new
+unit, an edited template or hand page, a failing example, any error) runs the
+ordinary dirty build, which reports errors as ``mkdocs serve`` does.
+
+The page functions used (``_populate_page``, ``_build_page``) are mkdocs 1.6
+internals; mkdocs is pinned below 2, and ``tests/test_site_incremental.py``
+checks the spec rebuild's output byte for byte against a full build.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import shutil
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger("mkdocs.plugins.specgen")
+
+
+def other_inputs_digest(config: Any, plugin: Any) -> str:
+    """Names, sizes and mtimes of everything but the spec that a build reads (config, pages, templates)."""
+    h = hashlib.sha256()
+    paths = [config.config_file_path, config.docs_dir, config.theme.custom_dir,
+             getattr(plugin.config, "templates_dir", None)]
+    from .render.core import DEFAULT_TEMPLATES
+    paths.append(str(DEFAULT_TEMPLATES.parent))
+    for p in paths:
+        if not p:
+            continue
+        p = str(p)
+        if os.path.isfile(p):
+            st = os.stat(p)
+            h.update(f"{p}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+            continue
+        for dirpath, dirnames, filenames in os.walk(p):
+            dirnames.sort()
+            for name in sorted(filenames):
+                q = os.path.join(dirpath, name)
+                try:
+                    st = os.stat(q)
+                except OSError:
+                    continue
+                h.update(f"{q}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()
+
+
+def spec_rebuild(plugin: Any, inputs_digest: str) -> bool:
+    """Re-template only the pages a spec edit changed; False when a full build is needed instead."""
+    from mkdocs.commands.build import _build_page, _populate_page
+
+    from .mkdocs_plugin import PageFile, forget_rebuilt_pages
+
+    last = plugin.last_build
+    if last is None or not plugin.dirty:
+        return False
+    config, files, nav, env = last.config, last.files, last.nav, last.env
+    if other_inputs_digest(config, plugin) != inputs_digest:
+        return False
+    t0 = time.perf_counter()
+    plugin.last_build = None  # until this rebuild has finished
+    handed = dict(plugin._handed)  # a full build after a fallback must see this edit's changes again
+    try:
+        plugin.on_pre_build(config=config)  # loads the spec; a failing example raises
+        pages, changed = plugin.render_pages(config)
+        by_uri = {f.src_uri: f for f in files if isinstance(f, PageFile)}
+        if set(by_uri) != {p.url for p in pages}:
+            plugin._handed = handed
+            plugin.on_build_error(error=RuntimeError("pages added or removed"))
+            return False  # the navigation, sitemap and links need a full build
+        todo = [by_uri[p.url] for p in pages if changed[p.url]]
+        search = next((pl for pl in config.plugins.values() if hasattr(pl, "search_index_prev")), None)
+        if search is not None and getattr(search, "search_index", None) is not None:
+            search.search_index = type(search.search_index)(**search.config)
+        doc_files = files.documentation_pages()
+        for p in pages:
+            if changed[p.url]:
+                f = by_uri[p.url]
+                f.content_string = p.markdown
+                f.changed, f._modified = True, None
+        for f in todo:
+            _populate_page(f.page, config, files)
+        for f in todo:
+            _build_page(f.page, config, doc_files, nav, env)
+        if search is not None:
+            forget_rebuilt_pages(search, {f.url for f in todo})
+            search.on_post_build(config=config)
+    except Exception as e:  # noqa: BLE001 - the full build reports it the way mkdocs does
+        log.info("specgen: spec rebuild gave way to a full build (%s: %s)", type(e).__name__, e)
+        plugin._handed = handed
+        plugin.on_build_error(error=e)
+        return False
+    plugin.last_build = last
+    log.info("specgen: spec rebuild: %d page(s) re-templated in %.2f s", len(todo), time.perf_counter() - t0)
+    return True
+
+
+def change_observer() -> Any:
+    """A native (inotify) observer that reports changes only, or None where there is none.
+
+    mkdocs' server polls: every 0.5 s it stats every watched file in Python (5,200 in the
+    corpus root), which delays noticing an edit by up to half a second and competes with the
+    rebuild for the interpreter. Native events arrive at once. Opening and reading are not
+    changes: a rebuild reads the whole spec root, and those events must not queue another
+    rebuild. ``SPECGEN_SERVE_POLL=1`` keeps mkdocs' polling (network file systems).
+    """
+    if os.environ.get("SPECGEN_SERVE_POLL", "") not in ("", "0"):
+        return None
+    try:
+        from watchdog import events
+        from watchdog.observers import Observer
+    except ImportError:
+        return None
+    changes = [events.FileModifiedEvent, events.FileCreatedEvent, events.FileDeletedEvent,
+               events.FileMovedEvent, events.FileClosedEvent, events.FileAttribEvent]
+
+    class ChangeObserver(Observer):  # type: ignore[misc, valid-type]
+        def schedule(self, event_handler: Any, path: str, *, recursive: bool = False,
+                     event_filter: Any = None, follow_symlink: bool = False) -> Any:
+            return super().schedule(event_handler, path, recursive=recursive,
+                                    event_filter=event_filter or changes, follow_symlink=follow_symlink)
+
+    return ChangeObserver() if "polling" not in Observer.__module__ else None
+
+
+def serve(config_file: str, dev_addr: str | None) -> None:
+    """``mkdocs serve --dirty`` with the spec-rebuild builder (the same loop as mkdocs 1.6's ``serve``)."""
+    from urllib.parse import urlsplit
+
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+    from mkdocs.livereload import LiveReloadServer, _serve_url
+
+    site_dir = tempfile.mkdtemp(prefix="specgen-serve-")
+
+    def get_config() -> Any:
+        return load_config(config_file=config_file, site_dir=site_dir, dev_addr=dev_addr)
+
+    config = get_config()
+    config.plugins.on_startup(command="serve", dirty=True)
+    host, port = config.dev_addr
+    mount_path = urlsplit(config.site_url or "/").path
+    config.site_url = serve_url = _serve_url(host, port, mount_path)
+    plugin = config.plugins.get("specgen")
+    state = {"inputs": ""}
+
+    def builder(cfg: Any = None) -> None:
+        if plugin is not None and cfg is None and spec_rebuild(plugin, state["inputs"]):
+            return
+        log.info("Building documentation...")
+        if cfg is None:
+            cfg = get_config()
+            cfg.site_url = serve_url
+        build(cfg, serve_url=serve_url, dirty=True)
+        if plugin is not None:
+            state["inputs"] = other_inputs_digest(cfg, plugin)
+
+    server = LiveReloadServer(builder=builder, host=host, port=port, root=site_dir, mount_path=mount_path)
+    native = change_observer()
+    if native is not None:
+        server.observer = native
+
+    def error_handler(code: int) -> bytes | None:
+        if code in (404, 500):
+            page = Path(site_dir) / f"{code}.html"
+            if page.is_file():
+                return page.read_bytes()
+        return None
+
+    server.error_handler = error_handler
+    try:
+        builder(config)
+        server.watch(config.docs_dir)
+        if config.config_file_path:
+            server.watch(config.config_file_path)
+        server = config.plugins.on_serve(server, config=config, builder=builder)
+        for item in config.watch:
+            server.watch(item)
+        try:
+            server.serve()
+        except KeyboardInterrupt:
+            log.info("Shutting down...")
+        finally:
+            server.shutdown()
+    finally:
+        config.plugins.on_shutdown()
+        shutil.rmtree(site_dir, ignore_errors=True)
