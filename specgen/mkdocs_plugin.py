@@ -258,6 +258,7 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         p = self.pages.get(page.file.src_uri)
         if p is not None:
             page.meta["title"] = html.escape(p.title)
+            page.meta["description"] = html.escape(p.description)  # the theme writes it unescaped too
         return markdown
 
     def on_page_content(self, html_text: str, *, page: Any, config: Any, files: Files) -> str:

@@ -60,6 +60,19 @@ def test_strict_build_of_bundled_spec(built: tuple[Path, str, str]) -> None:
     assert not list(out.parent.glob(TMP_PREFIX + "*"))
 
 
+def test_every_page_has_a_meta_description(built: tuple[Path, str, str]) -> None:
+    """Search engines (and Lighthouse's SEO audit) need one; an instruction's is its summary."""
+    out = built[0]
+    missing = []
+    for p in sorted(out.rglob("*.html")):
+        found = re.findall(r'<meta name="description" content="([^"]*)">', p.read_text(encoding="utf-8"))
+        if len(found) != 1 or not found[0].strip():
+            missing.append(str(p.relative_to(out)))
+    assert missing == []
+    page = (out / "en" / TMUL_HTML).read_text(encoding="utf-8")
+    assert '<meta name="description" content="TMUL: Multiply corresponding elements' in page
+
+
 def test_search_dialog_has_accessible_name(built: tuple[Path, str, str]) -> None:
     page = (built[0] / "en" / TMUL_HTML).read_text()
     assert re.search(r'<div class="md-search"[^>]*role="dialog"[^>]*aria-label="[^"]+"', page)

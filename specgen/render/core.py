@@ -62,6 +62,7 @@ class Page:
     toc: tuple[tuple[int, str, str], ...] = ()  # (level, id, plain text)
     examples: tuple[tuple[str, str, str], ...] = ()  # (anchor, example id, status) per shown example
     key: str = ""
+    description: str = ""  # one plain-text sentence for ``<meta name="description">`` (search engines)
 
     @property
     def markdown(self) -> str:
@@ -229,9 +230,13 @@ def _render_one(env: jinja2.Environment, data: Any, plan: PagePlan, options: Ren
     html = env.get_template(template_name).render(**ctx)
     title = str(ctx.get("title") or plan.title or t("kind." + plan.kind.split("-")[0]))
     examples = tuple((e["anchor"], e["id"], e["status"]) for e in ctx.get("examples", ()))
+    summary = ctx.get("summary")
+    site = data.graph.spec.config.name or t("site.title")
+    description = (f"{title}: {summary}" if isinstance(summary, str) and summary.strip()
+                   else ("" if title == site else f"{title} — ") + t("meta.description", site=site))
     return Page(url=plan.uri, title=title, kind=plan.kind, lang=plan.lang, content=html,
                 depends_on=plan.deps, links=frozenset(linker.targets), toc=_toc(html),
-                examples=examples, key=key)
+                examples=examples, key=key, description=" ".join(description.split()))
 
 
 def markup(s: str) -> Markup:
