@@ -142,7 +142,7 @@ def _run(root: Path, tmp: Path, args: argparse.Namespace) -> int:
                                        f"{inc.get('rendered')}, re-templated {inc.get('changed')}, reused "
                                        f"{inc.get('reused')} (load {fmt_s(inc.get('load_s'))}, render "
                                        f"{fmt_s(inc.get('render_s'))}); first build {fmt_s(inc.get('first_build_s'))}")
-        t.add("serve rebuild after 1 unit edit", inc, note=note)
+        t.add("dirty rebuild after 1 unit edit (mkdocs serve --dirty)", inc, note=note)
         e2e = run_stage("serve_e2e", root=str(root), tmp=str(tmp / "e2e"), cache_dir=cache)
         t.add("edit to served page (specgen serve)", e2e,
               note="" if "na" in e2e else f"median of {e2e.get('walls')}; watcher + settle delay + rebuild + "

@@ -304,15 +304,9 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
 def _theme_digest(config: Any) -> str:
     """Theme settings plus the custom templates' names, sizes and times (the installed theme's own
     files do not change under a running server; walking its icon set would cost more than a rebuild)."""
-    h = hashlib.sha256(repr(sorted(dict(config.theme).items(), key=str)).encode())
-    custom = config.theme.custom_dir
-    for d in [custom] if custom else []:
-        for dirpath, dirnames, filenames in os.walk(d):
-            dirnames.sort()
-            for name in sorted(filenames):
-                st = os.stat(os.path.join(dirpath, name))
-                h.update(f"{dirpath}/{name}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
-    return h.hexdigest()
+    from .serve import stamp
+    return stamp([config.theme.custom_dir],
+                 hashlib.sha256(repr(sorted(dict(config.theme).items(), key=str)).encode()))
 
 
 def _page_digest(p: Page) -> str:

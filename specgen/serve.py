@@ -32,13 +32,13 @@ from typing import Any
 log = logging.getLogger("mkdocs.plugins.specgen")
 
 
-def other_inputs_digest(config: Any, plugin: Any) -> str:
-    """Names, sizes and mtimes of everything but the spec that a build reads (config, pages, templates)."""
-    h = hashlib.sha256()
-    paths = [config.config_file_path, config.docs_dir, config.theme.custom_dir,
-             getattr(plugin.config, "templates_dir", None)]
-    from .render.core import DEFAULT_TEMPLATES
-    paths.append(str(DEFAULT_TEMPLATES.parent))
+def stamp(paths: list[str | None], h: Any = None) -> str:
+    """Digest of the names, sizes and mtimes of the files at or under ``paths`` (None entries skipped).
+
+    What a running server needs to notice an edit to a template, a hand page or the config;
+    the spec itself is hashed by the loader.
+    """
+    h = h or hashlib.sha256()
     for p in paths:
         if not p:
             continue
@@ -56,7 +56,14 @@ def other_inputs_digest(config: Any, plugin: Any) -> str:
                 except OSError:
                     continue
                 h.update(f"{q}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
-    return h.hexdigest()
+    return str(h.hexdigest())
+
+
+def other_inputs_digest(config: Any, plugin: Any) -> str:
+    """Everything but the spec that a build reads: the config file, the hand pages, the templates."""
+    from .render.core import DEFAULT_TEMPLATES
+    return stamp([config.config_file_path, config.docs_dir, config.theme.custom_dir,
+                  getattr(plugin.config, "templates_dir", None), str(DEFAULT_TEMPLATES.parent)])
 
 
 def spec_rebuild(plugin: Any, inputs_digest: str) -> bool:
