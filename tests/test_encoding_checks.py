@@ -122,6 +122,28 @@ def test_constraints_separate_forms() -> None:
     assert common_word(ea, eb) is None
 
 
+def test_identical_forms_are_one_finding_and_groups_compare_once() -> None:
+    """k forms that accept the same words are one cause; a pair of such groups is one collision."""
+    same = [form(f"s_32_{k}", f"S{k}", 0x0000007F, 0x13, [field("X", 7, 25)]) for k in range(4)]
+    es = build(same)
+    (f,) = encoding_collision.check(es)
+    assert f.subject == "s_32_0" and "3 other form(s) accept exactly the same 32-bit words" in f.message
+    assert all(f"S{k} form s_32_{k}" in f.message for k in (1, 2, 3))
+    other = [form(f"t_32_{k}", f"T{k}", 0x0000707F, 0x1013, [field("Y", 15, 17), field("Z", 7, 5)])
+             for k in range(2)]
+    found = encoding_collision.check(build(same + other))
+    assert len(found) == 3  # the S group, the T group, and S against T once
+    (cross,) = [x for x in found if "both decode" in x.message]
+    assert "7 more pair(s)" in cross.message  # 4 x 2 pairs, one shown
+
+
+def test_declared_identical_pairs_are_not_reported() -> None:
+    a = form("a_32_1", "A", 0x7F, 0x13, [field("X", 7, 25)])
+    b = form("b_32_1", "B", 0x7F, 0x13, [field("X", 7, 25)])
+    es = build([a, b], reviewed=[{"broad_form_id": "a_32_1", "narrow_form_id": "b_32_1", "reason": "alias"}])
+    assert encoding_collision.check(es) == []
+
+
 def test_reviewed_overlap_is_not_reported() -> None:
     a = form("a_32_1", "A", 0x7F, 0x13, [field("X", 7, 25)])
     b = form("b_32_1", "B", 0x707F, 0x1013, [field("Y", 15, 17), field("Z", 7, 5)])
