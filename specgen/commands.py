@@ -12,6 +12,17 @@ import time
 from typing import TextIO
 
 
+EXAMPLE_RULES = ("example-mismatch", "example-fault", "example-sketch", "example-legality")
+
+
+def rule_options(args: argparse.Namespace) -> tuple[list[str], list[str]]:
+    """(only, disable) as the rules see them: ``--no-examples`` disables the four example rules."""
+    disable = list(args.disable)
+    if getattr(args, "no_examples", False):
+        disable += EXAMPLE_RULES
+    return list(args.only), disable
+
+
 def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """The check, answered from the result cache when nothing it observed changed.
 
@@ -25,10 +36,8 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .resultcache import lookup, store
 
     t0 = time.perf_counter()
-    disable = list(args.disable)
-    if args.no_examples:
-        disable += ["example-mismatch", "example-fault", "example-sketch", "example-legality"]
-    options = ["only=" + ",".join(sorted(set(args.only))), "disable=" + ",".join(sorted(set(disable)))]
+    only, disable = rule_options(args)
+    options = ["only=" + ",".join(sorted(set(only))), "disable=" + ",".join(sorted(set(disable)))]
     result = None if args.no_cache or not args.root.is_dir() else lookup(args.root, options)
     reused = result is not None
     if result is None:

@@ -8,19 +8,12 @@ from __future__ import annotations
 
 import argparse
 
+from ..commands import rule_options
 from ..graph import SpecGraph
 from ..loader import RootError, load_spec
 from ..resultcache import CheckResult
 from . import all_rules, run_checks
 from .facts import manifest_facts
-
-
-def rule_options(args: argparse.Namespace) -> tuple[list[str], list[str]]:
-    """(only, disable) as the rules see them: ``--no-examples`` disables the four example rules."""
-    disable = list(args.disable)
-    if getattr(args, "no_examples", False):
-        disable += ["example-mismatch", "example-fault", "example-sketch", "example-legality"]
-    return list(args.only), disable
 
 
 def compute(args: argparse.Namespace) -> CheckResult:
