@@ -148,6 +148,14 @@ def check(a: dict[str, Any]) -> dict[str, Any]:
             "top_rules": [[k, round(v, 3)] for k, v in top]}
 
 
+def _scratch_copy(src: Path, dst: Path) -> None:
+    """A writable copy outside the project to edit: the corpus itself stays read-only (no write bits)."""
+    shutil.copytree(src, dst)
+    for d, dirs, files in os.walk(dst):
+        for n in dirs + files:
+            os.chmod(os.path.join(d, n), 0o755 if n in dirs else 0o644)
+
+
 def _cli_check(root: str) -> tuple[float, int, str]:
     import io
 
@@ -168,10 +176,7 @@ def check_edit(a: dict[str, Any]) -> dict[str, Any]:
     tmp = Path(a["tmp"])
     root = tmp / "spec"
     if not root.is_dir():
-        shutil.copytree(a["root"], root)
-        for d, dirs, files in os.walk(root):  # the corpus has no write bits; the copy needs them
-            for n in dirs + files:
-                os.chmod(os.path.join(d, n), 0o755 if n in dirs else 0o644)
+        _scratch_copy(Path(a["root"]), root)
     warm, _, _ = _cli_check(str(root))
     unit = sorted((root / "asl").rglob("*.asl"))[len(a.get("unit", "")) % 7]
     with open(unit, "a", encoding="utf-8") as fh:
@@ -278,10 +283,7 @@ def incremental(a: dict[str, Any]) -> dict[str, Any]:
     logging.getLogger("mkdocs").setLevel(logging.ERROR)
     tmp = Path(a["tmp"])
     root = tmp / "spec"
-    shutil.copytree(a["root"], root)  # a scratch copy outside the project: the corpus stays read-only
-    for d, dirs, files in os.walk(root):
-        for n in dirs + files:
-            os.chmod(os.path.join(d, n), 0o755 if n in dirs else 0o644)
+    _scratch_copy(Path(a["root"]), root)
     config = Path(a.get("config") or REPO / "mkdocs.yml")
 
     def cfg() -> Any:
@@ -325,10 +327,7 @@ def serve_e2e(a: dict[str, Any]) -> dict[str, Any]:
     import urllib.request
     tmp = Path(a["tmp"])
     root = tmp / "spec"
-    shutil.copytree(a["root"], root)
-    for d, dirs, files in os.walk(root):
-        for n in dirs + files:
-            os.chmod(os.path.join(d, n), 0o755 if n in dirs else 0o644)
+    _scratch_copy(Path(a["root"]), root)
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
