@@ -38,6 +38,11 @@ class FileText:
     size: int
 
 
+def _refused(rel: str) -> bool:
+    """Paths never read, whatever the tree holds: empty, absolute, backslashed or with ``..``."""
+    return not rel or rel.startswith("/") or "\\" in rel or ".." in rel.split("/")
+
+
 def _err(rule: str, path: str, line: int, message: str, col: int = 0) -> Finding:
     return Finding(rule=rule, severity=Severity.ERROR, path=path, line=line, col=col, message=message)
 
@@ -64,25 +69,32 @@ class SpecFiles:
         return None if s is None else Path(s)
 
     def _safe_str(self, rel: str) -> str | None:
-        if not rel or rel.startswith("/") or "\\" in rel or ".." in rel.split("/"):
+        if _refused(rel):
             return None
-        head, _, name = rel.rpartition("/")
-        if not name or name == "." or "//" in rel or "/./" in f"/{head}/":
-            return self._slow(rel)
         # Fast path, same answer as Path.resolve: each directory is resolved once per load (from
         # its resolved parent), and a plain (non-link) name inside it costs one lstat.
-        d = self._dir(head)
-        if d is None:
+        cand = self._plain(rel)
+        if cand is None:
             return self._slow(rel)
-        cand = d + name if d.endswith("/") else d + "/" + name
         try:
             if stat.S_ISLNK(os.lstat(cand).st_mode):
                 return self._slow(rel)
         except OSError:
             pass  # absent or unreadable: resolve(strict=False) keeps the name as written
-        if cand == self._root_s or cand.startswith(self._prefix):
-            return cand
-        return None
+        return cand
+
+    def _plain(self, rel: str) -> str | None:
+        """``rel`` as a plain name in its resolved directory inside the root, without a system call
+        for the name itself; None when the path needs the careful resolver (odd segments, an
+        unusable or outside directory)."""
+        head, _, name = rel.rpartition("/")
+        if not name or name == "." or "//" in rel or "/./" in f"/{head}/":
+            return None
+        d = self._dir(head)
+        if d is None:
+            return None
+        cand = d + name if d.endswith("/") else d + "/" + name
+        return cand if cand == self._root_s or cand.startswith(self._prefix) else None
 
     def _slow(self, rel: str) -> str | None:
         r = self._resolve_inside(self.root / rel)
@@ -202,9 +214,9 @@ class SpecFiles:
         """Read, hash and strictly decode one file; None (with a finding) when it cannot be used."""
         data = self._bytes(rel, report=True)
         if data is None:
+            self.log[("file", rel)] = None
             return None
-        digest = hashlib.sha256(data).hexdigest()
-        self.log[("file", rel)] = digest
+        digest = self.log[("file", rel)] = hashlib.sha256(data).hexdigest()
         return FileText(rel, digest, self.decode(rel, data, ascii_only=ascii_only), len(data))
 
     def digest(self, rel: str) -> str | None:
@@ -215,7 +227,6 @@ class SpecFiles:
         return digest
 
     def _bytes(self, rel: str, *, report: bool) -> bytes | None:
-        self.log[("file", rel)] = None
         fd = self._open_plain(rel)
         if fd is None:  # a link, an odd path or an unusable directory: resolve it the careful way
             p = self._safe_str(rel)
@@ -269,16 +280,8 @@ class SpecFiles:
         that case, like every unusual path, goes back to the careful resolver (None).
         -1 means the file is absent.
         """
-        if not rel or rel.startswith("/") or "\\" in rel or ".." in rel.split("/"):
-            return None
-        head, _, name = rel.rpartition("/")
-        if not name or name == "." or "//" in rel or "/./" in f"/{head}/":
-            return None
-        d = self._dir(head)
-        if d is None:
-            return None
-        cand = d + name if d.endswith("/") else d + "/" + name
-        if not (cand == self._root_s or cand.startswith(self._prefix)):
+        cand = None if _refused(rel) else self._plain(rel)
+        if cand is None:
             return None
         try:
             return os.open(cand, _OPEN_FLAGS | os.O_NOFOLLOW)

@@ -29,6 +29,7 @@ import pickle
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from ..diagnostics import Finding, Severity
 from ..graph import SpecGraph
@@ -51,14 +52,13 @@ def _code_digest() -> str:
     return h.hexdigest()
 
 
-def _runs_on(rel: str, config) -> bool:  # type: ignore[no-untyped-def]
-    """Whether an example's result can depend on this file: the ASL, the catalogs it generates
-    ASL from, the hardware profile, the examples and the configuration (not tests, ADRs, evidence)."""
-    if rel in ("specification.toml", config.hardware_profile):
-        return True
-    prefixes = [r.rstrip("/") + "/" for r in config.source_roots]
-    prefixes += [f"{config.json_root}/catalog/", f"{config.example_root}/"]
-    return rel.startswith(tuple(prefixes))
+def _runs_on(config) -> Callable[[str], bool]:  # type: ignore[no-untyped-def]
+    """Which files an example's result can depend on: the ASL, the catalogs ASL is generated from,
+    the hardware profile, the examples and the configuration (not tests, ADRs, evidence)."""
+    files = {"specification.toml", config.hardware_profile}
+    prefixes = tuple([r.rstrip("/") + "/" for r in config.source_roots]
+                     + [f"{config.json_root}/catalog/", f"{config.example_root}/"])
+    return lambda rel: rel in files or rel.startswith(prefixes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,8 +210,9 @@ class _Runner:
         self.findings: list[Finding] = []
         self.results: dict[str, list[ExampleResult]] = {}
         h = hashlib.sha256(CACHE_VERSION.encode())
+        runs_on = _runs_on(self.spec.config)
         for rel, sha in sorted(self.spec.files.items()):
-            if _runs_on(rel, self.spec.config):
+            if runs_on(rel):
                 h.update(f"{rel}\0{sha}\n".encode())
         h.update(_code_digest().encode())
         self.tree_key = h.hexdigest()

@@ -30,26 +30,46 @@ from .examples import instruction_examples
 from .html import highlight_asl, json_pretty, markdown_body, resolve_relative
 from .i18n import Messages
 
-ALL = "*"  # dependency meaning "the whole tree" (indexes, matrix, release)
+ALL = "*"  # dependency meaning "the whole tree" (home, release, the tests and ADR indexes)
 IDS = "#ids"  # dependency on which file defines each ID (what ID links resolve to), not on file contents
-
-
 MATRIX = "#matrix"  # dependency on the rows of the traceability matrix, not on the files behind them
 
 
-def matrix_digest(graph: SpecGraph) -> str:
-    """Digest of everything the matrix page shows (per instruction: path, surface, test, clause and
-    ADR counts; requirement coverage), so an edit that leaves its rows alone does not re-render it."""
+@dataclass(frozen=True)
+class MatrixFacts:
+    """What the traceability matrix shows, before links: one row per instruction, and coverage."""
+
+    rows: tuple[tuple[AslUnit, int, int, tuple[str, ...]], ...]  # unit, tests, semantic tests, ADR ids
+    executable: int  # executable requirements
+    executable_covered: int
+    units_covered: int
+
+
+def matrix_facts(graph: SpecGraph) -> MatrixFacts:
+    """Computed once per graph: the matrix page of each language and its dependency digest read it."""
+    memo = graph.memo.get("render.matrix")
+    if isinstance(memo, MatrixFacts):
+        return memo
     rows = []
     for u in graph.spec.units:
         if u.instruction is None:
             continue
         tests = graph.unit_tests(u)
-        rows.append(f"{u.path}\0{u.instruction.mnemonic}\0{u.instruction.surface}\0{len(tests)}\0"
-                    f"{sum(1 for x in tests if x.header and x.header.semantic)}\0{len(u.clauses)}\0"
-                    f"{','.join(graph.readiness_subjects(u))}")
-    rows += [f"r\0{r.id}\0{r.executable}\0{bool(graph.tests_by_requirement.get(r.id))}" for r in graph.requirements]
-    rows += [f"u\0{u.path}\0{bool(graph.unit_tests(u))}" for u in graph.spec.units]
+        rows.append((u, len(tests), sum(1 for x in tests if x.header and x.header.semantic),
+                     tuple(graph.readiness_subjects(u))))
+    exe = [r for r in graph.requirements if r.executable]
+    facts = MatrixFacts(tuple(rows), len(exe), sum(1 for r in exe if graph.tests_by_requirement.get(r.id)),
+                        sum(1 for u in graph.spec.units if graph.unit_tests(u)))
+    graph.memo["render.matrix"] = facts
+    return facts
+
+
+def matrix_digest(graph: SpecGraph) -> str:
+    """Digest of the matrix's facts, so an edit that leaves its rows alone does not re-render it."""
+    f = matrix_facts(graph)
+    rows = [f"{u.path}\0{u.instruction.mnemonic}\0{u.instruction.surface}\0{n}\0{sem}\0{len(u.clauses)}\0"
+            f"{','.join(adrs)}" for u, n, sem, adrs in f.rows if u.instruction is not None]
+    rows.append(f"{f.executable}\0{f.executable_covered}\0{f.units_covered}\0{len(graph.spec.units)}")
     return hashlib.sha256("\n".join(rows).encode()).hexdigest()
 
 
@@ -627,27 +647,21 @@ def tests_index_context(cx: Ctx) -> dict[str, Any]:
 def matrix_context(cx: Ctx) -> dict[str, Any]:
     ctx = cx.base()
     g = cx.graph
+    facts = matrix_facts(g)
     rows = []
     n_tested = n_sem = n_adr = 0
-    for u in g.spec.units:
-        if u.instruction is None:
-            continue
-        tests = g.unit_tests(u)
-        sem = sum(1 for x in tests if x.header and x.header.semantic)
-        adrs = g.readiness_subjects(u)
+    for u, tests, sem, adrs in facts.rows:
+        assert u.instruction is not None
         n_tested += bool(tests)
         n_sem += bool(sem)
         n_adr += bool(adrs)
         rows.append({"mnemonic": u.instruction.mnemonic, "surface": u.instruction.surface,
-                     "href": cx.unit_href(u.path), "tests": len(tests), "semantic": sem,
+                     "href": cx.unit_href(u.path), "tests": tests, "semantic": sem,
                      "tests_href": cx.link(L.tests_uri(cx.plan.lang, u.path)) if tests else None,
                      "clauses": len(u.clauses),
                      "adrs": [(a, cx.adr_href(a)) for a in adrs]})
     rows.sort(key=lambda r: (r["surface"], r["mnemonic"]))
-    reqs = g.requirements
-    exe = [r for r in reqs if r.executable]
-    exe_cov = sum(1 for r in exe if g.tests_by_requirement.get(r.id))
-    units_cov = sum(1 for u in g.spec.units if g.unit_tests(u))
+    exe_total, exe_cov, units_cov = facts.executable, facts.executable_covered, facts.units_covered
     total = len(rows)
     ctx.update({
         "title": cx.t("nav.traceability"), "crumbs": cx.crumbs(None), "rows": rows,
@@ -657,8 +671,8 @@ def matrix_context(cx: Ctx) -> dict[str, Any]:
             (cx.t("label.tests"), cx.t("label.coverage", covered=n_tested, total=total, percent=_pct(n_tested, total))),
             (cx.t("label.semantic_tests"), cx.t("label.coverage", covered=n_sem, total=total, percent=_pct(n_sem, total))),
             (cx.t("label.adrs"), cx.t("label.coverage", covered=n_adr, total=total, percent=_pct(n_adr, total))),
-            (cx.t("label.requirements"), cx.t("label.coverage", covered=exe_cov, total=len(exe),
-                                              percent=_pct(exe_cov, len(exe)))),
+            (cx.t("label.requirements"), cx.t("label.coverage", covered=exe_cov, total=exe_total,
+                                              percent=_pct(exe_cov, exe_total))),
             (cx.t("label.units"), cx.t("label.coverage", covered=units_cov, total=len(g.spec.units),
                                        percent=_pct(units_cov, len(g.spec.units)))),
         ],
