@@ -1,4 +1,11 @@
-"""A content-hash-keyed cache of the loader's per-file results, one pack file per spec root.
+"""specgen's one on-disk cache: its base directory, atomic writes, pickled entries and packs.
+
+Every cache of specgen (the loader's records, parsed ASL modules and index summaries,
+checked-example results, check results, the grammar) lives under :func:`cache_base`
+and is written through :func:`atomic_write`; nothing else computes a cache path or
+hand-rolls a temp-file-and-rename.
+
+The loader's cache: a content-hash-keyed cache of per-file results, one pack file per spec root.
 
 Parsing and validating a record costs far more than reading and hashing its
 file, so the loader keys each file's scan result (records and findings) by the
@@ -41,6 +48,69 @@ def cache_base() -> Path:
 
 def cache_enabled() -> bool:
     return os.environ.get("SPECGEN_NO_CACHE", "") in ("", "0")
+
+
+def cache_dir(name: str) -> Path:
+    """``cache_base()/name``, created; the temp directory stands in when the base cannot be written."""
+    path = cache_base() / name
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        return path
+    except OSError:
+        fallback = Path(tempfile.gettempdir()) / "specgen-cache" / name
+        fallback.mkdir(parents=True, exist_ok=True)
+        return fallback
+
+
+def atomic_write(path: Path, data: bytes, *, mode: int | None = None) -> bool:
+    """Replace ``path`` with ``data`` in one rename, so no reader ever sees half a file.
+
+    Returns False when the directory cannot be written (for a cache that only costs
+    time); the temporary file never outlives a failure. ``mode`` sets the permission
+    bits (``mkstemp`` creates 0600, which a file meant for others must not keep).
+    """
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}-", suffix=".tmp")
+    except OSError:
+        return False
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException as exc:
+        Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            return False
+        raise
+    return True
+
+
+def read_pickle(path: Path, kind: type | tuple[type, ...] = object) -> Any:
+    """The value pickled at ``path`` if it is a ``kind``; None for a missing or damaged entry."""
+    try:
+        with open(path, "rb") as fh:
+            value = pickle.load(fh)
+    except Exception:  # noqa: BLE001 - any unreadable cache entry is a miss, rebuilt by the caller
+        return None
+    return value if isinstance(value, kind) else None
+
+
+def write_pickle(path: Path, value: Any) -> bool:
+    """Pickle ``value`` to ``path`` atomically; False when it cannot be written (that only costs time)."""
+    return atomic_write(path, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def prune(directory: Path, pattern: str, keep: int) -> None:
+    """Keep the ``keep`` newest files matching ``pattern`` (packs of other roots go first)."""
+    try:
+        entries = sorted(directory.glob(pattern), key=lambda p: p.stat().st_mtime, reverse=True)
+        for p in entries[keep:]:
+            p.unlink(missing_ok=True)
+    except OSError:
+        pass
 
 
 _VERSION: str | None = None
@@ -129,27 +199,15 @@ class RecordCache:
         payload = pickle.dumps(self._new, protocol=pickle.HIGHEST_PROTOCOL)
         data = (MAGIC + cache_version().encode() + b"\n" + hashlib.sha256(payload).hexdigest().encode()
                 + b"\n" + payload)
-        try:
-            self.dir.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=self.dir, prefix=".pack-", suffix=".tmp")
-            try:
-                with os.fdopen(fd, "wb") as fh:
-                    fh.write(data)
-                os.replace(tmp, self.path)
-            except BaseException:
-                Path(tmp).unlink(missing_ok=True)
-                raise
-        except OSError:
+        if not atomic_write(self.path, data):
             return False  # a read-only or full cache directory only costs speed
         self._prune()
         return True
 
     def _prune(self) -> None:
+        prune(self.dir, "*.pack", KEEP_PACKS)
         try:
-            packs = sorted(self.dir.glob("*.pack"), key=lambda p: p.stat().st_mtime, reverse=True)
-            for p in packs[KEEP_PACKS:]:
-                p.unlink(missing_ok=True)
-            for p in self.dir.glob(".pack-*.tmp"):
+            for p in self.dir.glob(".*.tmp"):
                 if time.time() - p.stat().st_mtime > 3600:  # left by a killed run
                     p.unlink(missing_ok=True)
         except OSError:

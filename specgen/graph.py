@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Iterable
+from typing import Callable, Generic, Iterable, TypeVar
 
 from .loader import Spec
 from .models.adr import AdrFrontMatter
@@ -39,6 +39,45 @@ class Requirement:
         return self.owner.header_span or Span(self.owner.path)
 
 
+T = TypeVar("T")
+
+
+class Derived(Generic[T]):
+    """A fact derived from a graph once and shared by every reader of that graph.
+
+    The module that owns a fact declares it next to the function that computes
+    it (``ENCODINGS = Derived(build_encodings)``) and readers call it
+    (``ENCODINGS(graph)``): the value is typed, computed on first use, and kept
+    on the graph, so the graph needs no knowledge of the layers above it and
+    no fact hides behind a string key.
+    """
+
+    __slots__ = ("compute", "name")
+
+    def __init__(self, compute: "Callable[[SpecGraph], T]") -> None:
+        self.compute = compute
+        self.name = getattr(compute, "__name__", "derived")
+
+    def __repr__(self) -> str:
+        return f"Derived({self.name})"
+
+    def __call__(self, graph: "SpecGraph") -> T:
+        store = graph._derived
+        if self in store:
+            return store[self]  # type: ignore[return-value]
+        value = self.compute(graph)
+        store[self] = value  # type: ignore[index]
+        return value
+
+    def peek(self, graph: "SpecGraph") -> T | None:
+        """The value if it was already derived on this graph (None: not yet)."""
+        return graph._derived.get(self)  # type: ignore[return-value]
+
+    def set(self, graph: "SpecGraph", value: T) -> None:
+        """Seed the fact (a caller that computed it another way, e.g. from an on-disk cache)."""
+        graph._derived[self] = value  # type: ignore[index]
+
+
 @dataclass
 class SpecGraph:
     """Indexes over one loaded spec."""
@@ -54,7 +93,7 @@ class SpecGraph:
     tests_by_source: dict[str, list[AvsTest]] = field(default_factory=lambda: defaultdict(list))
     tests_by_requirement: dict[str, list[AvsTest]] = field(default_factory=lambda: defaultdict(list))
     adrs_by_id: dict[str, list[Adr]] = field(default_factory=lambda: defaultdict(list))
-    memo: dict[str, object] = field(default_factory=dict)  # facts derived once and shared by checks
+    _derived: dict["Derived[object]", object] = field(default_factory=dict, repr=False)
 
     @classmethod
     def build(cls, spec: Spec) -> "SpecGraph":

@@ -11,7 +11,7 @@ import argparse
 import json
 from typing import Any, TextIO
 
-from .graph import SpecGraph
+from .graph import Derived, SpecGraph
 from .models.located import AslUnit, AvsTest
 
 GATE_EVIDENCE = "spec/evidence/release-gate-readiness.json"
@@ -67,14 +67,16 @@ def evidence_paths(graph: SpecGraph) -> list[str]:
 
 def clause_digest(graph: SpecGraph, clause_id: str) -> str:
     """The digest the release selection records for a clause ('' when none)."""
+    return NDF_DIGESTS(graph).get(clause_id, "")
+
+
+def _ndf_digests(graph: SpecGraph) -> dict[str, str]:
+    """Clause ID -> the digest the release selection records (empty without a manifest)."""
     man = graph.spec.manifest
-    if man is None:
-        return ""
-    digests = graph.memo.get("ndf_digests")
-    if not isinstance(digests, dict):
-        digests = {d.id: d.sha256 for d in man.release_selection.expanded_ndf}
-        graph.memo["ndf_digests"] = digests
-    return digests.get(clause_id, "")
+    return {} if man is None else {d.id: d.sha256 for d in man.release_selection.expanded_ndf}
+
+
+NDF_DIGESTS = Derived(_ndf_digests)
 
 
 def resolve(graph: SpecGraph, ident: str) -> tuple[str, Any] | None:

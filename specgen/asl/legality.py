@@ -11,8 +11,13 @@ of a tree (functions are compiled once).
 
 from __future__ import annotations
 
+import hashlib
+import json
 from functools import lru_cache
 from pathlib import Path
+
+from ..cache import atomic_write, cache_dir
+from ..graph import Derived, SpecGraph
 
 from .ast import FuncDecl
 from .errors import ASLError
@@ -78,3 +83,19 @@ def admitted_datatypes(root: Path, mnemonic: str) -> frozenset[str] | None:
     """
     interp = _interpreter(str(Path(root).resolve()))
     return _admitted(interp, mnemonic, interp.enum_members(ENUM))
+
+
+def _admitted_by_graph(graph: SpecGraph) -> dict[str, frozenset[str]]:
+    """Admitted sets for every mnemonic, cached on disk by the hash of the whole ASL tree."""
+    key = hashlib.sha256("".join(f"{u.path}\0{u.sha256}\n" for u in graph.spec.units).encode()).hexdigest()
+    path = cache_dir("asl") / f"admitted-{key}.json"
+    try:
+        return {k: frozenset(v) for k, v in json.loads(path.read_text()).items()}
+    except (OSError, ValueError, AttributeError):
+        pass
+    result = admitted_datatypes_all(graph.spec.root)
+    atomic_write(path, json.dumps({k: sorted(v) for k, v in sorted(result.items())}).encode())
+    return result
+
+
+ADMITTED = Derived(_admitted_by_graph)

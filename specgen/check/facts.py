@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..graph import SpecGraph
+from ..graph import Derived, SpecGraph
 
 
 @dataclass
@@ -28,11 +28,8 @@ def _is_unsafe(graph: SpecGraph, path: str) -> bool:
     return fs is None or fs.safe(path) is None
 
 
-def manifest_facts(graph: SpecGraph) -> ManifestFacts:
+def _manifest_facts(graph: SpecGraph) -> ManifestFacts:
     """Hash every manifest entry once (the loader's hashes are reused)."""
-    cached = graph.memo.get("manifest")
-    if isinstance(cached, ManifestFacts):
-        return cached
     facts = ManifestFacts()
     man = graph.spec.manifest
     if man is not None:
@@ -49,8 +46,10 @@ def manifest_facts(graph: SpecGraph) -> ManifestFacts:
                 facts.changed.add(path)
             else:
                 facts.verified += 1
-    graph.memo["manifest"] = facts
     return facts
+
+
+manifest_facts = Derived(_manifest_facts)
 
 
 def settled(graph: SpecGraph, path: str) -> bool:
@@ -61,9 +60,12 @@ def settled(graph: SpecGraph, path: str) -> bool:
 
 def recorded_owner(graph: SpecGraph, rid: str) -> str | None:
     """The file the traceability evidence says owns a requirement ID (for IDs the tree lost)."""
-    owners = graph.memo.get("recorded_owners")
-    if not isinstance(owners, dict):
-        view = graph.spec.traceability_view
-        owners = {r.id: r.owners[0] for r in view.requirements if r.owners} if view is not None else {}
-        graph.memo["recorded_owners"] = owners
-    return owners.get(rid)
+    return _RECORDED_OWNERS(graph).get(rid)
+
+
+def _recorded_owners(graph: SpecGraph) -> dict[str, str]:
+    view = graph.spec.traceability_view
+    return {r.id: r.owners[0] for r in view.requirements if r.owners} if view is not None else {}
+
+
+_RECORDED_OWNERS = Derived(_recorded_owners)

@@ -11,7 +11,7 @@ import hashlib
 import json
 from typing import Any
 
-from ..graph import SpecGraph
+from ..graph import Derived, SpecGraph
 from .build import build_encodings
 from .model import EncodingSet
 
@@ -20,11 +20,8 @@ _LAST: dict[str, EncodingSet] = {}  # the last set built in this process, by a d
 STEMS = ("command-forms", "scalar-forms", "tile-operations", "extension-encoding-reservations")
 
 
-def spec_encodings(graph: SpecGraph) -> EncodingSet:
+def _spec_encodings(graph: SpecGraph) -> EncodingSet:
     """Build (once per graph) the encoding set from the spec's own catalogs, domains and contracts."""
-    cached = graph.memo.get("encodings")
-    if isinstance(cached, EncodingSet):
-        return cached
     spec = graph.spec
     catalogs: dict[str, Any] = {}
     paths: dict[str, str] = {}
@@ -46,5 +43,7 @@ def spec_encodings(graph: SpecGraph) -> EncodingSet:
         es = build_encodings(catalogs, domains, contracts, paths, texts)
         _LAST.clear()
         _LAST[key] = es
-    graph.memo["encodings"] = es
     return es
+
+
+spec_encodings = Derived(_spec_encodings)

@@ -15,7 +15,7 @@ Two sources of examples:
   sketch note when the example is a sketch).
 
 :func:`example_results` is the renderer's API. Results are computed once per
-graph (``graph.memo``) and cached on disk by the SHA-256 of the example, the
+graph (:data:`run_suite`, a :class:`~specgen.graph.Derived` fact) and cached on disk by the SHA-256 of the example, the
 spec's files and this package's code, so a warm build does not start the
 interpreter at all.
 """
@@ -32,13 +32,12 @@ from pathlib import Path
 from typing import Callable
 
 from ..diagnostics import Finding, Severity
-from ..graph import SpecGraph
+from ..graph import Derived, SpecGraph
 from .executor import RunError, RunResult, TileState, executor_for
 from .model import ExampleFile, ExampleFormatError, line_of_key, parse_example
 from .program import Program, ProgramError, parse_program
 from .verify import Verdict, synthesized_inputs, verify
 
-MEMO_KEY = "examples.suite"
 CACHE_VERSION = "2"
 KEEP_PACKS = 16
 
@@ -152,13 +151,12 @@ def example_results(graph: SpecGraph) -> dict[str, list[ExampleResult]]:
     return run_suite(graph).results
 
 
-def run_suite(graph: SpecGraph) -> Suite:
-    suite = graph.memo.get(MEMO_KEY)
-    if isinstance(suite, Suite):
-        return suite
-    suite = _Runner(graph).run()
-    graph.memo[MEMO_KEY] = suite
-    return suite
+def _run_suite(graph: SpecGraph) -> Suite:
+    """Every example of the spec, run once per graph (results cached on disk by content)."""
+    return _Runner(graph).run()
+
+
+run_suite = Derived(_run_suite)
 
 
 # ---------------------------------------------------------------- conversions
@@ -438,8 +436,8 @@ class _Runner:
     def _admitted_for(self, mnemonic: str) -> frozenset[str] | None:
         if mnemonic not in self._admitted:
             try:  # the check's admitted sets: computed once per tree and cached by its content hash
-                from ..check.rules.legality_prose_mismatch import admitted
-                self._admitted[mnemonic] = admitted(self.graph).get(mnemonic)
+                from ..asl.legality import ADMITTED
+                self._admitted[mnemonic] = ADMITTED(self.graph).get(mnemonic)
             except Exception:  # noqa: BLE001 - an unevaluable predicate gives no note
                 self._admitted[mnemonic] = None
         return self._admitted[mnemonic]

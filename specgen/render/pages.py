@@ -20,7 +20,7 @@ from ..encoding.model import Encoding, EncodingSet
 from ..encoding.svg import svg as encoding_svg
 from ..encoding.wavejson import wavejson_text
 from ..examples.results import ExampleResult
-from ..graph import SpecGraph
+from ..graph import Derived, SpecGraph
 from ..models.evidence import TraceabilityView, UnitRow
 from ..models.located import Adr, AslUnit, AvsTest
 from . import links as L
@@ -45,11 +45,8 @@ class MatrixFacts:
     units_covered: int
 
 
-def matrix_facts(graph: SpecGraph) -> MatrixFacts:
+def _matrix_facts(graph: SpecGraph) -> MatrixFacts:
     """Computed once per graph: the matrix page of each language and its dependency digest read it."""
-    memo = graph.memo.get("render.matrix")
-    if isinstance(memo, MatrixFacts):
-        return memo
     rows = []
     for u in graph.spec.units:
         if u.instruction is None:
@@ -60,8 +57,10 @@ def matrix_facts(graph: SpecGraph) -> MatrixFacts:
     exe = [r for r in graph.requirements if r.executable]
     facts = MatrixFacts(tuple(rows), len(exe), sum(1 for r in exe if graph.tests_by_requirement.get(r.id)),
                         sum(1 for u in graph.spec.units if graph.unit_tests(u)))
-    graph.memo["render.matrix"] = facts
     return facts
+
+
+matrix_facts = Derived(_matrix_facts)
 
 
 def matrix_digest(graph: SpecGraph) -> str:

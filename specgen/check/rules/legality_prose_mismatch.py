@@ -9,11 +9,10 @@ readers. The admitted set is computed by running the spec's own ASL for every
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 from typing import Iterable
 
+from ...asl.legality import ADMITTED
 from ...diagnostics import Finding, Severity
 from ...graph import SpecGraph
 from ..base import Rule
@@ -33,28 +32,6 @@ def prose_types(legality: list[str]) -> tuple[int, frozenset[str]] | None:
     return None
 
 
-def admitted(graph: SpecGraph) -> dict[str, frozenset[str]]:
-    """Admitted sets for every mnemonic, cached by the hash of the whole ASL tree."""
-    memo = graph.memo.get("admitted")
-    if isinstance(memo, dict):
-        return memo
-    from ...asl.index import cache_dir
-    key = hashlib.sha256("".join(f"{u.path}\0{u.sha256}\n" for u in graph.spec.units).encode()).hexdigest()
-    path = cache_dir() / f"admitted-{key}.json"
-    result: dict[str, frozenset[str]] = {}
-    try:
-        result = {k: frozenset(v) for k, v in json.loads(path.read_text()).items()}
-    except (OSError, ValueError, AttributeError):
-        from ...asl.legality import admitted_datatypes_all
-        result = admitted_datatypes_all(graph.spec.root)
-        try:
-            path.write_text(json.dumps({k: sorted(v) for k, v in sorted(result.items())}))
-        except OSError:
-            pass
-    graph.memo["admitted"] = result
-    return result
-
-
 def check(graph: SpecGraph) -> Iterable[Finding]:
     candidates = []
     for u in graph.iter_instruction_units():
@@ -66,7 +43,7 @@ def check(graph: SpecGraph) -> Iterable[Finding]:
     if not candidates:
         return
     try:
-        sets = admitted(graph)
+        sets = ADMITTED(graph)
     except Exception as e:  # the interpreter cannot index this tree: say so once
         yield Finding(RULE.id, Severity.WARNING, graph.spec.units[0].path if graph.spec.units else "", 0,
                       f"could not run the ASL legality predicates: {e}")

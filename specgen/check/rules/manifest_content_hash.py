@@ -19,7 +19,6 @@ def check(graph: SpecGraph) -> Iterable[Finding]:
     if man is None:
         return
     got = content_sha256([(r.path, r.sha256) for r in man.canonical_inputs])
-    graph.memo["content_sha256"] = got
     if got != man.content_sha256:
         art = graph.spec.artifacts[graph.spec.manifest_path]
         yield Finding(RULE.id, Severity.ERROR, graph.spec.manifest_path, art.line_of('"content_sha256"'),
