@@ -18,6 +18,7 @@ from . import __version__
 from .diagnostics import Severity
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+__path__ = [str(Path(__file__).with_suffix(""))]  # specgen/cli/: subcommand modules (build, serve) until cli/ replaces this file
 
 
 def default_root() -> Path:
@@ -198,8 +199,8 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO, TextIO], int]] = {
     "decode": _lazy(".commands", "cmd_decode"),
     "test": _lazy(".commands", "cmd_test"),
     "run": _lazy(".commands", "cmd_run"),
-    "build": _lazy(".commands", "cmd_build"),
-    "serve": _lazy(".commands", "cmd_serve"),
+    "build": _lazy(".cli.build", "run"),
+    "serve": _lazy(".cli.serve", "run"),
 }
 
 

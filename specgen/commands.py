@@ -78,13 +78,3 @@ def cmd_test(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def cmd_run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .examples.command import cmd_run as run
     return run(args, out, err)
-
-
-def cmd_build(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from .site import cmd_build as build
-    return build(args, out, err)
-
-
-def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from .site import cmd_serve as serve
-    return serve(args, out, err)

@@ -19,13 +19,13 @@ from typing import Any, Callable
 import jinja2
 from markupsafe import escape
 
-from .._templates_path import templates_root
 from ..graph import SpecGraph
 from .i18n import LANGUAGES, Messages, catalogs_digest
 from .links import Linker
 from .examples import example_results
 from .kinds import BY_NAME, KINDS
 from .pages import ALL, Ctx, PagePlan, plan_site, site_data
+from .templates import templates_root
 
 DEFAULT_TEMPLATES = templates_root() / "pages"
 _HEADING = re.compile(r'<h([2-3]) id="([^"]+)"[^>]*>(.*?)<a class="headerlink"', re.S)
