@@ -22,10 +22,10 @@ from ..examples.results import ExampleResult
 from ..graph import SpecGraph
 from ..models.evidence import TraceabilityView, UnitRow
 from ..models.located import Adr, AslUnit, AvsTest
-from . import links as L
 from .chain import evidence_paths, unit_chain
 from .html import highlight_asl, json_pretty
 from .i18n import Messages
+from .links import Linker, adr_uri, dir_index_uri, other_lang_uri, source_uri, tests_uri, unit_uri
 
 ALL = "*"  # dependency meaning "the whole tree" (home, release, the tests and ADR indexes)
 IDS = "#ids"  # dependency on which file defines each ID (what ID links resolve to), not on file contents
@@ -154,7 +154,7 @@ def plan_site(graph: SpecGraph, langs: tuple[str, ...], local_sources: bool) -> 
     for lang in langs:
         plans.append(PagePlan(f"{lang}/index.md", "home", lang, None, frozenset({ALL}), ""))
         for d in sorted(all_dirs):
-            plans.append(PagePlan(L.dir_index_uri(lang, d), "index", lang, d, dir_deps[d], d))
+            plans.append(PagePlan(dir_index_uri(lang, d), "index", lang, d, dir_deps[d], d))
         for u in units:
             deps = {u.path} | common
             tests = graph.unit_tests(u)
@@ -171,15 +171,15 @@ def plan_site(graph: SpecGraph, langs: tuple[str, ...], local_sources: bool) -> 
                     if a is not None:
                         deps.add(a.path)
             kind = "instruction" if u.instruction is not None else "unit"
-            plans.append(PagePlan(L.unit_uri(lang, u.path), kind, lang, u.path, frozenset(deps), unit_title(u)))
+            plans.append(PagePlan(unit_uri(lang, u.path), kind, lang, u.path, frozenset(deps), unit_title(u)))
             if tests:
-                plans.append(PagePlan(L.tests_uri(lang, u.path), "tests", lang, u.path,
+                plans.append(PagePlan(tests_uri(lang, u.path), "tests", lang, u.path,
                                       frozenset({u.path, *(t.path for t in tests)} | common),
                                       unit_title(u)))
         plans.append(PagePlan(f"{lang}/tests/index.md", "tests-index", lang, None, frozenset({ALL}), ""))
         for a in graph.adrs:
             # an ADR page shows its own file and links resolved through IDs: not the whole tree
-            plans.append(PagePlan(L.adr_uri(lang, a.path), "adr", lang, a.path, frozenset({a.path, IDS} | common),
+            plans.append(PagePlan(adr_uri(lang, a.path), "adr", lang, a.path, frozenset({a.path, IDS} | common),
                                   a.front.id if a.front else a.path))
         plans.append(PagePlan(f"{lang}/adr/index.md", "adr-index", lang, None, frozenset({ALL}), ""))
         plans.append(PagePlan(f"{lang}/traceability.md", "matrix", lang, None,
@@ -187,7 +187,7 @@ def plan_site(graph: SpecGraph, langs: tuple[str, ...], local_sources: bool) -> 
         plans.append(PagePlan(f"{lang}/release.md", "release", lang, None, frozenset({ALL}), ""))
     if local_sources:
         for u in units:
-            plans.append(PagePlan(L.source_uri(u.path), "source", "", u.path, frozenset({u.path}), u.path))
+            plans.append(PagePlan(source_uri(u.path), "source", "", u.path, frozenset({u.path}), u.path))
     return plans
 
 
@@ -195,7 +195,7 @@ def plan_site(graph: SpecGraph, langs: tuple[str, ...], local_sources: bool) -> 
 class Ctx:
     """Helpers every context builder shares (messages, links, source links)."""
 
-    def __init__(self, data: SiteData, plan: PagePlan, t: Messages, linker: L.Linker,
+    def __init__(self, data: SiteData, plan: PagePlan, t: Messages, linker: Linker,
                  source_url: str | None, commit: str | None, langs: tuple[str, ...]) -> None:
         self.data, self.plan, self.t, self.link = data, plan, t, linker
         self.graph = data.graph
@@ -211,14 +211,14 @@ class Ctx:
             except (KeyError, IndexError, ValueError):
                 return self.source_url
         if path.endswith(".asl") and path in self.graph.units_by_path:
-            return self.link(L.source_uri(path), f"L-{start}" if start else "")
+            return self.link(source_uri(path), f"L-{start}" if start else "")
         if path.startswith(self.graph.spec.config.test_root + "/"):
             t = self._test_by_path(path)
             if t is not None and t.header is not None and t.header.source in self.graph.units_by_path:
-                return self.link(L.tests_uri(self.plan.lang or self.langs[0], t.header.source), t.header.id)
+                return self.link(tests_uri(self.plan.lang or self.langs[0], t.header.source), t.header.id)
         adr = self.adr_by_path(path)
         if adr is not None and adr.front is not None and adr in self.graph.adrs:
-            return self.link(L.adr_uri(self.plan.lang or self.langs[0], adr.path))
+            return self.link(adr_uri(self.plan.lang or self.langs[0], adr.path))
         return self.link(f"{self.plan.lang or self.langs[0]}/release.md", "artifacts")
 
     def _test_by_path(self, path: str) -> AvsTest | None:
@@ -236,7 +236,7 @@ class Ctx:
         return idx.get(path)
 
     def unit_href(self, path: str, anchor: str = "") -> str:
-        return self.link(L.unit_uri(self.plan.lang, path), anchor)
+        return self.link(unit_uri(self.plan.lang, path), anchor)
 
     def requirement_href(self, rid: str) -> str | None:
         if rid in self.graph.identities:
@@ -253,7 +253,7 @@ class Ctx:
         a = self.graph.adr(adr_id)
         if a is None or id(a) not in self.data.listed_adrs:
             return None
-        return self.link(L.adr_uri(self.plan.lang, a.path))
+        return self.link(adr_uri(self.plan.lang, a.path))
 
     # -- common blocks
     def release(self) -> dict[str, Any]:
@@ -278,7 +278,7 @@ class Ctx:
             for i in range(2, len(parts) + 1):
                 d = "/".join(parts[:i])
                 out.append((parts[i - 1] if i > 2 else self.t("surface." + parts[1]),
-                            self.link(L.dir_index_uri(lang, d))))
+                            self.link(dir_index_uri(lang, d))))
         return out
 
     def switch(self) -> dict[str, str] | None:
@@ -286,7 +286,7 @@ class Ctx:
         if not lang or len(self.langs) < 2:
             return None
         other = next(x for x in self.langs if x != lang)
-        uri = L.other_lang_uri(self.plan.uri, lang, other)
+        uri = other_lang_uri(self.plan.uri, lang, other)
         return {"href": self.link(uri), "lang": Messages(other).locale, "label": self.t("lang.switch"),
                 "title": self.t("lang.switch_label")}
 
@@ -304,7 +304,7 @@ class Ctx:
         for tst in chain["tests"]:
             entries.append({"kind": "test", "id": tst["id"], "title": tst["kind"], "path": tst["path"],
                             "sha256": tst["sha256"], "present": True,
-                            "href": self.link(L.tests_uri(self.plan.lang, tst["source"]), tst["id"])
+                            "href": self.link(tests_uri(self.plan.lang, tst["source"]), tst["id"])
                             if tst["source"] in self.graph.units_by_path else self.src(tst["path"])})
         for ev in chain["evidence"]:
             entries.append({"kind": "artifact", "id": ev["id"], "title": "", "path": ev["path"],
@@ -332,7 +332,7 @@ class Ctx:
             out.append({"id": c.id, "attrs": c.attrs.model_dump() if c.attrs else {}, "text": c.text,
                         "start": s, "end": e, "src": self.src(unit.path, s, e),
                         "adrs": [(a, self.adr_href(a)) for a in self.graph.adrs_for_requirement(c.id)],
-                        "tests": [(t.header.id, self.link(L.tests_uri(self.plan.lang, t.header.source), t.header.id))
+                        "tests": [(t.header.id, self.link(tests_uri(self.plan.lang, t.header.source), t.header.id))
                                   for t in self.graph.tests_by_requirement.get(c.id, [])
                                   if t.header is not None and t.header.source in self.graph.units_by_path]})
         return out

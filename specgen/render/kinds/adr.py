@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import links as L
 from ..html import markdown_body, resolve_relative
+from ..links import adr_uri
 from ..pages import IDS, Ctx, PageKind, PagePlan, ids_digest
 
 
@@ -31,7 +31,7 @@ def adr_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
             return cx.unit_href(rel)
         other = cx.adr_by_path(rel)
         if other is not None and other in cx.graph.adrs:
-            return cx.link(L.adr_uri(lang, other.path))
+            return cx.link(adr_uri(lang, other.path))
         if cx.source_url:
             return cx.src(rel)
         return None

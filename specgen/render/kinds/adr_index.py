@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import links as L
+from ..links import adr_uri
 from ..pages import Ctx, PageKind, PagePlan
 
 
@@ -13,7 +13,7 @@ def adr_index_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
     lang = cx.plan.lang
     ctx.update({"title": cx.t("nav.adrs"), "crumbs": cx.crumbs(None),
                 "adrs": [{"id": a.front.id, "title": a.front.title, "status": a.front.status,
-                          "created": str(a.front.created), "href": cx.link(L.adr_uri(lang, a.path))}
+                          "created": str(a.front.created), "href": cx.link(adr_uri(lang, a.path))}
                          for a in sorted(cx.graph.adrs, key=lambda a: a.front.id)]})  # type: ignore[union-attr]
     return ctx
 

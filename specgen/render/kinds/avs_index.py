@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import links as L
+from ..links import tests_uri
 from ..pages import Ctx, PageKind, PagePlan, unit_title
 
 
@@ -18,7 +18,7 @@ def tests_index_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
         groups.setdefault(u.surface, []).append({
             "title": unit_title(u), "path": u.path, "count": len(tests),
             "semantic": sum(1 for x in tests if x.header and x.header.semantic),
-            "href": cx.link(L.tests_uri(cx.plan.lang, u.path))})
+            "href": cx.link(tests_uri(cx.plan.lang, u.path))})
     orphans = [t for t in cx.graph.spec.tests if t.header is None or t.header.source not in cx.graph.units_by_path]
     ctx.update({"title": cx.t("nav.tests"), "crumbs": cx.crumbs(None),
                 "groups": [(cx.t("surface." + k), k, v) for k, v in sorted(groups.items())],

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import links as L
+from ..links import dir_index_uri
 from ..pages import Ctx, PageKind, PagePlan
 
 
@@ -16,7 +16,7 @@ def home_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
     ctx.update({
         "title": spec.config.name or cx.t("site.title"),
         "crumbs": [],
-        "surfaces": [{"name": cx.t("surface." + s), "key": s, "href": cx.link(L.dir_index_uri(lang, "asl/" + s)),
+        "surfaces": [{"name": cx.t("surface." + s), "key": s, "href": cx.link(dir_index_uri(lang, "asl/" + s)),
                       "instructions": sum(1 for u in spec.units if u.instruction and u.path.startswith(f"asl/{s}/")),
                       "units": sum(1 for u in spec.units if u.path.startswith(f"asl/{s}/"))} for s in surfaces],
         "links": [(cx.t("nav.adrs"), cx.link(f"{lang}/adr/index.md")),

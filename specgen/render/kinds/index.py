@@ -5,7 +5,7 @@ from __future__ import annotations
 import posixpath
 from typing import Any
 
-from .. import links as L
+from ..links import dir_index_uri
 from ..pages import IDS, Ctx, PageKind, PagePlan, ids_digest, unit_title
 
 
@@ -17,7 +17,7 @@ def index_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
     ctx.update({
         "title": d.removeprefix("asl/"), "dir": d,
         "crumbs": cx.crumbs(posixpath.dirname(d)) if d.count("/") > 1 else cx.crumbs(None),
-        "subdirs": [{"name": s.rsplit("/", 1)[-1], "href": cx.link(L.dir_index_uri(cx.plan.lang, s)),
+        "subdirs": [{"name": s.rsplit("/", 1)[-1], "href": cx.link(dir_index_uri(cx.plan.lang, s)),
                      "count": sum(1 for u in cx.graph.spec.units if u.path.startswith(s + "/"))}
                     for s in subdirs],
         "units": [{"title": unit_title(u), "href": cx.unit_href(u.path), "id": u.id or "",

@@ -13,8 +13,8 @@ from typing import Any
 
 from ...graph import Derived, SpecGraph
 from ...models.located import AslUnit
-from .. import links as L
 from ..chain import evidence_paths
+from ..links import tests_uri
 from ..pages import IDS, MATRIX, Ctx, PageKind, PagePlan, ids_digest
 
 
@@ -72,7 +72,7 @@ def matrix_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
         n_adr += bool(adrs)
         rows.append({"mnemonic": u.instruction.mnemonic, "surface": u.instruction.surface,
                      "href": cx.unit_href(u.path), "tests": tests, "semantic": sem,
-                     "tests_href": cx.link(L.tests_uri(cx.plan.lang, u.path)) if tests else None,
+                     "tests_href": cx.link(tests_uri(cx.plan.lang, u.path)) if tests else None,
                      "clauses": len(u.clauses),
                      "adrs": [(a, cx.adr_href(a)) for a in adrs]})
     rows.sort(key=lambda r: (r["surface"], r["mnemonic"]))

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import links as L
 from ..html import highlight_asl
 from ..i18n import Messages
+from ..links import unit_uri
 from ..pages import Ctx, PageKind, PagePlan
 
 
@@ -19,7 +19,7 @@ def source_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
     ctx = cx.base()
     ctx.update({"title": path, "unit": unit, "path": path, "sha256": unit.sha256, "crumbs": [],
                 "pages": [(Messages(lang)("lang.name"),
-                           cx.link(L.unit_uri(lang, path))) for lang in cx.langs],
+                           cx.link(unit_uri(lang, path))) for lang in cx.langs],
                 "html": highlight_asl(unit.text, anchor="L")})
     return ctx
 

@@ -6,8 +6,8 @@ import posixpath
 from typing import Any
 
 from ...models.located import AslUnit
-from .. import links as L
 from ..html import highlight_asl
+from ..links import tests_uri
 from ..pages import Ctx, PageKind, PagePlan, unit_title
 
 
@@ -20,7 +20,7 @@ def unit_common(cx: Ctx, unit: AslUnit) -> dict[str, Any]:
         "records": cx.records(unit), "clauses": cx.clauses(unit), "listings": cx.doc_listings(unit),
         "trace": cx.trace(unit), "index_record": cx.index_record(unit),
         "source_href": cx.src(unit.path),
-        "tests_href": cx.link(L.tests_uri(cx.plan.lang, unit.path)) if cx.graph.unit_tests(unit) else None,
+        "tests_href": cx.link(tests_uri(cx.plan.lang, unit.path)) if cx.graph.unit_tests(unit) else None,
         "depends_on": [(d, cx.requirement_href(d)) for d in
                        ((unit.instruction or unit.unit).depends_on if (unit.instruction or unit.unit) else [])],
     })
