@@ -45,7 +45,16 @@ Progress = Callable[[str], None]
 
 
 # ------------------------------------------------------------------ the plugin's steps
-def load_graph(root: Path, records: RecordCache | None, stage: Progress) -> tuple[SpecGraph, dict[str, float]]:
+@dataclass(frozen=True)
+class LoadTimes:
+    """When loading started and what the load and the examples gate cost (``specgen build`` reports them)."""
+
+    started: float = 0.0  # ``time.perf_counter()``
+    load_s: float = 0.0
+    examples_s: float = 0.0
+
+
+def load_graph(root: Path, records: RecordCache | None, stage: Progress) -> tuple[SpecGraph, LoadTimes]:
     """Load the spec and gate on its examples; a contradicted example result stops the build here.
 
     Called before mkdocs cleans ``site_dir``, so even a plain ``mkdocs build``
@@ -67,7 +76,7 @@ def load_graph(root: Path, records: RecordCache | None, stage: Progress) -> tupl
     t2 = time.perf_counter()
     if failures:
         raise PluginError("specgen: " + failures_message(failures))
-    return graph, {"t0": t0, "load_s": t1 - t0, "examples_s": t2 - t1}
+    return graph, LoadTimes(t0, t1 - t0, t2 - t1)
 
 
 def render_pages(graph: SpecGraph, options: RenderOptions, cache: RenderCache, stage: Progress) -> list[Page]:
@@ -79,20 +88,19 @@ def render_pages(graph: SpecGraph, options: RenderOptions, cache: RenderCache, s
         raise PluginError(f"specgen: broken links between generated pages: {e}") from e
 
 
-def page_stats(pages: list[Page], cache: RenderCache, changed: dict[str, bool], times: dict[str, float],
-               t1: float, t2: float, measure: bool) -> dict[str, Any]:
+def page_stats(pages: list[Page], cache: RenderCache, changed: dict[str, bool], times: LoadTimes,
+               render_s: float, measure: bool) -> dict[str, Any]:
     """What ``specgen build`` reports (``measure``: encode every page to find the largest)."""
     kinds: dict[str, int] = {}
     for p in pages:
         kinds[p.kind] = kinds.get(p.kind, 0) + 1
     stats: dict[str, Any] = {"pages": len(pages), "kinds": kinds, "rendered": cache.rendered,
                              "changed": sum(changed.values()), "reused": cache.reused,
-                             "load_s": times.get("load_s", 0.0), "examples_s": times.get("examples_s", 0.0),
-                             "render_s": t2 - t1}
+                             "load_s": times.load_s, "examples_s": times.examples_s, "render_s": render_s}
     if measure:  # encoding every page to measure it costs a serve rebuild 0.1 s
         stats["largest"] = max(((len(p.content.encode()), p.url) for p in pages), default=(0, ""))
     log.info("specgen: %d pages (%d rendered, %d unchanged) in %.1f s",
-             len(pages), cache.rendered, cache.reused, t2 - times.get("t0", t1))
+             len(pages), cache.rendered, cache.reused, time.perf_counter() - times.started)
     return stats
 
 

@@ -46,7 +46,6 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
     """Adds the generated spec pages to a mkdocs site."""
 
     def __init__(self) -> None:
-        self.cache = RenderCache()
         self.pages: dict[str, Page] = {}
         self.root: Path | None = None
         self.stats: dict[str, Any] = {}
@@ -56,7 +55,7 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         self.dirty = False  # mkdocs' dirty mode: unchanged pages keep their HTML (``specgen serve``)
         self.serving: ServeState | None = None  # what a server keeps between builds (command ``serve``)
         self._rewritten: set[str] = set()  # site URLs of the pages this build rewrites
-        self._times: dict[str, float] = {}
+        self._times = build.LoadTimes()
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """Defined so mkdocs keeps this instance (and its caches) across serve rebuilds."""
@@ -110,14 +109,14 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         """Render the loaded graph (reusing unchanged pages) and say which pages changed since mkdocs
         last received them (all of them outside a server's dirty mode)."""
         assert self.graph is not None, "on_pre_build loads the spec"
+        cache = self.serving.render_cache if self.serving is not None else RenderCache()
         t1 = time.perf_counter()
-        pages = build.render_pages(self.graph, self._options(config), self.cache, self._stage)
-        t2 = time.perf_counter()
+        pages = build.render_pages(self.graph, self._options(config), cache, self._stage)
+        render_s = time.perf_counter() - t1
         self.pages = {p.url: p for p in pages}
         changed = (self.serving.changed(pages, self.dirty) if self.serving is not None
                    else {p.url: True for p in pages})
-        self.stats = build.page_stats(pages, self.cache, changed, self._times, t1, t2,
-                                      measure=self.serving is None)
+        self.stats = build.page_stats(pages, cache, changed, self._times, render_s, measure=self.serving is None)
         return pages, changed
 
     def on_files(self, files: Files, *, config: Any) -> Files:

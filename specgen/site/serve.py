@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..cache import RecordCache, cache_enabled
-from ..render import Page
+from ..render import Page, RenderCache
 from ..render.core import DEFAULT_TEMPLATES
 from .build import page_digest
 from .inputs import PageFile, check_inputs, forget_rebuilt_pages, search_plugin
@@ -116,6 +116,7 @@ class ServeState:
 
     def __init__(self) -> None:
         self.records: RecordCache | None = None  # unpickled records kept for the server's life
+        self.render_cache = RenderCache()  # pages whose inputs did not change are not rendered again
         self.handed: dict[str, tuple[Page, str]] = {}  # url -> the page mkdocs last received, its digest
         self.env: tuple[str, Any] | None = None  # (theme digest, jinja env) kept across rebuilds
         self.nav: Any = None  # the navigation of the build in progress
