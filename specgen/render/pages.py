@@ -132,15 +132,12 @@ def plan_site(graph: SpecGraph, langs: tuple[str, ...], local_sources: bool) -> 
     if spec.manifest_path:
         common.add(spec.manifest_path)
     units = spec.units
-    dirs = sorted({posixpath.dirname(u.path) for u in units} | {
-        posixpath.dirname(posixpath.dirname(u.path)) for u in units})
     all_dirs: set[str] = set()
     for u in units:
         d = posixpath.dirname(u.path)
         while d.count("/") >= 1:
             all_dirs.add(d)
             d = posixpath.dirname(d)
-    del dirs
     # a directory index lists the units below it with their test counts: those files (and IDs,
     # for its links) are what it shows, not the whole tree
     below: dict[str, set[str]] = {d: set() for d in all_dirs}

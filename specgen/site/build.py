@@ -11,7 +11,6 @@ functions are the plugin's work, step by step (its event methods call them).
 from __future__ import annotations
 
 import gzip
-import hashlib
 import html
 import io
 import logging
@@ -121,11 +120,6 @@ def add_pages(files: Files, config: Any, pages: list[Page], changed: dict[str, b
         if files.get_file_from_path(uri) is None:
             files.append(File.generated(config, uri, content=(ASSETS / uri.rsplit("/", 1)[-1]).read_bytes()))
     return rewritten
-
-
-def page_digest(p: Page) -> str:
-    """What decides whether mkdocs must write a page again."""
-    return hashlib.sha256(f"{p.title}\0{p.kind}\0{p.content}".encode()).hexdigest()
 
 
 def toc_tokens(toc: tuple[tuple[int, str, str], ...]) -> list[dict[str, Any]]:

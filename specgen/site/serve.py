@@ -24,7 +24,6 @@ internals; mkdocs is pinned below 2, and ``tests/test_site_incremental.py``
 checks the spec rebuild's output byte for byte against a full build.
 """
 
-
 from __future__ import annotations
 
 import gc
@@ -41,7 +40,6 @@ from typing import Any, Protocol
 from ..cache import RecordCache, cache_enabled
 from ..render import Page, RenderCache
 from ..render.core import DEFAULT_TEMPLATES
-from .build import page_digest
 from .inputs import PageFile, check_inputs, forget_rebuilt_pages, search_plugin
 
 log = logging.getLogger("mkdocs.plugins.specgen")
@@ -171,6 +169,11 @@ class ServeState:
         settle_heap()
 
 
+def page_digest(p: Page) -> str:
+    """What decides whether mkdocs must write a page again."""
+    return hashlib.sha256(f"{p.title}\0{p.kind}\0{p.content}".encode()).hexdigest()
+
+
 def settle_heap() -> None:
     """Collect once, then exempt everything alive from future collections (``gc.freeze``).
 
@@ -267,15 +270,15 @@ def serve(config_file: Path, dev_addr: str | None, root: Path | None = None) -> 
     Runs until interrupted (``KeyboardInterrupt`` is handled here). ``root``
     replaces the config's spec root for every rebuild (mkdocs re-reads the config).
     """
-    check_inputs(root, config_file)
-    if root is not None:
-        os.environ[ROOT_ENV] = str(Path(root).resolve())
     from urllib.parse import urlsplit
 
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
     from mkdocs.livereload import LiveReloadServer, _serve_url
 
+    check_inputs(root, config_file)
+    if root is not None:
+        os.environ[ROOT_ENV] = str(Path(root).resolve())
     site_dir = tempfile.mkdtemp(prefix="specgen-serve-")
 
     def get_config() -> Any:
@@ -287,10 +290,10 @@ def serve(config_file: Path, dev_addr: str | None, root: Path | None = None) -> 
     mount_path = urlsplit(config.site_url or "/").path
     config.site_url = serve_url = _serve_url(host, port, mount_path)
     plugin = config.plugins.get("specgen")
-    state = {"inputs": ""}
+    built = {"inputs": ""}  # the digest of the other inputs at the last full build
 
     def builder(cfg: Any = None) -> None:
-        if plugin is not None and cfg is None and spec_rebuild(plugin, state["inputs"]):
+        if plugin is not None and cfg is None and spec_rebuild(plugin, built["inputs"]):
             return
         log.info("Building documentation...")
         if cfg is None:
@@ -298,7 +301,7 @@ def serve(config_file: Path, dev_addr: str | None, root: Path | None = None) -> 
             cfg.site_url = serve_url
         build(cfg, serve_url=serve_url, dirty=True)
         if plugin is not None:
-            state["inputs"] = other_inputs_digest(cfg, plugin)
+            built["inputs"] = other_inputs_digest(cfg, plugin)
 
     server = LiveReloadServer(builder=builder, host=host, port=port, root=site_dir, mount_path=mount_path)
     native = change_observer()
