@@ -144,9 +144,10 @@ def test_failing_test_reports_assert_location_and_stack(corpus_root, tmp_path):
         "    let v = ReadTileElement(0, 0, 0);\n    return 0;\nend;\n"
     )
     out = io.StringIO()
-    assert main_test(root, ["X-1"], 1, "text", "reference", out) == 1
+    # the header fails validation (six keys missing): the test still runs, selected by path
+    assert main_test(root, ["x/bad.asl"], 1, "text", "reference", out) == 1
     text = out.getvalue()
-    assert "FAILED: tests/asl/x/bad.asl" in text
+    assert "FAILED: tests/asl/x/bad.asl ()" in text
     assert "in main at tests/asl/x/bad.asl:6" in text
     assert "in ReadTileElement at asl/tile/model/definedness/elements.asl:" in text
     assert "0 passed, 1 failed" in text
