@@ -6,8 +6,7 @@ parts that follow directly from the catalog ``tile-operations.json`` (under the
 configured JSON root, ``spec/`` by default, as the loader read it): one
 record per tile operation, whose position in ``operations`` is its index.
 
-Generated here (all as plain ASL text, parsed by our parser, shown by
-``python -m specgen.asl --show-generated``):
+Generated here (all as plain ASL text, parsed by our parser):
 
 * ``PTO_TILE_OPERATION_COUNT``; enumerations ``TileDecodeFamily``
   (``TileDecode_<family>``), ``TileOperation`` (``TileOperation_<NAME>``, in
