@@ -19,7 +19,7 @@ import pytest
 import shutil
 
 from specgen.asl import ASLError, Interpreter, interpreter_for
-from specgen.asl.generated import undefined_in_tree
+from specgen.asl.generated_names import undefined_in_tree
 from specgen.asl.index import build_index, parse_cached
 from specgen.asl.legality import admitted_datatypes, admitted_datatypes_all
 from specgen.asl.profiles import get_profile
