@@ -19,7 +19,7 @@ from specgen.diagnostics import Span
 
 from .ast import Node
 from .compile_base import NOCONST, Compiler, Ctx, DispatchTable, LoopLimit, NoMatch, Stmt, Undefined
-from .compile_expr import call_expr, const_value, fold
+from .compile_call import call_expr, const_value, fold
 from .compile_types import default
 from .errors import ASLAssertionError, ASLError
 from .ops import hkey

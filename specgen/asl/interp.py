@@ -26,7 +26,7 @@ from specgen.diagnostics import Span
 
 from .ast import Decl, FuncDecl, GlobalDecl, Module, Node, TypeDecl
 from .compile_base import AsFailure, Ctx, Expr, Setter, Stmt, Undefined
-from .compile_expr import EXPR
+from .compile_expr import compile_expr
 from .compile_lvalue import compile_lvalue
 from .compile_stmt import collect_locals, compile_block, compile_stmt
 from .compile_types import TypeInfo, default, named_type, type_of, value_fits
@@ -46,6 +46,15 @@ class _Func:
         self.name = name
         self.decl = decl
         self.impl = impl
+
+
+def _declare(names: dict[str, list[Decl]], module: Module) -> None:
+    """File ``module``'s declarations by name; an enumeration also under each member."""
+    for d in module.decls:
+        names.setdefault(d.name, []).append(d)
+        if isinstance(d, TypeDecl) and d.form == "enum":
+            for m in d.payload:  # type: ignore[union-attr]
+                names.setdefault(m, []).append(d)
 
 
 class Interpreter:
@@ -74,11 +83,7 @@ class Interpreter:
         self._overlay: dict[str, list[Decl]] = {}
         self._gen: dict[str, list[Decl]] = {}
         for gm in generated:
-            for d in gm.decls:
-                self._gen.setdefault(d.name, []).append(d)
-                if isinstance(d, TypeDecl) and d.form == "enum":
-                    for m in d.payload:  # type: ignore[union-attr]
-                        self._gen.setdefault(m, []).append(d)
+            _declare(self._gen, gm)
         self._overlay_compiled: dict[tuple[str, int], _Func] = {}
         self._funcs: dict[tuple[str, int], _Func] = {}
         self._types: dict[str, TypeInfo] = {}
@@ -103,11 +108,7 @@ class Interpreter:
     # ------------------------------------------------------------ loading
     def load_module(self, module: Module) -> None:
         """Overlay a parsed module (its definitions shadow the tree's)."""
-        for d in module.decls:
-            self._overlay.setdefault(d.name, []).append(d)
-            if isinstance(d, TypeDecl) and d.form == "enum":
-                for i, m in enumerate(d.payload):  # type: ignore[arg-type]
-                    self._overlay.setdefault(m, []).append(d)
+        _declare(self._overlay, module)
 
     def reset(self) -> None:
         """Forget global variables, the call stack and the overlay."""
@@ -357,7 +358,7 @@ class Interpreter:
 
     # ------------------------------------------------------------ compilers
     def _expr(self, node: Node, ctx: Ctx) -> Expr:
-        return EXPR.lookup(node, ctx)(self, node, ctx)
+        return compile_expr(self, node, ctx)
 
     def _stmt(self, node: Node, ctx: Ctx) -> Stmt:
         return compile_stmt(self, node, ctx)

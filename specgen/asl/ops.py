@@ -109,7 +109,8 @@ def _shr(a, b):
     return a >> b
 
 
-def cmp_type(a, b) -> None:
+def cmp_type(a: object, b: object) -> None:
+    """ASL orders integers and reals only; a bitvector operand is a type error."""
     if type(a) is Bits or type(b) is Bits:
         raise TypeError(f"ordering comparison of {show(a)} and {show(b)}")
 
@@ -173,7 +174,8 @@ def _lnot(a):
 UNOPS = {"NOT": _not, "-": _neg, "!": _lnot}
 
 
-def slice_read(value, lo: int, width: int) -> Bits:
+def slice_read(value: object, lo: int, width: int) -> Bits:
+    """``value[lo +: width]`` of a bitvector (in range) or a non-negative-indexed integer."""
     if type(value) is Bits:
         if lo < 0 or width < 0 or lo + width > value.n:
             raise IndexError(f"slice [{lo + width - 1}:{lo}] out of range for bits({value.n})")
@@ -185,7 +187,8 @@ def slice_read(value, lo: int, width: int) -> Bits:
     raise TypeError(f"slice of {show(value)}")
 
 
-def slice_write(old, lo: int, width: int, new) -> Bits:
+def slice_write(old: object, lo: int, width: int, new: object) -> Bits:
+    """``old`` with bits ``lo +: width`` replaced by ``new`` (an int, or a bits of that width)."""
     if type(old) is not Bits:
         raise TypeError(f"slice assignment into {show(old)}")
     if lo < 0 or lo + width > old.n:
@@ -198,11 +201,12 @@ def slice_write(old, lo: int, width: int, new) -> Bits:
 
 
 def hkey(v: object) -> object:
-    # bool and int hash alike; keep them apart in case tables
+    """A ``case`` table key: bool and int hash alike, so keep them apart."""
     return (type(v), v) if type(v) is bool else v
 
 
-def slice_bounds(slices, fr) -> list[tuple[int, int]]:
+def slice_bounds(slices: tuple, fr: dict) -> list[tuple[int, int]]:
+    """``(lo, width)`` of each compiled slice spec, most significant first."""
     out = []
     for kind, x, y in slices:
         if kind == "range":
@@ -218,7 +222,8 @@ def slice_bounds(slices, fr) -> list[tuple[int, int]]:
     return out
 
 
-def split_slices(slices, fr, v) -> list[tuple[int, int, object]]:
+def split_slices(slices: tuple, fr: dict, v: object) -> list[tuple[int, int, object]]:
+    """``(lo, width, part)`` per slice: a multi-slice target takes ``v`` piece by piece."""
     bounds = slice_bounds(slices, fr)
     if len(bounds) == 1:
         return [(bounds[0][0], bounds[0][1], v)]
