@@ -16,7 +16,7 @@ of import circles.
 
 from __future__ import annotations
 
-from typing import Callable, Generic, Iterable, Protocol, TypeVar
+from typing import Any, Callable, Generic, Iterable, Protocol, TypeVar
 
 from specgen.diagnostics import Span
 
@@ -108,7 +108,6 @@ class Compiler(Protocol):
 
     globals: dict[str, object]
     stack: list[tuple[str, Span]]
-    synthesize_generated: bool
     _consts: dict[str, object]
 
     def _expr(self, node: Node, ctx: Ctx) -> Expr: ...
@@ -119,9 +118,9 @@ class Compiler(Protocol):
 
     def _lvalue(self, node: Node, ctx: Ctx) -> Setter: ...
 
-    def _type_of(self, node: Node | None, path: str) -> object: ...
+    def _type_of(self, node: Node | None, path: str) -> Any: ...
 
-    def _named_type(self, name: str, span: Span) -> object: ...
+    def _named_type(self, name: str, span: Span) -> Any: ...
 
     def _decls(self, name: str) -> tuple[list[Decl], bool]: ...
 
@@ -139,7 +138,7 @@ class Compiler(Protocol):
 
     def _is_generated_type(self, name: str) -> bool: ...
 
-    def _function(self, name: str, arity: int, span: Span | None) -> object: ...
+    def _function(self, name: str, arity: int, span: Span | None) -> Any: ...
 
     def _compile_func(self, fn: object) -> None: ...
 

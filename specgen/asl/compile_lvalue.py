@@ -3,7 +3,8 @@
 A target is a variable followed by a path of steps (``.field``,
 ``[[index]]``, a final ``[slice]``). One handler per target node kind,
 registered in :data:`LVALUE`, turns its node into a step; the setter is
-built from the whole path at once. Records and arrays are values: a
+built from the whole path at once (a lone ``[[i]]`` or ``.f``, the common
+targets, get a setter of their own rather than the general path walk). Records and arrays are values: a
 setter copies each container on the path unless CPython's reference count
 proves the variable is its only holder (the count seen inside a setter is
 3 for an exclusively held container: the store, the local, the call's
