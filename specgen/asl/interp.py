@@ -175,16 +175,19 @@ class Interpreter:
         return self._global_value(name, None)
 
     def set_global(self, name: str, value: object) -> None:
+        """Overwrite a global (initialised first, so an unknown name still raises)."""
         self._global_value(name, None)
         self.globals[name] = value
 
     def enum_members(self, type_name: str) -> tuple[str, ...]:
+        """The members of an enumeration type, in declaration order."""
         ti = self._named_type(type_name, Span("<python>"))
         if ti.kind != "enum":
             raise ASLError(f"'{type_name}' is not an enumeration", Span("<python>"), "type")
         return ti.enum
 
     def has_function(self, name: str) -> bool:
+        """Whether ``name`` is a hook or a declared ASL function (built-ins do not count)."""
         decls, _ = self._decls(name)
         return name in self.hooks or any(isinstance(d, FuncDecl) for d in decls)
 
