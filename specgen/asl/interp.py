@@ -60,7 +60,7 @@ def _declare(names: dict[str, list[Decl]], module: Module) -> None:
 class Interpreter:
     """Runs ASL definitions of one spec tree.
 
-    ``Interpreter(index)`` (or ``Interpreter.from_root(path)``) loads
+    ``Interpreter(index)`` (or :func:`specgen.asl.session.interpreter_for`) loads
     nothing until a function is called. ``load_module(module)`` overlays a
     parsed file (e.g. a test) whose definitions win over the tree's;
     ``reset()`` drops all global state (and the overlay) so one interpreter
@@ -94,16 +94,6 @@ class Interpreter:
         self.compiled_functions = 0
         for m in modules:
             self.load_module(m)
-
-    @classmethod
-    def from_root(cls, root, **kw) -> "Interpreter":
-        """An interpreter over ``root``'s ASL plus the ASL generated from its catalog."""
-        from .index import build_index
-        from .synth import generated_modules
-
-        if "generated" not in kw:  # not setdefault: the shards cost seconds to unpickle
-            kw["generated"] = generated_modules(root)
-        return cls(build_index(root), **kw)
 
     # ------------------------------------------------------------ loading
     def load_module(self, module: Module) -> None:
