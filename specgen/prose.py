@@ -5,18 +5,30 @@ admits, and the examples flag a contract example whose DataType the sentence
 leaves out; both must read the same sentence the same way. The sentence is the
 first legality line that mentions ``DataType``, names at least two of the
 spec's DataTypes and states them (``one of``, ``is``, ``are``, ``supports``,
-``accepts``).
+``accepts``). It is a *closed* list when it says ``DataType is one of`` (or
+``must be one of``): only then does a type it leaves out count as excluded.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import cache
 from typing import Sequence
 
 from .vocabulary import Vocabulary
 
 _STATES = re.compile(r"\b(one of|is|are|supports?|accepts?)\b")
+_CLOSED = re.compile(r"DataType (?:is|must be) one of ")
+
+
+@dataclass(frozen=True, slots=True)
+class DataTypeSentence:
+    """Where the DataType sentence is in the legality list, the names it states, and whether the list is closed."""
+
+    index: int
+    names: frozenset[str]
+    closed: bool
 
 
 @cache
@@ -24,8 +36,8 @@ def _type_word(names: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(r"\b(" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) + r")\b")
 
 
-def datatype_sentence(legality: Sequence[str], vocabulary: Vocabulary) -> tuple[int, frozenset[str]] | None:
-    """The index of the DataType sentence in ``legality`` and the DataType names it states (None: no such sentence)."""
+def datatype_sentence(legality: Sequence[str], vocabulary: Vocabulary) -> DataTypeSentence | None:
+    """The DataType sentence of ``legality`` (None: the prose states no DataType set)."""
     if not vocabulary.datatypes:
         return None
     words = _type_word(vocabulary.datatype_names)
@@ -34,5 +46,5 @@ def datatype_sentence(legality: Sequence[str], vocabulary: Vocabulary) -> tuple[
             continue
         names = words.findall(line)
         if len(names) >= 2 and _STATES.search(line):
-            return i, frozenset(names)
+            return DataTypeSentence(i, frozenset(names), bool(_CLOSED.search(line)))
     return None

@@ -42,6 +42,7 @@ CMODE_DOMAIN = "PTO-FIELD-BLOCK-CMODE"
 DATATYPE_ENUM, DATATYPE_PREFIX = "TileDataType", "TileDataType_"
 PAD_ENUM, PAD_PREFIX = "TilePadValue", "TilePad_"
 CLASS_ENUM, CLASS_PREFIX = "TileInstructionClass", "TileClass_"
+CARRIER_BITS = 64  # every Tile element lives in one 64-bit Word (PTO-ARCH-DATA-TYPES-INTEGER)
 
 _ENUM = re.compile(r"\btype\s+(\w+)\s+of\s+enumeration\s*\{([^}]*)\}")
 _FUNC = re.compile(r"\bfunc\s+(\w+)\s*\(")
@@ -55,13 +56,14 @@ _NONE_CONST = re.compile(r"\bconstant\s+DTYPE_NONE(?:_CODE)?\s*=\s*(?:(\d+)|'([0
 class DataType:
     """One Tile element type: its short name (``FP16``), field code, width in bits and number kind.
 
-    ``kind`` is ``float``, ``signed``, ``unsigned`` or ``packed``; ``code`` and
-    ``bits`` are None when the spec does not state them.
+    ``kind`` is ``float``, ``signed``, ``unsigned`` or ``packed``; ``code`` is
+    None when the spec states no code table. A type the spec gives no width is
+    read as its whole 64-bit carrier word.
     """
 
     name: str
     code: int | None
-    bits: int | None
+    bits: int
     kind: str
 
     @property
@@ -71,7 +73,7 @@ class DataType:
 
     @property
     def mask(self) -> int:
-        return (1 << (self.bits or 0)) - 1
+        return (1 << self.bits) - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,8 +163,8 @@ def _datatypes(domain: FieldDomain | None, asl: "_AslText") -> list[DataType]:
     rest = "float" if unsigned or not floating else "unsigned"
     out = []
     for name, code in named:
-        width = bits.get(name, bits.get("", None))
-        kind = ("packed" if width is not None and width < 8 else "signed" if name in signed
+        width = bits.get(name, bits.get("", CARRIER_BITS))
+        kind = ("packed" if width < 8 else "signed" if name in signed
                 else "unsigned" if name in unsigned else "float" if name in floating else rest)
         out.append(DataType(name, code, width, kind))
     return out

@@ -27,14 +27,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .datatypes import DTYPE_NONE_CODE, element_type
+from ..vocabulary import Vocabulary
 
 # Commands this parser reads, and the form of each (for "expected" messages).
 FORMS: dict[str, str] = {
     "BSTART.VEC": "BSTART.VEC TileOp, DataType",
     "BSTART.SFU": "BSTART.SFU TileOp, DataType",
     "BSTART.TEPL": "BSTART.TEPL Mode, Function, DataType",
-    "B.DATR": "B.DATR PadValue=Zero|Max|Min|Null  or  B.DATR {layout, datatype, pad, cmode, rmode, sat, canonicalize}",
+    "B.DATR": "B.DATR PadValue={pads}  or  B.DATR {{layout, datatype, pad, cmode, rmode, sat, canonicalize}}",
     "B.DIM": "B.DIM LB0=value  or  B.DIM zero, value, ->LB0",
     "B.IOT": "B.IOT SrcLeft, SrcRight, mask=0b0001, <last>, ->T<SizeCode>",
     "BSTOP": "BSTOP",
@@ -42,8 +42,6 @@ FORMS: dict[str, str] = {
 }
 EXECUTE_ROLES = ("destination", "left source", "right source")
 
-PAD_NAMES = {"ZERO": 0, "MAX": 1, "MIN": 2, "NULL": 3}
-CMODE_NAMES = {"EQ": 0, "NE": 1, "LT": 2, "GT": 3, "LE": 4, "GE": 5}
 LAYOUT_NAMES = {"NORM": 0}
 RMODE_NAMES = {"DEFAULT": 0}
 HANDS = {"T": 0, "U": 1, "M": 2, "N": 3}
@@ -172,8 +170,11 @@ def _tokenize(text: str, path: str) -> list[Token]:
     return out
 
 
-def parse_program(text: str, path: str = "<program>") -> Program:
-    """Parse ``text``; raise :class:`ProgramError` when it is malformed (a sketch is not an error)."""
+def parse_program(text: str, vocabulary: Vocabulary, path: str = "<program>") -> Program:
+    """Parse ``text``; raise :class:`ProgramError` when it is malformed (a sketch is not an error).
+
+    ``vocabulary`` is the spec's: DataType, PadValue and CMODE names are the ones it states.
+    """
     tokens = _tokenize(text, path)
     lines = text.split("\n")
     statements: list[Statement] = []
@@ -188,7 +189,7 @@ def parse_program(text: str, path: str = "<program>") -> Program:
             j += 1
         stmt_tokens = tokens[i:j] + [Token("sep" if tokens[j].kind == "sep" else "eof", tokens[j].text,
                                            tokens[j].line, tokens[j].col)]
-        st = _StatementParser(stmt_tokens, path, sketch).parse()
+        st = _StatementParser(stmt_tokens, path, sketch, vocabulary).parse()
         first, last = tokens[i], tokens[j - 1]
         if first.line == last.line:
             src = lines[first.line - 1][first.col - 1:last.col - 1 + len(last.text)]
@@ -207,8 +208,11 @@ _SYMBOL = re.compile(r"^[A-Za-z_][A-Za-z0-9_#]*$")
 
 
 class _StatementParser:
-    def __init__(self, tokens: list[Token], path: str, sketch: list[SketchOperand]) -> None:
+    def __init__(self, tokens: list[Token], path: str, sketch: list[SketchOperand], vocabulary: Vocabulary) -> None:
         self.t = tokens
+        self.vocabulary = vocabulary
+        self.pads = {p.name.upper(): p.code for p in vocabulary.pad_values}
+        self.cmodes = {c.name.upper(): c.code for c in vocabulary.compare_modes}
         self.i = 0
         self.path = path
         self.sketch = sketch
@@ -224,7 +228,8 @@ class _StatementParser:
         tok = tok or self.cur
         msg = message or f"expected {expected}, found {tok.shown}"
         if self.mnemonic and not message:
-            msg += f" (in {self.mnemonic}; form: {FORMS[self.mnemonic]})"
+            form = FORMS[self.mnemonic].format(pads="|".join(p.name for p in self.vocabulary.pad_values))
+            msg += f" (in {self.mnemonic}; form: {form})"
         return ProgramError(msg, tok.line, tok.col, tok.text, expected, kind, self.path)
 
     def take(self) -> Token:
@@ -304,10 +309,10 @@ class _StatementParser:
     def datatype(self, allow_none: bool = False) -> int | None:
         tok = self.cur
         if tok.kind == "ident":
-            if allow_none and tok.text.upper() == "DTYPE_NONE":
+            if allow_none and tok.text.upper() == "DTYPE_NONE" and self.vocabulary.dtype_none_code is not None:
                 self.take()
-                return DTYPE_NONE_CODE
-            et = element_type(tok.text)
+                return self.vocabulary.dtype_none_code
+            et = self.vocabulary.datatype(tok.text)
             if et is not None:
                 self.take()
                 return et.code
@@ -386,7 +391,7 @@ class _StatementParser:
         if self.at("{"):
             self.take()
             order = [("layout", LAYOUT_NAMES, "Layout code", 31), ("data_type", None, "", 31),
-                     ("pad", PAD_NAMES, "PadValue", 3), ("cmode", CMODE_NAMES, "CMode code", 7),
+                     ("pad", self.pads, "PadValue", 3), ("cmode", self.cmodes, "CMode code", 7),
                      ("rmode", RMODE_NAMES, "RMode code", 7), ("sat", {}, "Sat", 1),
                      ("canonicalize", {}, "Canonicalize", 1)]
             for k, (name, names, role, hi) in enumerate(order):
@@ -403,20 +408,25 @@ class _StatementParser:
             self.take()
             if not self.at("="):
                 self.annotations()
-                self.placeholder(tok, "PadValue (PadValue=Zero, Max, Min or Null)")
+                self.placeholder(tok, f"PadValue (PadValue={self._pad_choice()})")
                 self.fields["pad"] = None
                 return
             self.take()
             v = self.cur
             if v.kind == "number":
                 self.fields["pad"] = self.number("PadValue code", 0, 3)
-            elif v.kind == "ident" and v.text.upper() in PAD_NAMES:
+            elif v.kind == "ident" and v.text.upper() in self.pads:
                 self.take()
-                self.fields["pad"] = PAD_NAMES[v.text.upper()]
+                self.fields["pad"] = self.pads[v.text.upper()]
             else:
-                raise self.error("Zero, Max, Min, Null or a code 0b00..0b11")
+                raise self.error(", ".join(p.name for p in self.vocabulary.pad_values) + " or a code 0b00..0b11")
             return
         raise self.error("'PadValue=…' or '{layout, datatype, pad, cmode, rmode, sat, canonicalize}'")
+
+    def _pad_choice(self) -> str:
+        """``Zero, Max, Min or Null``: the spec's PadValue names, for messages."""
+        names = [p.name for p in self.vocabulary.pad_values]
+        return ", ".join(names[:-1]) + f" or {names[-1]}" if len(names) > 1 else "".join(names)
 
     def _b_dim(self) -> None:
         tok = self.cur

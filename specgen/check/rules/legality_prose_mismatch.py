@@ -36,7 +36,8 @@ def check(graph: SpecGraph) -> Iterable[Finding]:
         yield Finding(RULE.id, Severity.WARNING, graph.spec.units[0].path if graph.spec.units else "", 0,
                       f"could not run the ASL legality predicates: {e}")
         return
-    for u, ins, (i, named) in candidates:
+    for u, ins, sentence in candidates:
+        i, named = sentence.index, sentence.names
         asl = sets.get(ins.mnemonic)
         if asl is None or asl == named:
             continue
