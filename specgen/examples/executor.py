@@ -32,7 +32,8 @@ from ..diagnostics import Span
 from ..loader import load_spec
 from ..vocabulary import DataType, Vocabulary, vocabulary_of
 from .datatypes import show_value, show_word
-from .program import HANDS, Program, Statement
+from .program import Program
+from .syntax import HANDS, Statement
 
 HAND_NAMES = {v: k for k, v in HANDS.items()}
 SPELLING = {"BSTART.TEPL": 0, "BSTART.VEC": 1, "BSTART.SFU": 2}

@@ -89,6 +89,9 @@ def bulk_read(it: Interpreter, idx: int) -> tuple[list[list[int]], list[list[boo
 
 
 # ---------------------------------------------------------------- element formats
+# Bit layouts of the floating formats the fast path vectorises, keyed by format. They are
+# properties of the formats (IEEE 754, OCP FP8), which the spec states only as ASL code; a
+# DataType of the spec's vocabulary without an entry here runs the ASL instead.
 # (sign bit, exponent lsb, exponent width, fraction width) of each floating format
 _FLOAT_FIELDS = {
     "FP64": (63, 52, 11, 52), "FP32": (31, 23, 8, 23), "TF32": (31, 23, 8, 23), "HF32": (31, 23, 8, 23),
