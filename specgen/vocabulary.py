@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Iterable, Mapping
 
 from .graph import Derived, SpecGraph
@@ -101,8 +102,14 @@ class Vocabulary:
     pad_values: tuple[Code, ...] = ()
     compare_modes: tuple[Code, ...] = ()
     tile_classes: tuple[TileClass, ...] = ()
-    _by_key: Mapping[str, DataType] = field(default_factory=dict, repr=False, compare=False)
-    _by_code: Mapping[int, DataType] = field(default_factory=dict, repr=False, compare=False)
+    _by_key: Mapping[str, DataType] = field(init=False, repr=False, compare=False)
+    _by_code: Mapping[int, DataType] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # lookups built once; frozen, so set through object (the dataclass way for derived fields)
+        object.__setattr__(self, "_by_key", MappingProxyType({t.name.lower(): t for t in self.datatypes}))
+        object.__setattr__(self, "_by_code", MappingProxyType({t.code: t for t in self.datatypes
+                                                                if t.code is not None}))
 
     def datatype(self, name: str) -> DataType | None:
         """The type named ``name`` (case-insensitive, with or without ``TileDataType_``)."""
@@ -120,26 +127,16 @@ class Vocabulary:
         return tuple(c.name for c in self.tile_classes)
 
 
-def make_vocabulary(datatypes: Iterable[DataType], *, dtype_none_code: int | None = None,
-                    pad_values: Iterable[Code] = (), compare_modes: Iterable[Code] = (),
-                    tile_classes: Iterable[TileClass] = ()) -> Vocabulary:
-    """A vocabulary with its lookup tables filled in (the one constructor callers need)."""
-    types = tuple(datatypes)
-    return Vocabulary(types, dtype_none_code, tuple(pad_values), tuple(compare_modes), tuple(tile_classes),
-                      {t.name.lower(): t for t in types},
-                      {t.code: t for t in types if t.code is not None})
-
-
 def vocabulary_of(spec: Spec) -> Vocabulary:
     """Read the vocabulary from a loaded spec (its field domains and ASL units)."""
     domains = {d.id: d for d in spec.field_domains}
     asl = _AslText(u.text for u in spec.units)
-    return make_vocabulary(_datatypes(domains.get(DATATYPE_DOMAIN), asl),
-                           dtype_none_code=asl.dtype_none(),
-                           pad_values=_pad_values(domains.get(PADVALUE_DOMAIN), asl),
-                           compare_modes=_codes(domains.get(CMODE_DOMAIN)),
-                           tile_classes=[TileClass(_kebab(m), CLASS_PREFIX + m)
-                                         for m in asl.members(CLASS_ENUM, CLASS_PREFIX)])
+    return Vocabulary(_datatypes(domains.get(DATATYPE_DOMAIN), asl),
+                      dtype_none_code=asl.dtype_none(),
+                      pad_values=_pad_values(domains.get(PADVALUE_DOMAIN), asl),
+                      compare_modes=_codes(domains.get(CMODE_DOMAIN)),
+                      tile_classes=tuple(TileClass(_kebab(m), CLASS_PREFIX + m)
+                                         for m in asl.members(CLASS_ENUM, CLASS_PREFIX)))
 
 
 def _graph_vocabulary(graph: SpecGraph) -> Vocabulary:
@@ -149,7 +146,7 @@ def _graph_vocabulary(graph: SpecGraph) -> Vocabulary:
 VOCABULARY = Derived(_graph_vocabulary)
 
 
-def _datatypes(domain: FieldDomain | None, asl: "_AslText") -> list[DataType]:
+def _datatypes(domain: FieldDomain | None, asl: "_AslText") -> tuple[DataType, ...]:
     if domain is not None:
         named = [(a.meaning, a.value) for a in domain.assigned]
     else:
@@ -167,17 +164,17 @@ def _datatypes(domain: FieldDomain | None, asl: "_AslText") -> list[DataType]:
         kind = ("packed" if width < 8 else "signed" if name in signed
                 else "unsigned" if name in unsigned else "float" if name in floating else rest)
         out.append(DataType(name, code, width, kind))
-    return out
+    return tuple(out)
 
 
-def _codes(domain: FieldDomain | None) -> list[Code]:
-    return [] if domain is None else [Code(a.meaning, a.value) for a in domain.assigned]
+def _codes(domain: FieldDomain | None) -> tuple[Code, ...]:
+    return () if domain is None else tuple(Code(a.meaning, a.value) for a in domain.assigned)
 
 
-def _pad_values(domain: FieldDomain | None, asl: "_AslText") -> list[Code]:
+def _pad_values(domain: FieldDomain | None, asl: "_AslText") -> tuple[Code, ...]:
     if domain is not None:
-        return [Code(a.meaning.split("-or-")[0], a.value) for a in domain.assigned]
-    return [Code(m, i) for i, m in enumerate(asl.members(PAD_ENUM, PAD_PREFIX))]
+        return tuple(Code(a.meaning.split("-or-")[0], a.value) for a in domain.assigned)
+    return tuple(Code(m, i) for i, m in enumerate(asl.members(PAD_ENUM, PAD_PREFIX)))
 
 
 def _kebab(member: str) -> str:
