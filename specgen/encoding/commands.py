@@ -1,6 +1,6 @@
 """The ``render`` and ``decode`` subcommands (argparse wiring lives in specgen/cli.py).
 
-Both read the spec root through :func:`encodings_from_root`, print to
+Both load the spec root and take its :func:`spec_encodings`, print to
 ``out`` and report problems as one clear line on ``err`` with exit status 1,
 never a traceback.
 """
@@ -11,9 +11,11 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from ..graph import SpecGraph
+from ..loader import RootError, load_spec
 from .build import id_slug
-from .corpus import encodings_from_root
 from .decode import decode, primary_matches
+from .from_spec import spec_encodings
 from .model import Encoding, EncodingSet
 from .svg import svg
 from .wavejson import wavejson_text
@@ -45,8 +47,11 @@ def resolve(es: EncodingSet, ident: str) -> list[Encoding]:
 
 
 def _load(root: Path, err: TextIO) -> EncodingSet | None:
-    es = encodings_from_root(root)
-    if not len(es):
+    try:
+        es: EncodingSet | None = spec_encodings(SpecGraph.build(load_spec(root)))
+    except RootError:
+        es = None
+    if es is None or not len(es):
         err.write(f"error: no encodings found: {root}/spec/catalog has no readable "
                   "command-forms.json, scalar-forms.json, tile-operations.json or "
                   "extension-encoding-reservations.json\n")

@@ -28,8 +28,10 @@ from typing import TextIO
 from pydantic import ValidationError
 
 from ..asl.profiles import PROFILES
+from ..loader import RootError, load_spec
+from ..vocabulary import Vocabulary, vocabulary_of
 from .executor import RunError, RunResult, TileInput, TileState, executor_for
-from .model import ExampleFile, ExampleFormatError, TileData, parse_example
+from .model import ExampleFile, ExampleFormatError, TileData, parse_example, program_position
 from .program import ProgramError, parse_program
 from .verify import verify
 
@@ -55,7 +57,7 @@ def _tiles_file(args: argparse.Namespace) -> Path | None:
     return None
 
 
-def _load_tiles(path: Path) -> list[TileInput]:
+def _load_tiles(path: Path, vocabulary: Vocabulary) -> list[TileInput]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as e:
@@ -65,7 +67,7 @@ def _load_tiles(path: Path) -> list[TileInput]:
     out = []
     for reg, spec in data.items():
         try:
-            out.append(TileData.model_validate(spec).to_input(reg))
+            out.append(TileData.model_validate(spec, context={"vocabulary": vocabulary}).to_input(reg, vocabulary))
         except ValidationError as e:
             err = e.errors()[0]
             raise ExampleFormatError(f"{path}: {reg}.{'.'.join(map(str, err['loc']))}: {err['msg']}") from None
@@ -85,33 +87,37 @@ def cmd_run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if profile is not None and profile not in PROFILES:
         print(f"specgen run: unknown profile {profile!r}; known: {', '.join(sorted(PROFILES))}", file=err)
         return EXIT_USAGE
+    try:
+        vocabulary = vocabulary_of(load_spec(Path(args.root)))
+    except RootError as e:
+        print(f"specgen run: {e}", file=err)
+        return EXIT_USAGE
     example: ExampleFile | None = None
     try:
         if text.lstrip().startswith("{"):
-            example = _parse_loose_example(text)
+            example = _parse_loose_example(text, vocabulary)
             program_text = example.program_text
-            tiles = example.inputs()
+            tiles = example.inputs(vocabulary)
             profile = profile or example.profile
         else:
             program_text = text
             tf = _tiles_file(args)
-            tiles = _load_tiles(tf) if tf else []
+            tiles = _load_tiles(tf, vocabulary) if tf else []
     except ExampleFormatError as e:
         print(f"{shown}:{e.line}:{e.col}: {e.message}", file=err)
         return EXIT_USAGE
     profile = profile or "reference"
     try:
-        program = parse_program(program_text, path=shown)
+        program = parse_program(program_text, vocabulary, path=shown)
     except ProgramError as e:
         line, col = e.line, e.col
         if example is not None:
-            from .results import _program_position
-            line, col = _program_position(text, example, e.line, e.col)
+            line, col = program_position(text, example, e.line, e.col)
         print(f"{shown}:{line}:{col}: syntax error: {e.message}", file=err)
         return EXIT_USAGE
     t0 = time.perf_counter()
     try:
-        result = executor_for(Path(args.root), profile).run(program, tiles)
+        result = executor_for(Path(args.root), profile, vocabulary=vocabulary).run(program, tiles)
     except RunError as e:
         print(f"{shown}: cannot run: {e.message}", file=err)
         return EXIT_FAIL
@@ -142,7 +148,7 @@ def cmd_run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_OK
 
 
-def _parse_loose_example(text: str) -> ExampleFile:
+def _parse_loose_example(text: str, vocabulary: Vocabulary) -> ExampleFile:
     """An example file where ``id``, ``instruction`` and ``summary`` may be left out."""
     try:
         data = json.loads(text)
@@ -153,7 +159,9 @@ def _parse_loose_example(text: str) -> ExampleFile:
         data.setdefault("instruction", "RUN")
         data.setdefault("summary", "specgen run")
         text = json.dumps(data) if set(data) else text
-    return parse_example(text, require_expect=False) if isinstance(data, dict) else parse_example(text)
+    if isinstance(data, dict):
+        return parse_example(text, vocabulary, require_expect=False)
+    return parse_example(text, vocabulary)
 
 
 def run_json(result: RunResult) -> dict[str, object]:
