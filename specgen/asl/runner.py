@@ -24,7 +24,6 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TextIO
 from xml.sax.saxutils import quoteattr
 
 from .errors import ASLError, NeedsGenerated
@@ -286,33 +285,6 @@ def format_junit(report: TestRunReport) -> str:
 
 def _xml(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def main_test(root: Path, selectors: list[str], jobs: int, fmt: str, profile: str,
-              out: TextIO) -> int:
-    """The ``specgen test`` command: 0 all selected pass, 1 otherwise, 2 nothing to run."""
-    from .profiles import PROFILES
-
-    root = Path(root)
-    if not (root / TEST_DIR).is_dir():
-        print(f"{root}: no readable {TEST_DIR.as_posix()}/ folder under the spec root; "
-              "pass --root to a spec tree", file=out)
-        return 2
-    if profile not in PROFILES:
-        print(f"unknown profile {profile!r}; choose one of {', '.join(sorted(PROFILES))}", file=out)
-        return 2
-    report = run_tests(root, selectors, jobs=jobs, profile=profile)
-    if not report.results:
-        print(f"no test matched {' '.join(selectors) or '(all)'} under {root / TEST_DIR}", file=out)
-        return 2
-    if fmt == "json":
-        json.dump(report.to_json(), out, indent=1)
-        out.write("\n")
-    elif fmt == "junit":
-        out.write(format_junit(report))
-    else:
-        out.write(format_text(report, root))
-    return 0 if report.ok else 1
 
 
 def _default_jobs() -> int:
