@@ -1,8 +1,10 @@
 """The import rules of docs-internal/architecture.md, checked on every module of ``specgen/``.
 
-Every import counts: top level, inside functions, under ``TYPE_CHECKING``, and
-``importlib.import_module("…")`` / ``__import__("…")`` with a literal name. A
-lazy import is still a dependency, and a lazy circle is still a circle.
+Every import counts: top level, inside functions, under ``TYPE_CHECKING``,
+``importlib.import_module("…")`` / ``__import__("…")`` with a literal name, and
+in a module that imports by computed name, every string naming a module (a
+registry such as the report formats or the CLI's subcommands). A lazy import
+is still a dependency, and a lazy circle is still a circle.
 """
 
 from __future__ import annotations
@@ -85,7 +87,8 @@ def imports_of(name: str, source: str, is_package: bool) -> set[str]:
     """Every ``specgen`` module the source imports, wherever the import statement is."""
     package = name if is_package else name.rpartition(".")[0]
     found: set[str] = set()
-    for node in ast.walk(ast.parse(source)):
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found.update(_known(a.name) for a in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -99,7 +102,20 @@ def imports_of(name: str, source: str, is_package: bool) -> set[str]:
             text = node.args[0].value
             dots = len(text) - len(text.lstrip("."))
             found.add(_known(_absolute(text[dots:] or None, dots, package) if dots else text))
+    if _imports_by_computed_name(tree):
+        found.update(_named_modules(tree, name if is_package else package))
     return {m for m in found if m.startswith("specgen") and m != name}
+
+
+def _imports_by_computed_name(tree: ast.AST) -> bool:
+    return any(isinstance(n, ast.Call) and getattr(n.func, "attr", getattr(n.func, "id", None)) == "import_module"
+               and n.args and not isinstance(n.args[0], ast.Constant) for n in ast.walk(tree))
+
+
+def _named_modules(tree: ast.AST, package: str) -> set[str]:
+    """A registry of modules imported by computed name: every string that names a module counts."""
+    strings = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+    return {m for s in strings for m in (s, f"{package}.{s}") if m in MODULES}
 
 
 GRAPH = {m: imports_of(m, p.read_text(encoding="utf-8"), p.name == "__init__.py") for m, p in MODULES.items()}
@@ -208,6 +224,11 @@ def test_every_domain_package_is_in_the_table() -> None:
 ])
 def test_every_kind_of_import_is_seen(source: str, expected: set[str]) -> None:
     assert imports_of("specgen.check.compute", source, False) == expected
+
+
+def test_a_registry_of_module_names_counts_as_imports() -> None:
+    source = "import importlib\nNAMES = ('check', 'nothing')\ndef f(n):\n    return importlib.import_module(f'x.{n}')\n"
+    assert imports_of("specgen.cli", source, True) == {"specgen.cli.check"}
 
 
 def test_a_lazy_circle_is_reported() -> None:

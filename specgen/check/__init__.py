@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..diagnostics import Finding, has_failures, sorted_unique  # noqa: F401 - has_failures is part of this API
+from ..diagnostics import Finding, sorted_unique
 from ..graph import SpecGraph
 from .base import Rule, loader_rule
 from .rules import (adr_bad_status, adr_dangling_link, adr_missing, avs_dangling_requirement, avs_duplicate_id,
