@@ -255,7 +255,7 @@ def render(a: dict[str, Any]) -> dict[str, Any]:
 
 
 def build(a: dict[str, Any]) -> dict[str, Any]:
-    _need("specgen.site")
+    _need("specgen.site.build")
     out = Path(a["out"])
     t = time.perf_counter()
     r = subprocess.run([sys.executable, "-m", "specgen", "build", "--root", a["root"], "--out", str(out)],
@@ -276,7 +276,7 @@ def incremental(a: dict[str, Any]) -> dict[str, Any]:
     author types, and as the plugin's deferred collection expects); the median is reported.
     mkdocs' live-reload adds its 0.1 s settle delay and the browser's reload on top.
     """
-    site = _need("specgen.site")
+    inputs = _need("specgen.site.inputs")
     from mkdocs.commands.build import build as mk_build
     import logging
     import statistics
@@ -287,7 +287,7 @@ def incremental(a: dict[str, Any]) -> dict[str, Any]:
     config = Path(a.get("config") or REPO / "mkdocs.yml")
 
     def cfg() -> Any:
-        c = site.load_mkdocs_config(config, root, tmp / "site", strict=False)
+        c = inputs.load_mkdocs_config(config, root, tmp / "site", strict=False)
         c.plugins.on_startup(command="serve", dirty=True)  # what ``specgen serve`` runs
         return c
 

@@ -91,7 +91,7 @@ def test_builds_with_source_date_epoch_agree(tmp_path: Path) -> None:
 
 def test_kill_between_the_two_renames_is_recovered(tmp_path: Path) -> None:
     """The one window swap_in cannot close: the old site moved aside, the new one not yet in place."""
-    from specgen.site import OLD_PREFIX, sweep_stale
+    from specgen.site.build import OLD_PREFIX, sweep_stale
     out = tmp_path / "site"
     aside = tmp_path / f"{OLD_PREFIX}site-x"
     aside.mkdir()

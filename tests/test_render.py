@@ -271,3 +271,31 @@ def test_source_links_follow_the_url_template(bundled_root: Path) -> None:
     assert f"/0123abc/{TMUL_SRC}#L{decode.span.lines[0]}-L{decode.span.lines[1]}" in page
     local = render_site(graph, RenderOptions(), only=lambda p: p.uri == TMUL_EN)[0].content
     assert f'href="../../../../source/{TMUL_SRC.removesuffix(".asl")}.html#L-{start}"' in local
+
+
+def test_every_planned_page_kind_is_registered_once_with_its_template(bundled_root: Path) -> None:
+    """A kind planned but not registered (or registered twice, or without a template) would fail at render time."""
+    from specgen.render.core import DEFAULT_TEMPLATES
+    from specgen.render.kinds import BY_NAME, KINDS
+    from specgen.render.pages import plan_site
+
+    names = [k.name for k in KINDS]
+    assert len(names) == len(set(names)) == len(BY_NAME)
+    planned = {p.kind for p in plan_site(_graph(bundled_root), ("en", "zh"), local_sources=True)}
+    assert planned == set(BY_NAME), planned ^ set(BY_NAME)
+    assert [k.name for k in KINDS if not (DEFAULT_TEMPLATES / k.template).is_file()] == []
+    assert {k.name for k in KINDS if not k.searchable} == {"source", "tests"}
+
+
+def test_renderer_runs_without_mkdocs(bundled_root: Path) -> None:
+    """The renderer core is independent of mkdocs: rendering a whole site never imports it."""
+    import subprocess
+    import sys
+    script = ("import sys; from pathlib import Path; from specgen.graph import SpecGraph; "
+              "from specgen.loader import load_spec; from specgen.render import render_site; "
+              f"pages = render_site(SpecGraph.build(load_spec(Path({str(bundled_root)!r})))); "
+              "print(len(pages), sorted(m for m in sys.modules if m.split('.')[0] == 'mkdocs'))")
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    count, mods = r.stdout.split(" ", 1)
+    assert int(count) > 100 and mods.strip() == "[]", r.stdout

@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from specgen.site import TMP_PREFIX, cmd_build
+from specgen.cli.build import run as cmd_build
+from specgen.site.build import TMP_PREFIX
 
 REPO = Path(__file__).resolve().parent.parent
 TMUL_HTML = "tile/elementwise-tile-tile/arithmetic/TMUL.html"
@@ -152,7 +153,7 @@ def _get(url: str) -> str:
 @pytest.mark.slow
 def test_serve_rebuilds_on_spec_edit(bundled_copy: Path) -> None:
     port = _free_port()
-    script = ("import argparse, sys; from pathlib import Path; from specgen.site import cmd_serve; "
+    script = ("import argparse, sys; from pathlib import Path; from specgen.cli.serve import run as cmd_serve; "
               f"sys.exit(cmd_serve(argparse.Namespace(root=Path({str(bundled_copy)!r}), "
               f"dev_addr='127.0.0.1:{port}', config=None), sys.stdout, sys.stderr))")
     proc = subprocess.Popen([sys.executable, "-c", script], cwd=REPO,

@@ -14,7 +14,8 @@ import pytest
 from mkdocs.commands.build import build as mkdocs_build
 from mkdocs.exceptions import Abort, PluginError
 
-from specgen.site import cmd_build, default_config, load_mkdocs_config
+from specgen.cli.build import run as cmd_build
+from specgen.site.inputs import default_config, load_mkdocs_config
 
 TMUL_EXAMPLES = Path("examples/tile/elementwise-tile-tile/arithmetic/TMUL")
 TMUL_HTML = "tile/elementwise-tile-tile/arithmetic/TMUL.html"

@@ -12,7 +12,8 @@ from pathlib import Path
 
 from mkdocs.commands.build import build as mk_build
 
-from specgen import site
+from specgen.site import serve
+from specgen.site.inputs import load_mkdocs_config
 
 REPO = Path(__file__).resolve().parent.parent
 TMUL_ASL = "asl/tile/elementwise-tile-tile/arithmetic/TMUL.asl"
@@ -22,7 +23,7 @@ EDIT = "Edited summary for the dirty rebuild test."
 
 
 def _config(root: Path, out: Path, *, dirty: bool):  # type: ignore[no-untyped-def]
-    cfg = site.load_mkdocs_config(REPO / "mkdocs.yml", root, out, strict=False)
+    cfg = load_mkdocs_config(REPO / "mkdocs.yml", root, out, strict=False)
     cfg.plugins.on_startup(command="serve" if dirty else "build", dirty=dirty)
     return cfg
 
@@ -76,8 +77,6 @@ def test_dirty_rebuild_rewrites_only_changed_pages_and_equals_a_full_build(bundl
 
 def test_spec_rebuild_templates_only_changed_pages_like_a_full_build(bundled_copy: Path, tmp_path: Path) -> None:
     """``specgen serve``'s fast path: same page bytes and search index as a full build; other edits fall back."""
-    from specgen import serve
-
     logging.getLogger("mkdocs").setLevel(logging.ERROR)
     out = tmp_path / "serve-site"
     cfg = _config(bundled_copy, out, dirty=True)
@@ -92,7 +91,7 @@ def test_spec_rebuild_templates_only_changed_pages_like_a_full_build(bundled_cop
     assert 0 < plugin.stats["changed"] <= plugin.stats["rendered"]
     assert (tadd.read_bytes(), tadd.stat().st_mtime_ns) == tadd_before
     # a template or hand page changed since the last full build (another digest): no fast path
-    assert plugin.last_build is not None
+    assert plugin.serving is not None and plugin.serving.last_build is not None
     assert serve.spec_rebuild(plugin, "not the digest of this tree") is False
 
     full = tmp_path / "full-site"

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from specgen._templates_path import templates_root
 from specgen.render.core import DEFAULT_TEMPLATES
+from specgen.render.templates import templates_root
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -1,13 +1,20 @@
-"""``specgen build``: build the documentation site, atomically and strict (see :mod:`specgen.site`)."""
+"""``specgen build``: the documentation site, built atomically in strict mode, with a summary.
+
+Progress goes to stderr (a bar on a terminal, one line per stage otherwise, so
+CI logs stay readable); the summary goes to stdout. A failed build exits 1 with
+the previous site untouched (:func:`specgen.site.build.build_site`).
+"""
 
 from __future__ import annotations
 
 import argparse
 import os
+import time
 from pathlib import Path
 from typing import TextIO
 
 from .common import root_arg
+from .exitcodes import ExitCode
 
 NAME = "build"
 HELP = "build the documentation site"
@@ -20,7 +27,59 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", type=Path, default=None, help="mkdocs.yml to use")
 
 
+class Progress:
+    """A bar on a TTY, one plain line per stage otherwise."""
+
+    def __init__(self, err: TextIO, stages: tuple[str, ...]) -> None:
+        self.err = err
+        self.stages = stages
+        self.tty = bool(getattr(err, "isatty", lambda: False)())
+        self.t0 = time.perf_counter()
+        self.done = 0
+
+    def __call__(self, stage: str) -> None:
+        stages = self.stages
+        self.done = min(len(stages), stages.index(stage) + 1 if stage in stages else self.done + 1)
+        elapsed = time.perf_counter() - self.t0
+        if self.tty:
+            width = 24
+            fill = int(width * self.done / len(stages))
+            self.err.write(f"\r[{'#' * fill}{'.' * (width - fill)}] {stage:<8} {elapsed:6.1f} s")
+            self.err.flush()
+        else:
+            print(f"specgen build: {stage} ({elapsed:.1f} s)", file=self.err)
+
+    def finish(self) -> None:
+        if self.tty:
+            self.err.write("\n")
+            self.err.flush()
+
+
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    """The site build prints its own summary and errors; mkdocs is imported only here."""
-    from ..site import cmd_build
-    return cmd_build(args, out, err)
+    """Build the site into ``--out``; print a summary (exit 1 when mkdocs stopped, 2 on a missing input)."""
+    from ..site.build import STAGES, BuildFailed, build_site  # mkdocs and the loader: only a build pays
+    from ..site.inputs import SiteInputError, default_config
+    progress = Progress(err, STAGES)
+    root = Path(args.root) if args.root else None
+    try:
+        result = build_site(root, Path(args.out or "build/site"), Path(args.config or default_config()),
+                            jobs=max(1, int(args.jobs or 1)), progress=progress)
+    except SiteInputError as e:
+        print(f"specgen build: {e}", file=err)
+        return ExitCode.USAGE
+    except BuildFailed as e:
+        progress.finish()
+        print(f"specgen build: failed: {e}", file=err)
+        for r in e.warnings[:20]:
+            print(f"  {r.levelname.lower()}: {r.getMessage()}", file=err)
+        return ExitCode.FINDINGS
+    progress.finish()
+    stats = result.stats
+    kinds = ", ".join(f"{v} {k}" for k, v in sorted(stats.get("kinds", {}).items()))
+    size, largest = stats.get("largest", (0, ""))
+    print(f"built {stats.get('pages', 0)} generated pages ({kinds}) into {result.out_dir}", file=out)
+    print(f"rendered {stats.get('rendered', 0)}, load {stats.get('load_s', 0):.1f} s, "
+          f"examples {stats.get('examples_s', 0):.1f} s, "
+          f"render {stats.get('render_s', 0):.1f} s, total {result.elapsed:.1f} s; "
+          f"largest page body {size / 1024:.0f} KiB ({largest}); warnings: {len(result.warnings)}", file=out)
+    return ExitCode.OK

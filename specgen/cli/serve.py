@@ -1,12 +1,19 @@
-"""``specgen serve``: the site with live reload on spec edits (see :mod:`specgen.site`)."""
+"""``specgen serve``: mkdocs' dev server with the plugin; spec, template and page edits rebuild and reload.
+
+Dirty builds, and a spec edit re-templates only the pages it changed
+(:mod:`specgen.site.serve`; docs-internal/site.md, "Serve"). Server messages go
+to stderr; interrupting the server is a normal exit.
+"""
 
 from __future__ import annotations
 
 import argparse
+import logging
 from pathlib import Path
 from typing import TextIO
 
 from .common import root_arg
+from .exitcodes import ExitCode
 
 NAME = "serve"
 HELP = "serve the site with live reload on spec edits"
@@ -19,6 +26,23 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    """Runs until interrupted; mkdocs is imported only here."""
-    from ..site import cmd_serve
-    return cmd_serve(args, out, err)
+    """Serve until interrupted (exit 0); 2 on a missing root or config, 1 when the server fails."""
+    from ..site.inputs import SiteInputError, default_config  # mkdocs: only serve pays
+    from ..site.serve import serve
+    mk_log = logging.getLogger("mkdocs")
+    try:
+        root = Path(args.root) if args.root else None
+        config_file = Path(args.config or default_config())
+        mk_log.setLevel(logging.INFO)
+        if not mk_log.handlers:
+            mk_log.addHandler(logging.StreamHandler(err))
+        serve(config_file, args.dev_addr or None, root)
+    except SiteInputError as e:
+        print(f"specgen serve: {e}", file=err)
+        return ExitCode.USAGE
+    except KeyboardInterrupt:
+        return ExitCode.OK
+    except Exception as e:
+        print(f"specgen serve: {type(e).__name__}: {e}", file=err)
+        return ExitCode.FINDINGS
+    return ExitCode.OK

@@ -17,14 +17,15 @@ from pathlib import Path
 from typing import Any, Callable
 
 import jinja2
-from markupsafe import Markup, escape
+from markupsafe import escape
 
-from .._templates_path import templates_root
 from ..graph import SpecGraph
 from .i18n import LANGUAGES, Messages, catalogs_digest
 from .links import Linker
-from .examples import example_results, results_digest
-from .pages import ALL, BUILDERS, IDS, MATRIX, Ctx, PagePlan, ids_digest, matrix_digest, plan_site, site_data
+from .examples import example_results
+from .kinds import BY_NAME, KINDS
+from .pages import ALL, Ctx, PagePlan, plan_site, site_data
+from .templates import templates_root
 
 DEFAULT_TEMPLATES = templates_root() / "pages"
 _HEADING = re.compile(r'<h([2-3]) id="([^"]+)"[^>]*>(.*?)<a class="headerlink"', re.S)
@@ -156,7 +157,8 @@ def render_site(graph: SpecGraph, options: RenderOptions | None = None,
     uris = frozenset(p.uri for p in plans)
     if only is not None:
         plans = [p for p in plans if only(p)]
-    files = {**graph.spec.files, IDS: ids_digest(graph), MATRIX: matrix_digest(graph)}
+    digests = {name: digest for kind in KINDS for name, digest in kind.digests}
+    files = {**graph.spec.files, **{name: digest(graph) for name, digest in digests.items()}}
     fixed = "|".join([options.key(), templates_digest(options.templates_dir), catalogs_digest(),
                       hashlib.sha256("\n".join(sorted(uris)).encode()).hexdigest()])
     tree_digest = hashlib.sha256("\n".join(f"{k}\0{v}" for k, v in sorted(files.items())).encode()).hexdigest()
@@ -167,10 +169,8 @@ def render_site(graph: SpecGraph, options: RenderOptions | None = None,
     todo: list[tuple[PagePlan, str]] = []
     parts: dict[str, bytes] = {}
     for plan in plans:
-        extra = ""
-        if plan.kind == "instruction" and results:
-            ins = graph.units_by_path[plan.subject].instruction
-            extra = results_digest(results.get(ins.mnemonic, [])) if ins is not None else ""
+        extra_key = BY_NAME[plan.kind].key
+        extra = extra_key(graph, plan, results) if extra_key is not None and results else ""
         key = _page_key(plan, files, tree_digest, fixed, extra, parts)
         old = cache.pages.get(plan.uri)
         if old is None or old.key != key:
@@ -225,9 +225,9 @@ def _render_one(env: jinja2.Environment, data: Any, plan: PagePlan, options: Ren
     t = Messages(plan.lang or options.langs[0])
     linker = Linker(plan.uri, options.directory_urls)
     cx = Ctx(data, plan, t, linker, options.source_url, options.commit, options.langs)
-    template_name, build = BUILDERS[plan.kind]
-    ctx = build(cx, plan)
-    html = env.get_template(template_name).render(**ctx)
+    kind = BY_NAME[plan.kind]
+    ctx = kind.context(cx, plan)
+    html = env.get_template(kind.template).render(**ctx)
     title = str(ctx.get("title") or plan.title or t("kind." + plan.kind.split("-")[0]))
     examples = tuple((e["anchor"], e["id"], e["status"]) for e in ctx.get("examples", ()))
     summary = ctx.get("summary")
@@ -238,6 +238,3 @@ def _render_one(env: jinja2.Environment, data: Any, plan: PagePlan, options: Ren
                 depends_on=plan.deps, links=frozenset(linker.targets), toc=_toc(html),
                 examples=examples, key=key, description=" ".join(description.split()))
 
-
-def markup(s: str) -> Markup:
-    return Markup(s)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-_PKG = Path(__file__).resolve().parent
+_PKG = Path(__file__).resolve().parent.parent  # the specgen package
 
 
 def templates_root() -> Path:

@@ -1,4 +1,4 @@
-"""``specgen serve``: mkdocs' live-reload server, with a spec-only rebuild.
+"""``specgen serve``: mkdocs' live-reload server, with a spec-only rebuild, and all it keeps between builds.
 
 mkdocs' server rebuilds by running a whole (dirty) build: it reloads the
 config, lists the theme, makes a File and a Page for each of ~9,000 pages,
@@ -13,6 +13,12 @@ last build, then lets the search plugin write its index. Anything else (a new
 unit, an edited template or hand page, a failing example, any error) runs the
 ordinary dirty build, which reports errors as ``mkdocs serve`` does.
 
+Everything a running server remembers between builds lives in
+:class:`ServeState`, which the plugin holds while the command is ``serve``:
+the record cache with its unpickled records, the theme's Jinja environment,
+what each page looked like when mkdocs last received it, and the last finished
+build. The server reaches the plugin only through :class:`ServingPlugin`.
+
 The page functions used (``_populate_page``, ``_build_page``) are mkdocs 1.6
 internals; mkdocs is pinned below 2, and ``tests/test_site_incremental.py``
 checks the spec rebuild's output byte for byte against a full build.
@@ -20,16 +26,37 @@ checks the spec rebuild's output byte for byte against a full build.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import logging
 import os
 import shutil
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
+
+from ..cache import RecordCache, cache_enabled
+from ..render import Page, RenderCache
+from ..render.core import DEFAULT_TEMPLATES
+from .inputs import PageFile, check_inputs, forget_rebuilt_pages, search_plugin
 
 log = logging.getLogger("mkdocs.plugins.specgen")
+ROOT_ENV = "SPECGEN_SITE_ROOT"  # ``specgen serve --root``: the plugin reads it on every config load
+
+
+class ServingPlugin(Protocol):
+    """What the server uses of the specgen plugin (:class:`specgen.site.plugin.SpecgenPlugin`)."""
+
+    config: Any
+    dirty: bool
+    serving: ServeState | None
+    stats: dict[str, Any]
+
+    def on_pre_build(self, *, config: Any) -> None: ...
+
+    def render_pages(self, config: Any) -> tuple[list[Page], dict[str, bool]]: ...
 
 
 def stamp(paths: list[str | None], h: Any = None) -> str:
@@ -59,46 +86,139 @@ def stamp(paths: list[str | None], h: Any = None) -> str:
     return str(h.hexdigest())
 
 
-def other_inputs_digest(config: Any, plugin: Any) -> str:
+def other_inputs_digest(config: Any, plugin: ServingPlugin) -> str:
     """Everything but the spec that a build reads: the config file, the hand pages, the templates."""
-    from .render.core import DEFAULT_TEMPLATES
     return stamp([config.config_file_path, config.docs_dir, config.theme.custom_dir,
                   getattr(plugin.config, "templates_dir", None), str(DEFAULT_TEMPLATES.parent)])
 
 
-def spec_rebuild(plugin: Any, inputs_digest: str) -> bool:
+def theme_digest(config: Any) -> str:
+    """Theme settings plus the custom templates' names, sizes and times (the installed theme's own
+    files do not change under a running server; walking its icon set would cost more than a rebuild)."""
+    return stamp([config.theme.custom_dir],
+                 hashlib.sha256(repr(sorted(dict(config.theme).items(), key=str)).encode()))
+
+
+@dataclass
+class LastBuild:
+    """The objects of the last finished build: what a spec-only rebuild templates pages with."""
+
+    config: Any
+    files: Any
+    nav: Any
+    env: Any
+
+
+class ServeState:
+    """What a server keeps between builds; the plugin holds one while the command is ``serve``."""
+
+    def __init__(self) -> None:
+        self.records: RecordCache | None = None  # unpickled records kept for the server's life
+        self.render_cache = RenderCache()  # pages whose inputs did not change are not rendered again
+        self.handed: dict[str, tuple[Page, str]] = {}  # url -> the page mkdocs last received, its digest
+        self.env: tuple[str, Any] | None = None  # (theme digest, jinja env) kept across rebuilds
+        self.nav: Any = None  # the navigation of the build in progress
+        self.building: LastBuild | None = None
+        self.last_build: LastBuild | None = None  # complete only once the build has finished
+
+    def record_cache(self, root: Path) -> RecordCache | None:
+        """One record cache for the server's life, keeping unpickled records (None: the loader's default)."""
+        if not cache_enabled():
+            return None
+        kept = self.records
+        if kept is not None and kept.root == root.resolve():
+            kept.next_load()
+            return kept
+        self.records = RecordCache(root, keep_objects=True)
+        return self.records if self.records.enabled else None
+
+    def changed(self, pages: list[Page], dirty: bool) -> dict[str, bool]:
+        """Which pages differ from what mkdocs last received (all of them outside dirty mode)."""
+        handed: dict[str, tuple[Page, str]] = {}
+        changed: dict[str, bool] = {}
+        for p in pages:
+            before = self.handed.get(p.url)
+            # a page the render cache reused is the very object handed over last time: unchanged
+            digest = before[1] if before is not None and before[0] is p else page_digest(p)
+            handed[p.url] = (p, digest)
+            changed[p.url] = not dirty or before is None or before[1] != digest
+        self.handed = handed
+        return changed
+
+    def environment(self, config: Any, files: Any, env: Any) -> Any:
+        """Keep the theme's Jinja environment while the theme's files are unchanged.
+
+        mkdocs makes a new environment per build, so every rebuild compiled the
+        whole material theme again (most of a one-page rebuild). The environment
+        holds no per-build state (its filters read the page and config from the
+        render context), so it is reused while the digest of the theme's files and
+        the theme settings match.
+        """
+        key = theme_digest(config)
+        if self.env is None or self.env[0] != key:
+            self.env = (key, env)
+        self.last_build = None  # complete only once the build has finished
+        self.building = LastBuild(config, files, self.nav, self.env[1])
+        return self.env[1]
+
+    def failed(self) -> None:
+        self.last_build = self.building = None
+
+    def finished(self) -> None:
+        self.last_build, self.building = self.building, None
+        settle_heap()
+
+
+def page_digest(p: Page) -> str:
+    """What decides whether mkdocs must write a page again."""
+    return hashlib.sha256(f"{p.title}\0{p.kind}\0{p.content}".encode()).hexdigest()
+
+
+def settle_heap() -> None:
+    """Collect once, then exempt everything alive from future collections (``gc.freeze``).
+
+    A dev server holds the whole site (records, pages, caches: ~1 GB on the corpus), and
+    every full collection walks all of it; during a one-page rebuild those walks cost more
+    than the rebuild itself. After each full build the live heap is frozen, so collections
+    during rebuilds only walk what was made since. Frozen objects are still freed by
+    reference counting; the next full build unfreezes and collects before freezing again,
+    so garbage cycles do not pile up.
+    """
+    gc.unfreeze()
+    gc.collect()
+    gc.freeze()
+
+
+def spec_rebuild(plugin: ServingPlugin, inputs_digest: str) -> bool:
     """Re-template only the pages a spec edit changed; False when a full build is needed instead."""
     from mkdocs.commands.build import _build_page, _populate_page
 
-    from .mkdocs_plugin import PageFile, forget_rebuilt_pages
-
-    last = plugin.last_build
-    if last is None or not plugin.dirty:
+    state = plugin.serving
+    last = state.last_build if state is not None else None
+    if state is None or last is None or not plugin.dirty:
         return False
     config, files, nav, env = last.config, last.files, last.nav, last.env
     if other_inputs_digest(config, plugin) != inputs_digest:
         return False
     t0 = time.perf_counter()
-    plugin.last_build = None  # until this rebuild has finished
-    handed = dict(plugin._handed)  # a full build after a fallback must see this edit's changes again
+    state.last_build = None  # until this rebuild has finished
+    handed = dict(state.handed)  # a full build after a fallback must see this edit's changes again
     try:
         plugin.on_pre_build(config=config)  # loads the spec; a failing example raises
         pages, changed = plugin.render_pages(config)
         by_uri = {f.src_uri: f for f in files if isinstance(f, PageFile)}
         if set(by_uri) != {p.url for p in pages}:
-            plugin._handed = handed
-            plugin.on_build_error(error=RuntimeError("pages added or removed"))
+            state.handed = handed
+            state.failed()
             return False  # the navigation, sitemap and links need a full build
         todo = [by_uri[p.url] for p in pages if changed[p.url]]
-        search = next((pl for pl in config.plugins.values() if hasattr(pl, "search_index_prev")), None)
+        search = search_plugin(config)
         if search is not None and getattr(search, "search_index", None) is not None:
             search.search_index = type(search.search_index)(**search.config)
         doc_files = files.documentation_pages()
         for p in pages:
             if changed[p.url]:
-                f = by_uri[p.url]
-                f.content_string = p.markdown
-                f.changed, f._modified = True, None
+                by_uri[p.url].rewrite(p.markdown)
         for f in todo:
             _populate_page(f.page, config, files)
         for f in todo:
@@ -108,10 +228,10 @@ def spec_rebuild(plugin: Any, inputs_digest: str) -> bool:
             search.on_post_build(config=config)
     except Exception as e:  # noqa: BLE001 - the full build reports it the way mkdocs does
         log.info("specgen: spec rebuild gave way to a full build (%s: %s)", type(e).__name__, e)
-        plugin._handed = handed
-        plugin.on_build_error(error=e)
+        state.handed = handed
+        state.failed()
         return False
-    plugin.last_build = last
+    state.last_build = last
     log.info("specgen: spec rebuild: %d page(s) re-templated in %.2f s", len(todo), time.perf_counter() - t0)
     return True
 
@@ -144,18 +264,25 @@ def change_observer() -> Any:
     return ChangeObserver() if "polling" not in Observer.__module__ else None
 
 
-def serve(config_file: str, dev_addr: str | None) -> None:
-    """``mkdocs serve --dirty`` with the spec-rebuild builder (the same loop as mkdocs 1.6's ``serve``)."""
+def serve(config_file: Path, dev_addr: str | None, root: Path | None = None) -> None:
+    """``mkdocs serve --dirty`` with the spec-rebuild builder (the same loop as mkdocs 1.6's ``serve``).
+
+    Runs until interrupted (``KeyboardInterrupt`` is handled here). ``root``
+    replaces the config's spec root for every rebuild (mkdocs re-reads the config).
+    """
     from urllib.parse import urlsplit
 
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
     from mkdocs.livereload import LiveReloadServer, _serve_url
 
+    check_inputs(root, config_file)
+    if root is not None:
+        os.environ[ROOT_ENV] = str(Path(root).resolve())
     site_dir = tempfile.mkdtemp(prefix="specgen-serve-")
 
     def get_config() -> Any:
-        return load_config(config_file=config_file, site_dir=site_dir, dev_addr=dev_addr)
+        return load_config(config_file=str(config_file), site_dir=site_dir, dev_addr=dev_addr)
 
     config = get_config()
     config.plugins.on_startup(command="serve", dirty=True)
@@ -163,10 +290,10 @@ def serve(config_file: str, dev_addr: str | None) -> None:
     mount_path = urlsplit(config.site_url or "/").path
     config.site_url = serve_url = _serve_url(host, port, mount_path)
     plugin = config.plugins.get("specgen")
-    state = {"inputs": ""}
+    built = {"inputs": ""}  # the digest of the other inputs at the last full build
 
     def builder(cfg: Any = None) -> None:
-        if plugin is not None and cfg is None and spec_rebuild(plugin, state["inputs"]):
+        if plugin is not None and cfg is None and spec_rebuild(plugin, built["inputs"]):
             return
         log.info("Building documentation...")
         if cfg is None:
@@ -174,7 +301,7 @@ def serve(config_file: str, dev_addr: str | None) -> None:
             cfg.site_url = serve_url
         build(cfg, serve_url=serve_url, dirty=True)
         if plugin is not None:
-            state["inputs"] = other_inputs_digest(cfg, plugin)
+            built["inputs"] = other_inputs_digest(cfg, plugin)
 
     server = LiveReloadServer(builder=builder, host=host, port=port, root=site_dir, mount_path=mount_path)
     native = change_observer()

@@ -1,0 +1,21 @@
+"""The list of architecture decision records, by id."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..links import adr_uri
+from ..pages import Ctx, PageKind, PagePlan
+
+
+def adr_index_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
+    ctx = cx.base()
+    lang = cx.plan.lang
+    ctx.update({"title": cx.t("nav.adrs"), "crumbs": cx.crumbs(None),
+                "adrs": [{"id": a.front.id, "title": a.front.title, "status": a.front.status,
+                          "created": str(a.front.created), "href": cx.link(adr_uri(lang, a.path))}
+                         for a in sorted(cx.graph.adrs, key=lambda a: a.front.id)]})  # type: ignore[union-attr]
+    return ctx
+
+
+KIND = PageKind("adr-index", "adr_index.html", adr_index_context)

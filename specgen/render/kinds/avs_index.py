@@ -1,0 +1,31 @@
+"""The index of AVS tests (kind ``tests-index``): units with tests, by surface, and orphan tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..links import tests_uri
+from ..pages import Ctx, PageKind, PagePlan, unit_title
+
+
+def tests_index_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
+    ctx = cx.base()
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for u in cx.graph.spec.units:
+        tests = cx.graph.unit_tests(u)
+        if not tests:
+            continue
+        groups.setdefault(u.surface, []).append({
+            "title": unit_title(u), "path": u.path, "count": len(tests),
+            "semantic": sum(1 for x in tests if x.header and x.header.semantic),
+            "href": cx.link(tests_uri(cx.plan.lang, u.path))})
+    orphans = [t for t in cx.graph.spec.tests if t.header is None or t.header.source not in cx.graph.units_by_path]
+    ctx.update({"title": cx.t("nav.tests"), "crumbs": cx.crumbs(None),
+                "groups": [(cx.t("surface." + k), k, v) for k, v in sorted(groups.items())],
+                "total": len(cx.graph.spec.tests),
+                "orphans": [{"path": t.path, "sha256": t.sha256, "id": t.header.id if t.header else ""}
+                            for t in orphans]})
+    return ctx
+
+
+KIND = PageKind("tests-index", "tests_index.html", tests_index_context)

@@ -1,0 +1,31 @@
+"""A language's home page: the surfaces with their counts, and the site-wide pages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..links import dir_index_uri
+from ..pages import Ctx, PageKind, PagePlan
+
+
+def home_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
+    ctx = cx.base()
+    spec = cx.graph.spec
+    surfaces = sorted({u.path.split("/")[1] for u in spec.units if u.path.count("/") >= 2})
+    lang = cx.plan.lang
+    ctx.update({
+        "title": spec.config.name or cx.t("site.title"),
+        "crumbs": [],
+        "surfaces": [{"name": cx.t("surface." + s), "key": s, "href": cx.link(dir_index_uri(lang, "asl/" + s)),
+                      "instructions": sum(1 for u in spec.units if u.instruction and u.path.startswith(f"asl/{s}/")),
+                      "units": sum(1 for u in spec.units if u.path.startswith(f"asl/{s}/"))} for s in surfaces],
+        "links": [(cx.t("nav.adrs"), cx.link(f"{lang}/adr/index.md")),
+                  (cx.t("nav.tests"), cx.link(f"{lang}/tests/index.md")),
+                  (cx.t("nav.traceability"), cx.link(f"{lang}/traceability.md")),
+                  (cx.t("nav.release"), cx.link(f"{lang}/release.md"))],
+        "counts": spec.counts(),
+    })
+    return ctx
+
+
+KIND = PageKind("home", "home.html", home_context)

@@ -1,0 +1,276 @@
+"""Building the site: the spec loaded and gated, pages rendered, a finished site swapped into place.
+
+:func:`build_site` is ``specgen build`` without its command line: mkdocs in
+strict mode with the specgen plugin, writing into a fresh temporary directory
+beside the output that is renamed into place only when mkdocs succeeded, so a
+failed or killed build leaves the previous site untouched. Leftover temporary
+directories from a killed build are removed by the next run. The other
+functions are the plugin's work, step by step (its event methods call them).
+"""
+
+from __future__ import annotations
+
+import gzip
+import html
+import io
+import logging
+import os
+import re
+import shutil
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File, Files
+
+from ..cache import RecordCache
+from ..graph import SpecGraph
+from ..loader import RootError, load_spec
+from ..render import BrokenLinks, Page, RenderCache, RenderOptions, example_failures, failures_message, render_site
+from ..render.core import DEFAULT_TEMPLATES
+from .inputs import PageFile, check_inputs, load_mkdocs_config
+
+log = logging.getLogger("mkdocs.plugins.specgen")
+TMP_PREFIX = ".specgen-build-"
+OLD_PREFIX = ".specgen-old-"
+STAGES = ("config", "load", "examples", "render", "mkdocs", "swap")
+ASSETS = DEFAULT_TEMPLATES.parent / "assets"
+ASSET_URIS = ("assets/specgen/specgen.css", "assets/specgen/specgen.js")
+Progress = Callable[[str], None]
+
+
+# ------------------------------------------------------------------ the plugin's steps
+@dataclass(frozen=True)
+class LoadTimes:
+    """When loading started and what the load and the examples gate cost (``specgen build`` reports them)."""
+
+    started: float = 0.0  # ``time.perf_counter()``
+    load_s: float = 0.0
+    examples_s: float = 0.0
+
+
+def load_graph(root: Path, records: RecordCache | None, stage: Progress) -> tuple[SpecGraph, LoadTimes]:
+    """Load the spec and gate on its examples; a contradicted example result stops the build here.
+
+    Called before mkdocs cleans ``site_dir``, so even a plain ``mkdocs build``
+    leaves the previous output in place.
+    """
+    t0 = time.perf_counter()
+    stage("load")
+    try:
+        spec = load_spec(root, cache=records)
+    except RootError as e:
+        raise PluginError(f"specgen: {e}") from e
+    graph = SpecGraph.build(spec)
+    if spec.errors:
+        log.info("specgen: the spec has %d loader error(s); run 'specgen validate --root %s'",
+                 len(spec.errors), root)
+    t1 = time.perf_counter()
+    stage("examples")
+    failures = example_failures(graph)
+    t2 = time.perf_counter()
+    if failures:
+        raise PluginError("specgen: " + failures_message(failures))
+    return graph, LoadTimes(t0, t1 - t0, t2 - t1)
+
+
+def render_pages(graph: SpecGraph, options: RenderOptions, cache: RenderCache, stage: Progress) -> list[Page]:
+    """Render the loaded graph, reusing the cache's unchanged pages; a broken link fails the build."""
+    stage("render")
+    try:
+        return render_site(graph, options, cache)
+    except BrokenLinks as e:
+        raise PluginError(f"specgen: broken links between generated pages: {e}") from e
+
+
+def page_stats(pages: list[Page], cache: RenderCache, changed: dict[str, bool], times: LoadTimes,
+               render_s: float, measure: bool) -> dict[str, Any]:
+    """What ``specgen build`` reports (``measure``: encode every page to find the largest)."""
+    kinds: dict[str, int] = {}
+    for p in pages:
+        kinds[p.kind] = kinds.get(p.kind, 0) + 1
+    stats: dict[str, Any] = {"pages": len(pages), "kinds": kinds, "rendered": cache.rendered,
+                             "changed": sum(changed.values()), "reused": cache.reused,
+                             "load_s": times.load_s, "examples_s": times.examples_s, "render_s": render_s}
+    if measure:  # encoding every page to measure it costs a serve rebuild 0.1 s
+        stats["largest"] = max(((len(p.content.encode()), p.url) for p in pages), default=(0, ""))
+    log.info("specgen: %d pages (%d rendered, %d unchanged) in %.1f s",
+             len(pages), cache.rendered, cache.reused, time.perf_counter() - times.started)
+    return stats
+
+
+def add_pages(files: Files, config: Any, pages: list[Page], changed: dict[str, bool]) -> set[str]:
+    """Put the generated pages and the specgen assets into mkdocs' files; the site URLs to rewrite."""
+    rewritten: set[str] = set()
+    for p in pages:
+        existing = files.get_file_from_path(p.url)
+        if existing is not None:
+            log.warning("specgen: %s exists in docs_dir and is replaced by the generated page", p.url)
+            files.remove(existing)
+        f = PageFile.generated(config, p.url, content=p.markdown)
+        f.changed = changed[p.url]
+        if f.changed:
+            rewritten.add(f.url)
+        files.append(f)
+    for uri in ASSET_URIS:
+        if files.get_file_from_path(uri) is None:
+            files.append(File.generated(config, uri, content=(ASSETS / uri.rsplit("/", 1)[-1]).read_bytes()))
+    return rewritten
+
+
+def toc_tokens(toc: tuple[tuple[int, str, str], ...]) -> list[dict[str, Any]]:
+    """A page's headings as mkdocs' toc tokens (h3 under the h2 before it)."""
+    out: list[dict[str, Any]] = []
+    for level, ident, text in toc:
+        tok = {"level": level, "id": ident, "name": html.escape(text), "children": []}
+        if level > 2 and out:
+            out[-1]["children"].append(tok)
+        else:
+            out.append(tok)
+    return out
+
+
+def neutralise_sitemap(site: Path) -> None:
+    """No build date in the output: drop ``<lastmod>`` and rewrite the gzip without mtime or file name."""
+    xml = site / "sitemap.xml"
+    if not xml.is_file():
+        return
+    text = re.sub(r"\s*<lastmod>[^<]*</lastmod>", "", xml.read_text(encoding="utf-8"))
+    xml.write_text(text, encoding="utf-8")
+    buf = io.BytesIO()
+    with gzip.GzipFile(fileobj=buf, mode="wb", filename="", mtime=0) as gz:
+        gz.write(text.encode("utf-8"))
+    (site / "sitemap.xml.gz").write_bytes(buf.getvalue())
+
+
+# ------------------------------------------------------------------ the atomic build
+class BuildFailed(Exception):
+    """mkdocs (or the plugin, or the theme) stopped; the previous site is unchanged.
+
+    ``warnings`` are the messages mkdocs logged at WARNING or above during the build.
+    """
+
+    def __init__(self, reason: str, warnings: list[logging.LogRecord]) -> None:
+        super().__init__(reason)
+        self.warnings = warnings
+
+
+@dataclass
+class BuildResult:
+    out_dir: Path
+    stats: dict[str, Any]
+    elapsed: float
+    warnings: list[logging.LogRecord] = field(default_factory=list)
+
+
+class _Counter(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+def sweep_stale(out: Path) -> list[Path]:
+    """Remove temporary directories a killed build left beside ``out``."""
+    removed = []
+    parent = out.parent
+    if not parent.is_dir():
+        return removed
+    if not out.exists():
+        # a kill between swap_in's two renames leaves the previous site moved aside: put it back
+        olds = sorted((p for p in parent.iterdir() if p.is_dir() and p.name.startswith(OLD_PREFIX + out.name + "-")),
+                      key=lambda p: p.stat().st_mtime)
+        if olds:
+            os.rename(olds[-1], out)
+    for p in sorted(parent.iterdir()):
+        if p.is_dir() and (p.name.startswith(TMP_PREFIX + out.name + "-")
+                           or p.name.startswith(OLD_PREFIX + out.name + "-")):
+            shutil.rmtree(p, ignore_errors=True)
+            removed.append(p)
+    return removed
+
+
+def swap_in(tmp: Path, out: Path) -> None:
+    """Replace ``out`` with ``tmp`` by renames only (the old tree is moved aside, then deleted)."""
+    old = None
+    if out.exists():
+        old = Path(tempfile.mkdtemp(prefix=f"{OLD_PREFIX}{out.name}-", dir=out.parent))
+        os.rmdir(old)
+        os.rename(out, old)
+    try:
+        os.rename(tmp, out)
+    except OSError:
+        if old is not None:
+            os.rename(old, out)
+        raise
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def build_site(root: Path | None, out_dir: Path, config_file: Path, jobs: int = 1,
+               progress: Progress | None = None) -> BuildResult:
+    """Build the site into ``out_dir`` atomically and strictly.
+
+    Raises :class:`~specgen.site.inputs.SiteInputError` for a missing root or
+    config and :class:`BuildFailed` when mkdocs stopped (``out_dir`` untouched).
+    """
+    from mkdocs.commands.build import build
+    from mkdocs.exceptions import MkDocsException
+
+    stage = progress or (lambda name: None)
+    stage("config")
+    out_dir = out_dir.resolve()
+    check_inputs(root, config_file)
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    sweep_stale(out_dir)
+    tmp = Path(tempfile.mkdtemp(prefix=f"{TMP_PREFIX}{out_dir.name}-", dir=out_dir.parent))
+    counter = _Counter()
+    mk_log = logging.getLogger("mkdocs")
+    mk_log.addHandler(counter)
+    quiet = _quiet_info(mk_log)
+    t0 = time.perf_counter()
+    failure: str | None = None
+    try:
+        cfg = load_mkdocs_config(config_file, root, tmp, strict=True)
+        plugin = cfg.plugins["specgen"]
+        plugin.progress = progress
+        plugin.jobs = max(1, jobs)
+        cfg.plugins.on_startup(command="build", dirty=False)
+        build(cfg)
+        stage("swap")
+        swap_in(tmp, out_dir)
+    except (MkDocsException, ValueError, OSError) as e:
+        failure = str(e)
+        if failure.startswith("Aborted with") and counter.records:  # mkdocs' Abort: the plugin error is logged
+            failure = "mkdocs stopped on the error(s) below; the previous site is unchanged"
+    except Exception as e:  # a plugin or theme error must not leave a traceback or a half site
+        failure = f"{type(e).__name__}: {e}"
+    finally:
+        mk_log.removeHandler(counter)
+        quiet()
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+    if failure is not None:
+        raise BuildFailed(failure, counter.records)
+    return BuildResult(out_dir, plugin.stats, time.perf_counter() - t0, counter.records)
+
+
+def _quiet_info(mk_log: logging.Logger) -> Callable[[], Any]:
+    """mkdocs logs every page at INFO through its own handler; keep warnings only."""
+    handlers = [h for h in mk_log.handlers if not isinstance(h, _Counter)]
+    if not handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setLevel(logging.WARNING)
+        mk_log.addHandler(handler)
+        mk_log.setLevel(logging.INFO)
+        return lambda: mk_log.removeHandler(handler)
+    old = [(h, h.level) for h in handlers]
+    for h in handlers:
+        h.setLevel(max(h.level, logging.WARNING))
+    return lambda: [h.setLevel(lvl) for h, lvl in old]

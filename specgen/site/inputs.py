@@ -1,0 +1,99 @@
+"""What the plugin, the build and the server all read: the mkdocs config and the generated files.
+
+``specgen build`` and ``specgen serve`` load the same ``mkdocs.yml`` with the
+spec root put into the plugin's config; both write generated pages as
+:class:`PageFile` and keep material's search index in step with what a dirty
+build rewrote (:func:`forget_rebuilt_pages`).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from mkdocs.config import load_config
+from mkdocs.structure.files import File
+
+REPO = Path(__file__).resolve().parent.parent.parent
+
+
+class SiteInputError(ValueError):
+    """The spec root or the mkdocs config named on the command line is not there (a usage error)."""
+
+
+def default_config() -> Path:
+    """The repository's mkdocs.yml (material + the plugin, docs_dir ``site/``)."""
+    return REPO / "mkdocs.yml"
+
+
+def check_inputs(root: Path | None, config_file: Path) -> None:
+    """Refuse a missing spec root or config before anything is built or served."""
+    if root is not None and not Path(root).is_dir():
+        raise SiteInputError(f"spec root {root} is not a directory")
+    if not config_file.is_file():
+        raise SiteInputError(f"no mkdocs config at {config_file}")
+
+
+def load_mkdocs_config(config_file: Path, root: Path | None, site_dir: Path | None, strict: bool,
+                       dev_addr: str | None = None) -> Any:
+    """The mkdocs config with the specgen plugin reading ``root`` (None: the config's own ``root``)."""
+    kwargs: dict[str, Any] = {"config_file": str(config_file), "strict": strict}
+    if site_dir is not None:
+        kwargs["site_dir"] = str(site_dir)
+    if dev_addr is not None:
+        kwargs["dev_addr"] = dev_addr
+    cfg = load_config(**kwargs)
+    plugin = cfg.plugins.get("specgen")
+    if plugin is None:
+        raise ValueError(f"{config_file} does not enable the specgen plugin")
+    if root is not None:
+        plugin.config.root = str(root.resolve())
+    return cfg
+
+
+class PageFile(File):
+    """A generated page that a dirty build (``specgen serve``) rewrites only when its HTML changed.
+
+    mkdocs' dirty mode asks each file ``is_modified()``; in-memory files always
+    say yes, which would re-template every page. The plugin knows better: it
+    compares each page's rendered content with what it handed mkdocs last time.
+    """
+
+    changed: bool = True
+    _modified: bool | None = None
+
+    def is_modified(self) -> bool:
+        if self._modified is None:  # mkdocs asks twice per page (read, then write)
+            self._modified = self.changed or not os.path.isfile(self.abs_dest_path)
+        return self._modified
+
+    def rewrite(self, markdown: str) -> None:
+        """Give the page new content for a rebuild that does not make new File objects."""
+        self.content_string = markdown
+        self.changed, self._modified = True, None
+
+
+def search_plugin(config: Any) -> Any:
+    """The search plugin of this config, or None ("search" is "material/search" under material)."""
+    return next((pl for pl in config.plugins.values() if hasattr(pl, "search_index_prev")), None)
+
+
+def forget_rebuilt_pages(search: Any, urls: set[str] | None) -> None:
+    """Drop the previous build's search entries of every page this dirty build rewrote.
+
+    material's search keeps the last index under dirty builds and replaces the
+    entries of the *first* rebuilt page only (it assumes one page changed); a
+    spec edit rewrites several (the unit's page in each language, index rows),
+    whose old entries would stay beside the new ones. Pruning them first makes
+    the merged index equal to a full build's. ``None`` (a full build) forgets
+    the kept index entirely: mkdocs reuses plugin instances within a process, and
+    a full build after dirty ones must not merge with their index.
+    """
+    if search is None or getattr(search, "search_index_prev", None) is None:
+        return
+    if urls is None:
+        search.search_index_prev = None
+        return
+    prev = search.search_index_prev
+    prev.entries = [e for e in prev.entries if str(e.get("location", "")).split("#", 1)[0] not in urls]

@@ -1,0 +1,180 @@
+"""The ``specgen`` mkdocs plugin: mkdocs' events, each handed to the build steps or the server.
+
+Pages are added in memory (``File.generated``); nothing generated is written
+to ``docs_dir``. Mkdocs reads a one-line Markdown stub per page (its title) and
+the plugin swaps in the rendered HTML in ``on_page_content``, so spec text
+never passes through Markdown. Under ``mkdocs serve`` the plugin instance
+persists (it defines ``on_startup``) and holds the server's
+:class:`~specgen.site.serve.ServeState`; a change re-renders only the pages
+whose inputs changed (:class:`~specgen.render.RenderCache`).
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from mkdocs.config import config_options as c
+from mkdocs.config.base import Config
+from mkdocs.plugins import BasePlugin, event_priority
+from mkdocs.structure.files import Files
+from mkdocs.structure.toc import get_toc
+
+from ..graph import SpecGraph
+from ..render import Page, RenderCache, RenderOptions
+from ..render.core import DEFAULT_TEMPLATES
+from ..render.i18n import LANGUAGES, page_locale, set_document_lang
+from ..render.kinds import BY_NAME
+from . import build
+from .inputs import forget_rebuilt_pages, search_plugin
+from .serve import ROOT_ENV, ServeState
+
+
+class SpecgenConfig(Config):
+    root = c.Type(str, default="spec")
+    lang = c.Type((str, list), default=["en", "zh"])
+    source_url = c.Optional(c.Type(str))
+    commit = c.Optional(c.Type(str))
+    templates_dir = c.Optional(c.Type(str))
+
+
+class SpecgenPlugin(BasePlugin[SpecgenConfig]):
+    """Adds the generated spec pages to a mkdocs site."""
+
+    def __init__(self) -> None:
+        self.pages: dict[str, Page] = {}
+        self.root: Path | None = None
+        self.stats: dict[str, Any] = {}
+        self.progress: Any = None  # optional callable(stage: str) set by ``specgen build``
+        self.jobs = 1  # render processes; ``specgen build --jobs`` sets it
+        self.graph: SpecGraph | None = None  # the graph of the current build (``on_pre_build``)
+        self.dirty = False  # mkdocs' dirty mode: unchanged pages keep their HTML (``specgen serve``)
+        self.serving: ServeState | None = None  # what a server keeps between builds (command ``serve``)
+        self._rewritten: set[str] = set()  # site URLs of the pages this build rewrites
+        self._times = build.LoadTimes()
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        """Defined so mkdocs keeps this instance (and its caches) across serve rebuilds."""
+        self.dirty = dirty
+        if command != "serve":
+            self.serving = None
+        elif self.serving is None:
+            self.serving = ServeState()
+
+    def _resolve(self, value: str | None, config: Any) -> Path | None:
+        if not value:
+            return None
+        p = Path(value)
+        if not p.is_absolute():
+            p = Path(config.config_file_path or ".").resolve().parent / p
+        return p
+
+    def on_config(self, config: Any) -> Any:
+        # ``specgen serve --root`` passes the root here: mkdocs re-reads the config on every rebuild.
+        self.root = self._resolve(os.environ.get(ROOT_ENV) or self.config.root, config)
+        try:  # material segments Chinese with jieba; its start-up chatter is not a build message
+            import jieba
+            jieba.setLogLevel(logging.WARNING)
+        except ImportError:
+            pass
+        for uri in build.ASSET_URIS:
+            key = "extra_css" if uri.endswith(".css") else "extra_javascript"
+            if uri not in [str(x) for x in config[key]]:
+                config[key].append(uri)
+        return config
+
+    def _options(self, config: Any) -> RenderOptions:
+        langs = self.config.lang
+        if isinstance(langs, str):
+            langs = [x.strip() for x in langs.split(",") if x.strip()]
+        return RenderOptions(langs=tuple(langs), source_url=self.config.source_url, commit=self.config.commit,
+                             templates_dir=self._resolve(self.config.templates_dir, config),
+                             directory_urls=bool(config.use_directory_urls), jobs=self.jobs)
+
+    def _stage(self, name: str) -> None:
+        if self.progress is not None:
+            self.progress(name)
+
+    def on_pre_build(self, *, config: Any) -> None:
+        """Load the spec and gate on its examples before mkdocs cleans ``site_dir``."""
+        assert self.root is not None
+        records = self.serving.record_cache(self.root) if self.serving is not None else None
+        self.graph, self._times = build.load_graph(self.root, records, self._stage)
+
+    def render_pages(self, config: Any) -> tuple[list[Page], dict[str, bool]]:
+        """Render the loaded graph (reusing unchanged pages) and say which pages changed since mkdocs
+        last received them (all of them outside a server's dirty mode)."""
+        assert self.graph is not None, "on_pre_build loads the spec"
+        cache = self.serving.render_cache if self.serving is not None else RenderCache()
+        t1 = time.perf_counter()
+        pages = build.render_pages(self.graph, self._options(config), cache, self._stage)
+        render_s = time.perf_counter() - t1
+        self.pages = {p.url: p for p in pages}
+        changed = (self.serving.changed(pages, self.dirty) if self.serving is not None
+                   else {p.url: True for p in pages})
+        self.stats = build.page_stats(pages, cache, changed, self._times, render_s, measure=self.serving is None)
+        return pages, changed
+
+    def on_files(self, files: Files, *, config: Any) -> Files:
+        pages, changed = self.render_pages(config)
+        self._rewritten = build.add_pages(files, config, pages, changed)
+        self._stage("mkdocs")
+        return files
+
+    def on_nav(self, nav: Any, *, config: Any, files: Files) -> Any:
+        if self.serving is not None:
+            self.serving.nav = nav
+        return nav
+
+    def on_env(self, env: Any, *, config: Any, files: Files) -> Any:
+        """Under serve, the theme's Jinja environment is kept while the theme is unchanged."""
+        return self.serving.environment(config, files, env) if self.serving is not None else env
+
+    def on_page_markdown(self, markdown: str, *, page: Any, config: Any, files: Files) -> str:
+        """The theme writes ``page.title`` into ``<title>`` and the nav unescaped: give it escaped text."""
+        p = self.pages.get(page.file.src_uri)
+        if p is not None:
+            page.meta["title"] = html.escape(p.title)
+            page.meta["description"] = html.escape(p.description)  # the theme writes it unescaped too
+        return markdown
+
+    def on_page_content(self, html_text: str, *, page: Any, config: Any, files: Files) -> str:
+        p = self.pages.get(page.file.src_uri)
+        if p is None:
+            return html_text
+        page.toc = get_toc(build.toc_tokens(p.toc))
+        if not BY_NAME[p.kind].searchable:  # listings are data, not prose: keep the index small
+            page.meta["search"] = {"exclude": True}
+        return p.content
+
+    def on_post_page(self, output: str, *, page: Any, config: Any) -> str:
+        """A zh page must say ``lang="zh-CN"`` on ``<html>``; material writes the site language everywhere."""
+        locale = page_locale(page.file.src_uri)
+        if locale is None or locale == LANGUAGES.get(str(config.theme.get("language") or "en")):
+            return output
+        return set_document_lang(output, locale)
+
+    def on_serve(self, server: Any, *, config: Any, builder: Any) -> Any:
+        if self.root is not None:
+            server.watch(str(self.root))
+        td = self._resolve(self.config.templates_dir, config)
+        if td is not None:
+            server.watch(str(td))
+        server.watch(str(DEFAULT_TEMPLATES.parent))
+        return server
+
+    def on_build_error(self, *, error: Exception) -> None:
+        if self.serving is not None:
+            self.serving.failed()
+
+    @event_priority(50)  # before the search plugin writes its index
+    def on_post_build(self, *, config: Any) -> None:
+        forget_rebuilt_pages(search_plugin(config), self._rewritten if self.dirty else None)
+        if "SOURCE_DATE_EPOCH" not in os.environ:
+            build.neutralise_sitemap(Path(config.site_dir))
+        if self.serving is not None:
+            self.serving.finished()

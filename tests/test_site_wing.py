@@ -1,0 +1,41 @@
+"""The site wing's shape: the plugin sits on top, serve keeps its own state, nothing imports back up."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+SITE = Path(__file__).resolve().parent.parent / "specgen" / "site"
+
+
+def _imports(module: str) -> set[str]:
+    """Sibling modules of ``specgen/site/`` that ``module`` imports, at any depth of its code."""
+    out: set[str] = set()
+    for node in ast.walk(ast.parse((SITE / f"{module}.py").read_text())):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            out |= {node.module} if node.module else {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("specgen.site."):
+            out.add(node.module.rsplit(".", 1)[1])
+    return out
+
+
+def test_site_modules_import_one_way_only() -> None:
+    assert _imports("inputs") == set()
+    assert _imports("build") == {"inputs"}
+    assert _imports("serve") == {"inputs"}
+    assert _imports("plugin") == {"build", "inputs", "serve"}
+
+
+def test_serve_uses_no_private_field_of_the_plugin() -> None:
+    tree = ast.parse((SITE / "serve.py").read_text())
+    private = sorted({n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)
+                      and isinstance(n.value, ast.Name) and n.value.id == "plugin" and n.attr.startswith("_")})
+    assert private == []
+
+
+def test_plugin_events_are_short() -> None:
+    """The plugin hands its work to build and serve: no event method grows a body of its own."""
+    tree = ast.parse((SITE / "plugin.py").read_text())
+    long = [(f.name, f.end_lineno - f.lineno) for f in ast.walk(tree)  # type: ignore[operator]
+            if isinstance(f, ast.FunctionDef) and f.name.startswith("on_") and f.end_lineno - f.lineno > 12]
+    assert long == []
