@@ -59,6 +59,11 @@ class SpecFiles:
         # (kind, argument) -> what was seen; kinds: file (sha256 or None), walk, exists, present, safe
         self.log: dict[tuple[str, str], object] = {}
 
+    def probe(self) -> None:
+        """List the root once; an OSError here means the tree cannot be read at all."""
+        with os.scandir(self.root) as entries:
+            next(entries, None)
+
     def rel(self, p: Path) -> str:
         return p.relative_to(self.root).as_posix()
 

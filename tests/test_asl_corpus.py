@@ -16,13 +16,16 @@ from pathlib import Path
 
 import pytest
 
-from specgen.asl import ASLError, Interpreter
-from specgen.asl.generated import undefined_in_tree
+import shutil
+
+from specgen.asl import ASLError, Interpreter, interpreter_for
+from specgen.asl.generated_names import undefined_in_tree
 from specgen.asl.index import build_index, parse_cached
 from specgen.asl.legality import admitted_datatypes, admitted_datatypes_all
 from specgen.asl.profiles import get_profile
 from specgen.asl.runner import discover, run_tests, select
 from specgen.cli import main
+from specgen.loader import load_spec
 
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
 pytestmark = pytest.mark.corpus
@@ -31,27 +34,30 @@ SAMPLE_STRIDE = 11  # every 11th test in path order: 305 of 3,352
 
 
 @pytest.fixture(scope="module")
-def corpus_index(corpus_root):
-    return build_index(corpus_root)
+def corpus_spec(corpus_root):
+    return load_spec(corpus_root)
 
 
-def test_every_corpus_unit_and_test_parses(corpus_root, corpus_index):
+@pytest.fixture(scope="module")
+def corpus_index(corpus_spec):
+    return build_index(corpus_spec)
+
+
+def test_every_corpus_unit_and_test_parses(corpus_root, corpus_spec, corpus_index):
     assert corpus_index.parse_errors == []
     assert len(corpus_index.files) == len(list((corpus_root / "asl").rglob("*.asl")))
     failures = []
-    tests = sorted((corpus_root / "tests" / "asl").rglob("*.asl"))
-    for p in tests:
-        rel = p.relative_to(corpus_root).as_posix()
+    for t in corpus_spec.tests:
         try:
-            parse_cached(p.read_bytes(), rel)
+            parse_cached(t.text.encode("utf-8"), t.path)
         except ASLError as exc:
             failures.append(str(exc))
     assert failures == []
-    assert len(tests) > 3000
+    assert len(corpus_spec.tests) == len(list((corpus_root / "tests" / "asl").rglob("*.asl"))) > 3000
 
 
-def test_elementwise_tile_tile_family(corpus_root):
-    report = run_tests(corpus_root, ["tile/elementwise-tile-tile"], jobs=2)
+def test_elementwise_tile_tile_family(corpus_spec):
+    report = run_tests(corpus_spec, ["tile/elementwise-tile-tile"], jobs=2)
     assert len(report.results) == 211
     not_passed = [(r.path, r.status, r.reason, r.message) for r in report.results if r.status != "passed"]
     # the generated command decoder and tile dispatch (specgen.asl.gen_*) close the family
@@ -59,12 +65,12 @@ def test_elementwise_tile_tile_family(corpus_root):
     assert report.count("passed") == 211
 
 
-def test_fixed_sample_across_surfaces(corpus_root, corpus_index):
-    cases = discover(corpus_root)
+def test_fixed_sample_across_surfaces(corpus_spec, corpus_index):
+    cases = discover(corpus_spec)
     sample = cases[::SAMPLE_STRIDE]
     assert len(sample) >= 300
     assert len({c.rel.split("/")[0] for c in sample}) == 4  # arch, block, scalar, tile
-    report = run_tests(corpus_root, [c.id for c in sample], jobs=2)
+    report = run_tests(corpus_spec, [c.id for c in sample], jobs=2)
     assert len(report.results) == len(sample)
     generated = undefined_in_tree(corpus_index)
     unexplained = [
@@ -105,10 +111,10 @@ def _shard_group(name: str) -> str:
     return name
 
 
-def test_jobs_do_not_change_results(corpus_root):
+def test_jobs_do_not_change_results(corpus_spec):
     sel = ["TMAX/", "TSHR/"]
-    one = run_tests(corpus_root, sel, jobs=1)
-    two = run_tests(corpus_root, sel, jobs=2)
+    one = run_tests(corpus_spec, sel, jobs=1)
+    two = run_tests(corpus_spec, sel, jobs=2)
     strip = lambda rep: [(r.path, r.status, r.message, r.location) for r in rep.results]  # noqa: E731
     assert strip(one) == strip(two) and len(one.results) > 5
 
@@ -135,32 +141,33 @@ def test_specgen_test_formats_and_exit_codes(corpus_root, tmp_path):
 def test_failing_test_reports_assert_location_and_stack(corpus_root, tmp_path):
     root = tmp_path / "tree"
     (root / "tests" / "asl" / "x").mkdir(parents=True)
-    (root / "asl").symlink_to(corpus_root / "asl")
-    (root / "spec").symlink_to(corpus_root / "spec")
+    shutil.copytree(corpus_root / "asl", root / "asl")  # not a link: the loader reads nothing outside the root
+    shutil.copytree(corpus_root / "spec" / "catalog", root / "spec" / "catalog")
     (root / "tests" / "asl" / "x" / "bad.asl").write_text(
         '// PTO-TEST: {"id":"X-1"}\nfunc main() => integer\nbegin\n    ResetProfileState();\n'
         "    ConfigureTile(0, 128, 4, 4, 1, 2, TileDataType_U64, TileLayout_RowMajor, TileLocation_Any);\n"
         "    let v = ReadTileElement(0, 0, 0);\n    return 0;\nend;\n"
     )
     out = io.StringIO()
-    assert _test_cmd(root, ["X-1"], "text", out) == 1
+    # the header fails validation (six keys missing): the test still runs, selected by path
+    assert _test_cmd(root, ["x/bad.asl"], "text", out) == 1
     text = out.getvalue()
-    assert "FAILED: tests/asl/x/bad.asl" in text
+    assert "FAILED: tests/asl/x/bad.asl ()" in text
     assert "in main at tests/asl/x/bad.asl:6" in text
     assert "in ReadTileElement at asl/tile/model/definedness/elements.asl:" in text
     assert "0 passed, 1 failed" in text
 
 
-def test_tmul_legality_from_asl(corpus_root):
-    tmul = admitted_datatypes(corpus_root, "TMUL")
+def test_tmul_legality_from_asl(corpus_spec):
+    tmul = admitted_datatypes(corpus_spec, "TMUL")
     assert tmul is not None and len(tmul) == 16
     assert {"U64", "S8", "FP16", "BF16", "FP64"} <= tmul
     assert "U4X2" not in tmul and "HiF8" not in tmul
-    everything = admitted_datatypes_all(corpus_root)
+    everything = admitted_datatypes_all(corpus_spec)
     assert everything["TMUL"] == tmul
     assert everything["TAND"] == frozenset({"S64", "S32", "S16", "S8", "U64", "U32", "U16", "U8"})
     assert len(everything) >= 80
-    assert admitted_datatypes(corpus_root, "NOSUCH") is None
+    assert admitted_datatypes(corpus_spec, "NOSUCH") is None
 
 
 # ------------------------------------------------------------------ hardware-ieee profile
@@ -178,8 +185,8 @@ def _tile_op(it: Interpreter, op: str, dtype: str, left: int, right: int) -> int
 
 
 @pytest.fixture(scope="module")
-def hardware(corpus_root):
-    it = Interpreter.from_root(corpus_root)
+def hardware(corpus_spec):
+    it = interpreter_for(corpus_spec)
     get_profile("hardware-ieee").install(it)
     return it
 
@@ -223,11 +230,11 @@ def test_hardware_subnormals_are_preserved_with_gradual_underflow(hardware, vect
     assert _tile_op(hardware, "TADD", "FP32", raws["fp32-maximum-subnormal"], tiny) == raws["fp32-minimum-normal"]
 
 
-def test_reference_profile_keeps_raw_carrier_arithmetic(corpus_root):
-    it = Interpreter.from_root(corpus_root)
+def test_reference_profile_keeps_raw_carrier_arithmetic(corpus_spec):
+    it = interpreter_for(corpus_spec)
     # FP16 1.0 x 2.0 as modular 64-bit integer product of the carriers
     assert _tile_op(it, "TMUL", "FP16", 0x3C00, 0x4000) == 0x3C00 * 0x4000
-    hw = Interpreter.from_root(corpus_root)
+    hw = interpreter_for(corpus_spec)
     get_profile("hardware-ieee").install(hw)
     assert _tile_op(hw, "TMUL", "FP16", 0x3C00, 0x4000) == 0x4000
     assert _tile_op(hw, "TMUL", "BF16", 0x3F80, 0x4000) == 0x4000
@@ -237,25 +244,25 @@ def test_reference_profile_keeps_raw_carrier_arithmetic(corpus_root):
 # ------------------------------------------------------------------ the bundled sample spec
 def test_bundled_spec_tests_all_pass(bundled_root):
     assert (bundled_root / "tests" / "asl").is_dir()
-    report = run_tests(bundled_root, [], jobs=1)
+    report = run_tests(load_spec(bundled_root), [], jobs=1)
     bad = [(r.path, r.status, r.location, r.message) for r in report.results if r.status != "passed"]
     assert bad == [] and report.results
 
 
-def test_selector_matches_path_substring_or_id(corpus_root):
-    cases = discover(corpus_root)
+def test_selector_matches_path_substring_or_id(corpus_spec):
+    cases = discover(corpus_spec)
     by_path = select(cases, ["tile/elementwise-tile-tile"])
     assert len(by_path) == 211
     by_id = select(cases, ["PTO-AVS-TILE-TMUL-ALIAS-001"])
     assert [c.rel for c in by_id] == ["tile/elementwise-tile-tile/arithmetic/TMUL/tile-state-tmul-alias-001.asl"]
 
 
-def test_index_cache_is_outside_the_spec_root(corpus_root, tmp_path, monkeypatch):
+def test_index_cache_is_outside_the_spec_root(corpus_spec, tmp_path, monkeypatch):
     monkeypatch.setenv("SPECGEN_CACHE_DIR", str(tmp_path / "cache"))
-    idx = build_index(corpus_root)
+    idx = build_index(corpus_spec)
     assert "TileDataType" in idx.defs
     assert any((tmp_path / "cache" / "asl").glob("index-*.pickle"))
-    again = build_index(corpus_root)
+    again = build_index(corpus_spec)
     assert again.defs.keys() == idx.defs.keys()
     assert again.loaded_module_count == 0  # warm: nothing unpickled until used
     it = Interpreter(again)

@@ -9,11 +9,12 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from specgen.asl import Interpreter, parse_source
+from specgen.asl import Interpreter, interpreter_for, parse_source
 from specgen.asl.gen_commands import command_forms_asl
 from specgen.asl.gen_tile_dispatch import tile_dispatch_asl
 from specgen.asl.profiles import get_profile
 from specgen.asl.values import Bits
+from specgen.loader import load_spec
 
 REPO = Path(__file__).resolve().parents[1]
 BUNDLED = REPO / "spec"
@@ -35,7 +36,7 @@ def _raw(value: float, dtype) -> int:
 
 @pytest.fixture(scope="module")
 def ieee() -> Interpreter:
-    it = Interpreter.from_root(BUNDLED)
+    it = interpreter_for(load_spec(BUNDLED))
     get_profile("hardware-ieee").install(it)
     return it
 
@@ -50,7 +51,7 @@ def test_tile_fp_hook_multiplies_with_ieee_rne(ieee, dtype, name, a, b):
 
 
 def test_reference_profile_keeps_raw_carrier_product():
-    it = Interpreter.from_root(BUNDLED)
+    it = interpreter_for(load_spec(BUNDLED))
     left, right = _raw(1.5, ml_dtypes.bfloat16), _raw(2.25, ml_dtypes.bfloat16)
     got = it.call("TileFPBinaryElement", "TileBinary_MUL", "TileDataType_BF16", Bits(left, 64), Bits(right, 64))
     assert got == Bits(left * right, 64)
@@ -243,7 +244,7 @@ def test_fsu_oracles_follow_the_model_not_ieee():
 
 
 def test_timed_tile_entry_ticks_once_per_attempt(corpus):
-    it = Interpreter.from_root(corpus)
+    it = interpreter_for(load_spec(corpus))
     it.call("ResetProfileState")
     before = it.call("ReadMonotonicTime")
     ops = it.call("DefaultTileInstructionOperands")

@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import sys
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
 from specgen.asl import ASLError, Interpreter, parse_source
+from specgen.asl.ast import Node
+from specgen.asl.compile_base import Ctx
+from specgen.asl.compile_expr import EXPR, compile_expr
+from specgen.asl.compile_lvalue import LVALUE
+from specgen.asl.compile_stmt import STMT
+from specgen.asl.compile_types import TYPES
 from specgen.asl.values import Bits, bits
 
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
@@ -450,3 +457,44 @@ end;
     with pytest.raises(ASLError) as exc:
         it.call("g")
     assert "outside 0..7" in exc.value.message
+
+
+# ------------------------------------------------------------------ dispatch tables
+def _parser_kinds(prefix: str) -> set[str]:
+    """Every node kind of one family the parser can build."""
+    import re
+
+    from specgen.asl import parser
+
+    return set(re.findall(r'_n\("(%s_[a-z_]+)"' % prefix, Path(parser.__file__).read_text()))
+
+
+@pytest.mark.parametrize("prefix, table", [("e", EXPR), ("s", STMT), ("l", LVALUE), ("t", TYPES)])
+def test_every_parsed_node_kind_has_one_documented_rule(prefix, table):
+    rules = table.rules()
+    assert _parser_kinds(prefix) and set(rules) == _parser_kinds(prefix)
+    assert all(rules.values()), [k for k, doc in rules.items() if not doc]
+
+
+def test_a_kind_registered_twice_is_refused():
+    with pytest.raises(ValueError, match="registered twice"):
+        EXPR.rule("e_lit")(lambda c, node, ctx: None)
+
+
+def test_a_kind_without_rule_is_a_located_unsupported_error():
+    it = interp("func f() => integer\nbegin\n    return 1;\nend;\n")
+    with pytest.raises(ASLError) as exc:
+        compile_expr(it, Node("e_bogus", 7, 3, ()), Ctx("x.asl", set(), "f"))
+    assert exc.value.kind == "unsupported"
+    assert exc.value.message == "unsupported expression e_bogus"
+    assert (exc.value.span.path, exc.value.span.line, exc.value.span.col) == ("x.asl", 7, 3)
+
+
+def test_rules_are_looked_up_when_compiling_not_when_running(monkeypatch):
+    it = interp("func f(n: integer) => integer\nbegin\n    var s = 0;\n"
+                "    for i = 1 to n do\n        s = s + i;\n    end;\n    return s;\nend;\n")
+    assert it.call("f", 3) == 6
+    monkeypatch.setattr(EXPR, "_handlers", {})
+    monkeypatch.setattr(STMT, "_handlers", {})
+    monkeypatch.setattr(LVALUE, "_handlers", {})
+    assert it.call("f", 10) == 55

@@ -6,8 +6,9 @@ Calling ASL from Python
 -----------------------
 ::
 
-    from specgen.asl import Interpreter, bits
-    it = Interpreter.from_root(Path("spec-root"))   # lazy: loads what calls reach
+    from specgen.asl import bits, interpreter_for
+    from specgen.loader import load_spec
+    it = interpreter_for(load_spec(Path("spec-root")))   # lazy: loads what calls reach
     it.call("ResetProfileState")
     it.call("ConfigureTile", 0, 128, 4, 4, 1, 2, "TileDataType_U64",
             "TileLayout_RowMajor", "TileLocation_Any")
@@ -34,6 +35,8 @@ from .ast import Module
 from .errors import ASLError, NeedsGenerated
 from .interp import Interpreter
 from .parser import parse_source
+from .session import interpreter_for
 from .values import Bits, bits
 
-__all__ = ["ASLError", "NeedsGenerated", "Interpreter", "Module", "parse_source", "Bits", "bits"]
+__all__ = ["ASLError", "NeedsGenerated", "Interpreter", "Module", "parse_source", "Bits", "bits",
+           "interpreter_for"]

@@ -8,7 +8,7 @@ when it happened at run time; never a bare Python traceback.
 
 from __future__ import annotations
 
-from specgen.diagnostics import Finding, Severity, Span
+from specgen.diagnostics import Span
 
 
 class ASLError(Exception):
@@ -34,20 +34,6 @@ class ASLError(Exception):
 
     def __str__(self) -> str:
         return f"{self.span}: {self.message}"
-
-    def format_stack(self) -> str:
-        """The ASL call stack, innermost call last, one ``name at file:line`` a line."""
-        return "\n".join(f"  in {name} at {span}" for name, span in self.asl_stack)
-
-    def to_finding(self, rule: str = "asl-error") -> Finding:
-        return Finding(
-            rule=rule,
-            severity=Severity.ERROR,
-            path=self.span.path,
-            line=self.span.line,
-            col=self.span.col,
-            message=self.message,
-        )
 
 
 class ASLAssertionError(ASLError):

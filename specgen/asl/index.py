@@ -1,85 +1,50 @@
-"""An index of every top-level ASL definition of a spec tree, cached on disk.
+"""An index of every top-level ASL definition of a loaded spec, cached on disk.
+
+The index sees exactly the units the loader read through the confined reader
+(:class:`~specgen.loader.Spec` ``units``): a file the loader refused (a link
+leading outside the root, an unreadable file) is never parsed, so none of its
+names can be called.
 
 Parsing the corpus takes seconds; a run needs a small part of it. So each
-file's parsed :class:`Module` is pickled once under the cache directory,
+unit's parsed :class:`Module` is pickled once under ``cache_dir("asl")``,
 keyed by the SHA-256 of (parser version, path, content), and the index (name
--> where it is defined) is pickled under a key made of all file keys. A
-warm run reads and hashes the sources, loads the small index, and unpickles
-only the modules whose definitions the program reaches.
-
-The cache lives in ``$SPECGEN_CACHE_DIR`` or ``~/.cache/specgen`` (never in
-the spec tree, which may be read-only). Writes are atomic (temp file then
-rename) so concurrent workers never read half a pickle; any unreadable
-cache entry is simply rebuilt.
+-> where it is defined) is pickled under a key made of all unit keys. A warm
+run loads the small index and unpickles only the modules whose definitions
+the program reaches; a module whose pickle is gone is parsed again from the
+unit's text, never from disk.
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
-import pickle
-import tempfile
-import tomllib
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
+from ..cache import cache_dir, read_pickle, write_pickle
+from ..loader.tree import Spec
+from ..models.located import AslUnit
 from .ast import Decl, FuncDecl, GlobalDecl, Module, TypeDecl
-from .parser import GRAMMAR_PATH, parse_source
+from .errors import ASLError
+from .parser import parse_source
 
 _PARSER_FILES = ("parser.py", "ast.py", "asl1.lark")
-
-
-def _parser_version() -> str:
-    h = hashlib.sha256()
-    here = Path(__file__).parent
-    for name in _PARSER_FILES:
-        h.update((here / name).read_bytes())
-    return h.hexdigest()[:16]
-
-
 _VERSION: str | None = None
 
 
 def parser_version() -> str:
+    """Digest of the parser sources: a parser change never serves a stale pickled module."""
     global _VERSION
     if _VERSION is None:
-        _VERSION = _parser_version()
+        h = hashlib.sha256()
+        here = Path(__file__).parent
+        for name in _PARSER_FILES:
+            h.update((here / name).read_bytes())
+        _VERSION = h.hexdigest()[:16]
     return _VERSION
 
 
-def cache_dir() -> Path:
-    """``$SPECGEN_CACHE_DIR/asl`` or ``~/.cache/specgen/asl`` (falls back to the temp dir)."""
-    base = os.environ.get("SPECGEN_CACHE_DIR")
-    path = Path(base) if base else Path.home() / ".cache" / "specgen"
-    path = path / "asl"
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-        return path
-    except OSError:
-        fallback = Path(tempfile.gettempdir()) / "specgen-cache" / "asl"
-        fallback.mkdir(parents=True, exist_ok=True)
-        return fallback
-
-
-def _atomic_write(path: Path, data: bytes) -> None:
-    try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except OSError:
-        pass  # a cache that cannot be written only costs time
-
-
-def _load_pickle(path: Path) -> object | None:
-    try:
-        with open(path, "rb") as fh:
-            return pickle.load(fh)
-    except Exception:  # noqa: BLE001 - any broken cache entry is rebuilt
-        return None
-
-
 def module_key(rel: str, text: bytes) -> str:
+    """The cache key of one parsed file: the same path and bytes always parse the same."""
     h = hashlib.sha256()
     h.update(parser_version().encode())
     h.update(b"\0" + rel.encode() + b"\0")
@@ -87,31 +52,18 @@ def module_key(rel: str, text: bytes) -> str:
     return h.hexdigest()
 
 
+def _module_path(key: str) -> Path:
+    return cache_dir("asl") / "modules" / f"{key}.pickle"
+
+
 def parse_cached(text: bytes, rel: str) -> Module:
     """Parse one file, reusing the on-disk cache; raises ASLError on bad syntax."""
     key = module_key(rel, text)
-    path = cache_dir() / "modules" / f"{key}.pickle"
-    mod = _load_pickle(path)
-    if isinstance(mod, Module):
-        return mod
-    mod = parse_source(text.decode("utf-8"), rel)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    _atomic_write(path, pickle.dumps(mod, protocol=pickle.HIGHEST_PROTOCOL))
+    mod = read_pickle(_module_path(key), Module)
+    if mod is None:
+        mod = parse_source(text.decode("utf-8"), rel)
+        write_pickle(_module_path(key), mod)
     return mod
-
-
-def source_roots(root: Path) -> list[Path]:
-    """The ASL source folders: ``specification.toml``'s ``source_roots``, else ``asl/``."""
-    toml = root / "specification.toml"
-    if toml.is_file():
-        try:
-            spec = tomllib.loads(toml.read_text(encoding="utf-8"))
-            roots = spec.get("specification", {}).get("source_roots")
-            if roots:
-                return [root / r for r in roots]
-        except (OSError, tomllib.TOMLDecodeError):
-            pass
-    return [root / "asl"]
 
 
 Loc = tuple[str, int, int]  # (kind, file index, decl index)
@@ -119,26 +71,28 @@ Loc = tuple[str, int, int]  # (kind, file index, decl index)
 
 @dataclass
 class SpecIndex:
-    """Where every top-level name of a spec tree is defined."""
+    """Where every top-level name of a spec's ASL units is defined."""
 
-    root: Path
-    files: list[str]
+    units: list[AslUnit]
     keys: list[str]
     defs: dict[str, list[Loc]]
     refs: dict[tuple[int, int], frozenset[str]]
     parse_errors: list[tuple[str, int, int, str]] = field(default_factory=list)
     _modules: dict[int, Module] = field(default_factory=dict, repr=False)
 
-    # ------------------------------------------------------------ access
+    @property
+    def files(self) -> list[str]:
+        """The indexed units' root-relative paths, by file index."""
+        return [u.path for u in self.units]
+
     def module(self, file_index: int) -> Module:
+        """The parsed unit (from its pickle, else re-parsed from the unit's text)."""
         mod = self._modules.get(file_index)
         if mod is None:
-            rel = self.files[file_index]
-            path = cache_dir() / "modules" / f"{self.keys[file_index]}.pickle"
-            loaded = _load_pickle(path)
-            if not isinstance(loaded, Module):
-                loaded = parse_cached((self.root / rel).read_bytes(), rel)
-            mod = loaded
+            mod = read_pickle(_module_path(self.keys[file_index]), Module)
+            if mod is None:
+                unit = self.units[file_index]
+                mod = parse_cached(unit.text.encode("utf-8"), unit.path)
             self._modules[file_index] = mod
         return mod
 
@@ -147,22 +101,6 @@ class SpecIndex:
 
     def lookup(self, name: str) -> list[Decl]:
         return [self.decl(loc) for loc in self.defs.get(name, ())]
-
-    def closure(self, names: set[str] | frozenset[str]) -> set[tuple[int, int]]:
-        """Declarations reachable from ``names`` through the identifiers they use."""
-        seen: set[tuple[int, int]] = set()
-        todo = list(names)
-        visited: set[str] = set()
-        while todo:
-            name = todo.pop()
-            if name in visited:
-                continue
-            visited.add(name)
-            for _kind, fi, di in self.defs.get(name, ()):
-                if (fi, di) not in seen:
-                    seen.add((fi, di))
-                    todo.extend(self.refs.get((fi, di), ()))
-        return seen
 
     @property
     def loaded_module_count(self) -> int:
@@ -182,31 +120,32 @@ def _decl_entries(decl: Decl) -> list[tuple[str, str]]:
     return []
 
 
-def build_index(root: Path, use_cache: bool = True) -> SpecIndex:
-    """Index the ASL sources of ``root`` (parsing only files whose cache is cold).
+def _source_units(spec: Spec) -> list[AslUnit]:
+    """The units of each configured source root in turn, each root's in path-component order."""
+    out: list[AslUnit] = []
+    for src in spec.config.source_roots:
+        prefix = src.rstrip("/") + "/"
+        mine = [u for u in spec.units if u.path.startswith(prefix)]
+        out.extend(sorted(mine, key=lambda u: PurePosixPath(u.path).parts))
+    return out
 
-    Files that fail to parse are recorded in ``parse_errors`` (path, line,
+
+def build_index(spec: Spec, use_cache: bool = True) -> SpecIndex:
+    """Index the ASL units of ``spec`` (parsing only units whose cache is cold).
+
+    Units that fail to parse are recorded in ``parse_errors`` (path, line,
     col, message) and left out; they do not stop the rest.
     """
-    from .errors import ASLError
-
-    root = Path(root)
-    rels: list[str] = []
-    texts: list[bytes] = []
-    for src in source_roots(root):
-        if not src.is_dir():
-            continue
-        for p in sorted(src.rglob("*.asl")):
-            rels.append(p.relative_to(root).as_posix())
-            texts.append(p.read_bytes())
-    keys = [module_key(r, t) for r, t in zip(rels, texts)]
+    units = _source_units(spec)
+    texts = [u.text.encode("utf-8") for u in units]
+    keys = [module_key(u.path, t) for u, t in zip(units, texts)]
     top = hashlib.sha256("\n".join(keys).encode()).hexdigest()
-    index_path = cache_dir() / f"index-{top}.pickle"
+    index_path = cache_dir("asl") / f"index-{top}.pickle"
     if use_cache:
-        cached = _load_pickle(index_path)
-        if isinstance(cached, tuple) and len(cached) == 3:
+        cached = read_pickle(index_path, tuple)
+        if cached is not None and len(cached) == 3:
             defs, refs, errors = cached
-            return SpecIndex(root, rels, keys, defs, refs, errors)
+            return SpecIndex(units, keys, defs, refs, errors)
 
     modules: dict[int, Module] = {}
     errors: list[tuple[str, int, int, str]] = []
@@ -214,15 +153,15 @@ def build_index(root: Path, use_cache: bool = True) -> SpecIndex:
     refs: dict[tuple[int, int], frozenset[str]] = {}
     # What each file declares and uses, by its content key: after a one-file edit only that
     # file is parsed (or unpickled); every other file's summary comes from one pack.
-    pack_path = cache_dir() / "summaries.pickle"
-    pack = _load_pickle(pack_path) if use_cache else None
-    summaries: dict[str, FileSummary] = pack if isinstance(pack, dict) else {}
+    pack_path = cache_dir("asl") / "summaries.pickle"
+    summaries: dict[str, FileSummary] = (read_pickle(pack_path, dict) if use_cache else None) or {}
     fresh = 0
-    for fi, (rel, text, key) in enumerate(zip(rels, texts, keys)):
+    for fi, (unit, text, key) in enumerate(zip(units, texts, keys)):
+        rel = unit.path
         summary = summaries.get(key)
         if not isinstance(summary, tuple):
             try:
-                mod = parse_cached(text, rel) if use_cache else parse_source(text.decode("utf-8"), rel)
+                mod = parse_cached(text, rel) if use_cache else parse_source(unit.text, rel)
             except ASLError as exc:
                 summary = (exc.span.line, exc.span.col, exc.message)
             else:
@@ -242,9 +181,9 @@ def build_index(root: Path, use_cache: bool = True) -> SpecIndex:
             live = set(keys)
             if len(summaries) > SUMMARY_PACK_LIMIT:  # other trees' entries go first
                 summaries = {k: v for k, v in summaries.items() if k in live}
-            _atomic_write(pack_path, pickle.dumps(summaries, protocol=pickle.HIGHEST_PROTOCOL))
-        _atomic_write(index_path, pickle.dumps((defs, refs, errors), protocol=pickle.HIGHEST_PROTOCOL))
-    return SpecIndex(root, rels, keys, defs, refs, errors, modules)
+            write_pickle(pack_path, summaries)
+        write_pickle(index_path, (defs, refs, errors))
+    return SpecIndex(units, keys, defs, refs, errors, modules)
 
 
 # per file: for each declaration, its (name, kind) entries and the names it uses; or, for a
@@ -253,4 +192,4 @@ FileSummary = tuple
 SUMMARY_PACK_LIMIT = 20000
 
 
-__all__ = ["SpecIndex", "build_index", "parse_cached", "cache_dir", "GRAMMAR_PATH"]
+__all__ = ["SpecIndex", "build_index", "parse_cached", "module_key", "parser_version"]

@@ -6,42 +6,52 @@ is what the model enforces. This module runs that predicate for every
 ``TileDataType`` member and returns the admitted short names (``U64``,
 ``FP16``…, the member name without its ``TileDataType_`` prefix), so a
 check can compare prose against ASL. One interpreter serves every mnemonic
-of a tree (functions are compiled once).
+of a loaded spec (functions are compiled once).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from functools import lru_cache
-from pathlib import Path
 
 from ..cache import atomic_write, cache_dir
 from ..graph import Derived, SpecGraph
-
+from ..loader.tree import Spec
 from .ast import FuncDecl
 from .errors import ASLError
+from .interp import Interpreter
+from .session import interpreter_for
+from .synth import generated_modules
 
 PREFIX = "InstructionContractDataTypeLegal_"
 ENUM = "TileDataType"
 
 
-@lru_cache(maxsize=4)
-def _interpreter(root: str):
-    from .interp import Interpreter
-    from .synth import generated_modules
-
-    return Interpreter.from_root(Path(root), generated=generated_modules(Path(root), tile_only=True))
+# id(spec) -> (spec, interpreter); the spec is held so its id cannot be reused while cached
+_INTERPRETERS: dict[int, tuple[Spec, Interpreter]] = {}
+_KEEP = 2
 
 
-def _predicate_mnemonics(interp) -> list[str]:
+def _interpreter(spec: Spec) -> Interpreter:
+    """One interpreter per loaded spec serves every mnemonic (functions compile once)."""
+    hit = _INTERPRETERS.get(id(spec))
+    if hit is not None and hit[0] is spec:
+        return hit[1]
+    interp = interpreter_for(spec, generated=generated_modules(spec, tile_only=True))
+    while len(_INTERPRETERS) >= _KEEP:
+        _INTERPRETERS.pop(next(iter(_INTERPRETERS)))
+    _INTERPRETERS[id(spec)] = (spec, interp)
+    return interp
+
+
+def _predicate_mnemonics(interp: Interpreter) -> list[str]:
     index = interp.index
     if index is None:
         return []
     return sorted(n[len(PREFIX):] for n in index.defs if n.startswith(PREFIX))
 
 
-def _admitted(interp, mnemonic: str, members: tuple[str, ...]) -> frozenset[str] | None:
+def _admitted(interp: Interpreter, mnemonic: str, members: tuple[str, ...]) -> frozenset[str] | None:
     name = PREFIX + mnemonic
     decls = [d for d in interp.index.lookup(name) if isinstance(d, FuncDecl)]
     if not decls:
@@ -57,13 +67,13 @@ def _admitted(interp, mnemonic: str, members: tuple[str, ...]) -> frozenset[str]
     return frozenset(out)
 
 
-def admitted_datatypes_all(root: Path) -> dict[str, frozenset[str]]:
+def admitted_datatypes_all(spec: Spec) -> dict[str, frozenset[str]]:
     """Every mnemonic with a one-argument ``TileDataType`` predicate -> admitted short names.
 
     A predicate whose evaluation fails (an ASLError) is left out; use
     :func:`admitted_datatypes` to see the error for one mnemonic.
     """
-    interp = _interpreter(str(Path(root).resolve()))
+    interp = _interpreter(spec)
     members = interp.enum_members(ENUM)
     out: dict[str, frozenset[str]] = {}
     for mn in _predicate_mnemonics(interp):
@@ -76,12 +86,12 @@ def admitted_datatypes_all(root: Path) -> dict[str, frozenset[str]]:
     return out
 
 
-def admitted_datatypes(root: Path, mnemonic: str) -> frozenset[str] | None:
+def admitted_datatypes(spec: Spec, mnemonic: str) -> frozenset[str] | None:
     """Admitted short type names for ``mnemonic``; None when it has no such predicate.
 
     Raises :class:`ASLError` when the predicate exists but cannot be evaluated.
     """
-    interp = _interpreter(str(Path(root).resolve()))
+    interp = _interpreter(spec)
     return _admitted(interp, mnemonic, interp.enum_members(ENUM))
 
 
@@ -93,7 +103,7 @@ def _admitted_by_graph(graph: SpecGraph) -> dict[str, frozenset[str]]:
         return {k: frozenset(v) for k, v in json.loads(path.read_text()).items()}
     except (OSError, ValueError, AttributeError):
         pass
-    result = admitted_datatypes_all(graph.spec.root)
+    result = admitted_datatypes_all(graph.spec)
     atomic_write(path, json.dumps({k: sorted(v) for k, v in sorted(result.items())}).encode())
     return result
 

@@ -9,14 +9,13 @@ the dominant cost of a cold index.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from fractions import Fraction
 from pathlib import Path
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
+from specgen.cache import cache_dir
 from specgen.diagnostics import Span
 
 from .ast import FuncDecl, GlobalDecl, Module, Node, TypeDecl
@@ -386,19 +385,13 @@ def _parser() -> tuple[Lark, _Build]:
     global _PARSER, _BUILDER
     if _PARSER is None:
         _BUILDER = _Build()
-        cache_dir = Path(os.environ.get("SPECGEN_CACHE_DIR") or Path.home() / ".cache" / "specgen")
-        try:
-            cache_dir.mkdir(parents=True, exist_ok=True)
-            cache: str | bool = str(cache_dir / "asl1-grammar.lark-cache")
-        except OSError:
-            cache = os.path.join(tempfile.gettempdir(), "specgen-asl1-grammar.lark-cache")
         _PARSER = Lark(
             GRAMMAR_PATH.read_text(encoding="utf-8"),
             parser="lalr",
             lexer="contextual",
                         maybe_placeholders=True,
             transformer=_BUILDER,
-            cache=cache,
+            cache=str(cache_dir("asl") / "asl1-grammar.lark-cache"),
         )
     assert _BUILDER is not None
     return _PARSER, _BUILDER

@@ -1,4 +1,4 @@
-"""Runs a spec tree's AVS tests (``tests/asl/**/*.asl``) on the embedded interpreter.
+"""Runs a loaded spec's AVS tests (``**/*.asl`` under its test root) on the embedded interpreter.
 
 A test passes when its ``main()`` returns 0 and no ``assert`` fails.
 Statuses: ``passed``, ``failed`` (an assert or ``as`` check failed, or main
@@ -16,35 +16,43 @@ to ``jobs=1`` except for timings.
 
 from __future__ import annotations
 
-import json
-import os
 import statistics
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from xml.sax.saxutils import quoteattr
 
+from ..loader import load_spec
+from ..loader.tree import Spec
+from ..models.located import AvsTest
 from .errors import ASLError, NeedsGenerated
+from .index import build_index, parse_cached
+from .interp import Interpreter
+from .profiles import get_profile
+from .session import interpreter_for
+from .values import show
 
 STATUSES = ("passed", "failed", "error", "needs-generated")
-TEST_DIR = Path("tests") / "asl"
 
 
 @dataclass(frozen=True)
 class TestCase:
-    """One AVS test file and its ``// PTO-TEST:`` header."""
+    """One AVS test as the loader read it, and its path under the test root."""
 
-    path: str  # root-relative POSIX path
-    id: str
-    header: dict
+    test: AvsTest
+    rel: str  # the path relative to the configured test root (what selectors match)
 
     @property
-    def rel(self) -> str:
-        """The path relative to ``tests/asl/`` (what selectors match)."""
-        prefix = TEST_DIR.as_posix() + "/"
-        return self.path[len(prefix):] if self.path.startswith(prefix) else self.path
+    def path(self) -> str:
+        """The root-relative POSIX path."""
+        return self.test.path
+
+    @property
+    def id(self) -> str:
+        """The header's id; empty when the header failed validation (the test still runs)."""
+        return self.test.header.id if self.test.header is not None else ""
 
 
 @dataclass
@@ -98,37 +106,19 @@ class TestRunReport:
 
 
 # ------------------------------------------------------------ discovery
-def read_header(text: str) -> dict | None:
-    """The JSON of a ``// PTO-TEST:`` line on line 1 or 2, else None."""
-    for line in text.splitlines()[:2]:
-        s = line.strip()
-        if s.startswith("// PTO-TEST:"):
-            try:
-                value = json.loads(s[len("// PTO-TEST:"):])
-            except json.JSONDecodeError:
-                return {}
-            return value if isinstance(value, dict) else {}
-    return None
+def discover(spec: Spec) -> list[TestCase]:
+    """The spec's tests with a ``// PTO-TEST:`` header on line 1 or 2, in path-component order.
 
-
-def discover(root: Path) -> list[TestCase]:
-    base = root / TEST_DIR
-    out = []
-    for p in sorted(base.rglob("*.asl")):
-        rel = p.relative_to(root).as_posix()
-        try:
-            head = p.read_text(encoding="utf-8", errors="replace")[:8192]
-        except OSError:
-            continue
-        header = read_header(head)
-        if header is None:
-            continue
-        out.append(TestCase(rel, str(header.get("id", "")), header))
-    return out
+    A header that fails validation still makes a test (reported by ``validate``); a file
+    without one is not a test the runner runs.
+    """
+    prefix = spec.config.test_root.rstrip("/") + "/"
+    tests = sorted((t for t in spec.tests if 1 <= t.span.line <= 2), key=lambda t: PurePosixPath(t.path).parts)
+    return [TestCase(t, t.path.removeprefix(prefix)) for t in tests]
 
 
 def select(tests: list[TestCase], selectors: list[str]) -> list[TestCase]:
-    """Tests whose path under tests/asl/ contains a selector or whose id equals one."""
+    """Tests whose path under the test root contains a selector or whose id equals one."""
     if not selectors:
         return list(tests)
     return [t for t in tests if any(s == t.id or s in t.rel for s in selectors)]
@@ -138,35 +128,29 @@ def select(tests: list[TestCase], selectors: list[str]) -> list[TestCase]:
 _WORKER: dict = {}
 
 
-def _make_interpreter(root: Path, profile: str):
-    from .interp import Interpreter
-    from .profiles import get_profile
-
-    interp = Interpreter.from_root(root)
+def _make_interpreter(spec: Spec, profile: str) -> Interpreter:
+    interp = interpreter_for(spec)
     get_profile(profile).install(interp)
     return interp
 
 
 def _init_worker(root: str, profile: str) -> None:
+    """A worker loads the spec itself (cheap from the record cache) and builds its interpreter."""
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
-    _WORKER["interp"] = _make_interpreter(Path(root), profile)
-    _WORKER["root"] = Path(root)
+    _WORKER["interp"] = _make_interpreter(load_spec(Path(root)), profile)
 
 
 def _format_stack(exc: ASLError) -> list[str]:
     return [f"{name} at {span.path}:{span.line}" for name, span in exc.asl_stack]
 
 
-def run_one(interp, root: Path, case: TestCase) -> TestResult:
-    """Run one test on an interpreter (reset before use)."""
-    from .index import parse_cached
-    from .values import show
-
+def run_one(interp: Interpreter, case: TestCase) -> TestResult:
+    """Run one test on an interpreter (reset before use), parsing the text the loader read."""
     start = time.perf_counter()
     interp.reset()
     status, message, location, stack, reason = "passed", "", "", [], ""
     try:
-        module = parse_cached((root / case.path).read_bytes(), case.path)
+        module = parse_cached(case.test.text.encode("utf-8"), case.path)
         interp.load_module(module)
         if not interp.has_function("main"):
             raise ASLError("the test defines no main()", None, "runtime")
@@ -181,48 +165,40 @@ def run_one(interp, root: Path, case: TestCase) -> TestResult:
         status = "failed" if exc.kind == "assert" else "error"
         message, reason = exc.message, exc.kind
         location, stack = str(exc.span), _format_stack(exc)
-    except OSError as exc:
-        status, message, reason = "error", f"cannot read test: {exc}", "io"
     except RecursionError:
         status, message, reason = "error", "Python recursion limit reached", "runtime"
     return TestResult(case.id, case.path, status, time.perf_counter() - start, message,
                       location, stack, reason)
 
 
-def _run_batch(paths: list[tuple[str, str, str]]) -> list[TestResult]:
+def _run_batch(cases: list[TestCase]) -> list[TestResult]:
     interp = _WORKER["interp"]
-    root = _WORKER["root"]
-    return [run_one(interp, root, TestCase(p, i, {})) for p, i, _ in paths]
+    return [run_one(interp, c) for c in cases]
 
 
-def run_tests(root: Path, selectors: list[str], jobs: int = 1,
+def run_tests(spec: Spec, selectors: list[str], jobs: int = 1,
               profile: str = "reference") -> TestRunReport:
-    """Run the selected AVS tests of ``root``; see the module docstring for statuses."""
-    root = Path(root)
+    """Run the selected AVS tests of ``spec``; see the module docstring for statuses."""
     t0 = time.perf_counter()
-    cases = select(discover(root), list(selectors))
+    cases = select(discover(spec), list(selectors))
     if not cases:
         return TestRunReport([], time.perf_counter() - t0, 0.0, profile, jobs)
     jobs = max(1, min(jobs, len(cases)))
+    t_load = time.perf_counter()
     if jobs == 1:
-        t_load = time.perf_counter()
         sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
-        interp = _make_interpreter(root, profile)
+        interp = _make_interpreter(spec, profile)
         load = time.perf_counter() - t_load
-        results = [run_one(interp, root, c) for c in cases]
+        results = [run_one(interp, c) for c in cases]
     else:
-        t_load = time.perf_counter()
-        from .index import build_index
-
-        build_index(root)  # warm the on-disk cache once, before the workers start
+        build_index(spec)  # warm the on-disk cache once, before the workers start
         load = time.perf_counter() - t_load
-        items = [(c.path, c.id, "") for c in cases]
         # interleaved shards balance slow families across workers
-        shards = [items[i::jobs * 4] for i in range(jobs * 4)]
+        shards = [cases[i::jobs * 4] for i in range(jobs * 4)]
         shards = [s for s in shards if s]
         results = []
         with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
-                                 initargs=(str(root), profile)) as pool:
+                                 initargs=(str(spec.root), profile)) as pool:
             for batch in pool.map(_run_batch, shards):
                 results.extend(batch)
         results.sort(key=lambda r: r.path)
@@ -230,23 +206,23 @@ def run_tests(root: Path, selectors: list[str], jobs: int = 1,
 
 
 # ------------------------------------------------------------ reporting
-def _source_line(root: Path, location: str) -> str:
+def _source_line(texts: dict[str, str], location: str) -> str:
     try:
         path, line, _col = location.rsplit(":", 2)
-        text = (root / path).read_text(encoding="utf-8").splitlines()
-        return text[int(line) - 1].strip()
-    except (OSError, ValueError, IndexError):
+        return texts[path].splitlines()[int(line) - 1].strip()
+    except (KeyError, ValueError, IndexError):
         return ""
 
 
-def format_text(report: TestRunReport, root: Path) -> str:
+def format_text(report: TestRunReport, spec: Spec) -> str:
     out = []
+    texts = {u.path: u.text for u in spec.units} | {t.path: t.text for t in spec.tests}
     for r in report.results:
         if r.status == "passed":
             continue
         out.append(f"{r.status.upper()}: {r.path} ({r.id})")
         out.append(f"  {r.location}: {r.message}")
-        src = _source_line(root, r.location) if r.location else ""
+        src = _source_line(texts, r.location) if r.location else ""
         if src:
             out.append(f"    | {src}")
         for frame in r.stack:
@@ -285,7 +261,3 @@ def format_junit(report: TestRunReport) -> str:
 
 def _xml(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def _default_jobs() -> int:
-    return max(1, min(os.cpu_count() or 1, 8))

@@ -2,11 +2,11 @@
 
 The upstream build adds decoder and validation shards produced by a script
 that the spec tree does not contain. This module writes our own ASL for the
-parts that follow directly from ``spec/catalog/tile-operations.json``: one
+parts that follow directly from the catalog ``tile-operations.json`` (under the
+configured JSON root, ``spec/`` by default, as the loader read it): one
 record per tile operation, whose position in ``operations`` is its index.
 
-Generated here (all as plain ASL text, parsed by our parser, shown by
-``python -m specgen.asl --show-generated``):
+Generated here (all as plain ASL text, parsed by our parser):
 
 * ``PTO_TILE_OPERATION_COUNT``; enumerations ``TileDecodeFamily``
   (``TileDecode_<family>``), ``TileOperation`` (``TileOperation_<NAME>``, in
@@ -38,10 +38,16 @@ compare/set-commit shards (:mod:`specgen.asl.gen_bru_shards`) are generated.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
+from ..loader.tree import Spec
 from .ast import Module
+from .gen_bru_shards import bru_shards_asl
+from .gen_commands import command_forms_asl, tile_selectors
+from .gen_fsu_shards import fsu_shards_asl
+from .gen_scalar import scalar_forms_asl
+from .gen_scalar_shards import scalar_shards_asl
+from .gen_sysregs import system_registers_asl
+from .gen_tile_dispatch import tile_dispatch_asl
+from .index import parse_cached
 
 GENERATED_PATH = "<generated>/tile-operations.asl"
 
@@ -164,42 +170,26 @@ def tile_operations_asl(catalog: dict) -> str:
     return "\n".join(out) + "\n"
 
 
-def generated_modules(root: Path, *, tile_only: bool = False) -> list[Module]:
-    """Parsed generated ASL for ``root`` (empty when the catalog is absent or unreadable).
+def generated_modules(spec: Spec, *, tile_only: bool = False) -> list[Module]:
+    """Parsed generated ASL for ``spec`` (empty when the tile catalog is absent or unreadable).
 
+    The catalogs are the JSON artifacts the loader read under the configured JSON root.
     ``tile_only`` leaves out the command, scalar and system-register modules: what
     a tile predicate (the legality sets) reaches, without unpickling the large shards.
     """
-    path = Path(root) / "spec" / "catalog" / "tile-operations.json"
-    try:
-        catalog = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return []
-    if not isinstance(catalog, dict) or not catalog.get("operations"):
+    catalog = _catalog(spec, "tile-operations.json")
+    if catalog is None or not catalog.get("operations"):
         return []
     mods = [_parse(tile_operations_asl(catalog), GENERATED_PATH)]
-    from .gen_tile_dispatch import tile_dispatch_asl
-
-    try:
-        appl = json.loads((Path(root) / "spec" / "catalog" / "numeric-profile-applicability.json")
-                          .read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        appl = None
-    mods.append(_parse(tile_dispatch_asl(catalog, appl if isinstance(appl, dict) else None),
-                             "<generated>/tile-dispatch.asl"))
+    appl = _catalog(spec, "numeric-profile-applicability.json")
+    mods.append(_parse(tile_dispatch_asl(catalog, appl), "<generated>/tile-dispatch.asl"))
     mods.append(_parse(TIMED_TILE_ENTRY_ASL, "<generated>/tile-timed.asl"))
     if tile_only:
         return mods
-    cpath = Path(root) / "spec" / "catalog" / "command-forms.json"
-    try:
-        forms = json.loads(cpath.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        forms = None
-    if isinstance(forms, dict) and forms.get("forms"):
-        from .gen_commands import command_forms_asl, tile_selectors
-
+    forms = _catalog(spec, "command-forms.json")
+    if forms is not None and forms.get("forms"):
         mods.append(_parse(command_forms_asl(forms, tile_selectors(catalog)), "<generated>/command-forms.asl"))
-    mods.extend(_optional_modules(Path(root)))
+    mods.extend(_optional_modules(spec))
     return mods
 
 
@@ -220,41 +210,28 @@ end;
 """
 
 
-def _load_catalog(root: Path, name: str) -> dict | None:
-    try:
-        doc = json.loads((root / "spec" / "catalog" / name).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return doc if isinstance(doc, dict) else None
+def _catalog(spec: Spec, name: str) -> dict | None:
+    """One catalog document as the loader parsed it (None: absent, unparsable or not an object)."""
+    art = spec.artifacts.get(f"{spec.config.json_root}/catalog/{name}")
+    data = art.data if art is not None else None
+    return data if isinstance(data, dict) else None
 
 
 def _parse(text: str, path: str) -> Module:
     """Generated text is large (the scalar shards): reuse the content-keyed module cache."""
-    from .index import parse_cached
-
     return parse_cached(text.encode("utf-8"), path)
 
 
-def _optional_modules(root: Path) -> list[Module]:
+def _optional_modules(spec: Spec) -> list[Module]:
     """Generated modules that depend on one catalog each (absent catalog: no module)."""
     mods: list[Module] = []
-    scalar = _load_catalog(root, "scalar-forms.json")
+    scalar = _catalog(spec, "scalar-forms.json")
     if scalar and scalar.get("forms"):
-        from .gen_scalar import scalar_forms_asl
-
-        from .gen_scalar_shards import scalar_shards_asl
-
         mods.append(_parse(scalar_forms_asl(scalar), "<generated>/scalar-forms.asl"))
         mods.append(_parse(scalar_shards_asl(scalar), "<generated>/scalar-shards.asl"))
-        from .gen_bru_shards import bru_shards_asl
-
         mods.append(_parse(bru_shards_asl(scalar), "<generated>/bru-shards.asl"))
-        from .gen_fsu_shards import fsu_shards_asl
-
         mods.append(_parse(fsu_shards_asl(scalar), "<generated>/fsu-shards.asl"))
-    sysregs = _load_catalog(root, "system-registers.json")
+    sysregs = _catalog(spec, "system-registers.json")
     if sysregs and sysregs.get("registers"):
-        from .gen_sysregs import system_registers_asl
-
         mods.append(_parse(system_registers_asl(sysregs), "<generated>/system-registers.asl"))
     return mods

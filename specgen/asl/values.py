@@ -17,7 +17,7 @@ tuple                  ``tuple``
 Records and arrays are values in ASL. The interpreter never mutates a
 container that another variable can see: an update copies the container
 unless CPython's reference count proves the updating variable is its only
-holder (see ``interp._exclusive``).
+holder (see ``compile_lvalue``).
 """
 
 from __future__ import annotations

@@ -26,9 +26,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from ..asl import ASLError, Bits, Interpreter
+from ..asl import ASLError, Bits, Interpreter, interpreter_for
 from ..asl.profiles import get_profile
 from ..diagnostics import Span
+from ..loader import load_spec
 from .datatypes import BY_CODE, ElementType, element_type, show_value, show_word
 from .program import HANDS, Program, Statement
 
@@ -170,7 +171,7 @@ class Executor:
         self.root = Path(root)
         self.profile = get_profile(profile).name
         self.fast = fast
-        self.interp = Interpreter.from_root(self.root)
+        self.interp = interpreter_for(load_spec(self.root))
         get_profile(profile).install(self.interp)
         install_profile_adapters(self.interp, self.profile)
         self._fault_stack: tuple[tuple[str, Span], ...] = ()

@@ -222,10 +222,8 @@ class _Runner:
     # -- cache: one pack per spec root, holding the results of its last run ------------------
     def _cache_path(self, name: str) -> Path | None:
         try:
-            from ..asl.index import cache_dir
-            d = cache_dir().parent / "examples"
-            d.mkdir(parents=True, exist_ok=True)
-            return d / f"{name}.pack"
+            from ..cache import cache_dir
+            return cache_dir("examples") / f"{name}.pack"
         except OSError:
             return None
 

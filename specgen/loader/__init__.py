@@ -58,11 +58,11 @@ def _load_spec(root: Path, jobs: int | None, cache_opt: RecordCache | bool | Non
         raise RootError(f"spec root {root} does not exist")
     if not root.is_dir():
         raise RootError(f"spec root {root} is not a directory")
+    files = SpecFiles(root)
     try:
-        next(iter(root.iterdir()), None)
+        files.probe()
     except OSError as e:
         raise RootError(f"spec root {root} cannot be read: {e.strerror}") from e
-    files = SpecFiles(root)
     cache = open_cache(files.root, cache_opt)
     scans = Scans(cache, jobs)
     findings: list[Finding] = []

@@ -1,0 +1,460 @@
+"""The statement compiler: each ASL statement becomes a closure ``s(frame) -> None | (value,)``.
+
+A 1-tuple result signals ``return`` and unwinds every enclosing block.
+One handler per statement kind, registered in :data:`STMT`. Any Python
+failure while a statement runs becomes an :class:`ASLError` located at
+that statement: the handlers that need it wrap their closure in
+:func:`guard`; the hottest (call, assignment, declaration) inline the same
+``try``. A name nothing defines does not stop compilation: the statement
+compiles to one that raises when reached (the upstream build may splice
+the name in).
+"""
+
+from __future__ import annotations
+
+from sys import getrefcount
+from typing import Iterable
+
+from specgen.diagnostics import Span
+
+from .ast import Node
+from .compile_base import NOCONST, Compiler, Ctx, DispatchTable, LoopLimit, NoMatch, Stmt, Undefined
+from .compile_call import call_expr, const_value, fold
+from .compile_types import default
+from .errors import ASLAssertionError, ASLError
+from .ops import hkey
+from .values import show
+
+STMT: DispatchTable = DispatchTable("statement")
+
+
+def compile_stmt(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
+    """The closure running ``node``; a statement naming something undefined raises when run."""
+    try:
+        return STMT.lookup(node, ctx)(c, node, ctx)
+    except Undefined as exc:
+        missing = str(exc)
+        span = ctx.span(node)
+        undefined_error = c._undefined_error
+
+        def raise_undefined(fr):
+            raise undefined_error(missing, span)
+        return raise_undefined
+
+
+def compile_block(c: Compiler, stmts: Iterable[Node], ctx: Ctx) -> Stmt:
+    """A statement sequence; it stops at the first ``return``."""
+    compiled = [c._stmt(s, ctx) for s in stmts]
+    if not compiled:
+        return lambda fr: None
+    if len(compiled) == 1:
+        return compiled[0]
+    if len(compiled) == 2:
+        s0, s1 = compiled
+
+        def block2(fr):
+            r = s0(fr)
+            if r is not None:
+                return r
+            return s1(fr)
+        return block2
+    seq = tuple(compiled)
+
+    def block(fr):
+        for s in seq:
+            r = s(fr)
+            if r is not None:
+                return r
+        return None
+    return block
+
+
+def guard(c: Compiler, inner: Stmt, span: Span) -> Stmt:
+    """``inner`` with every Python failure turned into an ASLError located at ``span``."""
+    fail = c._fail
+
+    def guarded(fr):
+        try:
+            return inner(fr)
+        except ASLError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - every Python failure becomes located
+            raise fail(exc, span) from None
+    return guarded
+
+
+@STMT.rule("s_call")
+def s_call(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
+    """``F(args);``: a call whose result (if any) is discarded."""
+    span = ctx.span(node)
+    call = call_expr(c, node.args[0], node.args[1], node.args[2], ctx, span)
+    fail = c._fail
+
+    def s_call(fr):
+        try:
+            call(fr)
+        except ASLError:
+            raise
+        except Exception as exc:  # noqa: BLE001
+            raise fail(exc, span) from None
+    return s_call
+
+
+@STMT.rule("s_assign")
+def s_assign(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
+    """``target = e;``: the right side is evaluated first, then stored (see compile_lvalue)."""
+    span = ctx.span(node)
+    setter = c._lvalue(node.args[0], ctx)
+    rhs = c._expr(node.args[1], ctx)
+    fail = c._fail
+
+    def s_assign(fr):
+        try:
+            setter(fr, rhs(fr))
+        except ASLError:
+            raise
+        except Exception as exc:  # noqa: BLE001
+            raise fail(exc, span) from None
+    return s_assign
+
+
+@STMT.rule("s_decl")
+def s_decl(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
+    """``let/var/constant x [: T] [= e];``: bind a local; without ``= e`` to ``T``'s base value."""
+    _kind, name, ty, init = node.args
+    if init is None:
+        value = default(c._type_of(ty, ctx.path))
+
+        def s_decl_default(fr):
+            fr[name] = value
+        return s_decl_default
+    span = ctx.span(node)
+    rhs = c._expr(init, ctx)
+    fail = c._fail
+
+    def s_decl(fr):
+        try:
+            fr[name] = rhs(fr)
+        except ASLError:
+            raise
+        except Exception as exc:  # noqa: BLE001
+            raise fail(exc, span) from None
+    return s_decl
+
+
+@STMT.rule("s_decl_tuple")
+def s_decl_tuple(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
+    """``let (a, -, b) = e;``: bind the tuple's items to the names, ``-`` drops one."""
+    names = node.args[1]
+    rhs = c._expr(node.args[2], ctx)
+
+    def s_decl_tuple(fr):
+        vals = rhs(fr)
+        if len(vals) != len(names):
+            raise TypeError(f"tuple of {len(vals)} assigned to {len(names)} names")
+        for n, v in zip(names, vals):
+            if n is not None:
+                fr[n] = v
+    return guard(c, s_decl_tuple, ctx.span(node))
+
+
+@STMT.rule("s_assign_tuple")
+def s_assign_tuple(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
+    """``(t1, -, t2) = e;``: store the tuple's items into the targets, ``-`` drops one."""
+    setters = [None if it.kind == "l_discard" else c._lvalue(it, ctx) for it in node.args[0]]
+    rhs = c._expr(node.args[1], ctx)
+
+    def s_assign_tuple(fr):
+        vals = rhs(fr)
+        for st, v in zip(setters, vals):
+            if st is not None:
+                st(fr, v)
+    return guard(c, s_assign_tuple, ctx.span(node))
+
+
+@STMT.rule("s_return")
+def s_return(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
+    """``return [e];``: the 1-tuple that unwinds the function's blocks."""
+    if node.args[0] is None:
+        return lambda fr: (None,)
+    e = c._expr(node.args[0], ctx)
+
+    def s_return(fr):
+        return (e(fr),)
+    return guard(c, s_return, ctx.span(node))
+
+
+@STMT.rule("s_if")
+def s_if(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
+    """``if/elsif/else``: the first arm whose condition holds runs."""
+    arms = [(c._expr(cond, ctx), c._block(b, ctx)) for cond, b in node.args[0]]
+    els = c._block(node.args[1], ctx) if node.args[1] is not None else None
+    span = ctx.span(node)
+    if len(arms) == 1:
+        c0, b0 = arms[0]
+        if els is None:
+            def s_if1(fr):
+                if c0(fr):
+                    return b0(fr)
+            return guard(c, s_if1, span)
+
+        def s_if2(fr):
+            if c0(fr):
+                return b0(fr)
+            return els(fr)
+        return guard(c, s_if2, span)
+
+    def s_if(fr):
+        for cond, b in arms:
+            if cond(fr):
+                return b(fr)
+        if els is not None:
+            return els(fr)
+    return guard(c, s_if, span)
+
+
+@STMT.rule("s_case")
+def s_case(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
+    """``case x of when p, q => ... otherwise => ...``: the first matching ``when``;
+    all-constant patterns become one hash lookup; no match and no otherwise fails."""
+    subject = c._expr(node.args[0], ctx)
+    alts = []
+    const_map: dict = {}
+    all_const = True
+    for pats, body in node.args[1]:
+        blk = c._block(body, ctx)
+        tests = []
+        for p in pats:
+            test = _pattern(c, p, ctx)
+            tests.append(test)
+            if test[0] == "const":
+                const_map.setdefault(hkey(test[1]), blk)
+            else:
+                all_const = False
+        alts.append((tests, blk))
+    otherwise = c._block(node.args[2], ctx) if node.args[2] is not None else None
+    span = ctx.span(node)
+
+    if all_const:
+        def s_case_fast(fr):
+            v = subject(fr)
+            blk = const_map.get(hkey(v))
+            if blk is not None:
+                return blk(fr)
+            if otherwise is not None:
+                return otherwise(fr)
+            raise NoMatch(f"no 'when' matches {show(v)} and there is no 'otherwise'")
+        return guard(c, s_case_fast, span)
+
+    def s_case(fr):
+        v = subject(fr)
+        for tests, blk in alts:
+            for kind, x, y in tests:
+                if kind == "const":
+                    if v == x:
+                        return blk(fr)
+                elif kind == "eq":
+                    if v == x(fr):
+                        return blk(fr)
+                elif kind == "range":
+                    if x(fr) <= v <= y(fr):
+                        return blk(fr)
+                else:
+                    return blk(fr)
+        if otherwise is not None:
+            return otherwise(fr)
+        raise NoMatch(f"no 'when' matches {show(v)} and there is no 'otherwise'")
+    return guard(c, s_case, span)
+
+
+def _pattern(c: Compiler, p: Node, ctx: Ctx) -> tuple:
+    """One ``when`` pattern as ``(test kind, x, y)``: any, range, const or eq."""
+    if p.kind == "p_any":
+        return ("any", None, None)
+    if p.kind == "p_range":
+        return ("range", c._expr(p.args[0], ctx), c._expr(p.args[1], ctx))
+    e = p.args[0]
+    cv = const_value(c, e, ctx)
+    if cv is NOCONST:
+        return ("eq", c._expr(e, ctx), None)
+    return ("const", cv, None)
+
+
+@STMT.rule("s_for")
+def s_for(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
+    """``for i = a to|downto b [looplimit n] do``: bounds evaluated once; a loop that only
+    stores one constant into ``X[[i]]`` runs as a single slice store (see _fill_loop)."""
+    var, start, direction, stop, limit, body = node.args
+    s0 = c._expr(start, ctx)
+    s1 = c._expr(stop, ctx)
+    lim = c._expr(limit, ctx) if limit is not None else None
+    blk = c._block(body, ctx)
+    down = direction == "downto"
+    fill = _fill_loop(c, var, body, ctx) if not down else None
+    span = ctx.span(node)
+    if fill is not None:
+        def s_for_fill(fr):
+            lo = s0(fr)
+            hi = s1(fr)
+            if lim is not None and hi - lo + 1 > lim(fr):
+                raise LoopLimit(f"for loop of {hi - lo + 1} iterations exceeds looplimit {lim(fr)}")
+            if hi >= lo:
+                fill(fr, lo, hi)
+                fr[var] = hi
+        return guard(c, s_for_fill, span)
+
+    def s_for(fr):
+        lo = s0(fr)
+        hi = s1(fr)
+        rng = range(lo, hi - 1, -1) if down else range(lo, hi + 1)
+        if lim is not None:
+            n = lim(fr)
+            if len(rng) > n:
+                raise LoopLimit(f"for loop of {len(rng)} iterations exceeds looplimit {n}")
+        for i in rng:
+            fr[var] = i
+            r = blk(fr)
+            if r is not None:
+                return r
+    return guard(c, s_for, span)
+
+
+def _fill_loop(c: Compiler, var: str, body: tuple, ctx: Ctx):
+    """``for i = a to b do X[[i]] = <constant>; end;`` as one slice store.
+
+    Same effect as the loop (in-range indices are checked first), but one
+    list operation instead of one interpreted assignment per element.
+    """
+    if len(body) != 1 or body[0].kind != "s_assign":
+        return None
+    lhs, rhs = body[0].args
+    if lhs.kind != "l_index" or lhs.args[0].kind != "l_var":
+        return None
+    if lhs.args[1].kind != "e_var" or lhs.args[1].args[0] != var:
+        return None
+    value = fold(c, rhs, ctx)
+    if value is NOCONST or isinstance(value, (list, dict)):
+        return None
+    name = lhs.args[0].args[0]
+    is_local = name in ctx.locals
+    if name == var:
+        return None
+    if not is_local:
+        g = c._global_decl(name)
+        if g is None or g.kind != "var":
+            return None
+    G = c.globals
+    gv = c._global_value
+
+    def fill(fr, lo, hi):
+        store = fr if is_local else G
+        if not is_local and name not in G:
+            gv(name, None)
+        arr = store[name]
+        if lo < 0 or hi >= len(arr):
+            raise IndexError(f"array index {hi if hi >= len(arr) else lo} outside 0..{len(arr) - 1}")
+        if getrefcount(arr) > 3:
+            arr = arr.copy()
+            store[name] = arr
+        arr[lo:hi + 1] = [value] * (hi - lo + 1)
+    return fill
+
+
+@STMT.rule("s_while")
+def s_while(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
+    """``while c [looplimit n] do``: the condition is tested before each iteration."""
+    cond = c._expr(node.args[0], ctx)
+    lim = c._expr(node.args[1], ctx) if node.args[1] is not None else None
+    blk = c._block(node.args[2], ctx)
+
+    def s_while(fr):
+        n = lim(fr) if lim is not None else None
+        count = 0
+        while cond(fr):
+            count += 1
+            if n is not None and count > n:
+                raise LoopLimit(f"while loop exceeds looplimit {n}")
+            r = blk(fr)
+            if r is not None:
+                return r
+    return guard(c, s_while, ctx.span(node))
+
+
+@STMT.rule("s_repeat")
+def s_repeat(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
+    """``repeat ... until c [looplimit n];``: the body runs at least once."""
+    blk = c._block(node.args[0], ctx)
+    cond = c._expr(node.args[1], ctx)
+    lim = c._expr(node.args[2], ctx) if node.args[2] is not None else None
+
+    def s_repeat(fr):
+        n = lim(fr) if lim is not None else None
+        count = 0
+        while True:
+            count += 1
+            if n is not None and count > n:
+                raise LoopLimit(f"repeat loop exceeds looplimit {n}")
+            r = blk(fr)
+            if r is not None:
+                return r
+            if cond(fr):
+                return None
+    return guard(c, s_repeat, ctx.span(node))
+
+
+@STMT.rule("s_assert")
+def s_assert(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
+    """``assert c;``: FALSE is an ``assert`` failure with the ASL stack."""
+    cond = c._expr(node.args[0], ctx)
+    snapshot = c._snapshot
+    span = ctx.span(node)
+
+    def s_assert(fr):
+        if not cond(fr):
+            raise ASLAssertionError("assertion failed", span, "assert", snapshot(span))
+    return guard(c, s_assert, span)
+
+
+@STMT.rule("s_unreachable")
+def s_unreachable(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
+    """``unreachable;``: reaching it is an ``unreachable`` error."""
+    snapshot = c._snapshot
+    span = ctx.span(node)
+
+    def s_unreachable(fr):
+        raise ASLError("unreachable statement reached", span, "unreachable", snapshot(span))
+    return s_unreachable
+
+
+@STMT.rule("s_pass")
+def s_pass(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
+    """``pass;``: nothing."""
+    return lambda fr: None
+
+
+_NESTED = {
+    "s_for": lambda a: (a[5],),
+    "s_if": lambda a: (*(b for _c, b in a[0]), a[1]),
+    "s_case": lambda a: (*(b for _p, b in a[1]), a[2]),
+    "s_while": lambda a: (a[2],),
+    "s_repeat": lambda a: (a[0],),
+}
+_BINDS = {
+    "s_decl": lambda a: (a[1],),
+    "s_decl_tuple": lambda a: a[1],
+    "s_for": lambda a: (a[0],),
+}
+
+
+def collect_locals(stmts: Iterable[Node], out: set[str]) -> None:
+    """Add every name a ``let``/``var``/tuple declaration or ``for`` binds in ``stmts``
+    (nested blocks included) to ``out``: a function's locals are known before its body compiles."""
+    for s in stmts:
+        binds = _BINDS.get(s.kind)
+        if binds is not None:
+            out.update(n for n in binds(s.args) if n is not None)
+        nested = _NESTED.get(s.kind)
+        if nested is not None:
+            for block in nested(s.args):
+                if block is not None:
+                    collect_locals(block, out)

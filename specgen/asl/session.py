@@ -1,0 +1,31 @@
+"""An interpreter over a loaded spec: the one way specgen builds one.
+
+The interpreter sees the spec's ASL units as the loader read them (through
+the confined reader) and the ASL generated from the spec's catalogs; it never
+reads the tree itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from ..loader.tree import Spec
+from .ast import Module
+from .index import build_index
+from .interp import Interpreter
+from .synth import generated_modules
+
+
+def interpreter_for(spec: Spec, *, generated: Iterable[Module] | None = None, **kw: Any) -> Interpreter:
+    """An interpreter over ``spec``'s units plus the ASL generated from its catalogs.
+
+    ``generated`` replaces the generated modules (e.g. the tile-only set the legality
+    sets need: the full shards cost seconds to unpickle); other keywords go to
+    :class:`Interpreter`.
+    """
+    if generated is None:
+        generated = generated_modules(spec)
+    return Interpreter(build_index(spec), generated=generated, **kw)
+
+
+__all__ = ["interpreter_for"]
