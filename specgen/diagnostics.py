@@ -80,13 +80,6 @@ class Finding:
         }
 
 
-def finding_at(span: Span, rule: str, message: str, *, severity: Severity = Severity.ERROR,
-               subject: str = "", related: tuple[str, ...] = ()) -> Finding:
-    """Build a finding that points at ``span``."""
-    return Finding(rule=rule, severity=severity, path=span.path, line=span.line,
-                   col=span.col, message=message, subject=subject, related=related)
-
-
 def sorted_unique(findings: list[Finding]) -> list[Finding]:
     """Sort by location and drop exact duplicates: one cause, one finding."""
     return sorted(set(findings), key=lambda f: f.sort_key)

@@ -1,24 +1,26 @@
-"""``specgen manifest --check | --write``: verify or regenerate the release manifest's hashes.
+"""Verify or regenerate the release manifest's hashes (``specgen manifest --check | --write``).
 
 ``--write`` keeps every field a release author owns (release, selection
 policy, counts, profiles) and regenerates only what is derived from files:
 the canonical-input and owned-artifact hashes (every file under a source root
 is added), the NDF digests of the release selection, the policy digest, and
-``content_sha256``. It writes atomically (temporary file, then rename).
+``content_sha256``. It writes atomically (:func:`specgen.cache.atomic_write`).
 """
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
-import tempfile
-from typing import Any, TextIO
+import stat
+from typing import Any
 
-from .check.facts import manifest_facts
+from .cache import atomic_write
+from .check import run_checks
+from .check.facts import ManifestFacts, manifest_facts
 from .check.rules.ndf_hash import expected_digests
+from .diagnostics import Finding
 from .graph import SpecGraph
 from .hashing import canon, content_sha256
+from .loader import Spec
 
 
 def regenerate(graph: SpecGraph) -> dict[str, Any]:
@@ -70,33 +72,36 @@ def dumps(data: dict[str, Any]) -> str:
     return json.dumps(data, indent=2, sort_keys=True) + "\n"
 
 
-def cmd_manifest(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from .check import run_checks
-    from .cli import UsageError, _load
-    spec = _load(args)
+class ManifestMissingError(ValueError):
+    """The tree has no readable release manifest to verify or regenerate."""
+
+
+# the rules that judge the manifest itself (``specgen manifest --check``)
+MANIFEST_RULES = ("manifest-missing-file", "manifest-hash-mismatch", "manifest-content-hash",
+                  "manifest-unlisted-file", "manifest-unsafe-path", "ndf-hash")
+
+
+def manifest_graph(spec: Spec) -> SpecGraph:
+    """The graph of a spec that has a readable manifest; :class:`ManifestMissingError` otherwise."""
     if spec.manifest_path not in spec.artifacts or spec.artifacts[spec.manifest_path].data is None:
-        raise UsageError(f"no readable manifest at {spec.manifest_path}; write one first")
-    graph = SpecGraph.build(spec)
-    if args.write:
-        text = dumps(regenerate(graph))
-        target = spec.root / spec.manifest_path
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".manifest-", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write(text)
-            os.replace(tmp, target)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
-        print(f"wrote {spec.manifest_path}", file=out)
-        return 0
-    ids = ["manifest-missing-file", "manifest-hash-mismatch", "manifest-content-hash",
-           "manifest-unlisted-file", "manifest-unsafe-path", "ndf-hash"]
-    findings, _ = run_checks(graph, only=ids)
-    findings = [f for f in findings if f.rule in ids]
-    for f in findings:
-        print(f.format(), file=out)
-    facts = manifest_facts(graph)
-    print(f"{facts.verified} of {facts.listed} manifest entries verified; {len(findings)} finding(s)", file=out)
-    return 1 if findings else 0
+        raise ManifestMissingError(f"no readable manifest at {spec.manifest_path}; write one first")
+    return SpecGraph.build(spec)
+
+
+def write_manifest(graph: SpecGraph) -> bool:
+    """Replace the manifest with :func:`regenerate`'s, atomically, keeping its permission bits.
+
+    False when the file cannot be written.
+    """
+    target = graph.spec.root / graph.spec.manifest_path
+    try:
+        mode: int | None = stat.S_IMODE(target.stat().st_mode)
+    except OSError:
+        mode = None
+    return atomic_write(target, dumps(regenerate(graph)).encode("utf-8"), mode=mode)
+
+
+def verify(graph: SpecGraph) -> tuple[list[Finding], ManifestFacts]:
+    """The findings of the manifest rules, and how many entries were listed and verified."""
+    findings, _ = run_checks(graph, only=MANIFEST_RULES)
+    return [f for f in findings if f.rule in MANIFEST_RULES], manifest_facts(graph)

@@ -27,12 +27,11 @@ import hashlib
 import os
 import pickle
 import sys
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
-from .cache import cache_base, cache_enabled
+from .cache import atomic_write, cache_dir, cache_enabled, prune
 from .diagnostics import Finding
 
 MAGIC = b"specgen-check-result 1\n"
@@ -112,15 +111,11 @@ def entry_key(root: Path, options: Sequence[str]) -> str:
     return h.hexdigest()
 
 
-def _dir() -> Path:
-    return cache_base() / "check"
-
-
 def lookup(root: Path, options: Sequence[str]) -> CheckResult | None:
     """The stored result when every observation it was computed from still holds, else None."""
     if not cache_enabled():
         return None
-    path = _dir() / f"{entry_key(root, options)}.pickle"
+    path = cache_dir("check") / f"{entry_key(root, options)}.pickle"
     try:
         blob = path.read_bytes()
     except OSError:
@@ -143,25 +138,10 @@ def store(root: Path, options: Sequence[str], result: CheckResult) -> bool:
     """Write ``result`` atomically; False when the cache cannot be written (that only costs time)."""
     if not cache_enabled():
         return False
-    d = _dir()
+    d = cache_dir("check")
     payload = pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
     blob = MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n" + b"-" * 8 + b"\n" + payload
-    try:
-        d.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=d, prefix=".entry-", suffix=".tmp")
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(blob)
-        os.replace(tmp, d / f"{entry_key(root, options)}.pickle")
-    except OSError:
+    if not atomic_write(d / f"{entry_key(root, options)}.pickle", blob):
         return False
-    _prune(d)
+    prune(d, "*.pickle", KEEP)
     return True
-
-
-def _prune(d: Path) -> None:
-    try:
-        entries = sorted(d.glob("*.pickle"), key=lambda p: p.stat().st_mtime, reverse=True)
-        for p in entries[KEEP:]:
-            p.unlink(missing_ok=True)
-    except OSError:
-        pass

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from .models import SCHEMA_MODELS
+from .report import REPORT_SCHEMA_PATH
 
 
 def write_schemas(out: Path) -> list[Path]:
@@ -19,12 +20,7 @@ def write_schemas(out: Path) -> list[Path]:
         p = out / f"{name}.schema.json"
         p.write_text(json.dumps(schema, indent=2, sort_keys=True) + "\n", encoding="utf-8")
         written.append(p)
-    try:
-        from .report import REPORT_SCHEMA_PATH  # written by the report package
-    except ImportError:
-        REPORT_SCHEMA_PATH = None
-    if REPORT_SCHEMA_PATH is not None and Path(REPORT_SCHEMA_PATH).is_file():
-        p = out / "check-report.schema.json"
-        p.write_text(Path(REPORT_SCHEMA_PATH).read_text(encoding="utf-8"), encoding="utf-8")
-        written.append(p)
+    p = out / "check-report.schema.json"
+    p.write_text(REPORT_SCHEMA_PATH.read_text(encoding="utf-8"), encoding="utf-8")
+    written.append(p)
     return written

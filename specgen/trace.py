@@ -1,4 +1,4 @@
-"""``specgen trace``: the whole chain for one instruction, clause or test.
+"""The traceability chain of one instruction, clause or test (what `specgen trace` prints).
 
 clause → source (path, sha256) → tests (path, sha256) → evidence → ADRs
 (path, sha256). The same data feeds the traceability section of every page,
@@ -7,9 +7,7 @@ so what CI prints and what readers see cannot differ.
 
 from __future__ import annotations
 
-import argparse
-import json
-from typing import Any, TextIO
+from typing import Any
 
 from .graph import Derived, SpecGraph
 from .models.located import AslUnit, AvsTest
@@ -177,39 +175,3 @@ def trace_chain(graph: SpecGraph, ident: str) -> dict[str, Any] | None:
     chain["clauses"] = [c for c in chain["clauses"] if c["id"] in wanted] or chain["clauses"]
     chain.update({"kind": "test", "id": t.header.id if t.header else t.path, "tests": [_test_row(t)]})
     return chain
-
-
-def format_text(chain: dict[str, Any]) -> str:
-    lines = [f"{chain['kind']} {chain['id']}" + (f" ({chain['mnemonic']})" if chain.get("mnemonic") else "")]
-    src = chain.get("source")
-    if src:
-        lines.append(f"  source   {src['path']}  sha256 {src['sha256']}")
-    if chain.get("identity"):
-        lines.append(f"  clause   {chain['identity']}  [identity]  {src['path'] if src else ''}  "
-                     f"digest {chain.get('identity_sha256') or '-'}")
-    for c in chain["clauses"]:
-        lines.append(f"  clause   {c['id']}  [{c.get('kind')} {c.get('status')}]  {c['path']}:{c['start']}-{c['end']}"
-                     f"  digest {c['sha256'] or '-'}")
-    for t in chain["tests"]:
-        lines.append(f"  test     {t['id']}  [{t['kind']}]  {t['path']}  sha256 {t['sha256']}")
-    for e in chain["evidence"]:
-        lines.append(f"  evidence {e['path']}  sha256 {e['sha256'] or '-'}" + ("" if e["present"] else "  (absent)"))
-    for a in chain["adrs"]:
-        lines.append(f"  adr      {a['id']}  [{a['status']}]  {a['title']}  {a['path']}  sha256 {a['sha256']}")
-    lines.append(f"{len(chain['clauses']) + bool(chain.get('identity'))} clause(s), {len(chain['tests'])} test(s), "
-                 f"{len(chain['evidence'])} evidence file(s), {len(chain['adrs'])} ADR(s)")
-    return "\n".join(lines) + "\n"
-
-
-def cmd_trace(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from .cli import _load
-    graph = SpecGraph.build(_load(args))
-    chain = trace_chain(graph, args.id)
-    if chain is None:
-        print(f"specgen trace: {args.id!r} names no instruction, unit, clause or test of {args.root}", file=err)
-        return 1
-    if args.format == "json":
-        out.write(json.dumps(chain, indent=2, sort_keys=True) + "\n")
-    else:
-        out.write(format_text(chain))
-    return 0

@@ -23,7 +23,8 @@ from specgen.asl.generated_names import undefined_in_tree
 from specgen.asl.index import build_index, parse_cached
 from specgen.asl.legality import admitted_datatypes, admitted_datatypes_all
 from specgen.asl.profiles import get_profile
-from specgen.asl.runner import discover, main_test, run_tests, select
+from specgen.asl.runner import discover, run_tests, select
+from specgen.cli import main
 from specgen.loader import load_spec
 
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
@@ -118,19 +119,23 @@ def test_jobs_do_not_change_results(corpus_spec):
     assert strip(one) == strip(two) and len(one.results) > 5
 
 
-def test_main_test_formats_and_exit_codes(corpus_root, tmp_path):
+def _test_cmd(root, selectors, fmt, out):
+    return main(["test", "--root", str(root), *selectors, "--jobs", "1", "--format", fmt], out, io.StringIO())
+
+
+def test_specgen_test_formats_and_exit_codes(corpus_root, tmp_path):
     out = io.StringIO()
-    assert main_test(corpus_root, ["TSUB/tile-exec-tsub-order-001"], 1, "json", "reference", out) == 0
+    assert _test_cmd(corpus_root, ["TSUB/tile-exec-tsub-order-001"], "json", out) == 0
     doc = json.loads(out.getvalue())
     assert doc["summary"]["passed"] == 1 and doc["tests"][0]["seconds"] > 0
     out = io.StringIO()
-    code = main_test(corpus_root, ["TMUL/tile-static-tmul-contract-001", "FCVTP/scalar-exec-fcvtp-direct-001"], 1,
-                     "junit", "reference", out)
+    code = _test_cmd(corpus_root, ["TMUL/tile-static-tmul-contract-001", "FCVTP/scalar-exec-fcvtp-direct-001"],
+                     "junit", out)
     assert code == 1  # the FSU conversion test needs a validation shard specgen does not generate yet
     assert "<testsuite" in out.getvalue() and 'type="needs-generated"' in out.getvalue()
     out = io.StringIO()
-    assert main_test(corpus_root, ["no-such-test-anywhere"], 1, "text", "reference", out) == 2
-    assert main_test(tmp_path, [], 1, "text", "reference", io.StringIO()) == 2
+    assert _test_cmd(corpus_root, ["no-such-test-anywhere"], "text", out) == 2
+    assert _test_cmd(tmp_path, [], "text", io.StringIO()) == 2
 
 
 def test_failing_test_reports_assert_location_and_stack(corpus_root, tmp_path):
@@ -145,7 +150,7 @@ def test_failing_test_reports_assert_location_and_stack(corpus_root, tmp_path):
     )
     out = io.StringIO()
     # the header fails validation (six keys missing): the test still runs, selected by path
-    assert main_test(root, ["x/bad.asl"], 1, "text", "reference", out) == 1
+    assert _test_cmd(root, ["x/bad.asl"], "text", out) == 1
     text = out.getvalue()
     assert "FAILED: tests/asl/x/bad.asl ()" in text
     assert "in main at tests/asl/x/bad.asl:6" in text

@@ -17,7 +17,7 @@ from specgen.check import run_checks
 from specgen.check.rules import encoding_collision
 from specgen.diagnostics import Finding
 from specgen.encoding import Encoding, EncodingSet
-from specgen.encoding.commands import cmd_decode, cmd_render
+from specgen.cli import main
 from specgen.encoding.decode import decode, primary_matches, specializes
 from specgen.encoding.from_spec import spec_encodings
 from specgen.encoding.wavejson import wavejson, wavejson_text
@@ -224,41 +224,45 @@ def test_duplicated_selector_in_the_corpus_is_a_collision(corpus_root: Path) -> 
 
 
 # ---------------------------------------------------------------- commands
+def _cli(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    rc = main(list(argv), out, err)
+    return rc, out.getvalue(), err.getvalue()
+
+
 def test_render_command_formats(corpus_root: Path) -> None:
-    out = io.StringIO()
-    assert cmd_render(corpus_root, "PTO-TILE-TMUL", "wavedrom", out) == 0
-    assert out.getvalue().strip() == REFERENCE_WAVEJSON
-    out = io.StringIO()
-    assert cmd_render(corpus_root, "TMUL", "encoding", out) == 0
-    assert "| Constant | 19:0 | 20'b00011001000110000001 |" in out.getvalue()
-    out = io.StringIO()
-    assert cmd_render(corpus_root, "bstart_tepl_32_d022db6dacb3", "svg", out) == 0
-    assert out.getvalue().startswith("<svg")
+    rc, out, _ = _cli("render", "--root", str(corpus_root), "PTO-TILE-TMUL", "--format", "wavedrom")
+    assert rc == 0 and out.strip() == REFERENCE_WAVEJSON
+    rc, out, _ = _cli("render", "--root", str(corpus_root), "TMUL", "--format", "encoding")
+    assert rc == 0 and "| Constant | 19:0 | 20'b00011001000110000001 |" in out
+    rc, out, _ = _cli("render", "--root", str(corpus_root), "bstart_tepl_32_d022db6dacb3", "--format", "svg")
+    assert rc == 0 and out.startswith("<svg")
 
 
 def test_render_unknown_ident_exits_1(corpus_root: Path) -> None:
-    out, err = io.StringIO(), io.StringIO()
-    assert cmd_render(corpus_root, "NO.SUCH", "svg", out, err) == 1
-    assert out.getvalue() == "" and "NO.SUCH" in err.getvalue()
+    rc, out, err = _cli("render", "--root", str(corpus_root), "NO.SUCH", "--format", "svg")
+    assert rc == 1 and out == "" and "NO.SUCH" in err
+
+
+def test_render_and_decode_without_encodings_exit_1(tmp_path: Path) -> None:
+    for argv in (["render", "TMUL"], ["decode", "0x1"]):
+        rc, out, err = _cli(argv[0], "--root", str(tmp_path / "absent"), *argv[1:])
+        assert (rc, out) == (1, "") and err.startswith("error: no encodings found:"), argv
 
 
 def test_decode_command_names_tmul_u64(corpus_root: Path) -> None:
-    out = io.StringIO()
-    assert cmd_decode(corpus_root, "0xC0219181", None, out) == 0
-    text = out.getvalue()
+    rc, text, _ = _cli("decode", "--root", str(corpus_root), "0xC0219181")
+    assert rc == 0
     assert "= TMUL" in text and "DataType = 24 (U64)" in text and "Function = 2" in text
 
 
 def test_decode_command_no_match_exits_1(corpus_root: Path) -> None:
-    out, err = io.StringIO(), io.StringIO()
-    assert cmd_decode(corpus_root, "0xFFFFFFFF", 32, out, err) == 1
-    assert "no instruction matches" in err.getvalue()
+    rc, _, err = _cli("decode", "--root", str(corpus_root), "0xFFFFFFFF", "--width", "32")
+    assert rc == 1 and "no instruction matches" in err
 
 
 def test_decode_command_rejects_bad_words(corpus_root: Path) -> None:
-    err = io.StringIO()
-    assert cmd_decode(corpus_root, "12", None, io.StringIO(), err) == 1
-    assert "hex" in err.getvalue()
-    err = io.StringIO()
-    assert cmd_decode(corpus_root, "0x1FFFF", 16, io.StringIO(), err) == 1
-    assert "does not fit" in err.getvalue()
+    rc, _, err = _cli("decode", "--root", str(corpus_root), "12")
+    assert rc == 1 and "hex" in err
+    rc, _, err = _cli("decode", "--root", str(corpus_root), "0x1FFFF", "--width", "16")
+    assert rc == 1 and "does not fit" in err

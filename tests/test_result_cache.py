@@ -118,9 +118,7 @@ def test_damaged_entries_are_misses(bundled_copy: Path, own_cache: Path) -> None
 
 def test_the_log_covers_every_open_and_listing(bundled_copy: Path, tmp_path: Path) -> None:
     """Audit hook on the real calls: each file opened and each directory listed under the root is in the log."""
-    import argparse
-
-    from specgen.check.command import compute
+    from specgen.check.compute import compute
 
     root = str(bundled_copy.resolve())
     opened: set[str] = set()
@@ -135,11 +133,10 @@ def test_the_log_covers_every_open_and_listing(bundled_copy: Path, tmp_path: Pat
         elif event in ("os.scandir", "os.listdir") and isinstance(args[0], (str, bytes, os.PathLike)):
             listed.add(os.path.realpath(os.fsdecode(args[0])))
 
-    ns = argparse.Namespace(root=bundled_copy, only=[], disable=[], no_examples=False)
     os.environ["SPECGEN_NO_CACHE"] = "1"  # cold: every loader cache path runs, nothing is served
     sys.addaudithook(hook)  # hooks cannot be removed; this one switches itself off below
     try:
-        result = compute(ns)
+        result = compute(bundled_copy, [], [])
     finally:
         active[0] = False
         del os.environ["SPECGEN_NO_CACHE"]

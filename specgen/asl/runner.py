@@ -16,23 +16,21 @@ to ``jobs=1`` except for timings.
 
 from __future__ import annotations
 
-import json
 import statistics
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import TextIO
 from xml.sax.saxutils import quoteattr
 
-from ..loader import RootError, SpecConfig, load_spec
+from ..loader import load_spec
 from ..loader.tree import Spec
 from ..models.located import AvsTest
 from .errors import ASLError, NeedsGenerated
 from .index import build_index, parse_cached
 from .interp import Interpreter
-from .profiles import PROFILES, get_profile
+from .profiles import get_profile
 from .session import interpreter_for
 from .values import show
 
@@ -263,38 +261,3 @@ def format_junit(report: TestRunReport) -> str:
 
 def _xml(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def main_test(root: Path, selectors: list[str], jobs: int, fmt: str, profile: str,
-              out: TextIO) -> int:
-    """The ``specgen test`` command: 0 all selected pass, 1 otherwise, 2 nothing to run."""
-    root = Path(root)
-    spec = _loaded(root)
-    test_root = spec.config.test_root if spec is not None else SpecConfig().test_root
-    if spec is None or spec.fs is None or not spec.fs.present(test_root):
-        print(f"{root}: no readable {test_root}/ folder under the spec root; "
-              "pass --root to a spec tree", file=out)
-        return 2
-    if profile not in PROFILES:
-        print(f"unknown profile {profile!r}; choose one of {', '.join(sorted(PROFILES))}", file=out)
-        return 2
-    report = run_tests(spec, selectors, jobs=jobs, profile=profile)
-    if not report.results:
-        print(f"no test matched {' '.join(selectors) or '(all)'} under {root / test_root}", file=out)
-        return 2
-    if fmt == "json":
-        json.dump(report.to_json(), out, indent=1)
-        out.write("\n")
-    elif fmt == "junit":
-        out.write(format_junit(report))
-    else:
-        out.write(format_text(report, spec))
-    return 0 if report.ok else 1
-
-
-
-def _loaded(root: Path) -> Spec | None:
-    try:
-        return load_spec(root)
-    except RootError:
-        return None

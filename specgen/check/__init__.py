@@ -9,15 +9,14 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..diagnostics import Finding, has_failures, sorted_unique  # noqa: F401 - has_failures is part of this API
+from ..diagnostics import Finding, sorted_unique
 from ..graph import SpecGraph
 from .base import Rule, loader_rule
-from .rules import (adr_bad_status, adr_dangling_link, adr_missing, evidence_stale,
-                    instruction_dangling_dependency, instruction_missing_artifact, instruction_untested,
-                    manifest_content_hash, manifest_hash_mismatch, manifest_missing_file,
-                    manifest_unlisted_file, manifest_unsafe_path, ndf_dangling_reference,
-                    ndf_duplicate_id, ndf_hash, test_dangling_requirement, test_duplicate_id,
-                    test_missing_source, test_path_mismatch)
+from .rules import (adr_bad_status, adr_dangling_link, adr_missing, avs_dangling_requirement, avs_duplicate_id,
+                    avs_missing_source, avs_path_mismatch, evidence_stale, instruction_dangling_dependency,
+                    instruction_missing_artifact, instruction_untested, manifest_content_hash,
+                    manifest_hash_mismatch, manifest_missing_file, manifest_unlisted_file, manifest_unsafe_path,
+                    ndf_dangling_reference, ndf_duplicate_id, ndf_hash)
 
 RULES: list[Rule] = [
     manifest_missing_file.RULE,
@@ -32,10 +31,10 @@ RULES: list[Rule] = [
                 "Write '// ndf: kind=K level=L layer=Y status=S' with the allowed values."),
     ndf_hash.RULE,
     ndf_dangling_reference.RULE,
-    test_missing_source.RULE,
-    test_dangling_requirement.RULE,
-    test_path_mismatch.RULE,
-    test_duplicate_id.RULE,
+    avs_missing_source.RULE,
+    avs_dangling_requirement.RULE,
+    avs_path_mismatch.RULE,
+    avs_duplicate_id.RULE,
     instruction_untested.RULE,
     instruction_dangling_dependency.RULE,
     instruction_missing_artifact.RULE,

@@ -13,8 +13,7 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from ..site.build import STAGES, BuildFailed, build_site
-from ..site.inputs import SiteInputError, default_config
+from .common import root_arg
 from .exitcodes import ExitCode
 
 NAME = "build"
@@ -22,7 +21,7 @@ HELP = "build the documentation site"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--root", type=Path, default=None, help="spec tree root (default: the bundled sample spec)")
+    root_arg(p)
     p.add_argument("--out", type=Path, default=Path("build/site"))
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     p.add_argument("--config", type=Path, default=None, help="mkdocs.yml to use")
@@ -31,18 +30,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 class Progress:
     """A bar on a TTY, one plain line per stage otherwise."""
 
-    def __init__(self, err: TextIO) -> None:
+    def __init__(self, err: TextIO, stages: tuple[str, ...]) -> None:
         self.err = err
+        self.stages = stages
         self.tty = bool(getattr(err, "isatty", lambda: False)())
         self.t0 = time.perf_counter()
         self.done = 0
 
     def __call__(self, stage: str) -> None:
-        self.done = min(len(STAGES), STAGES.index(stage) + 1 if stage in STAGES else self.done + 1)
+        stages = self.stages
+        self.done = min(len(stages), stages.index(stage) + 1 if stage in stages else self.done + 1)
         elapsed = time.perf_counter() - self.t0
         if self.tty:
             width = 24
-            fill = int(width * self.done / len(STAGES))
+            fill = int(width * self.done / len(stages))
             self.err.write(f"\r[{'#' * fill}{'.' * (width - fill)}] {stage:<8} {elapsed:6.1f} s")
             self.err.flush()
         else:
@@ -56,7 +57,9 @@ class Progress:
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Build the site into ``--out``; print a summary (exit 1 when mkdocs stopped, 2 on a missing input)."""
-    progress = Progress(err)
+    from ..site.build import STAGES, BuildFailed, build_site  # mkdocs and the loader: only a build pays
+    from ..site.inputs import SiteInputError, default_config
+    progress = Progress(err, STAGES)
     root = Path(args.root) if args.root else None
     try:
         result = build_site(root, Path(args.out or "build/site"), Path(args.config or default_config()),

@@ -1,4 +1,8 @@
-"""The exit codes every ``specgen`` subcommand returns."""
+"""The exit status of every ``specgen`` subcommand, defined once.
+
+The README's command table documents these; scripts and CI read them, so a
+value never changes meaning.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,8 @@ from enum import IntEnum
 
 
 class ExitCode(IntEnum):
+    """0 success, 1 findings (or failed tests, a fault, an unknown id), 2 usage or unreadable root."""
+
     OK = 0
     FINDINGS = 1
     USAGE = 2

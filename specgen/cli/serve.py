@@ -12,8 +12,7 @@ import logging
 from pathlib import Path
 from typing import TextIO
 
-from ..site.inputs import SiteInputError, default_config
-from ..site.serve import serve
+from .common import root_arg
 from .exitcodes import ExitCode
 
 NAME = "serve"
@@ -21,13 +20,15 @@ HELP = "serve the site with live reload on spec edits"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--root", type=Path, default=None, help="spec tree root (default: the bundled sample spec)")
+    root_arg(p)
     p.add_argument("--dev-addr", default="127.0.0.1:8000")
     p.add_argument("--config", type=Path, default=None)
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Serve until interrupted (exit 0); 2 on a missing root or config, 1 when the server fails."""
+    from ..site.inputs import SiteInputError, default_config  # mkdocs: only serve pays
+    from ..site.serve import serve
     mk_log = logging.getLogger("mkdocs")
     try:
         root = Path(args.root) if args.root else None

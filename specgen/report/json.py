@@ -10,7 +10,6 @@ import json
 from collections.abc import Sequence
 
 from specgen.diagnostics import Finding, Severity
-from specgen.report import REPORT_SCHEMA_PATH  # noqa: F401 - defined once in the package, named here too
 from specgen.report._common import TOOL_NAME, clean_data, elapsed, ordered, rule_catalogue, severity_counts
 from specgen.report.summary import CheckSummary
 

@@ -1,19 +1,10 @@
 """``specgen run FILE``: run one Block program through the spec's ASL and print the Tiles.
 
-FILE (or ``-`` for stdin) is either
-
-* an example file (a JSON object: ``program``, ``tiles``, optional
-  ``profile`` and ``expect``; the format of docs-internal/examples.md, with
-  ``id``/``instruction``/``summary`` optional here), or
-* a plain program text; its input Tiles come from ``--tiles FILE.json``
-  (when the CLI offers it) or from ``<FILE>.tiles.json`` beside it: a JSON
-  object mapping registers to Tiles in the example format
-  (``{"T1": {"data_type": "FP16", "rows": 16, …, "values": [[…]]}}``).
-
-Exit status: 0 the program ran (and met ``expect`` when given); 1 an
-architectural fault, an unmet expectation, or input the model rejects;
-2 the file is not a program (syntax or format error, printed as
-``FILE:line:col: message``) or a usage error.
+FILE (or ``-`` for stdin) is an example file or a plain program text with its
+Tiles (see :mod:`specgen.examples.runfile`). Exit status: 0 the program ran
+(and met ``expect`` when given); 1 an architectural fault, an unmet
+expectation, or input the model rejects; 2 the file is not a program (syntax
+or format error, printed as ``FILE:line:col: message``) or a usage error.
 """
 
 from __future__ import annotations
@@ -23,89 +14,69 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from pydantic import ValidationError
+from .common import root_arg
+from .exitcodes import ExitCode
 
-from ..asl.profiles import PROFILES
-from ..loader import RootError, load_spec
-from ..vocabulary import Vocabulary, vocabulary_of
-from .executor import RunError, RunResult, TileInput, TileState, executor_for
-from .model import ExampleFile, ExampleFormatError, TileData, parse_example, program_position
-from .program import ProgramError, parse_program
-from .verify import verify
+if TYPE_CHECKING:
+    from ..examples.executor import RunResult, TileState
 
-EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+NAME = "run"
+HELP = "run a block program through the reference executor"
 
 
-def _read(name: str) -> str:
-    if name == "-":
-        return sys.stdin.read()
-    return Path(name).read_text(encoding="utf-8")
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    root_arg(p)
+    p.add_argument("file", help="program file (.json with tiles, or .s text), or - for stdin")
+    p.add_argument("--format", choices=["table", "json"], default="table")
+    p.add_argument("--profile", default=None)
+    p.add_argument("--tiles", type=Path, default=None,
+                   help="initial tiles (JSON) for a plain program file (default: FILE.tiles.json)")
 
 
-def _tiles_file(args: argparse.Namespace) -> Path | None:
-    explicit = getattr(args, "tiles", None)
-    if explicit:
-        return Path(explicit)
-    if args.file != "-":
-        sibling = Path(args.file + ".tiles.json") if not args.file.endswith(".s") else \
-            Path(args.file[:-2] + ".tiles.json")
-        for cand in (sibling, Path(args.file + ".tiles.json")):
-            if cand.is_file():
-                return cand
-    return None
-
-
-def _load_tiles(path: Path, vocabulary: Vocabulary) -> list[TileInput]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as e:
-        raise ExampleFormatError(f"{path}: not valid JSON: {e.msg}", e.lineno, e.colno) from None
-    if not isinstance(data, dict):
-        raise ExampleFormatError(f"{path}: expected an object mapping registers to tiles")
-    out = []
-    for reg, spec in data.items():
-        try:
-            out.append(TileData.model_validate(spec, context={"vocabulary": vocabulary}).to_input(reg, vocabulary))
-        except ValidationError as e:
-            err = e.errors()[0]
-            raise ExampleFormatError(f"{path}: {reg}.{'.'.join(map(str, err['loc']))}: {err['msg']}") from None
-    return out
-
-
-def cmd_run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Run FILE; print the resulting Tiles (table or JSON); see the module docstring for exit codes."""
+    from ..asl.profiles import PROFILES
+    from ..examples.executor import RunError, executor_for
+    from ..examples.model import ExampleFile, ExampleFormatError
+    from ..examples.model import program_position
+    from ..examples.program import ProgramError, parse_program
+    from ..loader import RootError, load_spec
+    from ..vocabulary import vocabulary_of
+    from ..examples.runfile import load_tiles, parse_loose_example, tiles_file
+    from ..examples.verify import verify
+
     name = args.file
     shown = "<stdin>" if name == "-" else name
     try:
-        text = _read(name)
+        text = sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         print(f"specgen run: cannot read {shown}: {e}", file=err)
-        return EXIT_USAGE
-    profile = getattr(args, "profile", None)
+        return ExitCode.USAGE
+    profile = args.profile
     if profile is not None and profile not in PROFILES:
         print(f"specgen run: unknown profile {profile!r}; known: {', '.join(sorted(PROFILES))}", file=err)
-        return EXIT_USAGE
+        return ExitCode.USAGE
     try:
         vocabulary = vocabulary_of(load_spec(Path(args.root)))
     except RootError as e:
         print(f"specgen run: {e}", file=err)
-        return EXIT_USAGE
+        return ExitCode.USAGE
     example: ExampleFile | None = None
     try:
         if text.lstrip().startswith("{"):
-            example = _parse_loose_example(text, vocabulary)
+            example = parse_loose_example(text, vocabulary)
             program_text = example.program_text
             tiles = example.inputs(vocabulary)
             profile = profile or example.profile
         else:
             program_text = text
-            tf = _tiles_file(args)
-            tiles = _load_tiles(tf, vocabulary) if tf else []
+            tf = tiles_file(name, args.tiles)
+            tiles = load_tiles(tf, vocabulary) if tf else []
     except ExampleFormatError as e:
         print(f"{shown}:{e.line}:{e.col}: {e.message}", file=err)
-        return EXIT_USAGE
+        return ExitCode.USAGE
     profile = profile or "reference"
     try:
         program = parse_program(program_text, vocabulary, path=shown)
@@ -114,13 +85,13 @@ def cmd_run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if example is not None:
             line, col = program_position(text, example, e.line, e.col)
         print(f"{shown}:{line}:{col}: syntax error: {e.message}", file=err)
-        return EXIT_USAGE
+        return ExitCode.USAGE
     t0 = time.perf_counter()
     try:
         result = executor_for(Path(args.root), profile, vocabulary=vocabulary).run(program, tiles)
     except RunError as e:
         print(f"{shown}: cannot run: {e.message}", file=err)
-        return EXIT_FAIL
+        return ExitCode.FINDINGS
     elapsed = time.perf_counter() - t0
     verdict = verify(result, example.expect) if example is not None and example.expect is not None else None
     if args.format == "json":
@@ -142,29 +113,14 @@ def cmd_run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 for m in verdict.mismatches:
                     print(f"expectation NOT met: {m.describe()}", file=out)
     if result.fault is not None and not (verdict is not None and verdict.ok):
-        return EXIT_FAIL
+        return ExitCode.FINDINGS
     if verdict is not None and not verdict.ok:
-        return EXIT_FAIL
-    return EXIT_OK
-
-
-def _parse_loose_example(text: str, vocabulary: Vocabulary) -> ExampleFile:
-    """An example file where ``id``, ``instruction`` and ``summary`` may be left out."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise ExampleFormatError(f"not valid JSON: {e.msg}", e.lineno, e.colno) from None
-    if isinstance(data, dict):
-        data.setdefault("id", "PTO-EX-RUN")
-        data.setdefault("instruction", "RUN")
-        data.setdefault("summary", "specgen run")
-        text = json.dumps(data) if set(data) else text
-    if isinstance(data, dict):
-        return parse_example(text, vocabulary, require_expect=False)
-    return parse_example(text, vocabulary)
+        return ExitCode.FINDINGS
+    return ExitCode.OK
 
 
 def run_json(result: RunResult) -> dict[str, object]:
+    """The run as JSON: steps, the fault if any, input and output Tiles."""
     f = result.fault
     return {
         "profile": result.profile,
@@ -181,6 +137,7 @@ def run_json(result: RunResult) -> dict[str, object]:
 
 
 def print_table(result: RunResult, out: TextIO, elapsed: float) -> None:
+    """The steps, the fault, then every output Tile as values over raw words."""
     print(f"profile {result.profile}: {len(result.steps)} of {len(result.program.statements)} command(s) "
           f"run in {elapsed:.3f} s", file=out)
     for s in result.steps:

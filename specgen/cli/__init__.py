@@ -1,0 +1,70 @@
+"""The ``specgen`` command line: argument parsing and exit codes, nothing more.
+
+Every subcommand is one module of this package, listed once in
+:data:`SUBCOMMANDS` (the order ``--help`` shows them). A module has a
+docstring, ``NAME``, ``HELP``, ``add_arguments(parser)`` and
+``run(args, out, err) -> int``; it turns the parsed arguments into plain values
+for the layer below and turns what comes back into text and an
+:class:`~specgen.cli.exitcodes.ExitCode`. Heavy imports (the loader, the
+interpreter, mkdocs) happen inside ``run``, so ``specgen --help`` and
+``specgen validate`` stay fast. Nothing outside this package imports it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from types import ModuleType
+from typing import Sequence, TextIO
+
+from .. import __version__
+from .common import UsageError, default_root
+from .exitcodes import ExitCode
+
+SUBCOMMANDS = ("validate", "check", "trace", "manifest", "schema", "render", "decode", "test", "run",
+               "build", "serve")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # argparse exits 2 itself; keep one path
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def subcommands() -> dict[str, ModuleType]:
+    """The subcommand modules by name, in :data:`SUBCOMMANDS` order."""
+    return {name: importlib.import_module(f"{__name__}.{name}") for name in SUBCOMMANDS}
+
+
+def build_parser(commands: dict[str, ModuleType]) -> argparse.ArgumentParser:
+    """The ``specgen`` parser with one subparser per module of ``commands``."""
+    p = _Parser(prog="specgen", description="Documentation site and traceability check for ASL1 specifications.")
+    p.add_argument("--version", action="version", version=f"specgen {__version__}")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for mod in commands.values():
+        mod.add_arguments(sub.add_parser(mod.NAME, help=mod.HELP))
+    return p
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """Run one subcommand; the exit status is an :class:`ExitCode`."""
+    out = out or sys.stdout
+    err = err or sys.stderr
+    commands = subcommands()
+    try:
+        args = build_parser(commands).parse_args(argv)
+    except UsageError as e:
+        print(str(e), file=err)
+        return ExitCode.USAGE
+    except SystemExit as e:  # --help / --version
+        return int(e.code or 0)
+    if getattr(args, "root", "absent") is None:
+        args.root = default_root()
+    try:
+        return int(commands[args.command].run(args, out, err))
+    except UsageError as e:
+        print(f"specgen {args.command}: {e}", file=err)
+        return ExitCode.USAGE
+    except KeyboardInterrupt:
+        print("interrupted", file=err)
+        return ExitCode.INTERRUPTED

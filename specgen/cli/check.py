@@ -1,0 +1,68 @@
+"""``specgen check``: the traceability check for CI, answered from the result cache when it can be.
+
+A cache hit imports neither pydantic nor the loader nor the interpreter: it
+reads and hashes the files the last check read and renders the stored
+findings. Only a miss imports :mod:`specgen.check.compute`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+from typing import TextIO
+
+from .. import __version__
+from ..diagnostics import has_failures
+from .common import UsageError, root_arg
+from .exitcodes import ExitCode
+
+NAME = "check"
+HELP = "traceability check for CI"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    root_arg(p)
+    p.add_argument("--format", choices=["text", "json", "junit", "sarif", "github"], default="text")
+    p.add_argument("--output", type=Path, help="write the report to FILE instead of stdout")
+    p.add_argument("--strict", action="store_true", help="warnings fail the check too")
+    p.add_argument("--disable", action="append", default=[], metavar="RULE", help="skip a rule (repeatable)")
+    p.add_argument("--only", action="append", default=[], metavar="RULE", help="run only these rules")
+    p.add_argument("--no-examples", action="store_true", help="do not run the checked examples")
+    p.add_argument("--no-cache", action="store_true",
+                   help="run every rule even when nothing the last check observed has changed")
+
+
+def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """1 when the findings fail the check (errors; warnings too with ``--strict``)."""
+    from ..report import render_report
+    from ..report.summary import CheckSummary, RuleInfo
+    from ..resultcache import lookup, store
+
+    t0 = time.perf_counter()
+    options = ["only=" + ",".join(sorted(set(args.only))), "disable=" + ",".join(sorted(set(args.disable))),
+               "examples=" + ("no" if args.no_examples else "yes")]
+    result = None if args.no_cache or not args.root.is_dir() else lookup(args.root, options)
+    reused = result is not None
+    if result is None:
+        from ..check.compute import UnknownRuleError, compute
+        from ..loader import RootError
+        try:
+            result = compute(args.root, args.only, args.disable, examples=not args.no_examples)
+        except (RootError, UnknownRuleError) as e:
+            raise UsageError(str(e)) from e
+        if not args.no_cache:
+            store(args.root, options, result)
+    summary = CheckSummary(
+        tool_version=__version__, root=str(args.root), release=result.release, counts=result.counts,
+        rules=[RuleInfo(*r) for r in result.rules],
+        elapsed_seconds=None if args.format != "text" else round(time.perf_counter() - t0, 2),
+        reused=reused,
+    )
+    text = render_report(args.format, result.findings, summary)
+    if args.output:
+        args.output.parent.mkdir(parents=True, exist_ok=True)
+        args.output.write_text(text, encoding="utf-8")
+    else:
+        out.write(text)
+    return ExitCode.FINDINGS if has_failures(result.findings, args.strict) else ExitCode.OK

@@ -1,0 +1,62 @@
+"""What several subcommands share: the ``--root`` option, loading a root, printing spec text safely."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from ..encoding.model import EncodingSet
+    from ..loader import Spec
+
+
+class UsageError(Exception):
+    """A command line or a root the command cannot work with; ``main`` prints it and exits 2."""
+
+
+def default_root() -> Path:
+    """The bundled sample spec (``spec/`` beside the package), unless ``SPECGEN_ROOT`` says otherwise."""
+    env = os.environ.get("SPECGEN_ROOT")
+    if env:
+        return Path(env)
+    bundled = Path(__file__).resolve().parents[2] / "spec"
+    return bundled if bundled.is_dir() else Path("spec")
+
+
+def root_arg(p: argparse.ArgumentParser) -> None:
+    """``--root``; ``main`` fills in :func:`default_root` when it is left out."""
+    p.add_argument("--root", type=Path, default=None,
+                   help="spec tree root (default: the bundled sample spec)")
+
+
+def load(root: Path) -> "Spec":
+    """The loaded spec; an unreadable root is a usage error, not a traceback."""
+    from ..loader import RootError, load_spec  # pydantic: only the commands that load pay for it
+    try:
+        return load_spec(root)
+    except RootError as e:
+        raise UsageError(str(e)) from e
+
+
+def printable(text: str) -> str:
+    """Spec text may carry terminal escapes: show control characters as ``\\xNN`` instead of sending them."""
+    return "".join(ch if ch.isprintable() or ch == "\t" else f"\\x{ord(ch):02x}" for ch in text)
+
+
+def load_encodings(root: Path, err: TextIO) -> "EncodingSet | None":
+    """The spec's encodings, or None after one line on ``err`` when the root has none (exit 1, as ever)."""
+    from ..encoding.from_spec import spec_encodings
+    from ..graph import SpecGraph
+    from ..loader import RootError, load_spec
+    try:
+        es: EncodingSet | None = spec_encodings(SpecGraph.build(load_spec(root)))
+    except RootError:
+        es = None
+    if es is None or not len(es):
+        err.write(f"error: no encodings found: {root}/spec/catalog has no readable "
+                  "command-forms.json, scalar-forms.json, tile-operations.json or "
+                  "extension-encoding-reservations.json\n")
+        return None
+    return es

@@ -1,0 +1,65 @@
+"""``specgen decode WORD``: the instruction a word encodes, with each field's value."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TextIO
+
+from .common import load_encodings, root_arg
+from .exitcodes import ExitCode
+
+NAME = "decode"
+HELP = "name the instruction a word encodes"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    root_arg(p)
+    p.add_argument("word", help="hex (0x…) or binary (0b…)")
+    p.add_argument("--width", type=int, choices=[16, 32, 48, 64])
+
+
+def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """1 when the word is unreadable, does not fit, or no form matches it."""
+    from ..encoding.decode import decode, primary_matches
+    from ..encoding.lookup import parse_word
+    word, width = args.word, args.width
+    try:
+        value, digits_bits = parse_word(word)
+    except ValueError as exc:
+        err.write(f"error: {exc}\n")
+        return ExitCode.FINDINGS
+    es = load_encodings(args.root, err)
+    if es is None:
+        return ExitCode.FINDINGS
+    widths = es.widths()
+    if width is None:
+        need = max(digits_bits, value.bit_length())
+        width = next((w for w in widths if w >= need), None)
+        if width is None:
+            err.write(f"error: {word} has {need} bits, more than the widest instruction ({widths[-1]} bits)\n")
+            return ExitCode.FINDINGS
+    elif width not in widths:
+        err.write(f"error: no instruction is {width} bits wide; widths in this spec: "
+                  f"{', '.join(map(str, widths))}\n")
+        return ExitCode.FINDINGS
+    if value >> width:
+        err.write(f"error: {word} does not fit in {width} bits\n")
+        return ExitCode.FINDINGS
+    matches = decode(es, value, width)
+    hexword = f"0x{value:0{-(-width // 4)}X}"
+    if not primary_matches(matches):
+        err.write(f"error: no instruction matches {hexword} as a {width}-bit word "
+                  "(fixed bits or field constraints differ from every form)\n")
+        return ExitCode.FINDINGS
+    for m in matches:
+        enc = m.encoding
+        if m.carrier_of:
+            out.write(f"  carrier: {enc.mnemonic} ({enc.form_id}) carries {', '.join(m.carrier_of)}\n")
+            continue
+        tag = f" [{enc.variant}]" if enc.variant else ""
+        out.write(f"{hexword} ({width}-bit) = {enc.mnemonic}{tag}  form {enc.form_id}  ({enc.source})\n")
+        out.write(f"  assembly: {enc.assembly}\n")
+        for f in enc.fields:
+            fixed = "  (operation constant)" if f.fixed_by == "operation" else ""
+            out.write(f"  {f.name} = {m.value_text(f.name)}{fixed}\n")
+    return ExitCode.OK

@@ -1,0 +1,40 @@
+"""``specgen manifest --check | --write``: verify or regenerate the release manifest's hashes."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TextIO
+
+from .common import UsageError, load, root_arg
+from .exitcodes import ExitCode
+
+NAME = "manifest"
+HELP = "verify or regenerate the release manifest's hashes"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    root_arg(p)
+    g = p.add_mutually_exclusive_group(required=True)
+    g.add_argument("--check", action="store_true")
+    g.add_argument("--write", action="store_true")
+
+
+def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """``--check``: 1 on any manifest finding; ``--write``: 1 only when the file cannot be written."""
+    from ..manifest import ManifestMissingError, manifest_graph, verify, write_manifest
+    spec = load(args.root)
+    try:
+        graph = manifest_graph(spec)
+    except ManifestMissingError as e:
+        raise UsageError(str(e)) from e
+    if args.write:
+        if not write_manifest(graph):
+            print(f"specgen manifest: cannot write {spec.root / spec.manifest_path}", file=err)
+            return ExitCode.FINDINGS
+        print(f"wrote {spec.manifest_path}", file=out)
+        return ExitCode.OK
+    findings, facts = verify(graph)
+    for f in findings:
+        print(f.format(), file=out)
+    print(f"{facts.verified} of {facts.listed} manifest entries verified; {len(findings)} finding(s)", file=out)
+    return ExitCode.FINDINGS if findings else ExitCode.OK

@@ -1,0 +1,24 @@
+"""``specgen schema --out DIR``: write the JSON Schema of every model and of the check report."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TextIO
+
+from .exitcodes import ExitCode
+
+NAME = "schema"
+HELP = "write the JSON Schema of every model"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--out", type=Path, required=True)
+
+
+def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Print each file written, one per line, so a script can pick them up."""
+    from ..schema import write_schemas  # the models: pydantic
+    for path in write_schemas(args.out):
+        print(path, file=out)
+    return ExitCode.OK

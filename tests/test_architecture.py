@@ -1,0 +1,236 @@
+"""The import rules of docs-internal/architecture.md, checked on every module of ``specgen/``.
+
+Every import counts: top level, inside functions, under ``TYPE_CHECKING``,
+``importlib.import_module("…")`` / ``__import__("…")`` with a literal name, and
+in a module that imports by computed name, every string naming a module (a
+registry such as the report formats or the CLI's subcommands). A lazy import
+is still a dependency, and a lazy circle is still a circle.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PKG = Path(__file__).resolve().parent.parent / "specgen"
+MAX_LINES = 600
+
+# Layers, lowest first (mirrors the table in docs-internal/architecture.md). A module may
+# import its own layer and any layer below; the domain layer is further split below.
+LAYERS: list[tuple[str, tuple[str, ...]]] = [
+    ("base", ("specgen", "specgen.diagnostics", "specgen.cache", "specgen.files")),
+    ("models", ("specgen.models", "specgen.hashing")),  # hashing digests model records
+    ("loader", ("specgen.loader",)),
+    ("graph", ("specgen.graph",)),
+    ("domain", ("specgen.check", "specgen.resultcache", "specgen.trace", "specgen.manifest", "specgen.encoding",
+                "specgen.asl", "specgen.examples", "specgen.render", "specgen.report", "specgen.schema",
+                "specgen.vocabulary", "specgen.prose")),
+    ("site", ("specgen.site",)),
+    ("cli", ("specgen.cli", "specgen.__main__")),
+]
+
+# Domain packages: which other domain packages each may import (its own package always).
+DOMAIN: dict[str, set[str]] = {
+    "vocabulary": set(),  # the spec's own facts (DataTypes, PadValue, tile classes), read once
+    "prose": {"vocabulary"},  # the one reader of the records' legality sentences
+    "check": {"encoding", "asl", "examples", "vocabulary", "prose"},
+    "trace": set(),
+    "manifest": {"check"},
+    "encoding": set(),
+    "asl": {"encoding", "vocabulary"},  # the generated shards assemble words with encoding's one function
+    "examples": {"asl", "encoding", "vocabulary", "prose"},
+    "render": {"encoding", "examples", "trace", "vocabulary", "prose"},
+    "report": set(),
+    "schema": {"report"},
+}
+DOMAIN_UNIT = {"specgen.resultcache": "check"}  # the check's result cache is part of the check
+
+# The entry point of ``python -m specgen`` is the one module outside specgen/cli/ that runs the CLI.
+CLI_ENTRY_POINTS = {"specgen.__main__"}
+
+# Problems that live in files other engineers are still rewriting in parallel, each with a
+# comment naming the work that removes it. The lead empties this set at merge; an entry that no
+# longer occurs fails the test too, so a fixed problem cannot stay listed. Empty: with the site
+# wing and the interpreter split merged, nothing is left.
+KNOWN_UNTIL_MERGE: set[str] = set()
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PKG.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES = {module_name(p): p for p in sorted(PKG.rglob("*.py"))}
+
+
+def _known(name: str) -> str:
+    """The module ``name`` lives in (``specgen.check.run_checks`` -> ``specgen.check``)."""
+    while name and name not in MODULES:
+        name = name.rpartition(".")[0]
+    return name
+
+
+def _absolute(module: str | None, level: int, package: str) -> str:
+    if not level:
+        return module or ""
+    base = package
+    for _ in range(level - 1):
+        base = base.rpartition(".")[0]
+    return f"{base}.{module}" if module else base
+
+
+def imports_of(name: str, source: str, is_package: bool) -> set[str]:
+    """Every ``specgen`` module the source imports, wherever the import statement is."""
+    package = name if is_package else name.rpartition(".")[0]
+    found: set[str] = set()
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(_known(a.name) for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            target = _absolute(node.module, node.level, package)
+            for a in node.names:
+                sub = f"{target}.{a.name}"
+                found.add(sub if sub in MODULES else _known(target))
+        elif (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant)
+              and isinstance(node.args[0].value, str)
+              and getattr(node.func, "attr", getattr(node.func, "id", None)) in ("import_module", "__import__")):
+            text = node.args[0].value
+            dots = len(text) - len(text.lstrip("."))
+            found.add(_known(_absolute(text[dots:] or None, dots, package) if dots else text))
+    if _imports_by_computed_name(tree):
+        found.update(_named_modules(tree, name if is_package else package))
+    return {m for m in found if m.startswith("specgen") and m != name}
+
+
+def _imports_by_computed_name(tree: ast.AST) -> bool:
+    return any(isinstance(n, ast.Call) and getattr(n.func, "attr", getattr(n.func, "id", None)) == "import_module"
+               and n.args and not isinstance(n.args[0], ast.Constant) for n in ast.walk(tree))
+
+
+def _named_modules(tree: ast.AST, package: str) -> set[str]:
+    """A registry of modules imported by computed name: every string that names a module counts."""
+    strings = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+    return {m for s in strings for m in (s, f"{package}.{s}") if m in MODULES}
+
+
+GRAPH = {m: imports_of(m, p.read_text(encoding="utf-8"), p.name == "__init__.py") for m, p in MODULES.items()}
+
+
+def layer_of(module: str) -> tuple[int, str]:
+    """(layer index, domain unit or layer name) of a module, by its longest listed prefix."""
+    best = (-1, "", "")
+    for i, (layer, prefixes) in enumerate(LAYERS):
+        for pre in prefixes:
+            if (module == pre or module.startswith(pre + ".")) and len(pre) > len(best[2]):
+                best = (i, layer, pre)
+    assert best[0] >= 0, f"{module} is on no layer: add it to LAYERS and docs-internal/architecture.md"
+    i, layer, pre = best
+    unit = DOMAIN_UNIT.get(pre, pre.removeprefix("specgen.")) if layer == "domain" else layer
+    return i, unit
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Each strongly connected group of two or more modules, as one closed path through it."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[list[str]] = []
+
+    def visit(v: str) -> None:  # Tarjan; the package is small enough for recursion
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                groups.append(_closed_path(graph, set(group)))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return groups
+
+
+def _closed_path(graph: dict[str, set[str]], group: set[str]) -> list[str]:
+    """A shortest cycle through the group's first module (breadth first), to report."""
+    start = min(group)
+    paths = {start: [start]}
+    queue = [start]
+    while queue:
+        v = queue.pop(0)
+        for w in sorted(graph[v] & group):
+            if w == start:
+                return paths[v] + [start]
+            if w not in paths:
+                paths[w] = paths[v] + [w]
+                queue.append(w)
+    raise AssertionError("a strongly connected group always has a cycle")
+
+
+def problems() -> set[str]:
+    found = {"circle: " + " -> ".join(c) for c in circles(GRAPH)}
+    for m, targets in GRAPH.items():
+        li, lu = layer_of(m)
+        for t in targets:
+            if (t == "specgen.cli" or t.startswith("specgen.cli.")) and not (
+                    m.startswith("specgen.cli") or m in CLI_ENTRY_POINTS):
+                found.add(f"imports the CLI: {m} -> {t}")
+            ti, tu = layer_of(t)
+            if ti > li:
+                found.add(f"upward: {m} ({LAYERS[li][0]}) -> {t} ({LAYERS[ti][0]})")
+            elif ti == li and LAYERS[li][0] == "domain" and tu != lu and tu not in DOMAIN[lu]:
+                found.add(f"domain: {m} ({lu}) -> {t} ({tu}) not allowed")
+    for m, p in MODULES.items():
+        if len(p.read_text(encoding="utf-8").splitlines()) > MAX_LINES:
+            found.add(f"size: {p.relative_to(PKG.parent).as_posix()}")
+    return found
+
+
+def test_imports_follow_the_architecture() -> None:
+    found = problems()
+    assert sorted(found - KNOWN_UNTIL_MERGE) == []
+    assert sorted(KNOWN_UNTIL_MERGE - found) == [], "fixed: remove these from KNOWN_UNTIL_MERGE"
+
+
+def test_every_domain_package_is_in_the_table() -> None:
+    units = {layer_of(m)[1] for m in MODULES if LAYERS[layer_of(m)[0]][0] == "domain"}
+    assert units == set(DOMAIN)
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("def f():\n    from ..graph import SpecGraph\n", {"specgen.graph"}),
+    ("import importlib\nimportlib.import_module('specgen.cli')\n", {"specgen.cli"}),
+    ("from . import facts, run_checks\n", {"specgen.check.facts", "specgen.check"}),
+    ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from specgen.loader import Spec\n",
+     {"specgen.loader"}),
+])
+def test_every_kind_of_import_is_seen(source: str, expected: set[str]) -> None:
+    assert imports_of("specgen.check.compute", source, False) == expected
+
+
+def test_a_registry_of_module_names_counts_as_imports() -> None:
+    source = "import importlib\nNAMES = ('check', 'nothing')\ndef f(n):\n    return importlib.import_module(f'x.{n}')\n"
+    assert imports_of("specgen.cli", source, True) == {"specgen.cli.check"}
+
+
+def test_a_lazy_circle_is_reported() -> None:
+    graph = {"specgen.a": {"specgen.b"}, "specgen.b": {"specgen.c"}, "specgen.c": {"specgen.a"}, "specgen.d": set()}
+    assert circles(graph) == [["specgen.a", "specgen.b", "specgen.c", "specgen.a"]]

@@ -1,0 +1,87 @@
+"""The command line as a package: the subcommand convention, the exit codes, and the cores it hands values to."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from specgen.cli import SUBCOMMANDS, main, subcommands
+from specgen.cli.exitcodes import ExitCode
+
+MANIFEST = "spec/release-manifest.json"
+
+
+def _cli(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    rc = main(list(argv), out, err)
+    return rc, out.getvalue(), err.getvalue()
+
+
+def test_exit_codes_are_the_documented_ones() -> None:
+    assert {c.name: int(c) for c in ExitCode} == {"OK": 0, "FINDINGS": 1, "USAGE": 2, "INTERRUPTED": 130}
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    assert "0 ok, 1 findings, 2 usage or unreadable root, 130 interrupted" in readme
+
+
+def test_every_subcommand_module_follows_the_convention() -> None:
+    mods = subcommands()
+    assert list(mods) == list(SUBCOMMANDS)
+    for name, mod in mods.items():
+        assert mod.__doc__ and mod.NAME == name and mod.HELP, name
+        assert callable(mod.add_arguments) and callable(mod.run), name
+
+
+def test_help_lists_the_subcommands_in_registry_order_without_loading_the_models() -> None:
+    code = ("import sys, contextlib, io\nfrom specgen.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()) as o:\n    rc = main(['--help'])\n"
+            "print(rc, o.getvalue().split('{')[1].split('}')[0], 'pydantic' in sys.modules)")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert res.stdout.split() == ["0", ",".join(SUBCOMMANDS), "False"]
+
+
+def test_usage_errors_exit_2_with_one_line(tmp_path: Path) -> None:
+    assert _cli("frob")[0] == ExitCode.USAGE
+    rc, out, err = _cli("check", "--no-cache", "--only", "no-such-rule")
+    assert (rc, out) == (ExitCode.USAGE, "") and err.startswith("specgen check: unknown rule id(s): no-such-rule")
+    rc, _, err = _cli("check", "--no-cache", "--root", str(tmp_path / "absent"))
+    assert rc == ExitCode.USAGE and err.startswith("specgen check: spec root ")
+
+
+def test_manifest_write_repairs_a_hash_and_keeps_the_file_mode(bundled_copy: Path) -> None:
+    path = bundled_copy / MANIFEST
+    good = path.read_bytes()
+    doc = json.loads(good)
+    doc["canonical_inputs"][0]["sha256"] = "0" * 64
+    path.write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    os.chmod(path, 0o644)
+    rc, out, _ = _cli("manifest", "--check", "--root", str(bundled_copy))
+    assert rc == ExitCode.FINDINGS and "manifest-hash-mismatch" in out
+    rc, out, _ = _cli("manifest", "--write", "--root", str(bundled_copy))
+    assert (rc, out) == (ExitCode.OK, f"wrote {MANIFEST}\n")
+    assert path.read_bytes() == good
+    assert stat.S_IMODE(path.stat().st_mode) == 0o644
+    assert [p.name for p in path.parent.iterdir() if p.name.endswith(".tmp")] == []
+    rc, out, _ = _cli("manifest", "--check", "--root", str(bundled_copy))
+    assert rc == ExitCode.OK and out.endswith("; 0 finding(s)\n")
+
+
+def test_manifest_without_a_manifest_is_a_usage_error(bundled_copy: Path) -> None:
+    (bundled_copy / MANIFEST).unlink()
+    rc, _, err = _cli("manifest", "--check", "--root", str(bundled_copy))
+    assert rc == ExitCode.USAGE and "no readable manifest at spec/release-manifest.json" in err
+
+
+@pytest.mark.parametrize("argv", [["trace", "TMUL"], ["schema", "--out", "{tmp}"]])
+def test_cores_print_nothing_themselves(argv: list[str], tmp_path: Path, bundled_root: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
+    rc, out, _ = _cli(*argv, *(["--root", str(bundled_root)] if argv[0] != "schema" else []))
+    assert rc == ExitCode.OK and out
+    assert capsys.readouterr() == ("", "")  # everything went to the streams main was given
