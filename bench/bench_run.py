@@ -66,10 +66,11 @@ def main() -> int:
     # 1. the requested 256 x 256 tile, as the model sees it
     n = 256
     ex = Executor(args.root, "hardware-ieee", tile_elements=32768)
+    vocabulary = ex.vocabulary
     a = rng.standard_normal((n, n)).astype(np.float32)
     b = rng.standard_normal((n, n)).astype(np.float32)
     try:
-        ex.run(parse_program(program(n, n, 10)), tiles(a, b, n * n * 4))
+        ex.run(parse_program(program(n, n, 10), vocabulary), tiles(a, b, n * n * 4))
         print("256x256 FP32: ran (unexpected)")
     except RunError as e:
         print(f"256x256 FP32 is not a legal tile of this model: {e.message[:220]}…")
@@ -78,7 +79,7 @@ def main() -> int:
     n = 128
     a = rng.standard_normal((n, n)).astype(np.float32)
     b = rng.standard_normal((n, n)).astype(np.float32)
-    prog = parse_program(program(n, n, 10))
+    prog = parse_program(program(n, n, 10), vocabulary)
     ins = tiles(a, b, 65536)
     fast = Executor(args.root, "hardware-ieee", tile_elements=16384)
     fast.run(prog, ins)  # compile once

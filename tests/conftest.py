@@ -12,6 +12,9 @@ from pathlib import Path
 import pytest
 from treecopy import copy_tree
 
+from specgen.loader import load_spec
+from specgen.vocabulary import Vocabulary, vocabulary_of
+
 REPO = Path(__file__).resolve().parent.parent
 BUNDLED = REPO / "spec"
 CORPUS = REPO.parent / "shared" / "corpus" / "pto-spec-0.58.3"
@@ -34,6 +37,12 @@ def corpus_root() -> Path:
 @pytest.fixture(scope="session")
 def bundled_root() -> Path:
     return BUNDLED
+
+
+@pytest.fixture(scope="session")
+def bundled_vocabulary() -> Vocabulary:
+    """The bundled spec's DataType, PadValue and CMODE names, as programs and example files are read with."""
+    return vocabulary_of(load_spec(BUNDLED))
 
 
 @pytest.fixture()

@@ -25,20 +25,23 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("loader", ("specgen.loader",)),
     ("graph", ("specgen.graph",)),
     ("domain", ("specgen.check", "specgen.resultcache", "specgen.trace", "specgen.manifest", "specgen.encoding",
-                "specgen.asl", "specgen.examples", "specgen.render", "specgen.report", "specgen.schema")),
+                "specgen.asl", "specgen.examples", "specgen.render", "specgen.report", "specgen.schema",
+                "specgen.vocabulary", "specgen.prose")),
     ("site", ("specgen.site",)),
     ("cli", ("specgen.cli", "specgen.__main__")),
 ]
 
 # Domain packages: which other domain packages each may import (its own package always).
 DOMAIN: dict[str, set[str]] = {
-    "check": {"encoding", "asl", "examples"},
+    "vocabulary": set(),  # the spec's own facts (DataTypes, PadValue, tile classes), read once
+    "prose": {"vocabulary"},  # the one reader of the records' legality sentences
+    "check": {"encoding", "asl", "examples", "vocabulary", "prose"},
     "trace": set(),
     "manifest": {"check"},
     "encoding": set(),
-    "asl": set(),
-    "examples": {"asl", "encoding"},
-    "render": {"encoding", "examples", "trace"},
+    "asl": {"encoding", "vocabulary"},  # the generated shards assemble words with encoding's one function
+    "examples": {"asl", "encoding", "vocabulary", "prose"},
+    "render": {"encoding", "examples", "trace", "vocabulary", "prose"},
     "report": set(),
     "schema": {"report"},
 }

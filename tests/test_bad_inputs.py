@@ -22,6 +22,8 @@ from typing import Any
 
 import pytest
 
+from specgen.vocabulary import Vocabulary
+
 REPO = Path(__file__).resolve().parent.parent
 
 CASES_DIR = Path(__file__).resolve().parent / "bad-inputs"
@@ -362,7 +364,7 @@ def test_hostile_tree_is_valid_and_inert(tmp_path: Path) -> None:
     assert HOSTILE[0] in spec.adrs[0].title and HOSTILE[3] in spec.adrs[0].title
 
 
-def test_hostile_example_runs_and_keeps_its_text(tmp_path: Path) -> None:
+def test_hostile_example_runs_and_keeps_its_text(tmp_path: Path, bundled_vocabulary: Vocabulary) -> None:
     """The hostile checked example (an overlay for the bundled spec) passes and its text stays data."""
     root = tmp_path / "spec"
     shutil.copytree(REPO / "spec", root)
@@ -372,6 +374,6 @@ def test_hostile_example_runs_and_keeps_its_text(tmp_path: Path) -> None:
     assert [f for f in json.loads(run.out)["findings"] if "hostile" in f["path"]] == []
     from specgen.examples.program import parse_program
     ex = json.loads(next((CASES_DIR / "hostile-example").rglob("*.json")).read_text(encoding="utf-8"))
-    program = parse_program("\n".join(ex["program"]))
+    program = parse_program("\n".join(ex["program"]), bundled_vocabulary)
     assert not program.sketch
     assert all(h in ex["summary"] for h in HOSTILE)

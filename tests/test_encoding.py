@@ -13,11 +13,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from specgen.encoding import Encoding, EncodingSet, encodings_from_root
-from specgen.encoding.checks import check_encodings
+from specgen.check import run_checks
+from specgen.check.rules import encoding_collision
+from specgen.diagnostics import Finding
+from specgen.encoding import Encoding, EncodingSet
 from specgen.cli import main
 from specgen.encoding.decode import decode, primary_matches, specializes
+from specgen.encoding.from_spec import spec_encodings
 from specgen.encoding.wavejson import wavejson, wavejson_text
+from specgen.graph import SpecGraph
+from specgen.loader import load_spec
+from specgen.models.catalog import CATALOG_STEMS
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "pto-spec-0.58.3"
 
@@ -44,8 +50,19 @@ def corpus_root() -> Path:
 
 
 @pytest.fixture(scope="module")
-def es(corpus_root: Path) -> EncodingSet:
-    return encodings_from_root(corpus_root)
+def graph(corpus_root: Path) -> SpecGraph:
+    return SpecGraph.build(load_spec(corpus_root))
+
+
+@pytest.fixture(scope="module")
+def es(graph: SpecGraph) -> EncodingSet:
+    return spec_encodings(graph)
+
+
+@pytest.fixture(scope="module")
+def found(graph: SpecGraph) -> list[Finding]:
+    """The corpus findings of every ``encoding-*`` rule, as ``specgen check`` runs them."""
+    return [f for f in run_checks(graph)[0] if f.rule.startswith("encoding-")]
 
 
 # ---------------------------------------------------------------- reference
@@ -169,8 +186,7 @@ def test_round_trip_property(es: EncodingSet, data: st.DataObject) -> None:
 
 
 # ---------------------------------------------------------- corpus findings
-def test_corpus_findings_are_the_documented_quirks(es: EncodingSet) -> None:
-    found = check_encodings(es)
+def test_corpus_findings_are_the_documented_quirks(found: list[Finding]) -> None:
     assert not [f for f in found if f.rule == "encoding-collision"]
     assert not [f for f in found if f.rule in ("encoding-overlap", "encoding-width", "encoding-record")]
     gaps = {(f.subject, f.severity.value) for f in found if f.rule == "encoding-gap"}
@@ -182,12 +198,12 @@ def test_corpus_findings_are_the_documented_quirks(es: EncodingSet) -> None:
     assert "8:7" in iot.message
 
 
-def test_fpatr_fields_inside_the_mask_are_tolerated(es: EncodingSet) -> None:
+def test_fpatr_fields_inside_the_mask_are_tolerated(es: EncodingSet, found: list[Finding]) -> None:
     fpatr = es.by_form_id("b_fpatr_32_30c307e06d4a")
     assert fpatr is not None
     assert {f.name for f in fpatr.fields if f.mask & fpatr.fixed_mask} == {
         "Func", "ElementWiseEn", "Reserved", "Opc1", "Opcode", "W"}
-    assert not [f for f in check_encodings(es) if f.subject == fpatr.form_id]
+    assert not [f for f in found if f.subject == fpatr.form_id]
 
 
 def test_duplicated_selector_in_the_corpus_is_a_collision(corpus_root: Path) -> None:
@@ -196,13 +212,13 @@ def test_duplicated_selector_in_the_corpus_is_a_collision(corpus_root: Path) -> 
 
     from specgen.encoding import build_encodings
 
-    stems = ("command-forms", "scalar-forms", "tile-operations", "extension-encoding-reservations")
-    cats = {s: json.loads((corpus_root / "spec/catalog" / f"{s}.json").read_text(encoding="utf-8")) for s in stems}
+    cats = {s: json.loads((corpus_root / "spec/catalog" / f"{s}.json").read_text(encoding="utf-8"))
+            for s in CATALOG_STEMS}
     ops = cats["tile-operations"]["operations"]
     tmul = next(o for o in ops if o["name"] == "TMUL")
     tadd = next(o for o in ops if o["name"] == "TADD")
     tadd["mode"], tadd["function"], tadd["selector"] = tmul["mode"], tmul["function"], tmul["selector"]
-    found = [f for f in check_encodings(build_encodings(cats)) if f.rule == "encoding-collision"]
+    found = encoding_collision.findings(build_encodings(cats))
     assert len(found) == 1
     assert "TADD" in found[0].message and "TMUL" in found[0].message and "0x" in found[0].message
 

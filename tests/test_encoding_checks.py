@@ -10,11 +10,10 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from specgen.diagnostics import Severity
+from specgen.check.rules import encoding_collision, encoding_gap, encoding_overlap, encoding_width
+from specgen.diagnostics import Finding, Severity, sorted_unique
 from specgen.encoding import EncodingSet, build_encodings
-from specgen.encoding.checks import check_encodings
 from specgen.encoding.decode import common_word
-from specgen.encoding.rules import encoding_collision, encoding_gap, encoding_overlap, encoding_width
 from specgen.encoding.svg import svg
 from specgen.encoding.wavejson import wavejson
 
@@ -38,6 +37,12 @@ def build(forms: list[dict[str, Any]], reviewed: list[dict[str, str]] | None = N
     return build_encodings({"command-forms": cat}, catalog_texts={"command-forms": text})
 
 
+def check_encodings(es: EncodingSet) -> list[Finding]:
+    """What ``specgen check`` reports for a spec whose encoding set is ``es`` (builder findings included)."""
+    rules = (encoding_overlap, encoding_gap, encoding_width, encoding_collision)
+    return sorted_unique([*es.build_findings, *(f for r in rules for f in r.findings(es))])
+
+
 def rules_of(es: EncodingSet) -> set[tuple[str, str, Severity]]:
     return {(f.rule, f.subject, f.severity) for f in check_encodings(es)}
 
@@ -49,7 +54,7 @@ def test_clean_form_has_no_findings() -> None:
 
 def test_overlapping_fields_are_reported() -> None:
     es = build([form("a_32_1", "A", 0x0000FFFF, 0x1234, [field("X", 16, 10), field("Y", 24, 8)])])
-    found = encoding_overlap.check(es)
+    found = encoding_overlap.findings(es)
     assert len(found) == 1
     f = found[0]
     assert (f.rule, f.severity, f.subject) == ("encoding-overlap", Severity.ERROR, "a_32_1")
@@ -64,19 +69,19 @@ def test_field_over_fixed_bits_needs_a_matching_pin() -> None:
                       [{"field": "W", "operator": "one-of", "values": [0]}])
     unpinned = form("un_32_1", "UN", 0x0000FFFF, 0x00000024, [field("X", 16, 16), field("W", 0, 1)])
     es = build([pinned_ok, pinned_bad, unpinned])
-    subjects = {f.subject for f in encoding_overlap.check(es)}
+    subjects = {f.subject for f in encoding_overlap.findings(es)}
     assert subjects == {"bad_32_1", "un_32_1"}
 
 
 def test_gap_is_a_warning_for_forms_and_a_note_for_reservations() -> None:
     es = build([form("g_32_1", "G", 0x0000FE7F, 0x13, [field("X", 16, 16)])])
-    (f,) = encoding_gap.check(es)
+    (f,) = encoding_gap.findings(es)
     assert f.severity is Severity.WARNING and "8:7" in f.message
     rsv = {"reservations": [{"mnemonic": "X.*", "length_bits": 32, "owner": "x", "status": "reserved-in-pto",
                              "encoding": [{"index": 0, "mask": "0x7f", "match": "0x7f", "width_bits": 32}],
                              "fields": []}]}
     es2 = build_encodings({"extension-encoding-reservations": rsv})
-    (n,) = encoding_gap.check(es2)
+    (n,) = encoding_gap.findings(es2)
     assert n.severity is Severity.NOTE and n.path == "spec/catalog/extension-encoding-reservations.json"
 
 
@@ -87,14 +92,14 @@ def test_width_errors_are_reported() -> None:
     narrow = form("w_32_3", "W3", 0x0000FFFF, 0, [field("X", 16, 16)])
     narrow["fields"][0]["width"] = 8  # pieces carry 16 value bits
     es = build([beyond, wrong_sum, narrow])
-    found = encoding_width.check(es)
+    found = encoding_width.findings(es)
     assert {f.subject for f in found} == {"w_32_1", "w_32_2", "w_32_3"}
     assert all(f.rule == "encoding-width" and f.severity is Severity.ERROR for f in found)
 
 
 def test_scaled_immediate_is_not_a_width_error() -> None:
     es = build([form("s_32_1", "S", 0x0000FFFF, 0, [field("imm", 16, 16, value_lsb=3)])])
-    assert encoding_width.check(es) == []
+    assert encoding_width.findings(es) == []
     (enc,) = es.by_mnemonic("S")
     imm = enc.field("imm")
     assert imm is not None and imm.extract(enc.encode({"imm": 8 * 77})) == 8 * 77
@@ -105,7 +110,7 @@ def test_collision_found_with_an_example_word() -> None:
     a = form("a_32_1", "A", 0x0000007F, 0x13, [field("X", 7, 25)])
     b = form("b_32_1", "B", 0x0000707F, 0x1013, [field("Y", 15, 17), field("Z", 7, 5)])
     es = build([a, b])
-    (f,) = encoding_collision.check(es)
+    (f,) = encoding_collision.findings(es)
     assert f.severity is Severity.ERROR and "A form a_32_1" in f.message and "B form b_32_1" in f.message
     word = int(re.search(r"0x([0-9A-F]+)", f.message).group(1), 16)  # type: ignore[union-attr]
     (ea,), (eb,) = es.by_mnemonic("A"), es.by_mnemonic("B")
@@ -117,7 +122,7 @@ def test_constraints_separate_forms() -> None:
              [{"field": "X", "operator": "not-equal", "value": 10}])
     b = form("b_32_1", "B", 0xF8F, 0x513, [field("R", 12, 20)])  # fixes X (bits 11:7) to 10
     es = build([a, b])
-    assert encoding_collision.check(es) == []
+    assert encoding_collision.findings(es) == []
     (ea,), (eb,) = es.by_mnemonic("A"), es.by_mnemonic("B")
     assert common_word(ea, eb) is None
 
@@ -126,12 +131,12 @@ def test_identical_forms_are_one_finding_and_groups_compare_once() -> None:
     """k forms that accept the same words are one cause; a pair of such groups is one collision."""
     same = [form(f"s_32_{k}", f"S{k}", 0x0000007F, 0x13, [field("X", 7, 25)]) for k in range(4)]
     es = build(same)
-    (f,) = encoding_collision.check(es)
+    (f,) = encoding_collision.findings(es)
     assert f.subject == "s_32_0" and "3 other form(s) accept exactly the same 32-bit words" in f.message
     assert all(f"S{k} form s_32_{k}" in f.message for k in (1, 2, 3))
     other = [form(f"t_32_{k}", f"T{k}", 0x0000707F, 0x1013, [field("Y", 15, 17), field("Z", 7, 5)])
              for k in range(2)]
-    found = encoding_collision.check(build(same + other))
+    found = encoding_collision.findings(build(same + other))
     assert len(found) == 3  # the S group, the T group, and S against T once
     (cross,) = [x for x in found if "both decode" in x.message]
     assert "7 more pair(s)" in cross.message  # 4 x 2 pairs, one shown
@@ -141,14 +146,14 @@ def test_declared_identical_pairs_are_not_reported() -> None:
     a = form("a_32_1", "A", 0x7F, 0x13, [field("X", 7, 25)])
     b = form("b_32_1", "B", 0x7F, 0x13, [field("X", 7, 25)])
     es = build([a, b], reviewed=[{"broad_form_id": "a_32_1", "narrow_form_id": "b_32_1", "reason": "alias"}])
-    assert encoding_collision.check(es) == []
+    assert encoding_collision.findings(es) == []
 
 
 def test_reviewed_overlap_is_not_reported() -> None:
     a = form("a_32_1", "A", 0x7F, 0x13, [field("X", 7, 25)])
     b = form("b_32_1", "B", 0x707F, 0x1013, [field("Y", 15, 17), field("Z", 7, 5)])
     es = build([a, b], reviewed=[{"broad_form_id": "a_32_1", "narrow_form_id": "b_32_1", "reason": "x"}])
-    assert encoding_collision.check(es) == []
+    assert encoding_collision.findings(es) == []
 
 
 def test_malformed_records_become_findings_not_exceptions() -> None:
@@ -176,7 +181,7 @@ def test_tile_operation_specialises_its_carrier() -> None:
     es = build_encodings(tepl_catalogs())
     (tx,) = es.by_mnemonic("TX")
     assert tx.opcode_match == (1 << 25) | (3 << 20) | 0x19181
-    assert encoding_collision.check(es) == []
+    assert encoding_collision.findings(es) == []
 
 
 def test_svg_is_deterministic_accessible_and_escaped() -> None:

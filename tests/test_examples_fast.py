@@ -21,11 +21,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from specgen.examples.datatypes import TYPES, decode, encode
+from specgen.examples.datatypes import decode, encode
 from specgen.examples.executor import TileInput, executor_for
 from specgen.examples.program import parse_program
+from specgen.loader import load_spec
+from specgen.vocabulary import vocabulary_of
 
 BUNDLED = Path(__file__).resolve().parent.parent / "spec"
+VOCABULARY = vocabulary_of(load_spec(BUNDLED))
+TYPES = {t.name: t for t in VOCABULARY.datatypes}
 OPS = {"TADD": "ADD", "TSUB": "SUB", "TMUL": "MUL", "TMAX": "MAX", "TMIN": "MIN", "TAND": "AND", "TOR": "OR",
        "TXOR": "XOR"}
 INTS = ["S64", "S32", "S16", "S8", "U64", "U32", "U16", "U8"]
@@ -73,7 +77,7 @@ def blocks(draw: st.DrawFn) -> tuple[str, list[TileInput]]:
 @given(case=blocks())
 def test_fast_paths_leave_the_state_the_asl_leaves(profile: str, case: tuple[str, list[TileInput]]) -> None:
     text, tiles = case
-    program = parse_program(text)
+    program = parse_program(text, VOCABULARY)
     slow = executor_for(BUNDLED, profile, fast=False)
     fast = executor_for(BUNDLED, profile, fast=True)
     assert "ExecuteTileBinary" in fast.interp.hooks and "ExecuteTileBinary" not in slow.interp.hooks
@@ -135,7 +139,7 @@ def test_hardware_ieee_profile_matches_numpy(case: tuple[str, str, str, np.ndarr
 
     tiles = [TileInput("T1", dt, rows, cols, vr, vc, words(a), capacity),
              TileInput("T2", dt, rows, cols, vr, vc, words(b), capacity)]
-    run = executor_for(BUNDLED, "hardware-ieee", fast=False).run(parse_program(text), tiles)
+    run = executor_for(BUNDLED, "hardware-ieee", fast=False).run(parse_program(text, VOCABULARY), tiles)
     assert run.fault is None
     got = run.outputs["T0"]
     want = _numpy(op, a, b)

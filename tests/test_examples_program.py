@@ -2,9 +2,22 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from specgen.examples.program import ProgramError, parse_program
+from specgen.examples.program import Program, ProgramError
+from specgen.examples.program import parse_program as parse_with
+from specgen.loader import load_spec
+from specgen.vocabulary import vocabulary_of
+
+VOCABULARY = vocabulary_of(load_spec(Path(__file__).resolve().parents[1] / "spec"))
+
+
+def parse_program(text: str, path: str = "<program>") -> Program:
+    """Read ``text`` with the bundled spec's DataType, PadValue and CMODE names."""
+    return parse_with(text, VOCABULARY, path)
+
 
 TMUL = "BSTART.VEC TMUL, FP16; B.DIM LB0=4; B.DIM LB1=2; B.IOT T1, T2, mask=0b0001, <last>, ->T<1>; BSTOP"
 

@@ -13,9 +13,11 @@ from specgen.cli import main
 from specgen.diagnostics import Severity
 from specgen.examples.executor import executor_for
 from specgen.examples.program import parse_program
-from specgen.examples.results import example_results, prose_datatypes, run_suite
+from specgen.examples.results import example_results, run_suite
 from specgen.graph import SpecGraph
 from specgen.loader import load_spec
+from specgen.prose import DataTypeSentence, datatype_sentence
+from specgen.vocabulary import Vocabulary
 
 EXAMPLE_RULES = ["example-mismatch", "example-fault", "example-sketch", "example-legality"]
 TMUL_DIR = "examples/tile/elementwise-tile-tile/arithmetic/TMUL"
@@ -69,7 +71,7 @@ def test_results_api_for_pages(bundled_root: Path) -> None:
 
 def test_fault_is_reported_with_its_asl_location(bundled_root: Path) -> None:
     ex = executor_for(bundled_root, "reference")
-    run = ex.run(parse_program("BSTART.VEC TADD, S32\nB.DIM LB0=4\nB.DIM LB0=8\nBSTOP"), [])
+    run = ex.run(parse_program("BSTART.VEC TADD, S32\nB.DIM LB0=4\nB.DIM LB0=8\nBSTOP", ex.vocabulary), [])
     assert run.fault is not None
     assert run.fault.name == "Fault_BundleControl"
     assert run.fault.statement.line == 3
@@ -117,10 +119,14 @@ def test_unexpected_fault_and_broken_files(bundled_copy: Path) -> None:
     assert "does not parse" in by_path["syntax.json"].message and "found 'FP16'" in by_path["syntax.json"].message
 
 
-def test_prose_datatypes() -> None:
-    assert prose_datatypes(["DataType is one of S32, U32, FP32, S16, U16, FP16, or BF16."]) == {
-        "S32", "U32", "FP32", "S16", "U16", "FP16", "BF16"}
-    assert prose_datatypes(["Nothing about types."]) is None
+def test_the_datatype_sentence_is_read_with_the_specs_names(bundled_vocabulary: Vocabulary) -> None:
+    legality = ["Nothing about types.", "DataType is one of S32, U32, FP32, S16, U16, FP16, or BF16."]
+    assert datatype_sentence(legality, bundled_vocabulary) == DataTypeSentence(
+        1, frozenset({"S32", "U32", "FP32", "S16", "U16", "FP16", "BF16"}), True)
+    open_list = datatype_sentence(["The selected DataType is exactly S32, U32 or FP32."], bundled_vocabulary)
+    assert open_list is not None and not open_list.closed and open_list.names == {"S32", "U32", "FP32"}
+    assert datatype_sentence(["DataType is one of FP99 or XYZ."], bundled_vocabulary) is None
+    assert datatype_sentence(["Nothing about types."], bundled_vocabulary) is None
 
 
 def test_corpus_tmul_example_is_a_sketch_note_and_check_keeps_one_error(corpus_root: Path) -> None:
@@ -197,12 +203,14 @@ ALIAS = f"{TMUL_DIR}/destination-aliases-left-source.json"
 
 
 @pytest.mark.parametrize("fast", [True, False])
-def test_execute_destination_aliasing_left_source_uses_old_values(bundled_root: Path, fast: bool) -> None:
+def test_execute_destination_aliasing_left_source_uses_old_values(bundled_root: Path, fast: bool,
+                                                                  bundled_vocabulary: Vocabulary) -> None:
     doc = json.loads((bundled_root / ALIAS).read_text())
     assert doc["program"] == "EXECUTE TMUL T0, T0, T1"
     from specgen.examples.model import parse_example
-    ex = parse_example((bundled_root / ALIAS).read_text())
-    run = executor_for(bundled_root, "reference", fast=fast).run(parse_program(ex.program_text), ex.inputs())
+    ex = parse_example((bundled_root / ALIAS).read_text(), bundled_vocabulary)
+    run = executor_for(bundled_root, "reference", fast=fast).run(parse_program(ex.program_text, bundled_vocabulary),
+                                                                 ex.inputs(bundled_vocabulary))
     assert run.fault is None
     assert [(s.entry, s.destination) for s in run.steps] == [("InstructionContractExecute_TMUL", "T0")]
     left, right = doc["tiles"]["T0"]["values"], doc["tiles"]["T1"]["values"]
@@ -227,13 +235,15 @@ def test_execute_example_is_verified_on_the_page_api_and_a_wrong_value_is_caught
     assert "T0[0][0]: expected 9, got 21" in findings[0].message
 
 
-def test_execute_illegal_operands_fault_at_the_predicate_and_write_nothing(bundled_root: Path) -> None:
+def test_execute_illegal_operands_fault_at_the_predicate_and_write_nothing(bundled_root: Path,
+                                                                          bundled_vocabulary: Vocabulary) -> None:
     from specgen.examples.executor import TileInput
     t0 = TileInput("T0", "U32", 8, 4, 2, 2, ((3, 5), (7, 9)))
     t1 = TileInput("T1", "U16", 16, 4, 2, 2, ((1, 2), (3, 4)))  # another DataType: operands disagree
     run = executor_for(bundled_root, "reference").run(parse_program("EXECUTE TMUL T0, T0, T0\n"
                                                                     "EXECUTE TMUL T0, T0, T1\n"
-                                                                    "EXECUTE TMUL T0, T0, T0"), [t0, t1])
+                                                                    "EXECUTE TMUL T0, T0, T0",
+                                                                    bundled_vocabulary), [t0, t1])
     assert run.fault is not None and run.fault.name == "Fault_TileLegality"
     assert run.fault.statement.line == 2 and len(run.steps) == 2
     assert run.fault.asl_function == "InstructionContractOperandsLegal_TMUL"
@@ -243,9 +253,9 @@ def test_execute_illegal_operands_fault_at_the_predicate_and_write_nothing(bundl
     assert [row[:2] for row in run.tiles["T0"].values()[:2]] == [["9", "25"], ["49", "81"]]  # line 1 only
 
 
-def test_execute_unknown_mnemonic_cannot_run_and_names_it(bundled_root: Path) -> None:
+def test_execute_unknown_mnemonic_cannot_run_and_names_it(bundled_root: Path, bundled_vocabulary: Vocabulary) -> None:
     from specgen.examples.executor import RunError, TileInput
     t0 = TileInput("T0", "U32", 8, 4, 2, 2, ((3, 5), (7, 9)))
     with pytest.raises(RunError) as info:
-        executor_for(bundled_root, "reference").run(parse_program("EXECUTE TFOO T0, T0, T0"), [t0])
+        executor_for(bundled_root, "reference").run(parse_program("EXECUTE TFOO T0, T0, T0", bundled_vocabulary), [t0])
     assert "TFOO" in info.value.message and "InstructionContractExecute_TFOO" in info.value.message

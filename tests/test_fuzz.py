@@ -33,6 +33,7 @@ from specgen.models.instruction import InstructionHeader
 from specgen.models.manifest import ReleaseManifest
 from specgen.models.test import TestHeader
 from specgen.models.unit import ReviewRecord, StateRecord, UnitHeader
+from specgen.vocabulary import Vocabulary
 
 RULE_ID = re.compile(r"^[a-z][a-z0-9-]*$")
 FAST = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -253,13 +254,13 @@ PROGRAM_PIECES = st.sampled_from([
 
 
 @FAST
-@given(st.one_of(st.lists(st.one_of(PROGRAM_PIECES, st.text(string.printable, max_size=15)), max_size=12)
-                 .map(lambda p: "\n".join(p)), st.text(max_size=200)))
-def test_block_program_parser(text: str) -> None:
+@given(text=st.one_of(st.lists(st.one_of(PROGRAM_PIECES, st.text(string.printable, max_size=15)), max_size=12)
+                      .map(lambda p: "\n".join(p)), st.text(max_size=200)))
+def test_block_program_parser(text: str, bundled_vocabulary: Vocabulary) -> None:
     """A malformed program is a located ProgramError, never another exception."""
     program_mod = pytest.importorskip("specgen.examples.program")
     try:
-        program = program_mod.parse_program(text, "examples/x.json")
+        program = program_mod.parse_program(text, bundled_vocabulary, "examples/x.json")
     except program_mod.ProgramError as e:
         assert e.line >= 0 and e.col >= 0 and e.message
         assert e.line <= lines_of(text) + 1, (e.line, text)

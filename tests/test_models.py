@@ -54,7 +54,7 @@ def test_valid_tile_instruction() -> None:
     (lambda d: d["contract"].update(legality=["Execute the TADD instruction contract"]), "placeholder"),
     (lambda d: d["contract"].update(defaults=[]), "defaults"),
     (lambda d: d["contract"].update(legality=["a", "a"]), "duplicate"),
-    (lambda d: d.update(classification=["not-a-class", "x"]), "tile class"),
+    (lambda d: d.update(classification=["Not_A_Class", "x"]), "classification"),
     (lambda d: d.update(depends_on=["lowercase"]), "depends_on"),
 ])
 def test_invalid_instruction(mutate, fragment: str) -> None:

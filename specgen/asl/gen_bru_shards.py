@@ -32,6 +32,7 @@ The jump/link handlers (J, JR, ADDTPC, SETRET) are not generated yet.
 
 from __future__ import annotations
 
+from ..encoding.model import catalog_word
 from .gen_scalar_shards import MASK64, _check_reg, _ident, family_shards_asl, _sext, _w, _write_reg
 
 _HANDLERS = ("ExecuteCompare", "ExecuteCompareLogical", "ExecuteSetCommit", "ExecuteSetCommitLogical")
@@ -81,12 +82,7 @@ class _BRU:
         self.implicit_left = "SrcL" not in self.fields
 
     def encode(self, values: dict[str, int]) -> int:
-        word = int(self.form["encoding"][0]["match"], 16)
-        for name, v in values.items():
-            for p in self.fields[name]["pieces"]:
-                m = (1 << p["width"]) - 1
-                word = (word & ~(m << p["instruction_lsb"])) | (((v >> p["value_lsb"]) & m) << p["instruction_lsb"])
-        return word
+        return catalog_word(self.form, values)
 
     def imm_range(self) -> tuple[int, int]:
         w = self.fields[self.imm]["width"]

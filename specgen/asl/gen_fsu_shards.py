@@ -40,6 +40,7 @@ from __future__ import annotations
 import math
 import struct
 
+from ..encoding.model import catalog_word
 from .gen_scalar_shards import MASK64, _check_reg, _ident, family_shards_asl, _w, _write_reg
 
 _TPC = 0x100
@@ -145,12 +146,7 @@ class _FSU:
         self.raw = m[1:] if m in ("FADD", "FSUB", "FMUL", "FDIV") else None
 
     def encode(self, values: dict[str, int]) -> int:
-        word = int(self.form["encoding"][0]["match"], 16)
-        for name, v in values.items():
-            for p in self.fields[name]["pieces"]:
-                m = (1 << p["width"]) - 1
-                word = (word & ~(m << p["instruction_lsb"])) | (((v >> p["value_lsb"]) & m) << p["instruction_lsb"])
-        return word
+        return catalog_word(self.form, values)
 
     def expected(self, left: int, right: int, single: bool) -> tuple[int, int]:
         if self.minmax:

@@ -28,6 +28,8 @@ from __future__ import annotations
 import re
 from typing import Callable
 
+from ..encoding.model import catalog_word
+
 MASK64 = (1 << 64) - 1
 _IMM_FIELDS = ("simm5", "simm12", "simm17", "simm22", "simm")
 _LOAD_PATTERN = 0xF1E2D3C4B5A69788  # every low 1/2/4-byte part is negative
@@ -76,15 +78,7 @@ class _Form:
         self.index_field = "SrcR" if self.kind == "Register" else None
 
     def encode(self, values: dict[str, int]) -> int:
-        enc = self.form["encoding"][0]
-        word = int(enc["match"], 16)
-        for name, v in values.items():
-            fl = self.fields[name]
-            for p in fl["pieces"]:
-                part = (v >> p["value_lsb"]) & ((1 << p["width"]) - 1)
-                word &= ~(((1 << p["width"]) - 1) << p["instruction_lsb"])
-                word |= part << p["instruction_lsb"]
-        return word
+        return catalog_word(self.form, values)
 
     def legal_defaults(self) -> dict[str, int]:
         """Encoded values for fields that are not operands of the scenario (first legal value)."""

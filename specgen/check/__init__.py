@@ -46,8 +46,11 @@ RULES: list[Rule] = [
 
 def all_rules() -> list[Rule]:
     """Every rule: the traceability rules, then those that read encodings or run the spec's ASL."""
-    from .rules import encoding, examples, legality_prose_mismatch  # lazy: they import the interpreter
-    return RULES + encoding.RULES + [legality_prose_mismatch.RULE] + examples.RULES
+    from .rules import (encoding_collision, encoding_gap, encoding_overlap, encoding_record,  # lazy: they import
+                        encoding_width, examples, instruction_tile_class,  # the interpreter or read the
+                        legality_prose_mismatch)  # spec's vocabulary
+    return (RULES + [instruction_tile_class.RULE, encoding_overlap.RULE, encoding_gap.RULE, encoding_width.RULE,
+                     encoding_collision.RULE, encoding_record.RULE] + [legality_prose_mismatch.RULE] + examples.RULES)
 
 
 def run_checks(graph: SpecGraph, *, only: Iterable[str] = (), disable: Iterable[str] = (),

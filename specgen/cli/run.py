@@ -40,8 +40,10 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ..asl.profiles import PROFILES
     from ..examples.executor import RunError, executor_for
     from ..examples.model import ExampleFile, ExampleFormatError
+    from ..examples.model import program_position
     from ..examples.program import ProgramError, parse_program
-    from ..examples.results import _program_position
+    from ..loader import RootError, load_spec
+    from ..vocabulary import vocabulary_of
     from ..examples.runfile import load_tiles, parse_loose_example, tiles_file
     from ..examples.verify import verify
 
@@ -56,32 +58,37 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if profile is not None and profile not in PROFILES:
         print(f"specgen run: unknown profile {profile!r}; known: {', '.join(sorted(PROFILES))}", file=err)
         return ExitCode.USAGE
+    try:
+        vocabulary = vocabulary_of(load_spec(Path(args.root)))
+    except RootError as e:
+        print(f"specgen run: {e}", file=err)
+        return ExitCode.USAGE
     example: ExampleFile | None = None
     try:
         if text.lstrip().startswith("{"):
-            example = parse_loose_example(text)
+            example = parse_loose_example(text, vocabulary)
             program_text = example.program_text
-            tiles = example.inputs()
+            tiles = example.inputs(vocabulary)
             profile = profile or example.profile
         else:
             program_text = text
             tf = tiles_file(name, args.tiles)
-            tiles = load_tiles(tf) if tf else []
+            tiles = load_tiles(tf, vocabulary) if tf else []
     except ExampleFormatError as e:
         print(f"{shown}:{e.line}:{e.col}: {e.message}", file=err)
         return ExitCode.USAGE
     profile = profile or "reference"
     try:
-        program = parse_program(program_text, path=shown)
+        program = parse_program(program_text, vocabulary, path=shown)
     except ProgramError as e:
         line, col = e.line, e.col
         if example is not None:
-            line, col = _program_position(text, example, e.line, e.col)
+            line, col = program_position(text, example, e.line, e.col)
         print(f"{shown}:{line}:{col}: syntax error: {e.message}", file=err)
         return ExitCode.USAGE
     t0 = time.perf_counter()
     try:
-        result = executor_for(Path(args.root), profile).run(program, tiles)
+        result = executor_for(Path(args.root), profile, vocabulary=vocabulary).run(program, tiles)
     except RunError as e:
         print(f"{shown}: cannot run: {e.message}", file=err)
         return ExitCode.FINDINGS

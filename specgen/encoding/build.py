@@ -19,11 +19,10 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from specgen.diagnostics import Finding, Severity
-
+from ..diagnostics import Finding, Severity
+from ..models.catalog import CATALOG_STEMS
 from .model import Carrier, Constraint, Encoding, EncodingSet, Field, Piece, Source
 
-CATALOG_STEMS = ("command-forms", "scalar-forms", "tile-operations", "extension-encoding-reservations")
 DEFAULT_ZERO = "Encoded zero supplies numeric zero for the {role}."
 
 

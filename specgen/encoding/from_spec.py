@@ -1,8 +1,6 @@
 """Encodings of a loaded spec: the loader's parsed catalogs and headers, no second read.
 
-This is how the check, the pages and the commands get encodings; the
-standalone :func:`specgen.encoding.encodings_from_root` stays for tools that
-have no loaded spec.
+This is the one way the check, the pages and the commands get encodings.
 """
 
 from __future__ import annotations
@@ -12,12 +10,12 @@ import json
 from typing import Any
 
 from ..graph import Derived, SpecGraph
+from ..models.catalog import CATALOG_STEMS
 from .build import build_encodings
 from .model import EncodingSet
 
 CONTRACT_FIELDS = {"operands", "field_zero_meanings", "field_contracts"}
 _LAST: dict[str, EncodingSet] = {}  # the last set built in this process, by a digest of its inputs
-STEMS = ("command-forms", "scalar-forms", "tile-operations", "extension-encoding-reservations")
 
 
 def _spec_encodings(graph: SpecGraph) -> EncodingSet:
@@ -26,7 +24,7 @@ def _spec_encodings(graph: SpecGraph) -> EncodingSet:
     catalogs: dict[str, Any] = {}
     paths: dict[str, str] = {}
     texts: dict[str, str] = {}
-    for stem in STEMS:
+    for stem in CATALOG_STEMS:
         rel = f"{spec.config.json_root}/catalog/{stem}.json"
         art = spec.artifacts.get(rel)
         if art is not None and art.data is not None:

@@ -12,11 +12,11 @@ word starts at bit 32, exactly like ``instruction_lsb`` in the catalogs.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
-from specgen.diagnostics import Finding
+from ..diagnostics import Finding
 
 SegmentKind = Literal["constant", "field", "gap"]
 EncodingKind = Literal["tile-operation", "command-form", "scalar-form", "reservation"]
@@ -34,6 +34,27 @@ def ones(width: int) -> int:
 def binary_literal(value: int, width: int) -> str:
     """Verilog-style sized binary literal, the name given to constant segments."""
     return f"{width}'b{value:0{width}b}"
+
+
+def assemble(base: int, values: Mapping[str, int], pieces: Mapping[str, Iterable[Piece]]) -> int:
+    """``base`` with each field value written into that field's pieces (the bits under them replaced).
+
+    The one place a word is put together from field values: the encoding model
+    and the generators of ASL test shards (which hold catalog forms as JSON) both use it.
+    """
+    word = base
+    for name, value in values.items():
+        for p in pieces[name]:
+            word = (word & ~p.mask) | (((value >> p.value_lsb) & ones(p.width)) << p.instruction_lsb)
+    return word
+
+
+def catalog_word(form: Mapping[str, Any], values: Mapping[str, int]) -> int:
+    """The word of a catalog form as JSON (first encoding word's match) with ``values`` in its fields."""
+    fields = {f["name"]: f for f in form.get("fields", [])}
+    pieces = {name: [Piece(int(p["instruction_lsb"]), int(p["value_lsb"]), int(p["width"]))
+                     for p in fields[name]["pieces"]] for name in values}
+    return assemble(int(form["encoding"][0]["match"], 16), values, pieces)
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,12 +318,9 @@ class Encoding:
 
     def encode(self, values: Mapping[str, int]) -> int:
         """The instruction word for ``values`` (missing free fields encode as zero)."""
-        word = self.opcode_match
-        for f in self.fields:
-            if f.fixed_value is not None:
-                continue
-            word = (word & ~f.mask) | f.insert(values.get(f.name, 0))
-        return word & self.word_mask
+        free = [f for f in self.fields if f.fixed_value is None]
+        return assemble(self.opcode_match, {f.name: f.to_raw(values.get(f.name, 0)) for f in free},
+                        {f.name: f.pieces for f in free}) & self.word_mask
 
     def decode_fields(self, word: int) -> dict[str, int]:
         return {f.name: f.extract(word) for f in self.fields}

@@ -14,70 +14,23 @@ integer element rules use for results.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from ..vocabulary import DataType
+
 WORD_MASK = (1 << 64) - 1
 
-
-@dataclass(frozen=True, slots=True)
-class ElementType:
-    """One ``TileDataType`` member, by its short name (``FP16``, ``S32`` …)."""
-
-    name: str
-    code: int
-    bits: int
-    kind: str  # "float" | "signed" | "unsigned" | "packed"
-    dtype: str | None = None  # name of the NumPy / ml_dtypes scalar type of the format, when one exists
-
-    @property
-    def numpy(self) -> Any:
-        """The scalar type itself, imported on first use (ml_dtypes alone costs most of a cached check)."""
-        return None if self.dtype is None else _scalar_type(self.dtype)
-
-    @property
-    def member(self) -> str:
-        """The ASL enumeration member, e.g. ``TileDataType_FP16``."""
-        return f"TileDataType_{self.name}"
-
-    @property
-    def mask(self) -> int:
-        return (1 << self.bits) - 1
-
-
-_TABLE: list[tuple[str, int, int, str, str | None]] = [
-    ("FP64", 0, 64, "float", "float64"),
-    ("FP32", 1, 32, "float", "float32"),
-    ("TF32", 2, 32, "float", "float32"),
-    ("HF32", 3, 32, "float", "float32"),
-    ("FP16", 4, 16, "float", "float16"),
-    ("BF16", 5, 16, "float", "bfloat16"),
-    ("HiF8", 6, 8, "float", None),
-    ("E4M3", 7, 8, "float", "float8_e4m3fn"),
-    ("E5M2", 8, 8, "float", "float8_e5m2"),
-    ("E3M2", 9, 8, "float", None),
-    ("E2M3", 10, 8, "float", None),
-    ("E2M1X2", 11, 4, "packed", None),
-    ("E1M2X2", 12, 4, "packed", None),
-    ("E8M0", 13, 8, "float", None),
-    ("HiF4X2", 14, 4, "packed", None),
-    ("S64", 16, 64, "signed", "int64"),
-    ("S32", 17, 32, "signed", "int32"),
-    ("S16", 18, 16, "signed", "int16"),
-    ("S8", 19, 8, "signed", "int8"),
-    ("S4X2", 20, 4, "packed", None),
-    ("U64", 24, 64, "unsigned", "uint64"),
-    ("U32", 25, 32, "unsigned", "uint32"),
-    ("U16", 26, 16, "unsigned", "uint16"),
-    ("U8", 27, 8, "unsigned", "uint8"),
-    ("U4X2", 28, 4, "packed", None),
-]
-
-TYPES: dict[str, ElementType] = {n: ElementType(n, c, b, k, t) for n, c, b, k, t in _TABLE}
-BY_CODE: dict[int, ElementType] = {t.code: t for t in TYPES.values()}
-DTYPE_NONE_CODE = 31
-
+# The NumPy / ml_dtypes scalar type of each element format that has one. The
+# spec names the formats (its DataType field domain) but not how a Python
+# library spells them, so this is the one table of formats typed in here;
+# a format without an entry is written and shown as raw words.
+_NUMPY_SCALAR = {
+    "FP64": "float64", "FP32": "float32", "TF32": "float32", "HF32": "float32", "FP16": "float16",
+    "BF16": "bfloat16", "E4M3": "float8_e4m3fn", "E5M2": "float8_e5m2",
+    "S64": "int64", "S32": "int32", "S16": "int16", "S8": "int8",
+    "U64": "uint64", "U32": "uint32", "U16": "uint16", "U8": "uint8",
+}
 _UINT = {8: "uint8", 16: "uint16", 32: "uint32", 64: "uint64"}
 
 
@@ -90,13 +43,10 @@ def _scalar_type(name: str) -> Any:
     return getattr(ml_dtypes, name)
 
 
-def element_type(name: str) -> ElementType | None:
-    """The type named ``name`` (case-insensitive, with or without ``TileDataType_``)."""
-    key = name.removeprefix("TileDataType_")
-    for t in TYPES.values():
-        if t.name.lower() == key.lower():
-            return t
-    return None
+def numpy_type(et: DataType) -> Any:
+    """The scalar type of ``et``'s format, imported on first use (ml_dtypes alone costs most of a cached check)."""
+    name = _NUMPY_SCALAR.get(et.name)
+    return None if name is None else _scalar_type(name)
 
 
 class ValueError_(ValueError):
@@ -116,7 +66,7 @@ def parse_raw(text: str) -> int | None:
     return None
 
 
-def encode(value: object, et: ElementType) -> int:
+def encode(value: object, et: DataType) -> int:
     """The 64-bit carrier of ``value`` (a number in the element type, or a raw ``"0x…"`` word)."""
     if isinstance(value, str):
         raw = parse_raw(value)
@@ -141,10 +91,10 @@ def encode(value: object, et: ElementType) -> int:
         if not lo <= value <= hi:
             raise ValueError_(f"{value} is outside the {et.name} range {lo}..{hi}")
         return value & WORD_MASK
-    if et.kind == "float" and et.numpy is not None:
+    if et.kind == "float" and numpy_type(et) is not None:
         import numpy as np
         with np.errstate(all="ignore"):
-            arr = np.array([float(value)], dtype=np.float64).astype(et.numpy)
+            arr = np.array([float(value)], dtype=np.float64).astype(numpy_type(et))
         if math.isfinite(float(value)) and not np.isfinite(arr[0]):
             raise ValueError_(f"{value} overflows {et.name}")
         raw = int(arr.view(_scalar_type(_UINT[et.bits]))[0])
@@ -168,20 +118,20 @@ def _round_low_bits(raw: int, drop: int) -> int:
     return base & 0xFFFFFFFF
 
 
-def decode(raw: int, et: ElementType) -> int | float | None:
+def decode(raw: int, et: DataType) -> int | float | None:
     """The element-type value of a carrier: its low ``bits`` read in the format (None: no decoder)."""
     low = raw & et.mask
     if et.kind == "unsigned":
         return low
     if et.kind == "signed":
         return low - (1 << et.bits) if low >> (et.bits - 1) else low
-    if et.kind == "float" and et.numpy is not None:
+    if et.kind == "float" and numpy_type(et) is not None:
         import numpy as np
-        return float(np.array([low], dtype=_scalar_type(_UINT[et.bits])).view(et.numpy)[0])
+        return float(np.array([low], dtype=_scalar_type(_UINT[et.bits])).view(numpy_type(et))[0])
     return None
 
 
-def show_value(raw: int, et: ElementType) -> str:
+def show_value(raw: int, et: DataType) -> str:
     """A short spelling of the element value (``1.5``, ``-3``, ``nan``, ``0x…`` when undecodable)."""
     v = decode(raw, et)
     if v is None:

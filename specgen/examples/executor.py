@@ -30,8 +30,10 @@ from ..asl import ASLError, Bits, Interpreter, interpreter_for
 from ..asl.profiles import get_profile
 from ..diagnostics import Span
 from ..loader import load_spec
-from .datatypes import BY_CODE, ElementType, element_type, show_value, show_word
-from .program import HANDS, Program, Statement
+from ..vocabulary import DataType, Vocabulary, vocabulary_of
+from .datatypes import show_value, show_word
+from .program import Program
+from .syntax import HANDS, Statement
 
 HAND_NAMES = {v: k for k, v in HANDS.items()}
 SPELLING = {"BSTART.TEPL": 0, "BSTART.VEC": 1, "BSTART.SFU": 2}
@@ -79,14 +81,8 @@ class TileInput:
     mask: int = 0b0001
     layout: str = "row-major"
 
-    @property
-    def element(self) -> ElementType:
-        et = element_type(self.data_type)
-        assert et is not None
-        return et
-
-    def capacity(self) -> int:
-        return self.capacity_bytes or self.rows * self.columns * self.element.bits // 8
+    def capacity(self, et: DataType) -> int:
+        return self.capacity_bytes or self.rows * self.columns * et.bits // 8
 
 
 @dataclass(slots=True)
@@ -104,10 +100,7 @@ class TileState:
     layout: str
     words: list[list[int]]
     defined: list[list[bool]]
-
-    @property
-    def element(self) -> ElementType | None:
-        return element_type(self.data_type)
+    element: DataType | None = None  # None: the spec names no such type
 
     def values(self) -> list[list[str]]:
         et = self.element
@@ -158,29 +151,28 @@ class RunResult:
     outputs: dict[str, TileState] = field(default_factory=dict)  # destinations written by the run
     tiles: dict[str, TileState] = field(default_factory=dict)    # every allocated register after the run
 
-    @property
-    def destinations(self) -> list[str]:
-        return list(self.outputs)
-
 
 class Executor:
     """One interpreter over ``root`` with ``profile``'s hooks, reused for every run."""
 
     def __init__(self, root: Path, profile: str = "reference", *, fast: bool = True,
-                 tile_elements: int | None = None) -> None:
+                 tile_elements: int | None = None, vocabulary: Vocabulary | None = None) -> None:
         self.root = Path(root)
         self.profile = get_profile(profile).name
         self.fast = fast
-        self.interp = interpreter_for(load_spec(self.root))
+        spec = load_spec(self.root)
+        self.interp = interpreter_for(spec)
+        # DataType names and codes are the spec's: the caller's (read once per graph) or this spec's
+        self.vocabulary = vocabulary if vocabulary is not None else vocabulary_of(spec)
         get_profile(profile).install(self.interp)
-        install_profile_adapters(self.interp, self.profile)
+        install_profile_adapters(self.interp, self.profile, self.vocabulary)
         self._fault_stack: tuple[tuple[str, Span], ...] = ()
         self._install_fault_probe()
         if tile_elements is not None:
             set_model_config(self.interp, "PTO_MODEL_TILE_ELEMENTS", tile_elements)
         if fast:
             from .fastpath import install_fast_paths  # NumPy/ml_dtypes load only when a program runs
-            install_fast_paths(self.interp, self.profile)
+            install_fast_paths(self.interp, self.profile, self.vocabulary)
         self.lock = threading.Lock()
         missing = [n for n in ("ResetProfileState", "ConfigureTileForMask", "BlockStop", "BlockIOT", "BlockDim")
                    if not self.interp.has_function(n)]
@@ -321,15 +313,15 @@ class Executor:
     def _install(self, t: TileInput) -> None:
         it = self.interp
         idx = register_index(t.register)
-        et = element_type(t.data_type)
+        et = self.vocabulary.datatype(t.data_type)
         if idx is None or et is None:
             raise RunError(f"{t.register}: not a tile register, or {t.data_type} is not a data type")
         try:
-            it.call("ConfigureTileForMask", idx, t.capacity(), t.rows, t.columns, t.valid_rows,
+            it.call("ConfigureTileForMask", idx, t.capacity(et), t.rows, t.columns, t.valid_rows,
                     t.valid_columns, et.member, LAYOUTS[t.layout], "TileLocation_Vector", t.mask)
         except ASLError as e:
             raise RunError(f"input tile {t.register} ({t.data_type}, {t.rows}x{t.columns}, valid "
-                           f"{t.valid_rows}x{t.valid_columns}, {t.capacity()} bytes, mask "
+                           f"{t.valid_rows}x{t.valid_columns}, {t.capacity(et)} bytes, mask "
                            f"0b{t.mask:04b}) is not a descriptor the model accepts: {e.message} "
                            f"at {e.span}") from None
         write_elements(it, idx, t.words, fast=self.fast)
@@ -365,7 +357,7 @@ class Executor:
 
     # -- reading --------------------------------------------------------------------
     def read_tile(self, idx: int) -> TileState:
-        return read_tile(self.interp, idx, fast=self.fast)
+        return read_tile(self.interp, idx, self.vocabulary, fast=self.fast)
 
 
 def write_elements(it: Interpreter, idx: int, words: tuple[tuple[int, ...], ...], *, fast: bool) -> None:
@@ -384,7 +376,7 @@ def write_elements(it: Interpreter, idx: int, words: tuple[tuple[int, ...], ...]
             it.call("WriteTileElement", idx, r, c, w)
 
 
-def read_tile(it: Interpreter, idx: int, *, fast: bool = True) -> TileState:
+def read_tile(it: Interpreter, idx: int, vocabulary: Vocabulary, *, fast: bool = True) -> TileState:
     """The whole physical tile ``idx``: words and definedness, through the ASL observation helpers."""
     rows = int(it.call("TileRows", idx))  # type: ignore[arg-type]
     cols = int(it.call("TileColumns", idx))  # type: ignore[arg-type]
@@ -398,7 +390,8 @@ def read_tile(it: Interpreter, idx: int, *, fast: bool = True) -> TileState:
         defined = [[it.call("TileElementDefined", idx, r, c) is True for c in range(cols)] for r in range(rows)]
     layout = "column-major" if tile["layout"] == "TileLayout_ColumnMajor" else "row-major"
     return TileState(register_name(idx), idx, dt, rows, cols, int(tile["valid_rows"]),
-                     int(tile["valid_columns"]), int(tile["capacity_bytes"]), layout, words, defined)
+                     int(tile["valid_columns"]), int(tile["capacity_bytes"]), layout, words, defined,
+                     vocabulary.datatype(dt))
 
 
 def _word(v: object) -> int:
@@ -417,7 +410,7 @@ def set_model_config(it: Interpreter, name: str, value: int) -> None:
     it._consts[name] = value  # noqa: SLF001 - see docstring
 
 
-def install_profile_adapters(it: Interpreter, profile: str) -> None:
+def install_profile_adapters(it: Interpreter, profile: str, vocabulary: Vocabulary) -> None:
     """Route the bundled spec's FP hook through the profile when the profile does not name it.
 
     ``specgen.asl.profiles`` ``hardware-ieee`` replaces the corpus hook
@@ -437,7 +430,7 @@ def install_profile_adapters(it: Interpreter, profile: str) -> None:
            "TileBinary_MUL": "FloatingBinary_MUL"}
 
     def tile_fp_binary(original: Callable, op: str, data_type: str, left: Bits, right: Bits) -> Bits:
-        et = element_type(str(data_type))
+        et = vocabulary.datatype(str(data_type))
         if op in ops and et is not None and et.code in _FORMATS:
             raw, _flags = ieee_binary(ops[op], et.code, left.v, right.v)
             return Bits(raw, 64)
@@ -452,15 +445,19 @@ _EXECUTORS_LOCK = threading.Lock()
 
 
 def executor_for(root: Path, profile: str = "reference", *, fast: bool = True,
-                 tile_elements: int | None = None) -> Executor:
-    """The shared executor of (root, profile): functions are compiled once per process."""
+                 tile_elements: int | None = None, vocabulary: Vocabulary | None = None) -> Executor:
+    """The shared executor of (root, profile): functions are compiled once per process.
+
+    ``vocabulary`` is the spec's when the caller has it (else the executor reads it from ``root``).
+    """
     key = (str(Path(root).resolve()), get_profile(profile).name, fast, tile_elements)
     with _EXECUTORS_LOCK:
         ex = _EXECUTORS.get(key)
         if ex is None:
-            ex = _EXECUTORS[key] = Executor(Path(root), profile, fast=fast, tile_elements=tile_elements)
+            ex = _EXECUTORS[key] = Executor(Path(root), profile, fast=fast, tile_elements=tile_elements,
+                                            vocabulary=vocabulary)
         return ex
 
 
 __all__ = ["Executor", "executor_for", "RunError", "RunResult", "TileInput", "TileState", "Fault", "Step",
-           "register_name", "register_index", "BY_CODE"]
+           "register_name", "register_index"]

@@ -32,7 +32,7 @@ import ml_dtypes
 import numpy as np
 
 from ..asl import Bits, Interpreter
-from .datatypes import element_type
+from ..vocabulary import DataType, Vocabulary
 
 U64 = np.uint64
 
@@ -89,6 +89,9 @@ def bulk_read(it: Interpreter, idx: int) -> tuple[list[list[int]], list[list[boo
 
 
 # ---------------------------------------------------------------- element formats
+# Bit layouts of the floating formats the fast path vectorises, keyed by format. They are
+# properties of the formats (IEEE 754, OCP FP8), which the spec states only as ASL code; a
+# DataType of the spec's vocabulary without an entry here runs the ASL instead.
 # (sign bit, exponent lsb, exponent width, fraction width) of each floating format
 _FLOAT_FIELDS = {
     "FP64": (63, 52, 11, 52), "FP32": (31, 23, 8, 23), "TF32": (31, 23, 8, 23), "HF32": (31, 23, 8, 23),
@@ -157,9 +160,8 @@ def _zero_extend(x: np.ndarray, bits: int) -> np.ndarray:
     return x if bits == 64 else x & _mask(bits)
 
 
-def compute(op: str, data_type: str, profile: str, a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
+def compute(op: str, et: DataType | None, profile: str, a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
     """The element results of ``op`` on carriers ``a`` and ``b`` (uint64 arrays), or None when not vectorised."""
-    et = element_type(data_type)
     if et is None:
         return None
     with np.errstate(all="ignore"):
@@ -227,7 +229,7 @@ def _asl(it: Interpreter, name: str, arity: int) -> Callable:
     return fn.impl  # type: ignore[return-value]
 
 
-def install_fast_paths(it: Interpreter, profile: str) -> None:
+def install_fast_paths(it: Interpreter, profile: str, vocabulary: Vocabulary) -> None:
     """Hook ``ExecuteTileBinary`` with the vectorised valid-region computation (when the spec has it)."""
     if "ExecuteTileBinary" in it.hooks or not it.has_function("ExecuteTileBinary"):
         return
@@ -244,7 +246,7 @@ def install_fast_paths(it: Interpreter, profile: str) -> None:
         lp, rp = left["payload"], right["payload"]
         a = np.fromiter((lp[p].v for p in pos), dtype=np.uint64, count=len(pos))
         b = np.fromiter((rp[p].v for p in pos), dtype=np.uint64, count=len(pos))
-        out = compute(op, str(left["data_type"]).removeprefix("TileDataType_"), profile, a, b)
+        out = compute(op, vocabulary.datatype(str(left["data_type"])), profile, a, b)
         if out is None or not left["allocated"] or not right["allocated"] or \
                 not tiles[destination]["allocated"]:  # type: ignore[index]
             original(op, destination, source_left, source_right)

@@ -13,9 +13,10 @@ import json
 import re
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
-from .datatypes import ValueError_, element_type, encode
+from ..vocabulary import DataType, Vocabulary
+from .datatypes import ValueError_, encode
 from .executor import TileInput, register_index
 
 Number = Union[int, float]
@@ -26,12 +27,19 @@ class _Closed(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-def _check_type(v: str) -> str:
-    et = element_type(v)
+def _vocabulary(info: ValidationInfo) -> Vocabulary:
+    """The spec's vocabulary, handed to validation by :func:`parse_example`."""
+    vocabulary = (info.context or {}).get("vocabulary")
+    if not isinstance(vocabulary, Vocabulary):
+        raise TypeError("validate examples with parse_example(text, vocabulary)")
+    return vocabulary
+
+
+def _element(v: str, vocabulary: Vocabulary) -> DataType:
+    et = vocabulary.datatype(v)
     if et is None:
-        raise ValueError(f"unknown data type {v!r} (FP64, FP32, TF32, HF32, FP16, BF16, E4M3, E5M2, "
-                         "S64, S32, S16, S8, U64, U32, U16, U8 …)")
-    return et.name
+        raise ValueError(f"unknown data type {v!r} ({', '.join(vocabulary.datatype_names)})")
+    return et
 
 
 def _check_register(v: str) -> str:
@@ -55,11 +63,11 @@ class TileData(_Closed):
 
     @field_validator("data_type")
     @classmethod
-    def _t(cls, v: str) -> str:
-        return _check_type(v)
+    def _t(cls, v: str, info: ValidationInfo) -> str:
+        return _element(v, _vocabulary(info)).name
 
     @model_validator(mode="after")
-    def _shape(self) -> "TileData":
+    def _shape(self, info: ValidationInfo) -> "TileData":
         vr = self.valid_rows or self.rows
         vc = self.valid_columns or self.columns
         if vr > self.rows or vc > self.columns:
@@ -73,8 +81,7 @@ class TileData(_Closed):
         if (nr, nc) not in ((vr, vc), (self.rows, self.columns)):
             raise ValueError(f"values is {nr}x{nc}; give the valid region ({vr}x{vc}) or the whole "
                              f"tile ({self.rows}x{self.columns})")
-        et = element_type(self.data_type)
-        assert et is not None
+        et = _element(self.data_type, _vocabulary(info))
         for r, row in enumerate(self.values):
             for c, cell in enumerate(row):
                 try:
@@ -83,9 +90,8 @@ class TileData(_Closed):
                     raise ValueError(f"values[{r}][{c}]: {e}") from None
         return self
 
-    def to_input(self, register: str) -> TileInput:
-        et = element_type(self.data_type)
-        assert et is not None
+    def to_input(self, register: str, vocabulary: Vocabulary) -> TileInput:
+        et = _element(self.data_type, vocabulary)
         words = tuple(tuple(encode(c, et) for c in row) for row in self.values)
         return TileInput(register, et.name, self.rows, self.columns, self.valid_rows or self.rows,
                          self.valid_columns or self.columns, words, self.capacity_bytes,
@@ -105,8 +111,8 @@ class ExpectTile(_Closed):
 
     @field_validator("data_type")
     @classmethod
-    def _t(cls, v: str | None) -> str | None:
-        return None if v is None else _check_type(v)
+    def _t(cls, v: str | None, info: ValidationInfo) -> str | None:
+        return None if v is None else _element(v, _vocabulary(info)).name
 
     @model_validator(mode="after")
     def _something(self) -> "ExpectTile":
@@ -162,8 +168,8 @@ class ExampleFile(_Closed):
     def program_text(self) -> str:
         return self.program if isinstance(self.program, str) else "\n".join(self.program)
 
-    def inputs(self) -> list[TileInput]:
-        return [t.to_input(reg) for reg, t in self.tiles.items()]
+    def inputs(self, vocabulary: Vocabulary) -> list[TileInput]:
+        return [t.to_input(reg, vocabulary) for reg, t in self.tiles.items()]
 
 
 class ExampleFormatError(Exception):
@@ -176,14 +182,17 @@ class ExampleFormatError(Exception):
         self.col = col
 
 
-def parse_example(text: str, *, require_expect: bool = True) -> ExampleFile:
-    """Validate ``text`` as an example file; raise :class:`ExampleFormatError` with a location."""
+def parse_example(text: str, vocabulary: Vocabulary, *, require_expect: bool = True) -> ExampleFile:
+    """Validate ``text`` as an example file; raise :class:`ExampleFormatError` with a location.
+
+    DataType names are checked against ``vocabulary`` (the spec's).
+    """
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise ExampleFormatError(f"not valid JSON: {e.msg}", e.lineno, e.colno) from None
     try:
-        ex = ExampleFile.model_validate(data)
+        ex = ExampleFile.model_validate(data, context={"vocabulary": vocabulary})
     except ValidationError as e:
         err = e.errors()[0]
         loc = [str(p) for p in err["loc"]]
@@ -213,6 +222,17 @@ def line_of_key(text: str, key: str) -> int:
     return text.count("\n", 0, m.start()) + 1 if m else 1
 
 
-def example_json_schema() -> dict[str, object]:
-    """The JSON Schema of the format (for docs and editors)."""
-    return ExampleFile.model_json_schema()
+def program_position(text: str, ex: ExampleFile, line: int, col: int) -> tuple[int, int]:
+    """File line/column of program line ``line``, column ``col`` (best effort through JSON quoting)."""
+    m = re.search(r'"program"\s*:\s*(\[?)\s*"', text)
+    if m is None:
+        return 1, 1
+    start = m.end()  # just after the opening quote of the (first) string
+    if isinstance(ex.program, list):
+        strings = list(re.finditer(r'"((?:[^"\\]|\\.)*)"', text[m.start(1):]))
+        if 0 < line <= len(strings):
+            pos = m.start(1) + strings[line - 1].start() + 1
+            return text.count("\n", 0, pos) + 1, pos - (text.rfind("\n", 0, pos) + 1) + col
+        return text.count("\n", 0, start) + 1, 1
+    file_line = text.count("\n", 0, start) + 1
+    return file_line, start - (text.rfind("\n", 0, start) + 1) + col if line == 1 else 1

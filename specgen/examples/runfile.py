@@ -21,6 +21,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from ..vocabulary import Vocabulary
 from .executor import TileInput
 from .model import ExampleFile, ExampleFormatError, TileData, parse_example
 
@@ -37,7 +38,7 @@ def tiles_file(file: str, explicit: Path | None) -> Path | None:
     return None
 
 
-def load_tiles(path: Path) -> list[TileInput]:
+def load_tiles(path: Path, vocabulary: Vocabulary) -> list[TileInput]:
     """The input Tiles a Tiles file maps registers to."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -48,14 +49,14 @@ def load_tiles(path: Path) -> list[TileInput]:
     out = []
     for reg, spec in data.items():
         try:
-            out.append(TileData.model_validate(spec).to_input(reg))
+            out.append(TileData.model_validate(spec, context={"vocabulary": vocabulary}).to_input(reg, vocabulary))
         except ValidationError as e:
             err = e.errors()[0]
             raise ExampleFormatError(f"{path}: {reg}.{'.'.join(map(str, err['loc']))}: {err['msg']}") from None
     return out
 
 
-def parse_loose_example(text: str) -> ExampleFile:
+def parse_loose_example(text: str, vocabulary: Vocabulary) -> ExampleFile:
     """An example file where ``id``, ``instruction`` and ``summary`` may be left out."""
     try:
         data = json.loads(text)
@@ -66,4 +67,6 @@ def parse_loose_example(text: str) -> ExampleFile:
         data.setdefault("instruction", "RUN")
         data.setdefault("summary", "specgen run")
         text = json.dumps(data) if set(data) else text
-    return parse_example(text, require_expect=False) if isinstance(data, dict) else parse_example(text)
+    if isinstance(data, dict):
+        return parse_example(text, vocabulary, require_expect=False)
+    return parse_example(text, vocabulary)

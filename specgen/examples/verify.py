@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .datatypes import ElementType, element_type, encode, show_value, show_word, parse_raw
-from .executor import RunResult, TileInput, TileState
+from ..vocabulary import DataType, Vocabulary
+from .datatypes import encode, parse_raw, show_value, show_word
+from .executor import RunResult, TileInput, TileState, register_name
 from .model import Expect, ExpectTile
 from .program import Program
 
@@ -46,7 +47,7 @@ class Verdict:
         return not self.mismatches and not self.fault_problem
 
 
-def _cell_matches(cell: object, word: int, et: ElementType | None) -> tuple[bool, str, str]:
+def _cell_matches(cell: object, word: int, et: DataType | None) -> tuple[bool, str, str]:
     """(equal, expected spelling, got spelling) for one expected cell."""
     if isinstance(cell, str) and parse_raw(cell) is not None:
         want = parse_raw(cell) or 0
@@ -66,7 +67,7 @@ def compare_tile(name: str, want: ExpectTile, got: TileState | None) -> list[Mis
         w = getattr(want, key)
         if w is not None and w != getattr(got, key):
             out.append(Mismatch(name, 0, 0, f"{key} (expected {w})", str(getattr(got, key)), "descriptor"))
-    et = element_type(got.data_type)
+    et = got.element
     for mat, kind in ((want.values, "value"), (want.defined, "defined")):
         if mat is None:
             continue
@@ -110,7 +111,7 @@ def verify(result: RunResult, expect: Expect) -> Verdict:
 
 
 # ---------------------------------------------------------------- contract examples
-def synthesized_inputs(program: Program) -> list[TileInput]:
+def synthesized_inputs(program: Program, vocabulary: Vocabulary) -> list[TileInput]:
     """Source Tiles that fit ``program``'s own Block headers, with small exact values.
 
     Contract examples name their sources but carry no data; these inputs let
@@ -122,16 +123,16 @@ def synthesized_inputs(program: Program) -> list[TileInput]:
     produced: set[int] = set()
     dims: dict[int, int] = {}
     dtype: int | None = None
-    from .datatypes import BY_CODE
-    from .executor import register_name
     for st in program.statements:
         f = st.fields
         if st.mnemonic.startswith("BSTART"):
             dims, dtype = {}, f.get("data_type")  # type: ignore[assignment]
         elif st.mnemonic == "B.DIM" and f.get("lb") is not None and f.get("value") is not None:
             dims[int(f["lb"])] = int(f["value"]) % 0x10000  # type: ignore[arg-type]
-        elif st.mnemonic == "B.IOT" and dtype in BY_CODE and dims.get(0):
-            et = BY_CODE[dtype]  # type: ignore[index]
+        elif st.mnemonic == "B.IOT" and dims.get(0):
+            et = vocabulary.datatype_of_code(dtype) if isinstance(dtype, int) else None
+            if et is None:
+                continue
             vc = dims[0]
             vr = dims.get(1, 1)
             cols = dims.get(2, vc)
@@ -154,7 +155,7 @@ def synthesized_inputs(program: Program) -> list[TileInput]:
     return list(out.values())
 
 
-def _sample(et: ElementType, i: int, k: int) -> int | float:
+def _sample(et: DataType, i: int, k: int) -> int | float:
     if et.kind == "signed":
         return (i % 7) + 1 - 3 * k
     if et.kind == "unsigned":

@@ -52,9 +52,11 @@ class ReservationCatalog(Open):
     reservations: list[Reservation]
 
 
+# The one list of catalog stems (``<json_root>/catalog/<stem>.json``), in the order encodings are built.
 CATALOG_MODELS: dict[str, type[Open]] = {
-    "scalar-forms": FormCatalog,
     "command-forms": FormCatalog,
+    "scalar-forms": FormCatalog,
     "tile-operations": TileOperationCatalog,
     "extension-encoding-reservations": ReservationCatalog,
 }
+CATALOG_STEMS: tuple[str, ...] = tuple(CATALOG_MODELS)

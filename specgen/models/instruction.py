@@ -16,11 +16,6 @@ from .common import Closed, DependsOn, NonEmptyStr, NonEmptyUniqueStrList, PtoId
 
 Surface = Literal["scalar", "tile", "block"]
 Engine = Literal["VEC", "SFU", "CUBE", "TLSU"]
-TILE_CLASSES = (
-    "reduce-and-expand", "elementwise-tile-tile", "tile-scalar-and-immediate",
-    "irregular-and-complex", "matrix-and-matrix-vector", "memory-and-data-movement",
-    "layout-and-rearrangement",
-)
 PLACEHOLDER = re.compile(r"encoded operand or control|this mnemonic|Execute the .* instruction contract")
 HEX = r"^0x[0-9a-fA-F]+$"
 
@@ -313,8 +308,6 @@ class InstructionHeader(Closed):
             raise ValueError("catalog_indices has a duplicate")
         if (self.surface == "tile") != (self.engine is not None):
             raise ValueError("engine is required on tile records and forbidden elsewhere")
-        if self.surface == "tile" and self.classification[0] not in TILE_CLASSES:
-            raise ValueError(f"tile class {self.classification[0]!r} is not one of {', '.join(TILE_CLASSES)}")
         if (self.alias_of is None) != (self.alias_engine is None):
             raise ValueError("alias_of and alias_engine go together")
         if self.alias_of is not None and (self.surface != "block" or self.catalog_records):

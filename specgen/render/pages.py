@@ -16,10 +16,11 @@ from typing import Any, Callable
 
 from markupsafe import Markup
 
-from ..encoding.from_spec import STEMS as CATALOG_STEMS, spec_encodings
+from ..encoding.from_spec import spec_encodings
 from ..encoding.model import EncodingSet
 from ..examples.results import ExampleResult
 from ..graph import SpecGraph
+from ..models.catalog import CATALOG_STEMS
 from ..models.evidence import TraceabilityView, UnitRow
 from ..models.located import Adr, AslUnit, AvsTest
 from .chain import evidence_paths, unit_chain

@@ -20,12 +20,12 @@ from __future__ import annotations
 from typing import Iterable
 
 from ...diagnostics import Finding, Severity
+from ...examples.results import run_suite
 from ...graph import SpecGraph
 from ..base import Rule
 
 
 def _findings(graph: SpecGraph, rule_id: str) -> Iterable[Finding]:
-    from ...examples.results import run_suite
     return [f for f in run_suite(graph).findings if f.rule == rule_id]
 
 

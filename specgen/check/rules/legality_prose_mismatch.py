@@ -9,35 +9,23 @@ readers. The admitted set is computed by running the spec's own ASL for every
 
 from __future__ import annotations
 
-import re
 from typing import Iterable
 
 from ...asl.legality import ADMITTED
 from ...diagnostics import Finding, Severity
 from ...graph import SpecGraph
+from ...prose import datatype_sentence
+from ...vocabulary import VOCABULARY
 from ..base import Rule
-
-TYPE_WORD = re.compile(r"\b(FP64|FP32|TF32|HF32|FP16|BF16|HiF8|E4M3|E5M2|E3M2|E2M3|E2M1X2|E1M2X2|E8M0|HiF4X2|"
-                       r"S64|S32|S16|S8|S4X2|U64|U32|U16|U8|U4X2)\b")
-
-
-def prose_types(legality: list[str]) -> tuple[int, frozenset[str]] | None:
-    """The types named by the first legality sentence that lists DataType values (index, set)."""
-    for i, line in enumerate(legality):
-        if "DataType" not in line:
-            continue
-        names = TYPE_WORD.findall(line)
-        if len(names) >= 2 and re.search(r"\b(one of|is|are|supports?|accepts?)\b", line):
-            return i, frozenset(names)
-    return None
 
 
 def check(graph: SpecGraph) -> Iterable[Finding]:
     candidates = []
+    vocabulary = VOCABULARY(graph)
     for u in graph.iter_instruction_units():
         ins = u.instruction
         assert ins is not None
-        found = prose_types(ins.contract.legality)
+        found = datatype_sentence(ins.contract.legality, vocabulary)
         if found is not None:
             candidates.append((u, ins, found))
     if not candidates:
@@ -48,7 +36,8 @@ def check(graph: SpecGraph) -> Iterable[Finding]:
         yield Finding(RULE.id, Severity.WARNING, graph.spec.units[0].path if graph.spec.units else "", 0,
                       f"could not run the ASL legality predicates: {e}")
         return
-    for u, ins, (i, named) in candidates:
+    for u, ins, sentence in candidates:
+        i, named = sentence.index, sentence.names
         asl = sets.get(ins.mnemonic)
         if asl is None or asl == named:
             continue

@@ -1,10 +1,9 @@
-"""Small helpers the rule modules share."""
+"""How an encoding finding names its form and bits: shared by the ``encoding-*`` check rules."""
 
 from __future__ import annotations
 
-from specgen.diagnostics import Finding, Severity
-
-from ..model import Encoding, bit_range
+from ..diagnostics import Finding, Severity
+from .model import Encoding, bit_range
 
 
 def checked(enc: Encoding) -> bool:

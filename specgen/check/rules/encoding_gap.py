@@ -10,26 +10,34 @@ payload, owned by the future extension, so they are only a note.
 
 from __future__ import annotations
 
-from specgen.diagnostics import Finding, Severity
+from ...diagnostics import Finding, Severity
+from ...encoding.findings import at, checked, describe, runs
+from ...encoding.from_spec import spec_encodings
+from ...encoding.model import EncodingSet
+from ..base import Rule
 
-from ..model import EncodingSet
-from ._common import at, checked, describe, runs
 
-RULE = "encoding-gap"
+RULE_ID = "encoding-gap"
 
 
-def check(es: EncodingSet) -> list[Finding]:
+def findings(es: EncodingSet) -> list[Finding]:
+    """The findings on one encoding set (the check runs it on the spec's; tests on hand-built sets)."""
     out: list[Finding] = []
     for enc in es:
         if not checked(enc) or not enc.gap_mask:
             continue
         bits = ", ".join(runs(enc.gap_mask))
         if enc.kind == "reservation":
-            out.append(at(enc, RULE, Severity.NOTE,
+            out.append(at(enc, RULE_ID, Severity.NOTE,
                           f"reservation {enc.mnemonic} leaves bit(s) {bits} unassigned: they are the reserved "
                           "extension's payload; nothing to do unless the extension defines them"))
         else:
-            out.append(at(enc, RULE, Severity.WARNING,
+            out.append(at(enc, RULE_ID, Severity.WARNING,
                           f"{describe(enc)} leaves bit(s) {bits} neither fixed nor in a field (don't-care); "
                           "add them to the mask as fixed bits or declare the field that owns them"))
     return out
+
+
+RULE = Rule(RULE_ID, Severity.WARNING, "Bits of a word are neither fixed nor a field.",
+            "Assign the bits to a field or fix them in the mask.",
+            lambda graph: findings(spec_encodings(graph)))

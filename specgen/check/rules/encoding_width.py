@@ -10,15 +10,18 @@ immediates whose low value bits are implicitly zero (FENTRY ``uimm``).
 
 from __future__ import annotations
 
-from specgen.diagnostics import Finding, Severity
+from ...diagnostics import Finding, Severity
+from ...encoding.findings import at, checked, describe, runs
+from ...encoding.from_spec import spec_encodings
+from ...encoding.model import EncodingSet, ones
+from ..base import Rule
 
-from ..model import EncodingSet, ones
-from ._common import at, checked, describe, runs
 
-RULE = "encoding-width"
+RULE_ID = "encoding-width"
 
 
-def check(es: EncodingSet) -> list[Finding]:
+def findings(es: EncodingSet) -> list[Finding]:
+    """The findings on one encoding set (the check runs it on the spec's; tests on hand-built sets)."""
     out: list[Finding] = []
     for enc in es:
         if not checked(enc):
@@ -26,7 +29,7 @@ def check(es: EncodingSet) -> list[Finding]:
         name = describe(enc)
 
         def err(msg: str) -> None:
-            out.append(at(enc, RULE, Severity.ERROR, f"{name}: {msg}"))
+            out.append(at(enc, RULE_ID, Severity.ERROR, f"{name}: {msg}"))
 
         if enc.width not in (16, 32, 48, 64):
             err(f"length_bits {enc.width} is not a supported word width (16, 32, 48 or 64)")
@@ -57,3 +60,8 @@ def check(es: EncodingSet) -> list[Finding]:
                 err(f"field {f.name} pieces carry value bit {f.value_width - 1} but the field is declared "
                     f"{f.width} bits wide; widen the field or fix its pieces")
     return out
+
+
+RULE = Rule(RULE_ID, Severity.ERROR, "Fields and fixed bits do not make up the word.",
+            "Fix the field pieces or the encoding words so they sum to length_bits.",
+            lambda graph: findings(spec_encodings(graph)))

@@ -15,13 +15,15 @@ specialises the carrier), and pairs in command-forms.json
 
 from __future__ import annotations
 
-from specgen.diagnostics import Finding, Severity
+from ...diagnostics import Finding, Severity
+from ...encoding.decode import SearchBudgetExceeded, common_word, specializes
+from ...encoding.findings import at, describe
+from ...encoding.from_spec import spec_encodings
+from ...encoding.model import Encoding, EncodingSet
+from ..base import Rule
 
-from ..decode import SearchBudgetExceeded, common_word, specializes
-from ..model import Encoding, EncodingSet
-from ._common import at, describe
 
-RULE = "encoding-collision"
+RULE_ID = "encoding-collision"
 
 
 def _field_text(enc: Encoding, word: int) -> str:
@@ -35,7 +37,8 @@ def _signature(e: Encoding) -> tuple[object, ...]:
             tuple((f.name, f.mask, f.fixed_value) for f in e.fields), repr(e.constraints))
 
 
-def check(es: EncodingSet) -> list[Finding]:
+def findings(es: EncodingSet) -> list[Finding]:
+    """The findings on one encoding set (the check runs it on the spec's; tests on hand-built sets)."""
     reviewed = {frozenset((b, n)) for b, n, _ in es.reviewed_overlaps}
 
     def exempt(a: Encoding, b: Encoding) -> bool:
@@ -66,7 +69,7 @@ def check(es: EncodingSet) -> list[Finding]:
                 try:
                     word = common_word(a, b)
                 except SearchBudgetExceeded:
-                    out.append(at(a, RULE, Severity.WARNING,
+                    out.append(at(a, RULE_ID, Severity.WARNING,
                                   f"{describe(a)} and {describe(b)} ({b.source}) share fixed bits and the "
                                   "constraint search gave up before deciding whether a word decodes as both; "
                                   "check the pair by hand or list it in reviewed_encoding_overlaps"
@@ -75,7 +78,7 @@ def check(es: EncodingSet) -> list[Finding]:
                 if word is None:
                     continue
                 digits = -(-width // 4)
-                out.append(at(a, RULE, Severity.ERROR,
+                out.append(at(a, RULE_ID, Severity.ERROR,
                               f"{describe(a)} and {describe(b)} ({b.source}) both decode the {width}-bit word "
                               f"0x{word:0{digits}X} ({a.mnemonic}: {_field_text(a, word)}; "
                               f"{b.mnemonic}: {_field_text(b, word)}); separate them with a fixed bit or a "
@@ -108,7 +111,12 @@ def _identical(members: list[Encoding], exempt, width: int) -> list[Finding]:  #
     shown = ", ".join(f"{describe(e)} ({e.source})" for e in others[:5])
     more = f" and {len(others) - 5} more" if len(others) > 5 else ""
     example = f", e.g. 0x{word:0{-(-width // 4)}X}" if word >= 0 else ""
-    return [at(first, RULE, Severity.ERROR,
+    return [at(first, RULE_ID, Severity.ERROR,
                f"{describe(first)} and {len(others)} other form(s) accept exactly the same {width}-bit words"
                f"{example}: {shown}{more}; give each its own fixed bits, or list the pairs in command-forms.json "
                "reviewed_encoding_overlaps", related=tuple(str(e.source) for e in others))]
+
+
+RULE = Rule(RULE_ID, Severity.ERROR, "Two instructions can decode the same word.",
+            "Separate them with fixed bits or constraints, or declare the overlap as reviewed.",
+            lambda graph: findings(spec_encodings(graph)))

@@ -1,0 +1,243 @@
+"""Every example of a spec, run once: results for the pages and findings for the check.
+
+Two sources of examples:
+
+* checked example files ``examples/<surface>/<class…>/<MNEMONIC>/<slug>.json``
+  (program, input Tiles, expected Tiles or fault) - a wrong promise is an
+  error (``example-mismatch``, ``example-fault``);
+* ``contract.examples`` of each instruction record. A whole, concrete Block
+  program is run on inputs built from its own headers
+  (:func:`~specgen.examples.verify.synthesized_inputs`); a fault is an
+  ``example-fault`` error. A program with placeholder operands is a *sketch*
+  (``example-sketch``, a note) and so is a Block the executor cannot read.
+  A concrete DataType that the record's legality prose excludes while the
+  ASL admits it is flagged (``example-legality``, a warning; inside the
+  sketch note when the example is a sketch).
+
+DataType names are the spec's (:data:`~specgen.vocabulary.VOCABULARY`) and the
+legality prose is read by :func:`~specgen.prose.datatype_sentence`, as the
+``legality-prose-mismatch`` check reads it.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from ..asl.legality import ADMITTED
+from ..diagnostics import Finding, Severity
+from ..graph import SpecGraph
+from ..models.instruction import InstructionHeader
+from ..models.located import AslUnit
+from ..prose import datatype_sentence
+from ..vocabulary import VOCABULARY
+from .executor import Executor, RunError, executor_for
+from .model import ExampleFormatError, line_of_key, parse_example, program_position
+from .outcome import ExampleResult, Suite, parsed_lines, result_from_run
+from .pack import ResultPack
+from .program import ProgramError, parse_program
+from .verify import Verdict, synthesized_inputs, verify
+
+
+class Runner:
+    """One run of every example of a graph's spec, reusing the results of the last run that still hold."""
+
+    def __init__(self, graph: SpecGraph) -> None:
+        self.graph = graph
+        self.spec = graph.spec
+        self.root = Path(self.spec.root)
+        self.findings: list[Finding] = []
+        self.results: dict[str, list[ExampleResult]] = {}
+        self.vocabulary = VOCABULARY(graph)
+        self.pack = ResultPack(self.spec)
+        self._admitted: dict[str, frozenset[str] | None] = {}
+
+    def add(self, res: ExampleResult) -> None:
+        self.results.setdefault(res.mnemonic, []).append(res)
+
+    def run(self) -> Suite:
+        for rel in self._example_files():
+            res, finds = self.pack.get("file\0" + rel + "\0" + (self._read(rel) or ""),
+                                      lambda rel=rel: self._checked(rel))
+            if res is not None:
+                self.add(res)
+            self.findings.extend(finds)
+        for unit in self.graph.iter_instruction_units():
+            ins = unit.instruction
+            assert ins is not None
+            for n, text in enumerate(ins.contract.examples, 1):
+                res, finds = self.pack.get(f"contract\0{unit.path}\0{n}\0{text}",
+                                          lambda u=unit, n=n, t=text: self._contract(u, n, t))
+                if res is not None:
+                    self.add(res)
+                self.findings.extend(finds)
+        self.pack.save()
+        return Suite(self.results, self.findings)
+
+    def _read(self, rel: str) -> str | None:
+        fs = self.spec.fs
+        if fs is None:
+            return None
+        ft = fs.read(rel)
+        return ft.text if ft is not None else None
+
+    def _example_files(self) -> list[str]:
+        fs = self.spec.fs
+        if fs is None:
+            return []
+        return fs.walk(self.spec.config.example_root, ".json")
+
+    # -- checked example files ---------------------------------------------------------
+    def _checked(self, rel: str) -> tuple[ExampleResult | None, list[Finding]]:
+        text = self._read(rel)
+
+        def err(rule: str, message: str, line: int = 1, col: int = 1, subject: str = "") -> Finding:
+            return Finding(rule, Severity.ERROR, rel, line, message, subject=subject or rel, col=col)
+
+        if text is None:
+            return None, [err("example-fault", "the example file cannot be read as UTF-8 text")]
+        try:
+            ex = parse_example(text, self.vocabulary)
+        except ExampleFormatError as e:
+            return None, [err("example-fault", f"invalid example: {e.message}; see docs-internal/examples.md",
+                              e.line, e.col)]
+        unit = self.graph.instructions.get(ex.instruction)
+        if unit is None:
+            return None, [err("example-fault", f"instruction {ex.instruction} is not defined by this spec",
+                              line_of_key(text, "instruction"), subject=ex.id)]
+        want_dir = f"{self.spec.config.example_root}/{_unit_dir(unit.path)}"
+        findings: list[Finding] = []
+        if rel.rsplit("/", 1)[0] != want_dir:
+            findings.append(err("example-fault", f"an example of {ex.instruction} belongs under {want_dir}/ "
+                                f"(mirroring {unit.path})", line_of_key(text, "instruction"), subject=ex.id))
+        profile = ex.profile or "reference"
+        base = ExampleResult("checked", ex.instruction, ex.id, ex.summary, ex.program_text, profile, rel,
+                             line_of_key(text, "program"))
+        try:
+            program = parse_program(ex.program_text, self.vocabulary, path=rel)
+        except ProgramError as e:
+            line, col = program_position(text, ex, e.line, e.col)
+            base.error = f"program line {e.line}, column {e.col}: {e.message}"
+            findings.append(err("example-fault", f"the program does not parse: {base.error}", line, col,
+                                ex.id))
+            return base, findings
+        base.lines = parsed_lines(program, None)
+        if program.is_sketch:
+            base.sketch_reason = program.sketch_reason
+            findings.append(err("example-fault", f"{program.sketch_reason}: a checked example must be "
+                                "concrete", base.line, 1, ex.id))
+            return base, findings
+        try:
+            run = self._executor(profile).run(program, ex.inputs(self.vocabulary))
+        except RunError as e:
+            base.error = e.message
+            findings.append(err("example-fault", f"the example cannot run: {e.message}", base.line, 1, ex.id))
+            return base, findings
+        res = result_from_run("checked", ex.instruction, ex.id, ex.summary, program, run, rel, base.line)
+        assert ex.expect is not None
+        res.expected_fault = ex.expect.fault
+        verdict: Verdict = verify(run, ex.expect)
+        res.verified = verdict.ok
+        res.mismatches = [m.describe() for m in verdict.mismatches]
+        expect_line = line_of_key(text, "expect")
+        if verdict.fault_problem:
+            res.mismatches.append(verdict.fault_problem)
+            findings.append(err("example-fault", f"{ex.id}: {verdict.fault_problem}", expect_line, 1, ex.id))
+        if verdict.mismatches:
+            shown = "; ".join(m.describe() for m in verdict.mismatches[:8])
+            more = f" (and {len(verdict.mismatches) - 8} more)" if len(verdict.mismatches) > 8 else ""
+            findings.append(err("example-mismatch", f"{ex.id} ({profile} profile): {len(verdict.mismatches)} "
+                                f"element(s) differ from what the ASL computes: {shown}{more}; fix the "
+                                "expectation or the ASL", expect_line, 1, ex.id))
+        return res, findings
+
+    # -- contract examples -------------------------------------------------------------
+    def _contract(self, unit: AslUnit, n: int, text: str) -> tuple[ExampleResult | None, list[Finding]]:
+        ins = unit.instruction
+        assert ins is not None
+        line = unit.header_span.line if unit.header_span else 1
+        ident = f"{ins.id}#example-{n}"
+        mn = ins.mnemonic
+
+        def finding(rule: str, severity: Severity, message: str) -> Finding:
+            return Finding(rule, severity, unit.path, line, message, subject=ident, col=1)
+
+        if not (text.lstrip().upper().startswith("BSTART") and re.search(r"\bBSTOP\b", text, re.I)):
+            return None, []  # a single-command fragment, not a Block program
+        findings: list[Finding] = []
+        res = ExampleResult("sketch", mn, ident, f"contract.examples[{n - 1}]", text, "reference", unit.path, line)
+        legality = self._legality_note(ins, text)
+        res.legality_note = legality
+        try:
+            program = parse_program(text, self.vocabulary, path=unit.path)
+        except ProgramError as e:
+            res.sketch_reason = f"cannot run as written: column {e.col}: {e.message}"
+            findings.append(finding("example-sketch", Severity.NOTE,
+                                    f"{mn} example {n} {res.sketch_reason}" + (f"; {legality}" if legality else "")))
+            return res, findings
+        res.lines = parsed_lines(program, None)
+        if program.is_sketch or not program.is_block:
+            res.sketch_reason = program.sketch_reason or "sketch: not a whole Block (BSTART … BSTOP last)"
+            findings.append(finding("example-sketch", Severity.NOTE,
+                                    f"{mn} example {n} cannot run as written ({res.sketch_reason})"
+                                    + (f"; {legality}" if legality else "")
+                                    + "; a checked example file under examples/ can make the promise executable"))
+            return res, findings
+        if legality:
+            findings.append(finding("example-legality", Severity.WARNING, f"{mn} example {n}: {legality}"))
+        ex = self._executor("reference")
+        if not ex.supported:
+            res.sketch_reason = "sketch: the spec defines no Block executor entry points"
+            findings.append(finding("example-sketch", Severity.NOTE,
+                                    f"{mn} example {n} cannot run: the spec's ASL has no "
+                                    f"{', '.join(ex.missing)}"))
+            return res, findings
+        try:
+            run = ex.run(program, synthesized_inputs(program, self.vocabulary))
+        except RunError as e:
+            res.error = e.message
+            findings.append(finding("example-fault", Severity.ERROR,
+                                    f"{mn} example {n} cannot run: {e.message}"))
+            return res, findings
+        out = result_from_run("contract", mn, ident, res.summary, program, run, unit.path, line)
+        out.legality_note = legality
+        out.verified = run.fault is None
+        if run.fault is not None:
+            findings.append(finding("example-fault", Severity.ERROR,
+                                    f"{mn} example {n} faults when run as written: {out.fault.describe()}"  # type: ignore[union-attr]
+                                    "; fix the example or the ASL"))
+        return out, findings
+
+    def _executor(self, profile: str) -> Executor:
+        return executor_for(self.root, profile, vocabulary=self.vocabulary)
+
+    def _legality_note(self, ins: InstructionHeader, text: str) -> str:
+        sentence = datatype_sentence(ins.contract.legality, self.vocabulary)
+        m = re.match(r"\s*BSTART\.[A-Z]+\s+[^,;]+,\s*([A-Za-z0-9_]+)", text) or \
+            re.match(r"\s*BSTART\.TEPL\s+[^,;]+,\s*[^,;]+,\s*([A-Za-z0-9_]+)", text)
+        if sentence is None or not sentence.closed or m is None:
+            return ""
+        prose = sentence.names
+        dt = m.group(1)
+        if self.vocabulary.datatype(dt) is None or dt in prose:
+            return ""
+        admitted = self._admitted_for(ins.mnemonic)
+        if admitted is None or dt not in admitted:
+            return ""
+        return (f"DataType {dt} is excluded by the legality prose ({', '.join(sorted(prose))}) "
+                f"but admitted by the ASL (InstructionContractDataTypeLegal_{ins.mnemonic}); "
+                "one of them is wrong")
+
+    def _admitted_for(self, mnemonic: str) -> frozenset[str] | None:
+        if mnemonic not in self._admitted:
+            try:  # the check's admitted sets: computed once per tree and cached by its content hash
+                self._admitted[mnemonic] = ADMITTED(self.graph).get(mnemonic)
+            except Exception:  # noqa: BLE001 - an unevaluable predicate gives no note
+                self._admitted[mnemonic] = None
+        return self._admitted[mnemonic]
+
+
+def _unit_dir(unit_path: str) -> str:
+    """``asl/tile/x/y/TMUL.asl`` -> ``tile/x/y/TMUL``."""
+    p = unit_path.removesuffix(".asl")
+    return p.split("/", 1)[1] if p.startswith("asl/") else p

@@ -1,0 +1,124 @@
+"""The words of Block assembly: commands and their forms, tokens, statements, placeholders, errors.
+
+Shared by the statement parser (:mod:`specgen.examples.statements`) and the
+program reader (:mod:`specgen.examples.program`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+# Commands this parser reads, and the form of each (for "expected" messages).
+FORMS: dict[str, str] = {
+    "BSTART.VEC": "BSTART.VEC TileOp, DataType",
+    "BSTART.SFU": "BSTART.SFU TileOp, DataType",
+    "BSTART.TEPL": "BSTART.TEPL Mode, Function, DataType",
+    "B.DATR": "B.DATR PadValue={pads}  or  B.DATR {{layout, datatype, pad, cmode, rmode, sat, canonicalize}}",
+    "B.DIM": "B.DIM LB0=value  or  B.DIM zero, value, ->LB0",
+    "B.IOT": "B.IOT SrcLeft, SrcRight, mask=0b0001, <last>, ->T<SizeCode>",
+    "BSTOP": "BSTOP",
+    "EXECUTE": "EXECUTE Mnemonic Destination, SrcLeft, SrcRight",
+}
+EXECUTE_ROLES = ("destination", "left source", "right source")
+
+LAYOUT_NAMES = {"NORM": 0}
+RMODE_NAMES = {"DEFAULT": 0}
+HANDS = {"T": 0, "U": 1, "M": 2, "N": 3}
+ZERO_REGISTERS = {"zero", "x0"}
+
+_TOKEN = re.compile(r"""
+    (?P<ws>[ \t\r]+)
+  | (?P<nl>\n)
+  | (?P<semi>;)
+  | (?P<comment>//[^\n]*)
+  | (?P<arrow>->)
+  | (?P<number>0[xX][0-9A-Fa-f_]+\b|0[bB][01_]+\b|[0-9]+\b)
+  | (?P<ident>[A-Za-z_][A-Za-z0-9_.#]*)
+  | (?P<punct>[,=<>{}()])
+""", re.VERBOSE)
+
+
+class ProgramError(Exception):
+    """A malformed program: where, what was found, what was expected."""
+
+    def __init__(self, message: str, line: int, col: int, token: str = "", expected: str = "",
+                 kind: str = "syntax", path: str = "<program>") -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.col = col
+        self.token = token
+        self.expected = expected
+        self.kind = kind
+        self.path = path
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.col}: {self.message}"
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    kind: str  # number | ident | arrow | punct | sep | eof
+    text: str
+    line: int
+    col: int
+
+    @property
+    def shown(self) -> str:
+        return {"sep": "end of statement", "eof": "end of program"}.get(self.kind, repr(self.text))
+
+
+@dataclass(frozen=True, slots=True)
+class SketchOperand:
+    """A placeholder that makes a program a sketch."""
+
+    text: str
+    line: int
+    col: int
+    role: str  # what the position needs, e.g. "loop bound value"
+
+    @property
+    def reason(self) -> str:
+        return f"sketch: symbolic operand {self.text} (needs a concrete {self.role})"
+
+
+@dataclass(frozen=True, slots=True)
+class Statement:
+    """One command with its decoded fields (``None`` where a sketch has a placeholder)."""
+
+    mnemonic: str
+    text: str
+    line: int
+    col: int
+    fields: dict[str, object] = field(default_factory=dict)
+
+
+def tokenize(text: str, path: str) -> list[Token]:
+    out: list[Token] = []
+    pos, line, line_start = 0, 1, 0
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        col = pos - line_start + 1
+        ch = text[pos]
+        if ch == "#" and (pos == line_start or text[pos - 1] in " \t;"):
+            end = text.find("\n", pos)
+            pos = len(text) if end < 0 else end
+            continue
+        if m is None:
+            raise ProgramError(f"unexpected character {ch!r}", line, col, ch,
+                               "a command, an operand, ',', '=', '<', '>', '->', '{', '}', ';'",
+                               "character", path)
+        kind = m.lastgroup or ""
+        tok = m.group()
+        if kind == "nl":
+            out.append(Token("sep", "\n", line, col))
+            line += 1
+            line_start = m.end()
+        elif kind == "semi":
+            out.append(Token("sep", ";", line, col))
+        elif kind not in ("ws", "comment"):
+            out.append(Token(kind, tok, line, col))
+        pos = m.end()
+    out.append(Token("eof", "", line, pos - line_start + 1))
+    return out
