@@ -53,7 +53,7 @@ def classify(data: Any, variants: list[tuple[str, type[BaseModel]]]) -> tuple[st
     """The generation whose key set ``data`` has, or None and the key that differs from the nearest."""
     if not isinstance(data, dict):
         return None, "(the record is not a JSON object)"
-    keys = set(data)
+    keys = {k for k in data if not k.startswith("__")}  # the loader's own marks (``__kind__``)
     best: tuple[int, str] | None = None
     for label, model in variants:
         required, allowed = _keys(model)
