@@ -200,16 +200,23 @@ def test_release_0580_is_read_with_its_generation(old_corpus: Path) -> None:
 
 
 @pytest.mark.corpus
-def test_release_0583_is_read_with_its_generation(corpus_root: Path) -> None:
-    spec = load_spec(corpus_root)
-    assert spec.formats == {"instruction": "contract", "unit": "v1", "review": "review-records", "ndf": "v1",
-                            "adr": "json-front-matter", "avs": "kind-named", "manifest": "release-selection",
-                            "evidence": "readiness-subjects", "catalog": "extension-reservations"}
-
-
-@pytest.mark.corpus
 def test_0580_decodes_its_reserved_vpar_word(old_corpus: Path) -> None:
     out, err = io.StringIO(), io.StringIO()
     rc = main(["decode", "--root", str(old_corpus), "0x00021181"], out=out, err=err)
     assert rc == 0, err.getvalue()
     assert "BSTART.VPAR" in out.getvalue() and "linx-vector-reservations.json" in out.getvalue()
+
+
+def test_unknown_test_header_generation_is_one_finding(bundled_copy: Path) -> None:
+    prefix = "// PTO-TEST: "
+    touched = []
+    for p in sorted((bundled_copy / "tests").rglob("*.asl")):
+        text = p.read_text()
+        if prefix in text:
+            p.write_text(text.replace(prefix + "{", prefix + '{"suite":"x",', 1))
+            touched.append(p.relative_to(bundled_copy).as_posix())
+    spec = load_spec(bundled_copy, cache=False)
+    about = [f for f in spec.findings if f.path in touched]
+    assert len(touched) >= 3 and len(about) == 1, about
+    assert about[0].rule == "format-generation-unknown" and "suite" in about[0].message
+    assert spec.formats["avs"] == UNKNOWN
