@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
 from pathlib import Path
 
 import pytest
-from conftest import CORPUS
 
 from specgen.cli import main
 from specgen.loader import load_spec
@@ -24,7 +24,7 @@ from specgen.models.generations import GENERATIONS, KINDS, UNKNOWN
 from specgen.models.instruction import InstructionHeader, PreContractInstruction, instruction_model
 from specgen.models.manifest import ReleaseManifest, UnselectedReleaseManifest
 
-OLD_CORPUS = CORPUS.parent / "pto-spec-0.58.0"
+OLD_CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "pto-spec-0.58.0"
 HEADER = "// PTO-INSTRUCTION: "
 
 
@@ -176,7 +176,6 @@ def test_test_naming_is_read_from_the_readme() -> None:
 @pytest.fixture(scope="module")
 def old_corpus() -> Path:
     if not OLD_CORPUS.is_dir():
-        import os
         if os.environ.get("CI"):
             pytest.fail(f"the corpus must be at {OLD_CORPUS} under CI")
         pytest.skip(f"corpus not found at {OLD_CORPUS}")
