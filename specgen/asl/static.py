@@ -23,12 +23,14 @@ under a key made of every unit key and a digest of this file.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from ..cache import cache_dir, read_pickle, write_pickle
 from ..diagnostics import Finding, Severity
+from ..graph import Derived, SpecGraph
 from ..loader.tree import Spec
 from .ast import Decl, FuncDecl, GlobalDecl, Module, Node, TypeDecl
 from .compile_stmt import collect_locals
@@ -226,9 +228,54 @@ def asl_findings(spec: Spec) -> list[Finding]:
     return out
 
 
+def _graph_findings(graph: SpecGraph) -> list[Finding]:
+    return asl_findings(graph.spec)
+
+
+ASL_FINDINGS: Derived[list[Finding]] = Derived(_graph_findings)
+"""The ASL findings of a graph's spec, computed once per graph for every ``asl-*`` rule."""
+
+
+def findings_of(rule_id: str) -> Callable[[SpecGraph], list[Finding]]:
+    """A check rule's function: the graph's ASL findings of one kind (one computation for all)."""
+
+    def check(graph: SpecGraph) -> list[Finding]:
+        return [f for f in ASL_FINDINGS(graph) if f.rule == rule_id]
+
+    check.__name__ = rule_id.replace("-", "_")
+    return check
+
+
+def drop_consequences(graph: SpecGraph, findings: list[Finding]) -> list[Finding]:
+    """``findings`` without those that only follow from an ASL finding among them.
+
+    One cause, one finding: the ``asl-*`` finding names the broken unit or call; an
+    example of its instruction "not an operation of this spec", or one that fails at
+    the very call the arity finding names, adds nothing but confusion.
+    """
+    causes = [f for f in findings if f.rule.startswith("asl-")]
+    if not causes:
+        return findings
+    names = build_index(graph.spec).broken_declarations() if any(f.rule == "asl-syntax" for f in causes) else {}
+    places = tuple(f"{f.path}:{f.line}:{f.col}" for f in causes if f.rule != "asl-syntax")
+    return [f for f in findings if not is_consequence(f, names, places)]
+
+
+def is_consequence(finding: Finding, names: dict[str, str], places: tuple[str, ...] = ()) -> bool:
+    """Whether a non-ASL finding mentions a name a broken unit declares or the place of an ASL finding."""
+    if finding.rule.startswith("asl-"):
+        return False
+    if any(place in finding.message for place in places):
+        return True
+    return bool(names) and any(word in names for word in _WORD.findall(finding.message))
+
+
+_WORD = re.compile(r"[A-Za-z_]\w*")
+
+
 def _generated(spec: Spec) -> list[Module]:
     from .synth import generated_modules  # the shards are derived from the catalogs
     return generated_modules(spec)
 
 
-__all__ = ["Known", "asl_findings", "known_names", "static_findings", "syntax_findings"]
+__all__ = ["ASL_FINDINGS", "Known", "asl_findings", "drop_consequences", "findings_of", "is_consequence", "known_names", "static_findings", "syntax_findings"]
