@@ -69,6 +69,7 @@ def parse_cached(text: bytes, rel: str) -> Module:
 
 _DECLARES = re.compile(r"^[ \t]*(?:[a-z]+[ \t]+)*?(?:func|type|constant|config|let|var)[ \t]+([A-Za-z_]\w*)",
                        re.MULTILINE)
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
 Loc = tuple[str, int, int]  # (kind, file index, decl index)
 
 
@@ -125,6 +126,35 @@ class SpecIndex:
     def parse_error_of(self, path: str) -> tuple[str, int, int, str] | None:
         """The parse error recorded for one unit (None: it parses)."""
         return next((e for e in self.parse_errors if e[0] == path), None)
+
+    def _broken_stems(self) -> dict[str, str]:
+        """Units that do not parse and are named after an instruction (``TAND.asl``): mnemonic -> path."""
+        out = {}
+        for path, *_ in self.parse_errors:
+            stem = PurePosixPath(path).stem
+            if stem and not any(ch.islower() for ch in stem):
+                out[stem] = path
+        return out
+
+    def broken_unit_for(self, name: str) -> tuple[str, int, int, str] | None:
+        """The parse error of the unit that should have defined ``name`` (None: no such unit).
+
+        Found from the unit's text when the declaration survives, else from the naming
+        convention of instruction units (``InstructionContractExecute_TAND`` in ``TAND.asl``).
+        """
+        if not self.parse_errors:
+            return None
+        path = self.broken_declarations().get(name) or self._broken_stems().get(name.rsplit("_", 1)[-1])
+        return self.parse_error_of(path) if path else None
+
+    def mentions_broken_unit(self, text: str) -> bool:
+        """Whether ``text`` names a unit that does not parse, its instruction, or a name it declares."""
+        if not self.parse_errors:
+            return False
+        names, stems = self.broken_declarations(), self._broken_stems()
+        words = {w.rstrip(".") for w in _WORD.findall(text)}
+        return (any(e[0] in text for e in self.parse_errors) or not words.isdisjoint(names)
+                or not words.isdisjoint(stems) or any(self.broken_unit_for(w) for w in words if "_" in w))
 
     @property
     def loaded_module_count(self) -> int:

@@ -23,7 +23,6 @@ under a key made of every unit key and a digest of this file.
 from __future__ import annotations
 
 import hashlib
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
@@ -189,7 +188,8 @@ def _decl_findings(decl: Decl, known: Known) -> Iterator[Finding]:
 
 
 def _finding(rule: str, path: str, node: Node, message: str) -> Finding:
-    return Finding(rule, Severity.ERROR, path, node.line, message, col=node.col)
+    """Located at the name; the subject is the name, so what fails later on it is a consequence."""
+    return Finding(rule, Severity.ERROR, path, node.line, message, subject=node.args[0], col=node.col)
 
 
 def syntax_findings(index: SpecIndex) -> list[Finding]:
@@ -251,26 +251,22 @@ def drop_consequences(graph: SpecGraph, findings: list[Finding]) -> list[Finding
 
     One cause, one finding: the ``asl-*`` finding names the broken unit or call; an
     example of its instruction "not an operation of this spec", or one that fails at
-    the very call the arity finding names, adds nothing but confusion.
+    the very call an arity finding names, adds nothing but confusion.
     """
     causes = [f for f in findings if f.rule.startswith("asl-")]
     if not causes:
         return findings
-    names = build_index(graph.spec).broken_declarations() if any(f.rule == "asl-syntax" for f in causes) else {}
-    places = tuple(f"{f.path}:{f.line}:{f.col}" for f in causes if f.rule != "asl-syntax")
-    return [f for f in findings if not is_consequence(f, names, places)]
+    index = build_index(graph.spec)
+    places = tuple(p for f in causes if f.rule != "asl-syntax" for p in (f"{f.path}:{f.line}:{f.col}", f"'{f.subject}'"))
+    return [f for f in findings if not is_consequence(f, index, places)]
 
 
-def is_consequence(finding: Finding, names: dict[str, str], places: tuple[str, ...] = ()) -> bool:
-    """Whether a non-ASL finding mentions a name a broken unit declares or the place of an ASL finding."""
+def is_consequence(finding: Finding, index: SpecIndex, places: tuple[str, ...] = ()) -> bool:
+    """Whether a non-ASL finding names a unit that does not parse (or what it declares) or
+    the place or the quoted name of another ASL finding."""
     if finding.rule.startswith("asl-"):
         return False
-    if any(place in finding.message for place in places):
-        return True
-    return bool(names) and any(word in names for word in _WORD.findall(finding.message))
-
-
-_WORD = re.compile(r"[A-Za-z_]\w*")
+    return any(place in finding.message for place in places) or index.mentions_broken_unit(finding.message)
 
 
 def _generated(spec: Spec) -> list[Module]:
