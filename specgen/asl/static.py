@@ -218,14 +218,17 @@ def asl_findings(spec: Spec) -> list[Finding]:
     """
     index = build_index(spec)
     path = cache_dir("asl") / f"static-{_cache_key(spec, index)}.pickle"
-    cached = read_pickle(path, list)
-    if cached is not None:
-        return cached
-    generated = _generated(spec)
-    known = known_names(index, generated)
-    out = syntax_findings(index) + static_findings(index, known)
-    write_pickle(path, out)
-    return out
+    out = read_pickle(path, list)
+    if out is None:
+        out = syntax_findings(index) + static_findings(index, _known(spec, index))
+        write_pickle(path, out)
+    # a line the loader already diagnosed (an NDF body line that is not a comment) is one cause
+    told = {(f.path, f.line) for f in spec.findings if f.severity is Severity.ERROR}
+    return [f for f in out if f.rule != "asl-syntax" or (f.path, f.line) not in told]
+
+
+def _known(spec: Spec, index: SpecIndex) -> Known:
+    return known_names(index, _generated(spec))
 
 
 def _graph_findings(graph: SpecGraph) -> list[Finding]:
