@@ -1,4 +1,5 @@
-"""ASL errors are findings: one per cause, at file:line:col, from ``validate`` and ``check``;
+"""ASL errors are findings: one per cause, at file:line:col, from ``validate`` and ``check``
+(syntax, unknown name, arity, result type);
 the tests that need a broken unit fail naming it; ASL stacks in reports are bounded."""
 
 from __future__ import annotations
@@ -59,8 +60,11 @@ def _check_findings(root: Path) -> list[str]:
          "did you mean 'TileBinaryDataTypeSupported'?"),
         ("return TEPLSelector(0, 6);", "    return TEPLSelector(0);", 12, "asl-arity",
          "'TEPLSelector' takes 2 argument(s), called with 1"),
+        ("ExecuteTileBinary(TileBinary_AND, destination, source_left,",
+         "    let done = ExecuteTileBinary(TileBinary_AND, destination, source_left,", 16, "asl-type",
+         "'ExecuteTileBinary' returns no value but is used as one"),
     ],
-    ids=["syntax", "unknown-name", "arity"],
+    ids=["syntax", "unknown-name", "arity", "type"],
 )
 def test_one_broken_line_is_one_finding_from_validate_and_check(
         bundled_copy: Path, old: str, new: str, col: int, rule: str, says: str) -> None:
@@ -93,6 +97,13 @@ def test_a_local_name_nothing_binds_is_unknown(bundled_copy: Path) -> None:
     found = [f.format() for f in asl_findings(load_spec(bundled_copy))]
     assert found == [f"{TAND}:{line}:39: asl-unknown-name: unknown identifier 'destinaton': "
                      "no parameter, local or definition of that name"]
+
+
+def test_a_return_that_disagrees_with_the_result_type_is_a_type_finding(bundled_copy: Path) -> None:
+    line = _edit(bundled_copy, "return TEPLSelector(0, 6);", "    return;")
+    found = [f.format() for f in asl_findings(load_spec(bundled_copy))]
+    assert found == [f"{TAND}:{line}:5: asl-type: 'InstructionContractSelector_TAND' returns a value of its "
+                     "declared type, but this return gives none"]
 
 
 def test_deep_recursion_reports_a_bounded_stack_with_the_cycle_collapsed(bundled_copy: Path) -> None:

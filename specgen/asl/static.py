@@ -13,7 +13,10 @@ spec's source roots is checked once and each cause becomes one finding
   name the upstream build generates (decoders, validation shards): it is left
   to the run, which reports it where it is reached;
 * ``asl-arity``: a call whose argument count matches no declaration of a
-  function the tree or the generated ASL defines.
+  function the tree or the generated ASL defines;
+* ``asl-type``: a ``return`` that disagrees with the function's result type
+  (a value where none is declared, none where one is), or a call used as a
+  value of a function none of whose declarations returns one.
 
 The result depends only on the units' contents (plus the generated ASL, itself
 derived from the loaded catalogs) and this module, so it is cached on disk
@@ -40,6 +43,7 @@ from .stdlib import BUILTINS
 _NAME_KINDS = ("e_var", "l_var")
 _CALL_KINDS = ("e_call", "s_call")
 _TYPE_KINDS = ("t_named", "e_record")
+_NO_VALUE = frozenset({False})
 _VERSION: str | None = None
 
 
@@ -49,6 +53,7 @@ class Known:
 
     names: frozenset[str]
     arities: dict[str, frozenset[int]]
+    returns: dict[tuple[str, int], frozenset[bool]]  # (name, arity) -> whether its declarations return a value
 
 
 def _version() -> str:
@@ -87,6 +92,7 @@ def known_names(index: SpecIndex, generated: Iterable[Module]) -> Known:
     """
     names: set[str] = set(index.defs) | set(BUILTINS)
     arities: dict[str, set[int]] = {}
+    returns: dict[tuple[str, int], set[bool]] = {}
     decls: list[Decl] = []
     for name, locs in index.defs.items():
         decls.extend(index.decl(loc) for loc in locs if loc[0] == "func")
@@ -97,7 +103,9 @@ def known_names(index: SpecIndex, generated: Iterable[Module]) -> Known:
     for decl in decls:
         if isinstance(decl, FuncDecl):
             arities.setdefault(decl.name, set()).add(len(decl.params))
-    return Known(frozenset(names), {k: frozenset(v) for k, v in arities.items()})
+            returns.setdefault((decl.name, len(decl.params)), set()).add(decl.ret is not None)
+    return Known(frozenset(names), {k: frozenset(v) for k, v in arities.items()},
+                 {k: frozenset(v) for k, v in returns.items()})
 
 
 def _walk(node: object) -> Iterator[Node]:
@@ -185,11 +193,17 @@ def _decl_findings(decl: Decl, known: Known) -> Iterator[Finding]:
                 want = " or ".join(str(n) for n in sorted(accepted))
                 yield _finding("asl-arity", decl.path, node,
                                f"'{name}' takes {want} argument(s), called with {len(args)}")
+            elif kind == "e_call" and known.returns.get((name, len(args))) == _NO_VALUE:
+                yield _finding("asl-type", decl.path, node, f"'{name}' returns no value but is used as one")
+        elif kind == "s_return" and isinstance(decl, FuncDecl) and (node.args[0] is None) != (decl.ret is None):
+            why = (f"'{decl.name}' declares no result type but returns a value" if decl.ret is None
+                   else f"'{decl.name}' returns a value of its declared type, but this return gives none")
+            yield _finding("asl-type", decl.path, node, why, decl.name)
 
 
-def _finding(rule: str, path: str, node: Node, message: str) -> Finding:
-    """Located at the name; the subject is the name, so what fails later on it is a consequence."""
-    return Finding(rule, Severity.ERROR, path, node.line, message, subject=node.args[0], col=node.col)
+def _finding(rule: str, path: str, node: Node, message: str, subject: str = "") -> Finding:
+    """Located at the node; the subject is the name, so what fails later on it is a consequence."""
+    return Finding(rule, Severity.ERROR, path, node.line, message, subject=subject or node.args[0], col=node.col)
 
 
 def syntax_findings(index: SpecIndex) -> list[Finding]:

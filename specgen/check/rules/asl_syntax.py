@@ -11,6 +11,5 @@ from ...asl.static import findings_of
 from ...diagnostics import Severity
 from ..base import Rule
 
-
 RULE = Rule("asl-syntax", Severity.ERROR, "A unit of the spec's ASL does not parse.",
             "Fix the ASL at the reported token; nothing the unit declares exists until it parses.", findings_of("asl-syntax"))

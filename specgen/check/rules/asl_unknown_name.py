@@ -10,6 +10,5 @@ from ...asl.static import findings_of
 from ...diagnostics import Severity
 from ..base import Rule
 
-
 RULE = Rule("asl-unknown-name", Severity.ERROR, "The spec's ASL uses a name that nothing defines.",
             "Correct the spelling or declare the name.", findings_of("asl-unknown-name"))
