@@ -39,6 +39,7 @@ from .compile_stmt import collect_locals
 from .generated_names import looks_like_member
 from .index import SpecIndex, build_index
 from .stdlib import BUILTINS
+from .synth import generated_modules
 
 _NAME_KINDS = ("e_var", "l_var")
 _CALL_KINDS = ("e_call", "s_call")
@@ -213,7 +214,7 @@ def syntax_findings(index: SpecIndex) -> list[Finding]:
 
 
 def static_findings(index: SpecIndex, known: Known) -> list[Finding]:
-    """Unknown names and wrong arities in every unit that parses."""
+    """Unknown names, wrong arities and result-type mismatches in every unit that parses."""
     broken = {e[0] for e in index.parse_errors}
     out: list[Finding] = []
     for fi, unit in enumerate(index.units):
@@ -225,7 +226,7 @@ def static_findings(index: SpecIndex, known: Known) -> list[Finding]:
 
 
 def asl_findings(spec: Spec) -> list[Finding]:
-    """Every ASL finding of ``spec``: syntax errors, then unknown names and wrong arities.
+    """Every ASL finding of ``spec``: syntax errors, then unknown names, arities and result types.
 
     Cached by the content of every unit (and this module): a warm ``validate`` reads
     one pickle instead of walking hundreds of parsed units.
@@ -234,15 +235,11 @@ def asl_findings(spec: Spec) -> list[Finding]:
     path = cache_dir("asl") / f"static-{_cache_key(spec, index)}.pickle"
     out = read_pickle(path, list)
     if out is None:
-        out = syntax_findings(index) + static_findings(index, _known(spec, index))
+        out = syntax_findings(index) + static_findings(index, known_names(index, generated_modules(spec)))
         write_pickle(path, out)
     # a line the loader already diagnosed (an NDF body line that is not a comment) is one cause
     told = {(f.path, f.line) for f in spec.findings if f.severity is Severity.ERROR}
     return [f for f in out if f.rule != "asl-syntax" or (f.path, f.line) not in told]
-
-
-def _known(spec: Spec, index: SpecIndex) -> Known:
-    return known_names(index, _generated(spec))
 
 
 def _graph_findings(graph: SpecGraph) -> list[Finding]:
@@ -274,7 +271,8 @@ def drop_consequences(graph: SpecGraph, findings: list[Finding]) -> list[Finding
     if not causes:
         return findings
     index = build_index(graph.spec)
-    places = tuple(p for f in causes if f.rule != "asl-syntax" for p in (f"{f.path}:{f.line}:{f.col}", f"'{f.subject}'"))
+    places = tuple(place for f in causes if f.rule != "asl-syntax"
+                   for place in (f"{f.path}:{f.line}:{f.col}", f"'{f.subject}'"))
     return [f for f in findings if not is_consequence(f, index, places)]
 
 
@@ -286,9 +284,5 @@ def is_consequence(finding: Finding, index: SpecIndex, places: tuple[str, ...] =
     return any(place in finding.message for place in places) or index.mentions_broken_unit(finding.message)
 
 
-def _generated(spec: Spec) -> list[Module]:
-    from .synth import generated_modules  # the shards are derived from the catalogs
-    return generated_modules(spec)
-
-
-__all__ = ["ASL_FINDINGS", "Known", "asl_findings", "drop_consequences", "findings_of", "is_consequence", "known_names", "static_findings", "syntax_findings"]
+__all__ = ["ASL_FINDINGS", "Known", "asl_findings", "drop_consequences", "findings_of", "is_consequence",
+           "known_names", "static_findings", "syntax_findings"]
