@@ -16,7 +16,8 @@ class ASLError(Exception):
 
     ``kind`` classifies it for the test runner: ``parse``, ``unknown-name``,
     ``assert``, ``type``, ``unsupported``, ``unreachable``, ``runtime``,
-    ``needs-generated``.
+    ``needs-generated``, ``broken-unit`` (the name belongs to a unit that does
+    not parse; the message gives that unit's syntax error).
     """
 
     def __init__(
