@@ -16,7 +16,8 @@ class ASLError(Exception):
 
     ``kind`` classifies it for the test runner: ``parse``, ``unknown-name``,
     ``assert``, ``type``, ``unsupported``, ``unreachable``, ``runtime``,
-    ``needs-generated``.
+    ``needs-generated``, ``broken-unit`` (the name belongs to a unit that does
+    not parse; the message gives that unit's syntax error).
     """
 
     def __init__(
@@ -52,3 +53,66 @@ class NeedsGenerated(ASLError):
             asl_stack,
         )
         self.name = name
+
+
+# ------------------------------------------------------------ stacks in reports
+Frame = tuple[str, Span]
+STACK_HEAD = 10
+STACK_TAIL = 10
+_MAX_PERIOD = 8
+
+
+def _frame_text(frame: Frame) -> str:
+    name, span = frame
+    return f"{name} at {span.path}:{span.line}"
+
+
+def _collapse_cycles(frames: list[Frame]) -> list[Frame | str]:
+    """Each run of a repeated call cycle, kept once and followed by one line counting the rest.
+
+    Deep recursion leaves thousands of identical frames; a reader needs the cycle
+    (which functions call each other, where) and its length, not every repetition.
+    """
+    out: list[Frame | str] = []
+    i, n = 0, len(frames)
+    while i < n:
+        best_p, best_r = 0, 1
+        for p in range(1, min(_MAX_PERIOD, (n - i) // 2) + 1):
+            r = 1
+            while i + (r + 1) * p <= n and frames[i + r * p:i + (r + 1) * p] == frames[i:i + p]:
+                r += 1
+            if r >= 3 and r * p > best_r * best_p:
+                best_p, best_r = p, r
+        if best_p == 0:
+            out.append(frames[i])
+            i += 1
+            continue
+        cycle = frames[i:i + best_p]
+        out.extend(cycle)
+        names = " → ".join([name for name, _ in cycle] + [cycle[0][0]])
+        out.append(f"… {(best_r - 1) * best_p:,} more frames of {names}")
+        i += best_r * best_p
+    return out
+
+
+def bounded_stack(frames: tuple[Frame, ...] | list[Frame], head: int = STACK_HEAD,
+                  tail: int = STACK_TAIL) -> list[str]:
+    """An ASL stack as report lines (outermost first), at most ``head + tail + 1`` of them.
+
+    Repeated cycles are collapsed first; what is still too long keeps its first ``head``
+    and last ``tail`` lines (where the run started and where it failed) around one line
+    saying how many frames were left out.
+    """
+    lines = [x if isinstance(x, str) else _frame_text(x) for x in _collapse_cycles(list(frames))]
+    if len(lines) <= head + tail + 1:
+        return lines
+    hidden = lines[head:len(lines) - tail]
+    count = sum(_hidden_frames(line) for line in hidden)
+    return [*lines[:head], f"… {count:,} more frames", *lines[len(lines) - tail:]]
+
+
+def _hidden_frames(line: str) -> int:
+    """How many frames one report line stands for (a collapsed cycle line counts its frames)."""
+    if line.startswith("… ") and " more frames" in line:
+        return int(line[2:line.index(" more frames")].replace(",", ""))
+    return 1

@@ -17,6 +17,7 @@ unit's text, never from disk.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -66,6 +67,9 @@ def parse_cached(text: bytes, rel: str) -> Module:
     return mod
 
 
+_DECLARES = re.compile(r"^[ \t]*(?:[a-z]+[ \t]+)*?(?:func|type|constant|config|let|var)[ \t]+([A-Za-z_]\w*)",
+                       re.MULTILINE)
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
 Loc = tuple[str, int, int]  # (kind, file index, decl index)
 
 
@@ -79,6 +83,7 @@ class SpecIndex:
     refs: dict[tuple[int, int], frozenset[str]]
     parse_errors: list[tuple[str, int, int, str]] = field(default_factory=list)
     _modules: dict[int, Module] = field(default_factory=dict, repr=False)
+    _broken: dict[str, str] | None = field(default=None, repr=False)
 
     @property
     def files(self) -> list[str]:
@@ -101,6 +106,55 @@ class SpecIndex:
 
     def lookup(self, name: str) -> list[Decl]:
         return [self.decl(loc) for loc in self.defs.get(name, ())]
+
+    def broken_declarations(self) -> dict[str, str]:
+        """Top-level names that units which do not parse appear to declare -> that unit's path.
+
+        A unit that does not parse defines nothing, so whatever uses its names would fail
+        with a misleading cause ("not an operation of this spec", "needs generated code");
+        its declarations, recognised textually, let those failures name the unit instead.
+        """
+        if self._broken is None:
+            broken = {e[0] for e in self.parse_errors}
+            self._broken = {}
+            for unit in self.units:
+                if unit.path in broken:
+                    for m in _DECLARES.finditer(unit.text):
+                        self._broken.setdefault(m.group(1), unit.path)
+        return self._broken
+
+    def parse_error_of(self, path: str) -> tuple[str, int, int, str] | None:
+        """The parse error recorded for one unit (None: it parses)."""
+        return next((e for e in self.parse_errors if e[0] == path), None)
+
+    def _broken_stems(self) -> dict[str, str]:
+        """Units that do not parse and are named after an instruction (``TAND.asl``): mnemonic -> path."""
+        out = {}
+        for path, *_ in self.parse_errors:
+            stem = PurePosixPath(path).stem
+            if stem and not any(ch.islower() for ch in stem):
+                out[stem] = path
+        return out
+
+    def broken_unit_for(self, name: str) -> tuple[str, int, int, str] | None:
+        """The parse error of the unit that should have defined ``name`` (None: no such unit).
+
+        Found from the unit's text when the declaration survives, else from the naming
+        convention of instruction units (``InstructionContractExecute_TAND`` in ``TAND.asl``).
+        """
+        if not self.parse_errors:
+            return None
+        path = self.broken_declarations().get(name) or self._broken_stems().get(name.rsplit("_", 1)[-1])
+        return self.parse_error_of(path) if path else None
+
+    def mentions_broken_unit(self, text: str) -> bool:
+        """Whether ``text`` names a unit that does not parse, its instruction, or a name it declares."""
+        if not self.parse_errors:
+            return False
+        names, stems = self.broken_declarations(), self._broken_stems()
+        words = {w.rstrip(".") for w in _WORD.findall(text)}
+        return (any(e[0] in text for e in self.parse_errors) or not words.isdisjoint(names)
+                or not words.isdisjoint(stems) or any(self.broken_unit_for(w) for w in words if "_" in w))
 
     @property
     def loaded_module_count(self) -> int:

@@ -345,6 +345,11 @@ class Interpreter:
         return self._wrap(exc, span)
 
     def _undefined_error(self, name: str, span: Span) -> ASLError:
+        broken = self.index.broken_unit_for(name) if self.index is not None else None
+        if broken is not None:
+            return ASLError(f"'{name}' is declared in {broken[0]}, which does not parse "
+                            f"({broken[0]}:{broken[1]}:{broken[2]}: {broken[3]})", span, "broken-unit",
+                            self._snapshot(span))
         if self.generated.is_generated(name):
             return NeedsGenerated(name, span, self._snapshot(span))
         return ASLError(f"unknown identifier '{name}'", span, "unknown-name", self._snapshot(span))

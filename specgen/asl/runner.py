@@ -27,7 +27,7 @@ from xml.sax.saxutils import quoteattr
 from ..loader import load_spec
 from ..loader.tree import Spec
 from ..models.located import AvsTest
-from .errors import ASLError, NeedsGenerated
+from .errors import ASLError, NeedsGenerated, bounded_stack
 from .index import build_index, parse_cached
 from .interp import Interpreter
 from .profiles import get_profile
@@ -141,7 +141,7 @@ def _init_worker(root: str, profile: str) -> None:
 
 
 def _format_stack(exc: ASLError) -> list[str]:
-    return [f"{name} at {span.path}:{span.line}" for name, span in exc.asl_stack]
+    return bounded_stack(exc.asl_stack)
 
 
 def run_one(interp: Interpreter, case: TestCase) -> TestResult:

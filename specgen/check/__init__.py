@@ -46,11 +46,13 @@ RULES: list[Rule] = [
 
 def all_rules() -> list[Rule]:
     """Every rule: the traceability rules, then those that read encodings or run the spec's ASL."""
-    from .rules import (encoding_collision, encoding_gap, encoding_overlap, encoding_record,  # lazy: they import
-                        encoding_width, examples, instruction_tile_class,  # the interpreter or read the
-                        legality_prose_mismatch)  # spec's vocabulary
-    return (RULES + [instruction_tile_class.RULE, encoding_overlap.RULE, encoding_gap.RULE, encoding_width.RULE,
-                     encoding_collision.RULE, encoding_record.RULE] + [legality_prose_mismatch.RULE] + examples.RULES)
+    from .rules import (asl_arity, asl_syntax, asl_type, asl_unknown_name,  # lazy: they import the interpreter
+                        encoding_collision, encoding_gap, encoding_overlap, encoding_record,  # or read the
+                        encoding_width, examples, instruction_tile_class,  # spec's vocabulary
+                        legality_prose_mismatch)
+    return (RULES + [asl_syntax.RULE, asl_unknown_name.RULE, asl_arity.RULE, asl_type.RULE]
+            + [instruction_tile_class.RULE, encoding_overlap.RULE, encoding_gap.RULE, encoding_width.RULE,
+               encoding_collision.RULE, encoding_record.RULE] + [legality_prose_mismatch.RULE] + examples.RULES)
 
 
 def run_checks(graph: SpecGraph, *, only: Iterable[str] = (), disable: Iterable[str] = (),
@@ -72,5 +74,8 @@ def run_checks(graph: SpecGraph, *, only: Iterable[str] = (), disable: Iterable[
         if f.rule not in rule_ids and (not only_set or f.rule in only_set) and f.rule not in disabled:
             findings.append(f)
             ran_ids.add(f.rule)
+    if any(f.rule.startswith("asl-") for f in findings):  # one cause, one finding: drop what follows from it
+        from ..asl.static import drop_consequences
+        findings = drop_consequences(graph, findings)
     return sorted_unique(findings), ran
 

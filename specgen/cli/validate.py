@@ -21,11 +21,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    """1 when any record has an error, so CI can gate on a tree that does not load cleanly."""
+    """1 when any record or ASL unit has an error, so CI can gate on a tree that does not load cleanly."""
     t0 = time.perf_counter()
     spec = load(args.root)
+    from ..asl.static import asl_findings  # lazy: parses the ASL (cached by content)
+    findings = sorted(set(spec.findings) | set(asl_findings(spec)), key=lambda f: f.sort_key)
     elapsed = time.perf_counter() - t0
-    findings = sorted(set(spec.findings), key=lambda f: f.sort_key)
     errors = [f for f in findings if f.severity is Severity.ERROR]
     if args.format == "json":
         json.dump({"root": str(args.root), "counts": spec.counts(),

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..asl import ASLError, Bits, Interpreter, interpreter_for
+from ..asl.errors import bounded_stack
 from ..asl.profiles import get_profile
 from ..diagnostics import Span
 from ..loader import load_spec
@@ -244,7 +245,7 @@ class Executor:
                 if it.call("TileAllocated", idx) is True:
                     result.tiles[register_name(idx)] = self.read_tile(idx)
         except ASLError as e:
-            stack = "; ".join(f"{n} at {s}" for n, s in e.asl_stack[-3:])
+            stack = "; ".join(bounded_stack(e.asl_stack, head=1, tail=3))
             raise RunError(f"the ASL failed: {e.message} at {e.span}" + (f" ({stack})" if stack else ""),
                            span=e.span) from None
         return result

@@ -1,0 +1,288 @@
+"""Static checks of a spec's ASL: what the interpreter can tell is wrong before running anything.
+
+A broken unit used to surface only as its consequences (an instruction "not in
+this spec", tests marked as needing generated code). Here every unit of the
+spec's source roots is checked once and each cause becomes one finding
+``path:line:col: asl-<kind>: message``:
+
+* ``asl-syntax``: the unit does not parse (from the index's ``parse_errors``);
+* ``asl-unknown-name``: a local name (lower-case first letter) that no
+  parameter, local declaration or top-level definition binds, or a capitalised
+  name that nothing defines and that is one small edit away from a name that
+  is defined (a typo). A capitalised name far from every definition may be a
+  name the upstream build generates (decoders, validation shards): it is left
+  to the run, which reports it where it is reached;
+* ``asl-arity``: a call whose argument count matches no declaration of a
+  function the tree or the generated ASL defines;
+* ``asl-type``: a ``return`` that disagrees with the function's result type
+  (a value where none is declared, none where one is), or a call used as a
+  value of a function none of whose declarations returns one.
+
+The result depends only on the units' contents (plus the generated ASL, itself
+derived from the loaded catalogs) and this module, so it is cached on disk
+under a key made of every unit key and a digest of this file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable, Iterator
+
+from ..cache import cache_dir, read_pickle, write_pickle
+from ..diagnostics import Finding, Severity
+from ..graph import Derived, SpecGraph
+from ..loader.tree import Spec
+from .ast import Decl, FuncDecl, GlobalDecl, Module, Node, TypeDecl
+from .compile_stmt import collect_locals
+from .generated_names import looks_like_member
+from .index import SpecIndex, build_index
+from .stdlib import BUILTINS
+from .synth import generated_modules
+
+_NAME_KINDS = ("e_var", "l_var")
+_CALL_KINDS = ("e_call", "s_call")
+_TYPE_KINDS = ("t_named", "e_record")
+_NO_VALUE = frozenset({False})
+_VERSION: str | None = None
+
+
+@dataclass(frozen=True)
+class Known:
+    """Every top-level name a unit may use, and the argument counts each function accepts."""
+
+    names: frozenset[str]
+    arities: dict[str, frozenset[int]]
+    returns: dict[tuple[str, int], frozenset[bool]]  # (name, arity) -> whether its declarations return a value
+
+
+def _version() -> str:
+    """Digest of this module and of every generator of ASL from the catalogs."""
+    global _VERSION
+    if _VERSION is None:
+        h = hashlib.sha256()
+        here = Path(__file__).parent
+        for p in sorted([here / "static.py", here / "synth.py", *here.glob("gen_*.py")]):
+            h.update(p.read_bytes())
+        _VERSION = h.hexdigest()[:16]
+    return _VERSION
+
+
+def _cache_key(spec: Spec, index: SpecIndex) -> str:
+    """Every unit's content key and every catalog's digest: what the findings depend on."""
+    h = hashlib.sha256(_version().encode())
+    for key in index.keys:
+        h.update(key.encode())
+    prefix = f"{spec.config.json_root}/catalog/"
+    for path in sorted(p for p in spec.artifacts if p.startswith(prefix)):
+        h.update(f"\0{path}\0{spec.artifacts[path].sha256}".encode())
+    return h.hexdigest()
+
+
+def _decl_names(decl: Decl) -> Iterator[str]:
+    yield decl.name
+    if isinstance(decl, TypeDecl) and decl.form == "enum":
+        yield from decl.payload  # type: ignore[misc]
+
+
+def known_names(index: SpecIndex, generated: Iterable[Module]) -> Known:
+    """The names defined by the tree, the ASL generated from its catalogs and the built-ins.
+
+    (A profile's Python hooks only replace functions the ASL declares, so they add no name.)
+    """
+    names: set[str] = set(index.defs) | set(BUILTINS)
+    arities: dict[str, set[int]] = {}
+    returns: dict[tuple[str, int], set[bool]] = {}
+    decls: list[Decl] = []
+    for name, locs in index.defs.items():
+        decls.extend(index.decl(loc) for loc in locs if loc[0] == "func")
+    for mod in generated:
+        for decl in mod.decls:
+            names.update(_decl_names(decl))
+            decls.append(decl)
+    for decl in decls:
+        if isinstance(decl, FuncDecl):
+            arities.setdefault(decl.name, set()).add(len(decl.params))
+            returns.setdefault((decl.name, len(decl.params)), set()).add(decl.ret is not None)
+    return Known(frozenset(names), {k: frozenset(v) for k, v in arities.items()},
+                 {k: frozenset(v) for k, v in returns.items()})
+
+
+def _walk(node: object) -> Iterator[Node]:
+    """Every node under ``node`` (tuples of nodes, arms and slices included)."""
+    stack = [node]
+    while stack:
+        cur = stack.pop()
+        if isinstance(cur, Node):
+            yield cur
+            stack.extend(reversed(cur.args))
+        elif isinstance(cur, (tuple, list)):
+            stack.extend(reversed(cur))
+
+
+def _bound(decl: FuncDecl) -> set[str]:
+    """Parameters, names a parameter or return type binds implicitly (``bits(N)``), and locals."""
+    out = {p[0] for p in decl.params}
+    for node in _walk((tuple(p[1] for p in decl.params), decl.ret)):
+        if node.kind == "e_var":
+            out.add(node.args[0])
+    collect_locals(decl.body, out)
+    return out
+
+
+def _near(name: str, names: frozenset[str]) -> str:
+    """A defined name one edit (insert, delete, replace, swap) away from ``name``, else ''."""
+    lower = name.lower()
+    best = ""
+    for cand in names:
+        if abs(len(cand) - len(name)) > 1 or cand == name or cand[:1].lower() != lower[:1]:
+            continue
+        if _one_edit(lower, cand.lower()) and (not best or cand < best):
+            best = cand
+    return best
+
+
+def _one_edit(a: str, b: str) -> bool:
+    if a == b:
+        return True
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1
+                                  and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
+    if len(a) > len(b):
+        a, b = b, a
+    i = 0
+    while i < len(a) and a[i] == b[i]:
+        i += 1
+    return a[i:] == b[i + 1:]
+
+
+def _unknown(name: str, known: Known, bound: set[str]) -> str:
+    """Why ``name`` is unknown ('' when it is fine)."""
+    if name in bound or name in known.names:
+        return ""
+    if name[:1].islower() or name[:1] == "_":
+        return f"unknown identifier '{name}': no parameter, local or definition of that name"
+    if looks_like_member(name):
+        return ""  # a member of an enumeration the upstream build generates
+    near = _near(name, known.names)
+    return f"unknown identifier '{name}'; did you mean '{near}'?" if near else ""
+
+
+def _decl_findings(decl: Decl, known: Known) -> Iterator[Finding]:
+    if isinstance(decl, FuncDecl):
+        bound, roots = _bound(decl), (tuple(p[1] for p in decl.params), decl.ret, decl.body)
+    elif isinstance(decl, GlobalDecl):
+        bound, roots = set(), (decl.ty, decl.init)
+    else:
+        bound, roots = set(), (decl.payload,)
+    for node in _walk(roots):
+        kind = node.kind
+        if kind in _NAME_KINDS or kind in _TYPE_KINDS:
+            why = _unknown(node.args[0], known, bound)
+            if why:
+                yield _finding("asl-unknown-name", decl.path, node, why)
+        elif kind in _CALL_KINDS:
+            name, params, args = node.args[0], node.args[1], node.args[2]
+            why = _unknown(name, known, set())
+            if why:
+                yield _finding("asl-unknown-name", decl.path, node, why)
+                continue
+            accepted = known.arities.get(name)
+            if accepted and not params and len(args) not in accepted and name not in BUILTINS:
+                want = " or ".join(str(n) for n in sorted(accepted))
+                yield _finding("asl-arity", decl.path, node,
+                               f"'{name}' takes {want} argument(s), called with {len(args)}")
+            elif kind == "e_call" and known.returns.get((name, len(args))) == _NO_VALUE:
+                yield _finding("asl-type", decl.path, node, f"'{name}' returns no value but is used as one")
+        elif kind == "s_return" and isinstance(decl, FuncDecl) and (node.args[0] is None) != (decl.ret is None):
+            why = (f"'{decl.name}' declares no result type but returns a value" if decl.ret is None
+                   else f"'{decl.name}' returns a value of its declared type, but this return gives none")
+            yield _finding("asl-type", decl.path, node, why, decl.name)
+
+
+def _finding(rule: str, path: str, node: Node, message: str, subject: str = "") -> Finding:
+    """Located at the node; the subject is the name, so what fails later on it is a consequence."""
+    return Finding(rule, Severity.ERROR, path, node.line, message, subject=subject or node.args[0], col=node.col)
+
+
+def syntax_findings(index: SpecIndex) -> list[Finding]:
+    """One ``asl-syntax`` finding per unit that does not parse, at the offending token."""
+    return [Finding("asl-syntax", Severity.ERROR, path, line, message, col=col)
+            for path, line, col, message in index.parse_errors]
+
+
+def static_findings(index: SpecIndex, known: Known) -> list[Finding]:
+    """Unknown names, wrong arities and result-type mismatches in every unit that parses."""
+    broken = {e[0] for e in index.parse_errors}
+    out: list[Finding] = []
+    for fi, unit in enumerate(index.units):
+        if unit.path in broken:
+            continue
+        for decl in index.module(fi).decls:
+            out.extend(_decl_findings(decl, known))
+    return out
+
+
+def asl_findings(spec: Spec) -> list[Finding]:
+    """Every ASL finding of ``spec``: syntax errors, then unknown names, arities and result types.
+
+    Cached by the content of every unit (and this module): a warm ``validate`` reads
+    one pickle instead of walking hundreds of parsed units.
+    """
+    index = build_index(spec)
+    path = cache_dir("asl") / f"static-{_cache_key(spec, index)}.pickle"
+    out = read_pickle(path, list)
+    if out is None:
+        out = syntax_findings(index) + static_findings(index, known_names(index, generated_modules(spec)))
+        write_pickle(path, out)
+    # a line the loader already diagnosed (an NDF body line that is not a comment) is one cause
+    told = {(f.path, f.line) for f in spec.findings if f.severity is Severity.ERROR}
+    return [f for f in out if f.rule != "asl-syntax" or (f.path, f.line) not in told]
+
+
+def _graph_findings(graph: SpecGraph) -> list[Finding]:
+    return asl_findings(graph.spec)
+
+
+ASL_FINDINGS: Derived[list[Finding]] = Derived(_graph_findings)
+"""The ASL findings of a graph's spec, computed once per graph for every ``asl-*`` rule."""
+
+
+def findings_of(rule_id: str) -> Callable[[SpecGraph], list[Finding]]:
+    """A check rule's function: the graph's ASL findings of one kind (one computation for all)."""
+
+    def check(graph: SpecGraph) -> list[Finding]:
+        return [f for f in ASL_FINDINGS(graph) if f.rule == rule_id]
+
+    check.__name__ = rule_id.replace("-", "_")
+    return check
+
+
+def drop_consequences(graph: SpecGraph, findings: list[Finding]) -> list[Finding]:
+    """``findings`` without those that only follow from an ASL finding among them.
+
+    One cause, one finding: the ``asl-*`` finding names the broken unit or call; an
+    example of its instruction "not an operation of this spec", or one that fails at
+    the very call an arity finding names, adds nothing but confusion.
+    """
+    causes = [f for f in findings if f.rule.startswith("asl-")]
+    if not causes:
+        return findings
+    index = build_index(graph.spec)
+    places = tuple(place for f in causes if f.rule != "asl-syntax"
+                   for place in (f"{f.path}:{f.line}:{f.col}", f"'{f.subject}'"))
+    return [f for f in findings if not is_consequence(f, index, places)]
+
+
+def is_consequence(finding: Finding, index: SpecIndex, places: tuple[str, ...] = ()) -> bool:
+    """Whether a non-ASL finding names a unit that does not parse (or what it declares) or
+    the place or the quoted name of another ASL finding."""
+    if finding.rule.startswith("asl-"):
+        return False
+    return any(place in finding.message for place in places) or index.mentions_broken_unit(finding.message)
+
+
+__all__ = ["ASL_FINDINGS", "Known", "asl_findings", "drop_consequences", "findings_of", "is_consequence",
+           "known_names", "static_findings", "syntax_findings"]
