@@ -19,6 +19,7 @@ from specgen.cache import cache_dir
 from specgen.diagnostics import Span
 
 from .ast import FuncDecl, GlobalDecl, Module, Node, TypeDecl
+from .descent import Reject, parse_module
 from .errors import ASLError
 
 GRAMMAR_PATH = Path(__file__).with_name("asl1.lark")
@@ -389,7 +390,7 @@ def _parser() -> tuple[Lark, _Build]:
             GRAMMAR_PATH.read_text(encoding="utf-8"),
             parser="lalr",
             lexer="contextual",
-                        maybe_placeholders=True,
+            maybe_placeholders=True,
             transformer=_BUILDER,
             cache=str(cache_dir("asl") / "asl1-grammar.lark-cache"),
         )
@@ -398,7 +399,20 @@ def _parser() -> tuple[Lark, _Build]:
 
 
 def parse_source(text: str, path: str) -> Module:
-    """Parse one ASL file; raise :class:`ASLError` (kind ``parse``) at the offending token."""
+    """Parse one ASL file; raise :class:`ASLError` (kind ``parse``) at the offending token.
+
+    The hand-written parser (:mod:`.descent`) reads text that parses; anything it
+    rejects is parsed again by Lark, which words the error (and, should the two
+    ever disagree on valid text, has the last word).
+    """
+    try:
+        return parse_module(text, path)
+    except Reject:
+        return parse_source_lark(text, path)
+
+
+def parse_source_lark(text: str, path: str) -> Module:
+    """The LALR parse of ``asl1.lark``: the reference the hand-written parser is tested against."""
     parser, builder = _parser()
     builder.path = path
     builder.refs = set()
