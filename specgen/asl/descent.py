@@ -18,12 +18,13 @@ description of the dialect; a rule added there must be added here too.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from fractions import Fraction
 
 from .ast import FuncDecl, GlobalDecl, Module, Node, TypeDecl
 
 _TOKEN = re.compile(
-    r"(?P<ws>[ \t\r\n\f]+)|(?P<c>//[^\n]*)|(?P<bc>/\*(?:.|\n)*?\*/)"
+    r"(?P<c>//[^\n]*|/\*(?:.|\n)*?\*/)"
     r"|(?P<HEX>0x[0-9A-Fa-f_]+)|(?P<REAL>[0-9][0-9_]*\.[0-9][0-9_]*)|(?P<INT>[0-9][0-9_]*)"
     r"|(?P<NAME>[A-Za-z_][A-Za-z0-9_]*)|(?P<BITS>'[01 ]*')|(?P<STRING>\"(?:[^\"\\]|\\.)*\")"
     r"|(?P<P>-->|<->|&&|\|\||==|!=|<=|>=|<<|>>|\+\+|=>|\.\.|\+:|\*:|[-+*/^!<>=(){}\[\],.:;])"
@@ -37,7 +38,10 @@ _KEYWORDS = frozenset(
     "downto looplimit do until AND OR XOR DIV DIVRM MOD NOT as func type if case for while "
     "repeat return assert unreachable pass TRUE FALSE ARBITRARY".split()
 )
+_KEYWORD_KIND = {w: w for w in _KEYWORDS}
 _WORDS = _KEYWORDS | {"NAME"}
+_SPACE = re.compile(r"[ \t\r\n\f]*")
+_NEWLINE = re.compile(r"\n")
 _QUALS = frozenset(("pure", "readonly", "impdef", "implementation", "noreturn"))
 _GKINDS = frozenset(("constant", "config", "let", "var"))
 _LKINDS = frozenset(("let", "var", "constant"))
@@ -55,39 +59,33 @@ class Reject(Exception):
     """The text is not in the grammar (or not in this parser's reading of it)."""
 
 
-def _tokens(text: str) -> tuple[list[str], list[str], list[int], list[int]]:
+def _tokens(text: str) -> tuple[list[str], list[str], list[int]]:
+    """Kinds, texts and start offsets of the tokens (whitespace between them is skipped)."""
     kinds: list[str] = []
     values: list[str] = []
-    lines: list[int] = []
-    cols: list[int] = []
-    line, start, pos = 1, 0, 0
+    starts: list[int] = []
+    pos = 0
     for m in _TOKEN.finditer(text):
-        if m.start() != pos:
+        start = m.start()
+        if start != pos and not _SPACE.fullmatch(text, pos, start):
             raise Reject("unexpected character")
-        kind = m.lastgroup
-        value = m.group()
         pos = m.end()
-        if kind in ("ws", "c", "bc"):
-            nl = value.count("\n")
-            if nl:
-                line += nl
-                start = m.start() + value.rindex("\n") + 1
-            continue
+        kind = m.lastgroup
         if kind == "P":
-            kind = value
-        elif kind == "NAME" and value in _KEYWORDS:
-            kind = value
+            kind = m.group()
+        elif kind == "NAME":
+            kind = _KEYWORD_KIND.get(m.group(), "NAME")
+        elif kind == "c":
+            continue
         kinds.append(kind)  # type: ignore[arg-type]
-        values.append(value)
-        lines.append(line)
-        cols.append(m.start() - start + 1)
-    if pos != len(text):
+        values.append(m.group())
+        starts.append(start)
+    if pos != len(text) and not _SPACE.fullmatch(text, pos):
         raise Reject("unexpected character")
     kinds.append("$END")
     values.append("")
-    lines.append(line)
-    cols.append(len(text) - start + 1)
-    return kinds, values, lines, cols
+    starts.append(len(text))
+    return kinds, values, starts
 
 
 def _first_pos(items) -> tuple[int, int]:
@@ -108,15 +106,22 @@ def _first_pos(items) -> tuple[int, int]:
 class _Parser:
     """One file's parse; methods are the grammar's rules."""
 
-    __slots__ = ("k", "v", "ln", "cl", "i", "path", "refs")
+    __slots__ = ("k", "v", "starts", "newlines", "i", "path", "refs")
 
     def __init__(self, text: str, path: str) -> None:
-        self.k, self.v, self.ln, self.cl = _tokens(text)
+        self.k, self.v, self.starts = _tokens(text)
+        self.newlines = [m.start() for m in _NEWLINE.finditer(text)]
         self.i = 0
         self.path = path
         self.refs: set[str] = set()
 
     # ------------------------------------------------------------ helpers
+    def at(self, i: int) -> tuple[int, int]:
+        """1-based line and column of token ``i`` (computed only for tokens that become nodes)."""
+        off = self.starts[i]
+        n = bisect_right(self.newlines, off)
+        return n + 1, off - (self.newlines[n - 1] if n else -1)
+
     def eat(self, kind: str) -> int:
         i = self.i
         if self.k[i] != kind:
@@ -153,7 +158,7 @@ class _Parser:
                 quals.append(self.v[self.i])
                 self.i += 1
             self.eat("func")
-            line, col = self.ln[i], self.cl[i]
+            line, col = self.at(i)
             name = self.v[self.name()]
             self.eat("(")
             params = []
@@ -175,7 +180,7 @@ class _Parser:
                             self.take_refs())
         if kind == "type":
             self.i += 1
-            line, col = self.ln[i], self.cl[i]
+            line, col = self.at(i)
             name = self.v[self.name()]
             self.eat("of")
             if k[self.i] == "enumeration":
@@ -217,12 +222,12 @@ class _Parser:
                 ty = self.ty()
                 if k[self.i] == ";":
                     self.i += 1
-                    return GlobalDecl(kind, self.v[n], ty, None, self.path, self.ln[n], self.cl[n],
+                    return GlobalDecl(kind, self.v[n], ty, None, self.path, *self.at(n),
                                       self.take_refs())
             self.eat("=")
             init = self.expr()
             self.eat(";")
-            return GlobalDecl(kind, self.v[n], ty, init, self.path, self.ln[n], self.cl[n],
+            return GlobalDecl(kind, self.v[n], ty, init, self.path, *self.at(n),
                               self.take_refs())
         raise Reject("declaration")
 
@@ -283,7 +288,7 @@ class _Parser:
         n = self.name()
         name = self.v[n]
         self.refs.add(name)
-        return Node("t_named", self.ln[n], self.cl[n], (name,))
+        return Node("t_named", *self.at(n), (name,))
 
     def constraint(self) -> tuple:
         lo = self.expr()
@@ -325,11 +330,11 @@ class _Parser:
                 ty = self.ty()
                 if k[self.i] == ";":
                     self.i += 1
-                    return Node("s_decl", self.ln[n], self.cl[n], (kind, v[n], ty, None))
+                    return Node("s_decl", *self.at(n), (kind, v[n], ty, None))
             self.eat("=")
             init = self.expr()
             self.eat(";")
-            return Node("s_decl", self.ln[n], self.cl[n], (kind, v[n], ty, init))
+            return Node("s_decl", *self.at(n), (kind, v[n], ty, init))
         if kind == "if":
             self.i += 1
             arms = [self.cond_body("then")]
@@ -342,7 +347,7 @@ class _Parser:
                 other = self.stmts()
             self.eat("end")
             self.eat(";")
-            return Node("s_if", self.ln[i], self.cl[i], (tuple(arms), other))
+            return Node("s_if", *self.at(i), (tuple(arms), other))
         if kind == "case":
             return self.case_stmt()
         if kind == "for":
@@ -360,7 +365,7 @@ class _Parser:
             body = self.stmts()
             self.eat("end")
             self.eat(";")
-            return Node("s_for", self.ln[i], self.cl[i], (var, start, d, stop, limit, body))
+            return Node("s_for", *self.at(i), (var, start, d, stop, limit, body))
         if kind == "while":
             self.i += 1
             cond = self.expr()
@@ -369,7 +374,7 @@ class _Parser:
             body = self.stmts()
             self.eat("end")
             self.eat(";")
-            return Node("s_while", self.ln[i], self.cl[i], (cond, limit, body))
+            return Node("s_while", *self.at(i), (cond, limit, body))
         if kind == "repeat":
             self.i += 1
             body = self.stmts()
@@ -377,28 +382,28 @@ class _Parser:
             cond = self.expr()
             limit = self.limit()
             self.eat(";")
-            return Node("s_repeat", self.ln[i], self.cl[i], (body, cond, limit))
+            return Node("s_repeat", *self.at(i), (body, cond, limit))
         if kind == "return":
             self.i += 1
             e = None if k[self.i] == ";" else self.expr()
             self.eat(";")
-            return Node("s_return", self.ln[i], self.cl[i], (e,))
+            return Node("s_return", *self.at(i), (e,))
         if kind == "assert":
             self.i += 1
             e = self.expr()
             self.eat(";")
-            return Node("s_assert", self.ln[i], self.cl[i], (e,))
+            return Node("s_assert", *self.at(i), (e,))
         if kind == "unreachable":
             self.i += 1
             if k[self.i] == "(":
                 self.i += 1
                 self.eat(")")
             self.eat(";")
-            return Node("s_unreachable", self.ln[i], self.cl[i], ())
+            return Node("s_unreachable", *self.at(i), ())
         if kind == "pass":
             self.i += 1
             self.eat(";")
-            return Node("s_pass", self.ln[i], self.cl[i], ())
+            return Node("s_pass", *self.at(i), ())
         if kind == "(":
             self.i += 1
             items = [self.litem()]
@@ -428,7 +433,7 @@ class _Parser:
                 self.eat(";")
                 name = v[i]
                 self.refs.add(name)
-                return Node("s_call", self.ln[i], self.cl[i], (name, (), args))
+                return Node("s_call", *self.at(i), (name, (), args))
             if nk == "{":
                 self.i += 2
                 params = self.exprlist()
@@ -438,7 +443,7 @@ class _Parser:
                 self.eat(";")
                 name = v[i]
                 self.refs.add(name)
-                return Node("s_call", self.ln[i], self.cl[i], (name, params, args))
+                return Node("s_call", *self.at(i), (name, params, args))
             lhs = self.lexpr()
             self.eat("=")
             rhs = self.expr()
@@ -474,7 +479,7 @@ class _Parser:
         n = self.name()
         name = self.v[n]
         self.refs.add(name)
-        node = Node("l_var", self.ln[n], self.cl[n], (name,))
+        node = Node("l_var", *self.at(n), (name,))
         while True:
             kind = k[self.i]
             if kind == ".":
@@ -514,7 +519,7 @@ class _Parser:
             otherwise = self.stmts()
         self.eat("end")
         self.eat(";")
-        return Node("s_case", self.ln[i], self.cl[i], (subject, tuple(whens), otherwise))
+        return Node("s_case", *self.at(i), (subject, tuple(whens), otherwise))
 
     def pattern(self) -> Node:
         k = self.k
@@ -602,7 +607,7 @@ class _Parser:
                 arms.append((c, self.expr()))
             self.eat("else")
             other = self.expr()
-            return Node("e_if", self.ln[i], self.cl[i], (tuple(arms), other))
+            return Node("e_if", *self.at(i), (tuple(arms), other))
         node = self.postfix()
         while k[self.i] == "as":
             self.i += 1
@@ -654,7 +659,7 @@ class _Parser:
     def atom(self) -> Node:
         k, v, i = self.k, self.v, self.i
         kind = k[i]
-        line, col = self.ln[i], self.cl[i]
+        line, col = self.at(i)
         self.i = i + 1
         if kind == "NAME" or (kind in _KEYWORDS and kind not in _ATOM_KEYWORDS):
             name = v[i]
