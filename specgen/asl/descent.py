@@ -50,10 +50,7 @@ class _Parser(ParserBase):
             self.eat("(")
             params = []
             if k[self.i] != ")":
-                params.append(self.param())
-                while k[self.i] == ",":
-                    self.i += 1
-                    params.append(self.param())
+                params = self.comma_list(self.param)
             self.eat(")")
             ret = None
             if k[self.i] == "=>":
@@ -73,27 +70,17 @@ class _Parser(ParserBase):
             if k[self.i] == "enumeration":
                 self.i += 1
                 self.eat("{")
-                members = [self.v[self.name()]]
-                while k[self.i] == ",":
-                    self.i += 1
-                    if k[self.i] == "}":
-                        break
-                    members.append(self.v[self.name()])
-                self.eat("}")
+                members = self.braced_list(self.word)
                 self.eat(";")
                 return TypeDecl(name, "enum", tuple(members), self.path, line, col, self.take_refs())
             if k[self.i] == "record":
                 self.i += 1
                 self.eat("{")
-                fields = []
-                if k[self.i] != "}":
-                    fields.append(self.param())
-                    while k[self.i] == ",":
-                        self.i += 1
-                        if k[self.i] == "}":
-                            break
-                        fields.append(self.param())
-                self.eat("}")
+                if k[self.i] == "}":
+                    self.i += 1
+                    fields = []
+                else:
+                    fields = self.braced_list(self.param)
                 self.eat(";")
                 return TypeDecl(name, "record", tuple(fields), self.path, line, col,
                                 self.take_refs())
@@ -138,13 +125,7 @@ class _Parser(ParserBase):
             self.i += 1
             if k[self.i] == "(":
                 self.i += 1
-                names = [self.dtuple()]
-                while k[self.i] == ",":
-                    self.i += 1
-                    names.append(self.dtuple())
-                self.eat(")")
-                if len(names) < 2:
-                    raise Reject("tuple declaration")
+                names = self.tuple_of(self.dtuple)
                 self.eat("=")
                 init = self.expr()
                 self.eat(";")
@@ -186,20 +167,12 @@ class _Parser(ParserBase):
                 raise Reject("direction")
             self.i += 1
             stop = self.expr()
-            limit = self.limit()
-            self.eat("do")
-            body = self.stmts()
-            self.eat("end")
-            self.eat(";")
+            limit, body = self.loop_rest()
             return Node("s_for", *self.at(i), (var, start, d, stop, limit, body))
         if kind == "while":
             self.i += 1
             cond = self.expr()
-            limit = self.limit()
-            self.eat("do")
-            body = self.stmts()
-            self.eat("end")
-            self.eat(";")
+            limit, body = self.loop_rest()
             return Node("s_while", *self.at(i), (cond, limit, body))
         if kind == "repeat":
             self.i += 1
@@ -232,13 +205,7 @@ class _Parser(ParserBase):
             return Node("s_pass", *self.at(i), ())
         if kind == "(":
             self.i += 1
-            items = [self.litem()]
-            while k[self.i] == ",":
-                self.i += 1
-                items.append(self.litem())
-            self.eat(")")
-            if len(items) < 2:
-                raise Reject("tuple assignment")
+            items = self.tuple_of(self.litem)
             self.eat("=")
             rhs = self.expr()
             self.eat(";")
@@ -282,6 +249,18 @@ class _Parser(ParserBase):
         self.eat(sep)
         return (cond, self.stmts())
 
+    def loop_rest(self) -> tuple[Node | None, tuple]:
+        """``limit "do" stmts "end" ";"``: the common tail of ``for`` and ``while``."""
+        limit = self.limit()
+        self.eat("do")
+        body = self.stmts()
+        self.eat("end")
+        self.eat(";")
+        return limit, body
+
+    def word(self) -> str:
+        return self.v[self.name()]
+
     def limit(self) -> Node | None:
         if self.k[self.i] == "looplimit":
             self.i += 1
@@ -313,10 +292,7 @@ class _Parser(ParserBase):
                 node = Node("l_field", node.line, node.col, (node, self.v[self.name()]))
             elif kind == "[":
                 if k[self.i + 1] == "[":
-                    self.i += 2
-                    idx = self.expr()
-                    self.eat("]")
-                    self.eat("]")
+                    idx = self.index()
                     node = Node("l_index", node.line, node.col, (node, idx))
                 else:
                     self.i += 1
@@ -332,10 +308,7 @@ class _Parser(ParserBase):
         whens = []
         while k[self.i] == "when":
             self.i += 1
-            pats = [self.pattern()]
-            while k[self.i] == ",":
-                self.i += 1
-                pats.append(self.pattern())
+            pats = self.comma_list(self.pattern)
             self.eat("=>")
             whens.append((tuple(pats), self.stmts()))
         otherwise = None

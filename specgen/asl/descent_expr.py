@@ -10,8 +10,11 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from fractions import Fraction
+from typing import Callable, TypeVar
 
 from .ast import Node
+
+T = TypeVar("T")
 
 _TOKEN = re.compile(
     r"(?P<c>//[^\n]*|/\*(?:.|\n)*?\*/)"
@@ -129,6 +132,47 @@ class ParserBase:
         self.i = i + 1
         return i
 
+    def comma_list(self, item: Callable[[], T]) -> list[T]:
+        """``item ("," item)*``."""
+        out = [item()]
+        k = self.k
+        while k[self.i] == ",":
+            self.i += 1
+            out.append(item())
+        return out
+
+    def braced_list(self, item: Callable[[], T]) -> list[T]:
+        """``item ("," item)* ","? "}"``."""
+        out = [item()]
+        k = self.k
+        while k[self.i] == ",":
+            self.i += 1
+            if k[self.i] == "}":
+                break
+            out.append(item())
+        self.eat("}")
+        return out
+
+    def tuple_of(self, item: Callable[[], T]) -> list[T]:
+        """``item ("," item)+ ")"`` after the opening parenthesis."""
+        items = self.comma_list(item)
+        self.eat(")")
+        if len(items) < 2:
+            raise Reject("a tuple has two or more items")
+        return items
+
+    def left_assoc(self, operand: Callable[[], Node], ops: frozenset[str]) -> Node:
+        """``operand (op operand)*``, grouped to the left."""
+        k = self.k
+        left = operand()
+        while k[self.i] in ops:
+            op = k[self.i]
+            self.i += 1
+            right = operand()
+            line, col = first_pos((left, right))
+            left = Node("e_bin", line, col, (op, left, right))
+        return left
+
     def take_refs(self) -> frozenset[str]:
         refs = frozenset(self.refs)
         self.refs = set()
@@ -143,10 +187,7 @@ class ParserBase:
             if k[self.i] != "{":
                 return Node("t_int", 0, 0, ())
             self.i += 1
-            cs = [self.constraint()]
-            while k[self.i] == ",":
-                self.i += 1
-                cs.append(self.constraint())
+            cs = self.comma_list(self.constraint)
             self.eat("}")
             line, col = first_pos(cs)
             return Node("t_int_c", line, col, (tuple(cs),))
@@ -174,13 +215,7 @@ class ParserBase:
             return Node("t_array", line, col, (size, elem))
         if kind == "(":
             self.i += 1
-            tys = [self.ty()]
-            while k[self.i] == ",":
-                self.i += 1
-                tys.append(self.ty())
-            self.eat(")")
-            if len(tys) < 2:
-                raise Reject("tuple type")
+            tys = self.tuple_of(self.ty)
             line, col = first_pos(tys)
             return Node("t_tuple", line, col, (tuple(tys),))
         n = self.name()
@@ -197,15 +232,7 @@ class ParserBase:
 
     # ------------------------------------------------------ expressions
     def expr(self) -> Node:
-        k = self.k
-        left = self.cexpr()
-        while k[self.i] in _BOOLOPS:
-            op = k[self.i]
-            self.i += 1
-            right = self.cexpr()
-            line, col = first_pos((left, right))
-            left = Node("e_bin", line, col, (op, left, right))
-        return left
+        return self.left_assoc(self.cexpr, _BOOLOPS)
 
     def cexpr(self) -> Node:
         left = self.aexpr()
@@ -218,26 +245,10 @@ class ParserBase:
         return left
 
     def aexpr(self) -> Node:
-        k = self.k
-        left = self.mexpr()
-        while k[self.i] in _ADDOPS:
-            op = k[self.i]
-            self.i += 1
-            right = self.mexpr()
-            line, col = first_pos((left, right))
-            left = Node("e_bin", line, col, (op, left, right))
-        return left
+        return self.left_assoc(self.mexpr, _ADDOPS)
 
     def mexpr(self) -> Node:
-        k = self.k
-        left = self.pexpr()
-        while k[self.i] in _MULOPS:
-            op = k[self.i]
-            self.i += 1
-            right = self.pexpr()
-            line, col = first_pos((left, right))
-            left = Node("e_bin", line, col, (op, left, right))
-        return left
+        return self.left_assoc(self.pexpr, _MULOPS)
 
     def pexpr(self) -> Node:
         left = self.uexpr()
@@ -287,10 +298,7 @@ class ParserBase:
                 node = Node("e_field", line, col, (node, self.v[self.name()]))
             elif kind == "[":
                 if k[self.i + 1] == "[":
-                    self.i += 2
-                    idx = self.expr()
-                    self.eat("]")
-                    self.eat("]")
+                    idx = self.index()
                     line, col = first_pos((node, idx))
                     node = Node("e_index", line, col, (node, idx))
                 else:
@@ -301,12 +309,16 @@ class ParserBase:
             else:
                 return node
 
+    def index(self) -> Node:
+        """``"[" "[" expr "]" "]"``."""
+        self.i += 2
+        idx = self.expr()
+        self.eat("]")
+        self.eat("]")
+        return idx
+
     def slices(self) -> tuple:
-        out = [self.slice()]
-        k = self.k
-        while k[self.i] == ",":
-            self.i += 1
-            out.append(self.slice())
+        out = self.comma_list(self.slice)
         self.eat("]")
         return tuple(out)
 
@@ -334,13 +346,7 @@ class ParserBase:
                 self.i += 1
                 self.refs.add(name)
                 if k[self.i] in WORDS and k[self.i + 1] == "=":
-                    inits = [self.finit()]
-                    while k[self.i] == ",":
-                        self.i += 1
-                        if k[self.i] == "}":
-                            break
-                        inits.append(self.finit())
-                    self.eat("}")
+                    inits = self.braced_list(self.finit)
                     return Node("e_record", line, col, (name, tuple(inits)))
                 params = self.exprlist()
                 self.eat("}")
@@ -374,10 +380,8 @@ class ParserBase:
             if k[self.i] == ")":
                 self.i += 1
                 return first
-            items = [first]
-            while k[self.i] == ",":
-                self.i += 1
-                items.append(self.expr())
+            self.eat(",")
+            items = [first, *self.comma_list(self.expr)]
             self.eat(")")
             line, col = first_pos(items)
             return Node("e_tuple", line, col, (tuple(items),))
@@ -400,12 +404,7 @@ class ParserBase:
         return tuple(out)
 
     def exprlist(self) -> tuple:
-        out = [self.expr()]
-        k = self.k
-        while k[self.i] == ",":
-            self.i += 1
-            out.append(self.expr())
-        return tuple(out)
+        return tuple(self.comma_list(self.expr))
 
 
 # keywords that begin an atom or a unary expression; any other word there is a NAME
