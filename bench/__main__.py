@@ -73,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     ap.add_argument("--root", type=Path, default=DEFAULT_ROOT, help="spec root (default: the shared corpus)")
     ap.add_argument("--skip", action="append", default=[],
-                    choices=["site", "scaling", "lighthouse", "parallel"], help="leave a part out")
+                    choices=["site", "scaling", "lighthouse", "parallel", "avs"], help="leave a part out")
     ap.add_argument("--scales", default="1,2,4,8", help="scaling factors (default 1,2,4,8)")
     ap.add_argument("--keep", action="store_true", help="keep the temp directory")
     args = ap.parse_args(argv)
@@ -124,6 +124,17 @@ def _run(root: Path, tmp: Path, args: argparse.Namespace) -> int:
     t.add("specgen check process, nothing changed", cli, "read+hash process", hash_proc,
           f"fastest of 5 (medians {fmt_s(cli.get('median_s'))} / {fmt_s(hash_proc.get('median_s'))}); "
           f"interpreter start + imports included; result reused: {cli.get('reused')}")
+    cold_cli = run_stage("check_cold_cli", root=str(root), tmp=str(tmp / "cold-cli"), repeat=3)
+    t.add("specgen check process, empty cache", cold_cli, "read+hash process", hash_proc,
+          f"--no-cache, fresh SPECGEN_CACHE_DIR; fastest of 3 (median {fmt_s(cold_cli.get('median_s'))}, "
+          f"CPU {fmt_s(cold_cli.get('child_cpu_s'))}); target 2 s")
+    if "avs" in args.skip:
+        t.rows.append(("specgen test --jobs 2 (every AVS test)", "skipped (--skip avs)", "", "", "", ""))
+    else:
+        avs = run_stage("avs_suite", root=str(root), tmp=str(tmp / "avs"), jobs=2)
+        t.add("specgen test --jobs 2 (every AVS test)", avs, "read+hash process", hash_proc,
+              "" if "na" in avs else f"empty cache; CPU of both workers {fmt_s(avs.get('child_cpu_s'))}; "
+                                        f"{avs.get('statuses')}; target 120 s")
     t.add("encode (+ svg of every encoding)", run_stage("encode", root=str(root), cache_dir=cache))
     pages_file = tmp / "pages.json"
     site_rows: list[tuple[str, dict[str, Any], str, dict[str, Any] | None]] = []

@@ -464,7 +464,7 @@ def _parser_kinds(prefix: str) -> set[str]:
     """Every node kind of one family the parser can build."""
     import re
 
-    from specgen.asl import parser
+    from specgen.asl import lark_reference as parser
 
     return set(re.findall(r'_n\("(%s_[a-z_]+)"' % prefix, Path(parser.__file__).read_text()))
 

@@ -5,18 +5,23 @@ The index sees exactly the units the loader read through the confined reader
 leading outside the root, an unreadable file) is never parsed, so none of its
 names can be called.
 
-Parsing the corpus takes seconds; a run needs a small part of it. So each
-unit's parsed :class:`Module` is pickled once under ``cache_dir("asl")``,
-keyed by the SHA-256 of (parser version, path, content), and the index (name
--> where it is defined) is pickled under a key made of all unit keys. A warm
-run loads the small index and unpickles only the modules whose definitions
-the program reaches; a module whose pickle is gone is parsed again from the
-unit's text, never from disk.
+A run needs a small part of the spec's ASL, so each unit's parsed
+:class:`Module` is pickled under ``cache_dir("asl")``, keyed by the SHA-256
+of (parser version, path, content), and the index (name -> where it is
+defined) is pickled under a key made of all unit keys. A warm run loads the
+small index and unpickles only the modules whose definitions the program
+reaches; a module whose pickle is gone is parsed again from the unit's text,
+never from disk. The units' pickles are one pack per tree (one file write on
+a cold run, not one per unit: the writes cost as much as the parse), and the
+parse runs with the cyclic garbage collector paused, since the loaded spec's
+millions of objects made each collection pass walk them all.
 """
 
 from __future__ import annotations
 
+import gc
 import hashlib
+import pickle
 import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -28,7 +33,7 @@ from .ast import Decl, FuncDecl, GlobalDecl, Module, TypeDecl
 from .errors import ASLError
 from .parser import parse_source
 
-_PARSER_FILES = ("parser.py", "ast.py", "asl1.lark")
+_PARSER_FILES = ("parser.py", "descent.py", "lark_reference.py", "ast.py", "asl1.lark")
 _VERSION: str | None = None
 
 
@@ -84,6 +89,7 @@ class SpecIndex:
     parse_errors: list[tuple[str, int, int, str]] = field(default_factory=list)
     _modules: dict[int, Module] = field(default_factory=dict, repr=False)
     _broken: dict[str, str] | None = field(default=None, repr=False)
+    _pack: dict[str, bytes] | None = field(default=None, repr=False)
 
     @property
     def files(self) -> list[str]:
@@ -91,13 +97,16 @@ class SpecIndex:
         return [u.path for u in self.units]
 
     def module(self, file_index: int) -> Module:
-        """The parsed unit (from its pickle, else re-parsed from the unit's text)."""
+        """The parsed unit (from the tree's pack, else re-parsed from the unit's text)."""
         mod = self._modules.get(file_index)
         if mod is None:
-            mod = read_pickle(_module_path(self.keys[file_index]), Module)
+            if self._pack is None:
+                self._pack = _read_pack(self.units)
+            blob = self._pack.get(self.keys[file_index])
+            mod = _loads(blob) if blob is not None else None
             if mod is None:
                 unit = self.units[file_index]
-                mod = parse_cached(unit.text.encode("utf-8"), unit.path)
+                mod = parse_source(unit.text, unit.path)
             self._modules[file_index] = mod
         return mod
 
@@ -209,20 +218,16 @@ def build_index(spec: Spec, use_cache: bool = True) -> SpecIndex:
     # file is parsed (or unpickled); every other file's summary comes from one pack.
     pack_path = cache_dir("asl") / "summaries.pickle"
     summaries: dict[str, FileSummary] = (read_pickle(pack_path, dict) if use_cache else None) or {}
-    fresh = 0
-    for fi, (unit, text, key) in enumerate(zip(units, texts, keys)):
+    collecting = gc.isenabled()
+    gc.disable()  # new trees only, no cycles: a collection pass would walk the whole loaded spec
+    try:
+        fresh = _summarise(units, keys, summaries, modules)
+    finally:
+        if collecting:
+            gc.enable()
+    for fi, (unit, key) in enumerate(zip(units, keys)):
         rel = unit.path
-        summary = summaries.get(key)
-        if not isinstance(summary, tuple):
-            try:
-                mod = parse_cached(text, rel) if use_cache else parse_source(unit.text, rel)
-            except ASLError as exc:
-                summary = (exc.span.line, exc.span.col, exc.message)
-            else:
-                modules[fi] = mod
-                summary = tuple((tuple(_decl_entries(decl)), decl.refs) for decl in mod.decls)
-            summaries[key] = summary
-            fresh += 1
+        summary = summaries[key]
         if summary and isinstance(summary[0], int):  # a parse error: (line, col, message)
             errors.append((rel, summary[0], summary[1], summary[2]))  # type: ignore[arg-type]
             continue
@@ -236,8 +241,54 @@ def build_index(spec: Spec, use_cache: bool = True) -> SpecIndex:
             if len(summaries) > SUMMARY_PACK_LIMIT:  # other trees' entries go first
                 summaries = {k: v for k, v in summaries.items() if k in live}
             write_pickle(pack_path, summaries)
+            _write_pack(units, keys, modules)
         write_pickle(index_path, (defs, refs, errors))
     return SpecIndex(units, keys, defs, refs, errors, modules)
+
+
+def _summarise(units: list[AslUnit], keys: list[str], summaries: dict[str, FileSummary],
+               modules: dict[int, Module]) -> int:
+    """Parse every unit without a summary (filling ``modules``); how many were parsed."""
+    fresh = 0
+    for fi, (unit, key) in enumerate(zip(units, keys)):
+        if not isinstance(summaries.get(key), tuple):
+            try:
+                mod = parse_source(unit.text, unit.path)
+            except ASLError as exc:
+                summary = (exc.span.line, exc.span.col, exc.message)
+            else:
+                modules[fi] = mod
+                summary = tuple((tuple(_decl_entries(decl)), decl.refs) for decl in mod.decls)
+            summaries[key] = summary
+            fresh += 1
+    return fresh
+
+
+def _pack_path(units: list[AslUnit]) -> Path:
+    """One pack per set of unit paths: the bundled spec and a corpus never evict each other."""
+    digest = hashlib.sha256("\0".join(u.path for u in units).encode()).hexdigest()[:16]
+    return cache_dir("asl") / f"modules-{digest}.pack"
+
+
+def _read_pack(units: list[AslUnit]) -> dict[str, bytes]:
+    return read_pickle(_pack_path(units), dict) or {}
+
+
+def _write_pack(units: list[AslUnit], keys: list[str], modules: dict[int, Module]) -> None:
+    """Add the freshly parsed modules to the tree's pack, dropping entries no unit has now."""
+    live = set(keys)
+    pack = {k: v for k, v in _read_pack(units).items() if k in live} if len(modules) < len(keys) else {}
+    for fi, mod in modules.items():
+        pack[keys[fi]] = pickle.dumps(mod, protocol=pickle.HIGHEST_PROTOCOL)
+    write_pickle(_pack_path(units), pack)
+
+
+def _loads(blob: bytes) -> Module | None:
+    try:
+        mod = pickle.loads(blob)
+    except Exception:  # noqa: BLE001 - a damaged entry is a miss: the unit is parsed again
+        return None
+    return mod if isinstance(mod, Module) else None
 
 
 # per file: for each declaration, its (name, kind) entries and the names it uses; or, for a
