@@ -17,6 +17,7 @@ import pytest
 from specgen.asl import ASLError, Interpreter, parse_source
 from specgen.cli import main
 from specgen.loader import load_spec
+from specgen.loader.config import DEFAULT_MAX_STEPS
 
 SPIN = """
 func Spin(n: integer) => integer
@@ -78,7 +79,7 @@ def test_max_steps_is_read_from_specification_toml(bundled_copy: Path) -> None:
     assert load_spec(bundled_copy).config.max_steps == 12345
     toml.write_text(toml.read_text().replace("12345", '"lots"'))
     spec = load_spec(bundled_copy)
-    assert spec.config.max_steps == 50_000_000
+    assert spec.config.max_steps == DEFAULT_MAX_STEPS
     assert any(f.rule == "config-invalid" and "max_steps" in f.message for f in spec.findings)
 
 

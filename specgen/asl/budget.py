@@ -8,10 +8,10 @@ list the compiled closures share (``budget[0] -= 1``), refilled by
 :meth:`~specgen.asl.interp.Interpreter.reset`, i.e. once per test, example
 run or legality evaluation.
 
-The default is sized from the real suite: the slowest AVS test of
-pto-spec-0.58.3 takes about 0.85 million steps (see
-``docs-internal/asl-interpreter.md``), so 50 million is ~60x headroom and
-still stops an endless loop within about 10-20 s. A tree sets its own with
+The default is sized from the real suite: the AVS test of pto-spec-0.58.3
+that takes most steps takes 5.3 million (the whole suite 53 million; see
+``docs-internal/asl-interpreter.md``), so 120 million is ~23x headroom; an
+endless loop spends it in about a minute. A tree sets its own with
 ``[specgen] max_steps`` in ``specification.toml``; ``specgen test`` and
 ``specgen run`` take ``--max-steps N``.
 """

@@ -33,7 +33,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--profile", default=None)
     p.add_argument("--max-steps", type=positive_int, default=None, metavar="N",
                    help="interpreter steps (calls and loop iterations) the run may take "
-                        "(default: [specgen] max_steps of specification.toml, else 50000000)")
+                        "(default: [specgen] max_steps of specification.toml, else 120000000)")
     p.add_argument("--tiles", type=Path, default=None,
                    help="initial tiles (JSON) for a plain program file (default: FILE.tiles.json)")
 

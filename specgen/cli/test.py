@@ -27,7 +27,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--profile", default="reference")
     p.add_argument("--max-steps", type=positive_int, default=None, metavar="N",
                    help="interpreter steps (calls and loop iterations) one test may take "
-                        "(default: [specgen] max_steps of specification.toml, else 50000000)")
+                        "(default: [specgen] max_steps of specification.toml, else 120000000)")
     p.add_argument("--coverage", action="store_true",
                    help="record which ASL statements and functions of the spec the tests run; print a table")
     p.add_argument("--coverage-json", type=Path, default=None, metavar="FILE",

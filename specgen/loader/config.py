@@ -14,7 +14,7 @@ from typing import Any
 from ..diagnostics import Finding, Severity
 
 
-DEFAULT_MAX_STEPS = 50_000_000
+DEFAULT_MAX_STEPS = 120_000_000
 """Interpreter steps one run of spec code may take (see ``specgen.asl.budget``)."""
 
 
