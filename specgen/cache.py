@@ -62,6 +62,11 @@ def cache_dir(name: str) -> Path:
         return fallback
 
 
+def content_key(entries: list[tuple[str, str]]) -> str:
+    """One digest of (path, content digest) pairs: the key of facts about exactly this tree content."""
+    return hashlib.sha256("".join(f"{p}\0{d}\n" for p, d in entries).encode()).hexdigest()
+
+
 def atomic_write(path: Path, data: bytes, *, mode: int | None = None) -> bool:
     """Replace ``path`` with ``data`` in one rename, so no reader ever sees half a file.
 

@@ -7,10 +7,22 @@ except under CI (``CI`` set), where its absence is a failure: CI always has it.
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
 from treecopy import copy_tree
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Every test session (each xdist worker too) gets its own empty cache directory.
+
+    specgen's caches are keyed by content, but what a developer's ``~/.cache/specgen``
+    holds (a stored coverage measurement, a result from another checkout) would make
+    page bytes and timings depend on the machine's history; a suite must not.
+    """
+    if "SPECGEN_TEST_KEEP_CACHE" not in os.environ:
+        os.environ["SPECGEN_CACHE_DIR"] = tempfile.mkdtemp(prefix="specgen-test-cache-")
 
 from specgen.loader import load_spec
 from specgen.vocabulary import Vocabulary, vocabulary_of

@@ -109,6 +109,10 @@ class Compiler(Protocol):
     globals: dict[str, object]
     stack: list[tuple[str, Span]]
     _consts: dict[str, object]
+    budget: list[int]
+    coverage: set[tuple[str, int, int]] | None
+
+    def max_steps_of(self) -> int: ...
 
     def _expr(self, node: Node, ctx: Ctx) -> Expr: ...
 

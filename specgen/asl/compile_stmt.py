@@ -18,6 +18,7 @@ from typing import Iterable
 from specgen.diagnostics import Span
 
 from .ast import Node
+from .budget import StepBudgetExceeded
 from .compile_base import NOCONST, Compiler, Ctx, DispatchTable, LoopLimit, NoMatch, Stmt, Undefined
 from .compile_call import call_expr, const_value, fold
 from .compile_types import default
@@ -29,7 +30,25 @@ STMT: DispatchTable = DispatchTable("statement")
 
 
 def compile_stmt(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
-    """The closure running ``node``; a statement naming something undefined raises when run."""
+    """The closure running ``node``; a statement naming something undefined raises when run.
+
+    When the interpreter measures coverage the closure first records
+    ``(path, line, col)``; otherwise nothing is added, so coverage costs
+    nothing when it is off.
+    """
+    s = _compile_stmt(c, node, ctx)
+    if c.coverage is None:
+        return s
+    hit = c.coverage.add
+    key = (ctx.path, node.line, node.col)
+
+    def covered(fr):
+        hit(key)
+        return s(fr)
+    return covered
+
+
+def _compile_stmt(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
     try:
         return STMT.lookup(node, ctx)(c, node, ctx)
     except Undefined as exc:
@@ -292,6 +311,8 @@ def s_for(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
     down = direction == "downto"
     fill = _fill_loop(c, var, body, ctx) if not down else None
     span = ctx.span(node)
+    budget = c.budget
+    max_steps = c.max_steps_of
     if fill is not None:
         def s_for_fill(fr):
             lo = s0(fr)
@@ -299,6 +320,9 @@ def s_for(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
             if lim is not None and hi - lo + 1 > lim(fr):
                 raise LoopLimit(f"for loop of {hi - lo + 1} iterations exceeds looplimit {lim(fr)}")
             if hi >= lo:
+                budget[0] -= hi - lo + 1
+                if budget[0] < 0:
+                    raise StepBudgetExceeded(max_steps())
                 fill(fr, lo, hi)
                 fr[var] = hi
         return guard(c, s_for_fill, span)
@@ -312,6 +336,9 @@ def s_for(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
             if len(rng) > n:
                 raise LoopLimit(f"for loop of {len(rng)} iterations exceeds looplimit {n}")
         for i in rng:
+            budget[0] -= 1
+            if budget[0] < 0:
+                raise StepBudgetExceeded(max_steps())
             fr[var] = i
             r = blk(fr)
             if r is not None:
@@ -366,11 +393,16 @@ def s_while(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
     cond = c._expr(node.args[0], ctx)
     lim = c._expr(node.args[1], ctx) if node.args[1] is not None else None
     blk = c._block(node.args[2], ctx)
+    budget = c.budget
+    max_steps = c.max_steps_of
 
     def s_while(fr):
         n = lim(fr) if lim is not None else None
         count = 0
         while cond(fr):
+            budget[0] -= 1
+            if budget[0] < 0:
+                raise StepBudgetExceeded(max_steps())
             count += 1
             if n is not None and count > n:
                 raise LoopLimit(f"while loop exceeds looplimit {n}")
@@ -386,11 +418,16 @@ def s_repeat(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
     blk = c._block(node.args[0], ctx)
     cond = c._expr(node.args[1], ctx)
     lim = c._expr(node.args[2], ctx) if node.args[2] is not None else None
+    budget = c.budget
+    max_steps = c.max_steps_of
 
     def s_repeat(fr):
         n = lim(fr) if lim is not None else None
         count = 0
         while True:
+            budget[0] -= 1
+            if budget[0] < 0:
+                raise StepBudgetExceeded(max_steps())
             count += 1
             if n is not None and count > n:
                 raise LoopLimit(f"repeat loop exceeds looplimit {n}")
@@ -444,6 +481,12 @@ _BINDS = {
     "s_decl_tuple": lambda a: a[1],
     "s_for": lambda a: (a[0],),
 }
+
+
+def nested_blocks(node: Node) -> tuple:
+    """The statement blocks directly inside ``node`` (``None`` for an absent ``else``)."""
+    nested = _NESTED.get(node.kind)
+    return nested(node.args) if nested is not None else ()
 
 
 def collect_locals(stmts: Iterable[Node], out: set[str]) -> None:

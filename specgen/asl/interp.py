@@ -30,6 +30,7 @@ from .compile_expr import compile_expr
 from .compile_lvalue import compile_lvalue
 from .compile_stmt import collect_locals, compile_block, compile_stmt
 from .compile_types import TypeInfo, default, named_type, type_of, value_fits
+from .budget import DEFAULT_MAX_STEPS, StepBudgetExceeded
 from .errors import ASLAssertionError, ASLError, NeedsGenerated
 from .generated_names import GeneratedNames
 from .index import SpecIndex
@@ -74,8 +75,12 @@ class Interpreter:
         hooks: dict[str, Callable] | None = None,
         synthesize_generated: bool = True,
         generated: Iterable[Module] = (),
+        max_steps: int = DEFAULT_MAX_STEPS,
     ) -> None:
         self.index = index
+        self._max_steps = max_steps
+        self.budget: list[int] = [max_steps]  # steps left in this run; see budget.py
+        self.coverage: set[tuple[str, int, int]] | None = None  # statements run, when measured
         self.globals: dict[str, object] = {}
         self.stack: list[tuple[str, Span]] = []
         self.hooks: dict[str, Callable] = dict(hooks or {})
@@ -100,8 +105,37 @@ class Interpreter:
         """Overlay a parsed module (its definitions shadow the tree's)."""
         _declare(self._overlay, module)
 
+    @property
+    def max_steps(self) -> int:
+        """The step budget of one run (refilled by :meth:`reset`)."""
+        return self._max_steps
+
+    @max_steps.setter
+    def max_steps(self, value: int) -> None:
+        self._max_steps = value
+        self.budget[0] = value
+
+    @property
+    def steps_used(self) -> int:
+        """Steps the current run has taken so far."""
+        return self._max_steps - self.budget[0]
+
+    def measure_coverage(self) -> set[tuple[str, int, int]]:
+        """Record every statement (and function, keyed by its declaration) that runs from now on.
+
+        Must be called before the first function compiles: the recording is
+        compiled into the closures, so an interpreter that does not measure
+        pays nothing for it.
+        """
+        if self.compiled_functions:
+            raise RuntimeError("coverage must be switched on before any function compiles")
+        if self.coverage is None:
+            self.coverage = set()
+        return self.coverage
+
     def reset(self) -> None:
-        """Forget global variables, the call stack and the overlay."""
+        """Forget global variables, the call stack and the overlay; refill the step budget."""
+        self.budget[0] = self._max_steps
         self.globals.clear()
         self.stack.clear()
         if self._overlay:
@@ -154,6 +188,8 @@ class Interpreter:
             return result
         except ASLError:
             raise
+        except StepBudgetExceeded as exc:
+            raise self._wrap(exc, Span(decl.path, decl.line, decl.col) if decl else Span("<python>")) from None
         except RecursionError:
             raise ASLError("ASL call depth exceeded", Span(decl.path if decl else "<python>", decl.line if decl else 0),
                            "runtime", self._snapshot(None)) from None
@@ -193,6 +229,8 @@ class Interpreter:
     def _wrap(self, exc: BaseException, span: Span) -> ASLError:
         if isinstance(exc, ASLError):
             return exc
+        if isinstance(exc, StepBudgetExceeded):
+            return ASLError(str(exc), span, "budget", self._snapshot(span))
         if isinstance(exc, BuiltinError):
             return ASLError(str(exc), span, "runtime", self._snapshot(span))
         if isinstance(exc, TypeError):
@@ -317,24 +355,41 @@ class Interpreter:
         collect_locals(decl.body, ctx.locals)  # every let/var/for/tuple name in the body
         body = self._block(decl.body, ctx)
         nparams = len(names)
+        budget = self.budget
+        max_steps = self.max_steps_of
 
         if nparams == 0:
             def run(*args):
+                budget[0] -= 1
+                if budget[0] < 0:
+                    raise StepBudgetExceeded(max_steps())
                 r = body({})
                 return r[0] if r is not None else None
         elif nparams == 1:
             p0 = names[0]
 
             def run(a0):
+                budget[0] -= 1
+                if budget[0] < 0:
+                    raise StepBudgetExceeded(max_steps())
                 r = body({p0: a0})
                 return r[0] if r is not None else None
         else:
             def run(*args):
+                budget[0] -= 1
+                if budget[0] < 0:
+                    raise StepBudgetExceeded(max_steps())
                 r = body(dict(zip(names, args)))
                 return r[0] if r is not None else None
+        if self.coverage is not None:
+            run = _recording(run, self.coverage.add, (decl.path, decl.line, 0))
 
         fn.impl = run
         self.compiled_functions += 1
+
+    def max_steps_of(self) -> int:
+        """The budget for messages (a bound method the compiled closures keep)."""
+        return self._max_steps
 
     def _fail(self, exc: BaseException, span: Span) -> ASLError:
         """The located ASLError for a Python exception raised by a statement."""
@@ -386,3 +441,12 @@ class Interpreter:
 
     def _is_generated_type(self, name: str) -> bool:
         return self.synthesize_generated and self.generated.is_type(name)
+
+
+def _recording(run: Callable, hit: Callable, key: tuple[str, int, int]) -> Callable:
+    """``run`` that first records ``key`` (a function's declaration, column 0) as executed."""
+
+    def recorded(*args):
+        hit(key)
+        return run(*args)
+    return recorded

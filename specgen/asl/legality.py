@@ -71,7 +71,9 @@ def admitted_datatypes_all(spec: Spec) -> dict[str, frozenset[str]]:
     """Every mnemonic with a one-argument ``TileDataType`` predicate -> admitted short names.
 
     A predicate whose evaluation fails (an ASLError) is left out; use
-    :func:`admitted_datatypes` to see the error for one mnemonic.
+    :func:`admitted_datatypes` to see the error for one mnemonic. A predicate
+    that exceeds the step budget is raised instead: an endless loop in the
+    spec's ASL must be reported, not mistaken for "no opinion".
     """
     interp = _interpreter(spec)
     members = interp.enum_members(ENUM)
@@ -79,7 +81,9 @@ def admitted_datatypes_all(spec: Spec) -> dict[str, frozenset[str]]:
     for mn in _predicate_mnemonics(interp):
         try:
             got = _admitted(interp, mn, members)
-        except ASLError:
+        except ASLError as exc:
+            if exc.kind == "budget":
+                raise
             continue
         if got is not None:
             out[mn] = got

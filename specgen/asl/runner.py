@@ -74,6 +74,7 @@ class TestRunReport:
     load_seconds: float
     profile: str
     jobs: int
+    coverage: set[tuple[str, int, int]] | None = None  # statements/functions run, when measured
 
     def count(self, status: str) -> int:
         return sum(1 for r in self.results if r.status == status)
@@ -128,16 +129,19 @@ def select(tests: list[TestCase], selectors: list[str]) -> list[TestCase]:
 _WORKER: dict = {}
 
 
-def _make_interpreter(spec: Spec, profile: str) -> Interpreter:
-    interp = interpreter_for(spec)
+def _make_interpreter(spec: Spec, profile: str, max_steps: int | None = None,
+                      coverage: bool = False) -> Interpreter:
+    interp = interpreter_for(spec, max_steps=max_steps or spec.config.max_steps)
+    if coverage:
+        interp.measure_coverage()
     get_profile(profile).install(interp)
     return interp
 
 
-def _init_worker(root: str, profile: str) -> None:
+def _init_worker(root: str, profile: str, max_steps: int | None = None, coverage: bool = False) -> None:
     """A worker loads the spec itself (cheap from the record cache) and builds its interpreter."""
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
-    _WORKER["interp"] = _make_interpreter(load_spec(Path(root)), profile)
+    _WORKER["interp"] = _make_interpreter(load_spec(Path(root)), profile, max_steps, coverage)
 
 
 def _format_stack(exc: ASLError) -> list[str]:
@@ -171,14 +175,25 @@ def run_one(interp: Interpreter, case: TestCase) -> TestResult:
                       location, stack, reason)
 
 
-def _run_batch(cases: list[TestCase]) -> list[TestResult]:
+def _run_batch(cases: list[TestCase]) -> tuple[list[TestResult], set | None]:
+    """A shard's results and the statements it ran (the worker's set is emptied for the next)."""
     interp = _WORKER["interp"]
-    return [run_one(interp, c) for c in cases]
+    results = [run_one(interp, c) for c in cases]
+    hits = None
+    if interp.coverage is not None:
+        hits = set(interp.coverage)
+        interp.coverage.clear()
+    return results, hits
 
 
 def run_tests(spec: Spec, selectors: list[str], jobs: int = 1,
-              profile: str = "reference") -> TestRunReport:
-    """Run the selected AVS tests of ``spec``; see the module docstring for statuses."""
+              profile: str = "reference", max_steps: int | None = None,
+              coverage: bool = False) -> TestRunReport:
+    """Run the selected AVS tests of ``spec``; see the module docstring for statuses.
+
+    ``max_steps`` overrides the tree's step budget per test; ``coverage``
+    records the statements run (merged over the workers) in the report.
+    """
     t0 = time.perf_counter()
     cases = select(discover(spec), list(selectors))
     if not cases:
@@ -187,9 +202,10 @@ def run_tests(spec: Spec, selectors: list[str], jobs: int = 1,
     t_load = time.perf_counter()
     if jobs == 1:
         sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
-        interp = _make_interpreter(spec, profile)
+        interp = _make_interpreter(spec, profile, max_steps, coverage)
         load = time.perf_counter() - t_load
         results = [run_one(interp, c) for c in cases]
+        hits = interp.coverage
     else:
         build_index(spec)  # warm the on-disk cache once, before the workers start
         load = time.perf_counter() - t_load
@@ -197,12 +213,15 @@ def run_tests(spec: Spec, selectors: list[str], jobs: int = 1,
         shards = [cases[i::jobs * 4] for i in range(jobs * 4)]
         shards = [s for s in shards if s]
         results = []
+        hits = set() if coverage else None
         with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
-                                 initargs=(str(spec.root), profile)) as pool:
-            for batch in pool.map(_run_batch, shards):
+                                 initargs=(str(spec.root), profile, max_steps, coverage)) as pool:
+            for batch, batch_hits in pool.map(_run_batch, shards):
                 results.extend(batch)
+                if hits is not None and batch_hits:
+                    hits |= batch_hits
         results.sort(key=lambda r: r.path)
-    return TestRunReport(results, time.perf_counter() - t0, load, profile, jobs)
+    return TestRunReport(results, time.perf_counter() - t0, load, profile, jobs, hits)
 
 
 # ------------------------------------------------------------ reporting

@@ -31,6 +31,17 @@ def root_arg(p: argparse.ArgumentParser) -> None:
                    help="spec tree root (default: the bundled sample spec)")
 
 
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number of at least 1 (a budget of 0 would run nothing)."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{n} is not positive")
+    return n
+
+
 def load(root: Path) -> "Spec":
     """The loaded spec; an unreadable root is a usage error, not a traceback."""
     from ..loader import RootError, load_spec  # pydantic: only the commands that load pay for it

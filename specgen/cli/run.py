@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from .common import root_arg
+from .common import positive_int, root_arg
 from .exitcodes import ExitCode
 
 if TYPE_CHECKING:
@@ -31,6 +31,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", help="program file (.json with tiles, or .s text), or - for stdin")
     p.add_argument("--format", choices=["table", "json"], default="table")
     p.add_argument("--profile", default=None)
+    p.add_argument("--max-steps", type=positive_int, default=None, metavar="N",
+                   help="interpreter steps (calls and loop iterations) the run may take "
+                        "(default: [specgen] max_steps of specification.toml, else 120000000)")
     p.add_argument("--tiles", type=Path, default=None,
                    help="initial tiles (JSON) for a plain program file (default: FILE.tiles.json)")
 
@@ -88,7 +91,10 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return ExitCode.USAGE
     t0 = time.perf_counter()
     try:
-        result = executor_for(Path(args.root), profile, vocabulary=vocabulary).run(program, tiles)
+        executor = executor_for(Path(args.root), profile, vocabulary=vocabulary)
+        if args.max_steps is not None:
+            executor.interp.max_steps = args.max_steps
+        result = executor.run(program, tiles)
     except RunError as e:
         print(f"{shown}: cannot run: {e.message}", file=err)
         return ExitCode.FINDINGS

@@ -5,10 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
-from typing import TextIO
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
 
-from .common import root_arg
+from .common import positive_int, root_arg
+
 from .exitcodes import ExitCode
+
+if TYPE_CHECKING:
+    from ..loader import Spec
 
 NAME = "test"
 HELP = "run AVS tests through the embedded ASL interpreter"
@@ -20,6 +25,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     p.add_argument("--format", choices=["text", "json", "junit"], default="text")
     p.add_argument("--profile", default="reference")
+    p.add_argument("--max-steps", type=positive_int, default=None, metavar="N",
+                   help="interpreter steps (calls and loop iterations) one test may take "
+                        "(default: [specgen] max_steps of specification.toml, else 120000000)")
+    p.add_argument("--coverage", action="store_true",
+                   help="record which ASL statements and functions of the spec the tests run; print a table")
+    p.add_argument("--coverage-json", type=Path, default=None, metavar="FILE",
+                   help="write the coverage as JSON (implies --coverage)")
+    p.add_argument("--lcov", type=Path, default=None, metavar="FILE",
+                   help="write the coverage as LCOV tracefile (implies --coverage)")
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -41,7 +55,9 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.profile not in PROFILES:
         print(f"unknown profile {args.profile!r}; choose one of {', '.join(sorted(PROFILES))}", file=out)
         return ExitCode.USAGE
-    report = run_tests(spec, selectors, jobs=max(1, args.jobs), profile=args.profile)
+    coverage = bool(args.coverage or args.coverage_json or args.lcov)
+    report = run_tests(spec, selectors, jobs=max(1, args.jobs), profile=args.profile,
+                       max_steps=args.max_steps, coverage=coverage)
     if not report.results:
         print(f"no test matched {' '.join(selectors) or '(all)'} under {root / test_root}", file=out)
         return ExitCode.USAGE
@@ -52,4 +68,21 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         out.write(format_junit(report))
     else:
         out.write(format_text(report, spec))
+    if coverage:
+        _write_coverage(spec, report.coverage or set(), args, out)
     return ExitCode.OK if report.ok else ExitCode.FINDINGS
+
+
+def _write_coverage(spec: "Spec", hits: set, args: argparse.Namespace, out: TextIO) -> None:
+    """The table (text format: after the results; JSON/JUnit keep stdout machine-readable),
+    the files asked for, and the copy the site reads (see docs-internal/asl-interpreter.md)."""
+    from ..asl.coverage import format_table, measure, store, to_json, to_lcov
+
+    cov = measure(spec, hits)
+    if args.format == "text":
+        out.write(format_table(cov))
+    if args.coverage_json:
+        args.coverage_json.write_text(json.dumps(to_json(cov), indent=1) + "\n", encoding="utf-8")
+    if args.lcov:
+        args.lcov.write_text(to_lcov(cov), encoding="utf-8")
+    store(spec, cov)

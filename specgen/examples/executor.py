@@ -246,7 +246,8 @@ class Executor:
                     result.tiles[register_name(idx)] = self.read_tile(idx)
         except ASLError as e:
             stack = "; ".join(bounded_stack(e.asl_stack, head=1, tail=3))
-            raise RunError(f"the ASL failed: {e.message} at {e.span}" + (f" ({stack})" if stack else ""),
+            where = f"{e.span}: {e.message}" if e.kind == "budget" else f"{e.message} at {e.span}"
+            raise RunError(f"the ASL failed: {where}" + (f" ({stack})" if stack else ""),
                            span=e.span) from None
         return result
 

@@ -14,6 +14,10 @@ from typing import Any
 from ..diagnostics import Finding, Severity
 
 
+DEFAULT_MAX_STEPS = 120_000_000
+"""Interpreter steps one run of spec code may take (see ``specgen.asl.budget``)."""
+
+
 @dataclass(frozen=True, slots=True)
 class SpecConfig:
     """The few settings the loader and the pages need, with the corpus layout as defaults."""
@@ -30,6 +34,7 @@ class SpecConfig:
     json_root: str = "spec"
     example_root: str = "examples"
     hardware_profile: str = "spec/hardware-conformance-profile.json"
+    max_steps: int = DEFAULT_MAX_STEPS
     raw: dict[str, Any] = field(default_factory=dict)
 
 
@@ -62,6 +67,12 @@ def load_config(text: str | None, path: str, findings: list[Finding]) -> SpecCon
     if not isinstance(roots, list) or not all(isinstance(r, str) for r in roots):
         findings.append(Finding("config-invalid", Severity.ERROR, path, 0, "source_roots must be a list of strings"))
         roots = ["asl"]
+    max_steps = sg.get("max_steps", DEFAULT_MAX_STEPS)
+    if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
+        findings.append(Finding("config-invalid", Severity.ERROR, path, _key_line(text, "max_steps"),
+                                f"[specgen] max_steps must be a positive integer, not {max_steps!r}; "
+                                f"using {DEFAULT_MAX_STEPS}"))
+        max_steps = DEFAULT_MAX_STEPS
     return SpecConfig(
         name=text_of(spec, "name", "Specification"),
         short_name=text_of(spec, "short_name", text_of(spec, "name", "Spec")),
@@ -73,5 +84,14 @@ def load_config(text: str | None, path: str, findings: list[Finding]) -> SpecCon
         manifest=text_of(rel, "manifest", "spec/release-manifest.json"),
         adr_dir=text_of(sg, "adr_dir", "docs/status/decisions"),
         example_root=text_of(sg, "example_root", "examples"),
+        max_steps=max_steps,
         raw=data,
     )
+
+
+def _key_line(text: str, key: str) -> int:
+    """The first line that sets ``key`` (0 when none does), so a bad value is reported where it is."""
+    for n, line in enumerate(text.splitlines(), 1):
+        if line.strip().startswith(key) and "=" in line:
+            return n
+    return 0

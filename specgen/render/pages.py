@@ -31,6 +31,7 @@ from .links import Linker, adr_uri, dir_index_uri, other_lang_uri, source_uri, t
 ALL = "*"  # dependency meaning "the whole tree" (home, release, the tests and ADR indexes)
 IDS = "#ids"  # dependency on which file defines each ID (what ID links resolve to), not on file contents
 MATRIX = "#matrix"  # dependency on the rows of the traceability matrix, not on the files behind them
+COVERAGE = "#coverage"  # dependency on the test coverage stored for this tree (unit pages show it)
 
 
 def ids_digest(graph: SpecGraph) -> str:
@@ -154,7 +155,7 @@ def plan_site(graph: SpecGraph, langs: tuple[str, ...], local_sources: bool) -> 
         for d in sorted(all_dirs):
             plans.append(PagePlan(dir_index_uri(lang, d), "index", lang, d, dir_deps[d], d))
         for u in units:
-            deps = {u.path} | common
+            deps = {u.path, COVERAGE} | common
             tests = graph.unit_tests(u)
             deps |= {t.path for t in tests}
             for rid in [c.id for c in u.clauses] + ([u.instruction.clause_id] if u.instruction else []):

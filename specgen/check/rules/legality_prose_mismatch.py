@@ -33,6 +33,11 @@ def check(graph: SpecGraph) -> Iterable[Finding]:
     try:
         sets = ADMITTED(graph)
     except Exception as e:  # the interpreter cannot index this tree: say so once
+        span = getattr(e, "span", None) if getattr(e, "kind", "") == "budget" else None
+        if span is not None:  # an endless loop in the spec's ASL: an error at the line running
+            yield Finding(RULE.id, Severity.ERROR, span.path, span.line,
+                          f"the ASL legality predicates did not finish: {e.message}", col=span.col)
+            return
         yield Finding(RULE.id, Severity.WARNING, graph.spec.units[0].path if graph.spec.units else "", 0,
                       f"could not run the ASL legality predicates: {e}")
         return

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import posixpath
+from pathlib import Path
 from typing import Any
 
+from markupsafe import Markup
+
+from ...cache import cache_dir, content_key
+from ...graph import Derived, SpecGraph
 from ...models.located import AslUnit
 from ..html import highlight_asl
 from ..links import tests_uri
-from ..pages import Ctx, PageKind, PagePlan, unit_title
+from ..pages import COVERAGE, Ctx, PageKind, PagePlan, unit_title
 
 
 def unit_common(cx: Ctx, unit: AslUnit) -> dict[str, Any]:
@@ -21,6 +28,8 @@ def unit_common(cx: Ctx, unit: AslUnit) -> dict[str, Any]:
         "trace": cx.trace(unit), "index_record": cx.index_record(unit),
         "source_href": cx.src(unit.path),
         "tests_href": cx.link(tests_uri(cx.plan.lang, unit.path)) if cx.graph.unit_tests(unit) else None,
+        "coverage": STORED_COVERAGE(cx.graph).get(unit.path) if STORED_COVERAGE(cx.graph) is not None else None,
+        "coverage_measured": STORED_COVERAGE(cx.graph) is not None,
         "depends_on": [(d, cx.requirement_href(d)) for d in
                        ((unit.instruction or unit.unit).depends_on if (unit.instruction or unit.unit) else [])],
     })
@@ -30,8 +39,60 @@ def unit_common(cx: Ctx, unit: AslUnit) -> dict[str, Any]:
 def unit_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
     unit = cx.graph.units_by_path[plan.subject]
     ctx = unit_common(cx, unit)
-    ctx["full_listing"] = highlight_asl(unit.text, anchor="L") if unit.text else None
+    listing = highlight_asl(unit.text, anchor="L") if unit.text else None
+    if listing is not None and ctx["coverage"]:
+        listing = mark_unreached(listing, ctx["coverage"]["unreached"])
+    ctx["full_listing"] = listing
     return ctx
 
 
-KIND = PageKind("unit", "unit.html", unit_context)
+def _stored_coverage(graph: SpecGraph) -> dict[str, dict[str, Any]] | None:
+    """Per unit path, the coverage ``specgen test --coverage`` stored for exactly this ASL content.
+
+    None when no run measured this content (the page then says so, rather
+    than showing nothing); see docs-internal/asl-interpreter.md.
+    """
+    try:
+        doc = json.loads(_coverage_file(graph).read_text(encoding="utf-8"))
+        units = doc["units"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    out = {}
+    for u in units:
+        lines = u.get("lines", {})
+        out[u["path"]] = {
+            "statements": u["statements"], "executed": u["executed"],
+            "percent": f"{100.0 * u['executed'] / u['statements']:.1f}" if u["statements"] else "-",
+            "functions": u["functions"], "functions_executed": u["functions_executed"],
+            "unreached": sorted(int(n) for n, hit in lines.items() if not hit),
+            "functions_unreached": [f["name"] for f in u.get("function_list", []) if not f["executed"]],
+        }
+    return out
+
+
+STORED_COVERAGE = Derived(_stored_coverage)
+
+
+def _coverage_file(graph: SpecGraph) -> Path:
+    """Where ``specgen test --coverage`` stores the coverage of exactly this ASL content."""
+    return cache_dir("coverage") / f"{content_key([(u.path, u.sha256) for u in graph.spec.units])}.json"
+
+
+def coverage_digest(graph: SpecGraph) -> str:
+    """The stored coverage's digest ("-" for none): a new measurement re-renders the unit pages."""
+    try:
+        return hashlib.sha256(_coverage_file(graph).read_bytes()).hexdigest()
+    except OSError:
+        return "-"
+
+
+def mark_unreached(listing: Markup, lines: list[int]) -> Markup:
+    """The listing with each unreached line's number marked (class ``sg-unreached``)."""
+    text = str(listing)
+    for n in lines:
+        text = text.replace(f'<span class="ln" id="L-{n}">',
+                            f'<span class="ln sg-unreached" id="L-{n}" title="no test reaches this line">', 1)
+    return Markup(text)
+
+
+KIND = PageKind("unit", "unit.html", unit_context, digests=((COVERAGE, coverage_digest),))

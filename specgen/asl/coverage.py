@@ -1,0 +1,173 @@
+"""Statement coverage: which ASL statements and functions of the spec a test run executed.
+
+The interpreter records ``(path, line, col)`` of every statement it runs, and
+``(path, line, 0)`` of every function it enters, when it was built with
+coverage on (:meth:`~specgen.asl.interp.Interpreter.measure_coverage`); the
+recording is compiled into the closures only then, so a run without coverage
+pays nothing. This module turns that set into per-unit figures against every
+statement and function the spec's source roots declare (tests are not
+measured), and writes them as a table, JSON and LCOV.
+
+Counts are executed-or-not (LCOV ``DA:line,1``), not hit counts: counting
+each execution would cost a dictionary update per statement.
+
+``specgen test --coverage`` also stores the JSON in the cache under the key
+of the tree's ASL content (:func:`stored_path`); the site's unit pages read
+it from there and say "coverage not measured" when that exact content has
+none.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+from ..cache import atomic_write, cache_dir, content_key
+from ..loader.tree import Spec
+from .ast import FuncDecl, Node
+from .compile_stmt import nested_blocks
+from .index import build_index
+
+FORMAT = 1
+
+
+@dataclass
+class UnitCoverage:
+    """One ``.asl`` unit: its statements (line, col) and functions (name, line), and which ran."""
+
+    path: str
+    statements: dict[tuple[int, int], bool] = field(default_factory=dict)
+    functions: list[tuple[str, int, bool]] = field(default_factory=list)
+
+    @property
+    def executed(self) -> int:
+        return sum(self.statements.values())
+
+    @property
+    def functions_executed(self) -> int:
+        return sum(1 for _n, _l, hit in self.functions if hit)
+
+    def line_hits(self) -> dict[int, int]:
+        """Each line holding a statement -> 1 when any of its statements ran, else 0."""
+        out: dict[int, int] = {}
+        for (line, _col), hit in sorted(self.statements.items()):
+            out[line] = max(out.get(line, 0), int(hit))
+        return out
+
+
+@dataclass
+class Coverage:
+    units: list[UnitCoverage]
+    tree_key: str
+
+    @property
+    def statements(self) -> int:
+        return sum(len(u.statements) for u in self.units)
+
+    @property
+    def executed(self) -> int:
+        return sum(u.executed for u in self.units)
+
+    @property
+    def functions(self) -> int:
+        return sum(len(u.functions) for u in self.units)
+
+    @property
+    def functions_executed(self) -> int:
+        return sum(u.functions_executed for u in self.units)
+
+
+def _statements(stmts: Iterable[Node]) -> Iterable[Node]:
+    for s in stmts:
+        yield s
+        for block in nested_blocks(s):
+            if block is not None:
+                yield from _statements(block)
+
+
+def tree_key(spec: Spec) -> str:
+    """The key of the spec's ASL content: coverage stored under it belongs to exactly these units."""
+    return content_key([(u.path, u.sha256) for u in spec.units])
+
+
+def measure(spec: Spec, hits: set[tuple[str, int, int]]) -> Coverage:
+    """Per-unit coverage of the spec's source units (unparseable units have nothing to count)."""
+    index = build_index(spec)
+    units = []
+    for i, path in enumerate(index.files):
+        uc = UnitCoverage(path)
+        for d in index.module(i).decls:
+            if not isinstance(d, FuncDecl):
+                continue
+            uc.functions.append((d.name, d.line, (d.path, d.line, 0) in hits))
+            for s in _statements(d.body):
+                uc.statements[(s.line, s.col)] = (d.path, s.line, s.col) in hits
+        units.append(uc)
+    return Coverage(units, tree_key(spec))
+
+
+def _pct(n: int, total: int) -> str:
+    return f"{100.0 * n / total:.1f}" if total else "-"
+
+
+def format_table(cov: Coverage) -> str:
+    """Unit, statements, executed, %, functions executed/total; units without statements left out."""
+    rows = [(u.path, str(len(u.statements)), str(u.executed), _pct(u.executed, len(u.statements)),
+             f"{u.functions_executed}/{len(u.functions)}") for u in cov.units if u.statements or u.functions]
+    rows.append(("TOTAL", str(cov.statements), str(cov.executed), _pct(cov.executed, cov.statements),
+                 f"{cov.functions_executed}/{cov.functions}"))
+    head = ("unit", "statements", "executed", "%", "functions")
+    width = [max(len(r[i]) for r in [head, *rows]) for i in range(5)]
+    out = []
+    for r in [head, *rows]:
+        out.append("  ".join(r[0].ljust(width[0]) if i == 0 else r[i].rjust(width[i]) for i in range(5)).rstrip())
+    return "\n".join(out) + "\n"
+
+
+def to_json(cov: Coverage) -> dict:
+    """The machine-readable form (what the site reads): totals, and per unit the lines and functions."""
+    return {
+        "format": FORMAT,
+        "tree_key": cov.tree_key,
+        "total": {"statements": cov.statements, "executed": cov.executed,
+                  "functions": cov.functions, "functions_executed": cov.functions_executed},
+        "units": [{
+            "path": u.path, "statements": len(u.statements), "executed": u.executed,
+            "functions": len(u.functions), "functions_executed": u.functions_executed,
+            "lines": {str(line): hit for line, hit in u.line_hits().items()},
+            "function_list": [{"name": n, "line": line, "executed": hit} for n, line, hit in u.functions],
+        } for u in cov.units],
+    }
+
+
+def to_lcov(cov: Coverage) -> str:
+    """An LCOV tracefile, paths relative to the spec root (run genhtml from the root)."""
+    out = []
+    for u in cov.units:
+        out.append("TN:specgen")
+        out.append(f"SF:{u.path}")
+        for name, line, _hit in u.functions:
+            out.append(f"FN:{line},{name}")
+        for name, _line, hit in u.functions:
+            out.append(f"FNDA:{int(hit)},{name}")
+        out.append(f"FNF:{len(u.functions)}")
+        out.append(f"FNH:{u.functions_executed}")
+        lines = u.line_hits()
+        for line, hit in lines.items():
+            out.append(f"DA:{line},{hit}")
+        out.append(f"LF:{len(lines)}")
+        out.append(f"LH:{sum(1 for h in lines.values() if h)}")
+        out.append("end_of_record")
+    return "\n".join(out) + "\n"
+
+
+def stored_path(key: str) -> Path:
+    """Where ``specgen test --coverage`` leaves the JSON of the tree content ``key``."""
+    return cache_dir("coverage") / f"{key}.json"
+
+
+def store(spec: Spec, cov: Coverage) -> None:
+    """Keep the JSON for the site (a cache that cannot be written only loses the site's view)."""
+    atomic_write(stored_path(cov.tree_key), json.dumps(to_json(cov)).encode())

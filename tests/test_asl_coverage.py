@@ -1,0 +1,114 @@
+"""Statement coverage: which statements and functions of the spec the AVS tests execute."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from specgen.asl import Interpreter, parse_source
+from specgen.asl.coverage import measure, stored_path, to_lcov, tree_key
+from specgen.cli import main
+from specgen.graph import SpecGraph
+from specgen.loader import load_spec
+from specgen.render import RenderOptions, render_site
+
+BRANCHY = """
+func Sign(x: integer) => integer
+begin
+    if x < 0 then
+        return -1;
+    elsif x == 0 then
+        return 0;
+    end;
+    return 1;
+end;
+
+func Unused() => integer
+begin
+    return 7;
+end;
+"""
+
+
+def _cli(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    rc = main(list(argv), out, err)
+    return rc, out.getvalue(), err.getvalue()
+
+
+def test_only_the_statements_that_ran_are_recorded() -> None:
+    it = Interpreter(modules=[parse_source(BRANCHY, "b.asl")])
+    hits = it.measure_coverage()
+    assert it.call("Sign", 5) == 1
+    # the if, the elsif condition's arm is not entered, the final return; the function itself
+    assert hits == {("b.asl", 4, 5), ("b.asl", 9, 5), ("b.asl", 2, 0)}
+    it.call("Sign", -3)
+    assert ("b.asl", 5, 9) in hits and ("b.asl", 7, 9) not in hits
+
+
+def test_without_coverage_no_recording_is_compiled_in() -> None:
+    it = Interpreter(modules=[parse_source(BRANCHY, "b.asl")])
+    assert it.call("Sign", 0) == 0
+    assert it.coverage is None
+    fn = it._function("Sign", 1, None)
+    assert fn.impl.__name__ == "run"  # not the recording wrapper
+    with pytest.raises(RuntimeError):
+        it.measure_coverage()  # too late: functions are compiled
+
+
+SELECT = ("TADD", "reset-clears", "B.IOT")
+UNIT = "asl/tile/model/definedness/elements.asl"
+
+
+def test_coverage_json_lcov_and_table_agree_and_jobs_merge(bundled_root: Path, tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SPECGEN_CACHE_DIR", str(tmp_path / "cache"))
+    rc, out, _ = _cli("test", "--root", str(bundled_root), "--jobs", "1", "--coverage-json",
+                      str(tmp_path / "one.json"), "--lcov", str(tmp_path / "one.info"), *SELECT)
+    assert rc == 0
+    one = json.loads((tmp_path / "one.json").read_text())
+    total = one["total"]
+    assert 0 < total["executed"] < total["statements"]
+    assert "TOTAL" in out and f"{total['statements']}" in out.split("TOTAL")[1]
+    tadd = next(u for u in one["units"] if u["path"].endswith("arithmetic/TADD.asl"))
+    assert tadd["functions_executed"] >= 1
+    lcov = (tmp_path / "one.info").read_text()
+    assert lcov.count("end_of_record") == len(one["units"])
+    assert "SF:asl/tile/elementwise-tile-tile/arithmetic/TADD.asl" in lcov  # relative to the spec root
+    hit_lines = sum(1 for line in lcov.splitlines() if line.startswith("DA:") and line.endswith(",1"))
+    assert hit_lines == sum(sum(u["lines"].values()) for u in one["units"])
+    # two workers record the same statements as one
+    rc, _, _ = _cli("test", "--root", str(bundled_root), "--jobs", "2", "--coverage-json",
+                    str(tmp_path / "two.json"), *SELECT)
+    assert rc == 0
+    assert json.loads((tmp_path / "two.json").read_text()) == one
+
+
+def test_unit_pages_show_stored_coverage_or_say_it_is_missing(bundled_root: Path, tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SPECGEN_CACHE_DIR", str(tmp_path / "cache"))
+
+    def page() -> str:
+        graph = SpecGraph.build(load_spec(bundled_root))
+        pages = render_site(graph, RenderOptions(langs=("en",)), only=lambda p: p.subject == UNIT)
+        return pages[0].content
+
+    assert "Coverage not measured: run specgen test --coverage" in page()
+    rc, _, _ = _cli("test", "--root", str(bundled_root), "--jobs", "1", "--coverage", "TADD")
+    assert rc == 0
+    html = page()
+    assert "Coverage not measured" not in html
+    spec = load_spec(bundled_root)
+    stored = json.loads(stored_path(tree_key(spec)).read_text())
+    unit = next(u for u in stored["units"] if u["path"] == UNIT)
+    unreached = [n for n, hit in unit["lines"].items() if not hit]
+    assert unreached and unit["executed"] > 0
+    assert f"The AVS tests execute {unit['executed']} of {unit['statements']} statements" in html
+    assert html.count('class="ln sg-unreached"') == len(unreached)
+    assert all(f'href="#L-{n}"' in html for n in unreached)
+    cov = measure(spec, set())  # nothing run: LCOV lists every statement line as not hit
+    das = [line for line in to_lcov(cov).splitlines() if line.startswith("DA:")]
+    assert len(das) == sum(len(u.line_hits()) for u in cov.units) and all(d.endswith(",0") for d in das)
