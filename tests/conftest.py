@@ -22,7 +22,10 @@ def pytest_configure(config: pytest.Config) -> None:
     page bytes and timings depend on the machine's history; a suite must not.
     """
     if "SPECGEN_TEST_KEEP_CACHE" not in os.environ:
-        os.environ["SPECGEN_CACHE_DIR"] = tempfile.mkdtemp(prefix="specgen-test-cache-")
+        os.environ["SPECGEN_CACHE_DIR"] = _SESSION_CACHE.name
+
+
+_SESSION_CACHE = tempfile.TemporaryDirectory(prefix="specgen-test-cache-")  # removed at exit
 
 from specgen.loader import load_spec
 from specgen.vocabulary import Vocabulary, vocabulary_of
