@@ -37,9 +37,9 @@ def check(graph: SpecGraph) -> Iterable[Finding]:
                                   subject=pred, col=1)
     man = graph.spec.manifest
     art = graph.spec.artifacts.get(graph.spec.manifest_path)
-    if man is None or art is None:
+    sel = man.release_selection if man is not None else None
+    if sel is None or art is None:  # no release selection in this generation: ndf-hash's rule-not-run says so
         return
-    sel = man.release_selection
     for adr_id in sel.selected_adr_ids:
         a = by_id.get(adr_id)
         if a and a.front and a.front.status != "accepted":

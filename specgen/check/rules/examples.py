@@ -52,8 +52,10 @@ RULES: list[Rule] = [
          "An example faults unexpectedly, does not fault as promised, or cannot run.",
          "Fix the program, its input Tiles or the expected fault; see docs-internal/examples.md.", _fault),
     Rule("example-sketch", Severity.NOTE, "A contract example cannot run as written (symbolic operands).",
-         "Add a concrete checked example under examples/ to make the promise executable.", _sketch),
+         "Add a concrete checked example under examples/ to make the promise executable.", _sketch,
+         requires=("contracts",)),
     Rule("example-legality", Severity.WARNING,
          "A contract example uses a DataType the legality prose excludes but the ASL admits.",
-         "Make the legality prose and InstructionContractDataTypeLegal_<MN> agree.", _legality),
+         "Make the legality prose and InstructionContractDataTypeLegal_<MN> agree.", _legality,
+         requires=("contracts",)),
 ]
