@@ -42,6 +42,7 @@ RULES: list[Rule] = [
     adr_missing.RULE,
     adr_bad_status.RULE,
     adr_dangling_link.RULE,
+    adr_dangling_link.AFFECTED,
     evidence_stale.RULE,
 ]
 

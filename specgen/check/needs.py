@@ -19,6 +19,7 @@ and nothing degrades silently.
 
 from __future__ import annotations
 
+import posixpath
 from dataclasses import dataclass
 from typing import Callable
 
@@ -95,7 +96,7 @@ def _traceability_view(graph: SpecGraph) -> Gap | None:
 
 def _source_root(graph: SpecGraph) -> str:
     roots = graph.spec.config.source_roots
-    return roots[0] if roots else "."
+    return posixpath.commonpath(roots) if roots else "."
 
 
 def _contracts(graph: SpecGraph) -> Gap | None:
@@ -114,6 +115,21 @@ def _reviews(graph: SpecGraph) -> Gap | None:
                + _generation(graph, "review"), False)
 
 
+def _by_generation(kind: str, lacking: str, artifact: str, reason: str) -> Callable[[SpecGraph], Gap | None]:
+    """A fact that a named generation of ``kind`` does not have (``Spec.formats[kind] == lacking``)."""
+
+    def probe(graph: SpecGraph) -> Gap | None:
+        formats = getattr(graph.spec, "formats", None) or {}
+        if formats.get(kind) != lacking:
+            return None
+        where = artifact.format(adr_dir=graph.spec.config.adr_dir, tests=graph.spec.config.test_root)
+        if kind == "evidence" and graph.spec.traceability is not None:
+            where = graph.spec.traceability.path
+        return Gap(where, reason + _generation(graph, kind), False)
+
+    return probe
+
+
 # fact name -> probe; a probe returns None when the fact is there
 FACTS: dict[str, Callable[[SpecGraph], Gap | None]] = {
     "manifest": _manifest,
@@ -121,6 +137,10 @@ FACTS: dict[str, Callable[[SpecGraph], Gap | None]] = {
     "traceability_view": _traceability_view,
     "contracts": _contracts,
     "review": _reviews,
+    "adr_affected": _by_generation("adr", "markdown-headers", "{adr_dir}",
+                                   "the ADRs name their requirements in prose, not in affected_ndf/affected_units"),
+    "semantic_tests": _by_generation("evidence", "no-readiness-subjects", "{tests}",
+                                     "the traceability view records no semantic-test requirement per instruction"),
 }
 
 
@@ -149,7 +169,8 @@ def not_run_findings(stopped: dict[Gap, list[str]]) -> list[Finding]:
             msg = f"{gap.reason}; so {ids} did not run and verified nothing; fix the file"
             sev = Severity.ERROR
         else:
-            msg = f"{gap.reason}, so {ids} does not apply to this tree and did not run"
+            verb = "does" if len(set(rule_ids)) == 1 else "do"
+            msg = f"{gap.reason}, so {ids} {verb} not apply to this tree and did not run"
             sev = Severity.NOTE
         out.append(Finding(NOT_RUN, sev, gap.artifact, gap.line, msg, subject=gap.artifact,
                            related=tuple(sorted(set(rule_ids)))))
