@@ -15,8 +15,7 @@ import re
 from dataclasses import dataclass
 
 # a path line inside the README: segments of names or <placeholders>, ending in .asl
-_TEMPLATE = re.compile(r"^\s*((?:[A-Za-z0-9._-]+/)+(?:[A-Za-z0-9._-]*<[^<>/\s]+>[A-Za-z0-9._-]*/)*"
-                       r"[A-Za-z0-9._-]*<[^<>/\s]+>[A-Za-z0-9._-]*\.asl)\s*$")
+_TEMPLATE = re.compile(r"^\s*((?:[^/\s]+/)+[^/\s]*<[^<>/\s]+>[^/\s]*\.asl)\s*$")
 
 
 @dataclass(frozen=True, slots=True)

@@ -53,7 +53,7 @@ def classify(data: Any, variants: list[tuple[str, type[BaseModel]]]) -> tuple[st
     """The generation whose key set ``data`` has, or None and the key that differs from the nearest."""
     if not isinstance(data, dict):
         return None, "(the record is not a JSON object)"
-    keys = set(data)
+    keys = {k for k in data if not k.startswith("__")}  # the loader's own marks (``__kind__``)
     best: tuple[int, str] | None = None
     for label, model in variants:
         required, allowed = _keys(model)
@@ -93,7 +93,8 @@ def _record_generation(spec: Spec, kind: str, findings: list[Finding]) -> str:
         return ABSENT
     counts = Counter(label for _, _, label, _ in seen if label is not None)
     unknown = [s for s in seen if s[2] is None]
-    if not counts or len(unknown) > max(counts.values()):
+    if len(unknown) >= REPEATED and len(unknown) > max(counts.values(), default=0):
+        # most records differ from every known generation: the tree's format, one cause
         paths = {s[0] for s in unknown}
         findings[:] = [f for f in findings if not (f.rule == "record-schema" and f.path in paths
                                                     and f.message.startswith(f"{what} record"))]
@@ -103,7 +104,8 @@ def _record_generation(spec: Spec, kind: str, findings: list[Finding]) -> str:
                                 f"{len(seen)}; first here): {diff}; known: "
                                 f"{', '.join(label for label, _ in variants)}", col=1))
         return UNKNOWN
-    label = counts.most_common(1)[0][0]
+    # a few odd records in a tree of a known generation are that record's errors (already reported)
+    label = counts.most_common(1)[0][0] if counts else variants[0][0]
     for path, line, other, _ in seen:
         if other is not None and other != label:
             findings.append(Finding(RULE_MIXED, Severity.ERROR, path, line,
