@@ -126,3 +126,13 @@ def test_release_0580_checks_clean() -> None:
     assert not_run == {"ndf-hash", "instruction-untested", "adr-dangling-affected", "legality-prose-mismatch",
                        "example-mismatch", "example-fault", "example-sketch", "example-legality"}
     assert all(f["severity"] == "note" for f in report["findings"] if f["rule"] == NOT_RUN)
+
+
+def test_build_summary_names_what_the_site_cannot_show(bundled_copy: Path) -> None:
+    from specgen.site.build import not_rendered
+    assert not_rendered(SpecGraph.build(load_spec(bundled_copy))) == []
+    _edit_json(bundled_copy, VIEW, lambda d: d.pop("tests"))
+    for adr in (bundled_copy / "docs/status/decisions").glob("*.md"):
+        adr.unlink()
+    lines = not_rendered(SpecGraph.build(load_spec(bundled_copy)))
+    assert len(lines) == 2 and VIEW in lines[0] and "tests" in lines[0] and "ADR index is empty" in lines[1]
