@@ -15,7 +15,8 @@ import pytest
 from specgen.check import RULES, run_checks
 from specgen.check.base import Rule
 from specgen.check.needs import NOT_RUN
-from specgen.cli import BROKEN_PIPE, main
+from specgen.cli import main
+from specgen.cli.exitcodes import ExitCode
 from specgen.diagnostics import Finding, Severity
 from specgen.graph import SpecGraph
 from specgen.loader import load_spec
@@ -100,13 +101,13 @@ def test_closed_pipe_ends_quietly(bundled_root: Path) -> None:
         def write(self, s: str) -> int:
             raise BrokenPipeError(32, "Broken pipe")
 
-    assert main(["trace", "TMUL", "--root", str(bundled_root)], Closed(), io.StringIO()) == BROKEN_PIPE
+    assert main(["trace", "TMUL", "--root", str(bundled_root)], Closed(), io.StringIO()) == ExitCode.BROKEN_PIPE
     proc = subprocess.Popen([sys.executable, "-m", "specgen", "trace", "TMUL", "--root", str(bundled_root)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert proc.stdout is not None
     proc.stdout.close()
     _, err = proc.communicate(timeout=120)
-    assert proc.returncode == BROKEN_PIPE and b"Traceback" not in err and b"BrokenPipe" not in err
+    assert proc.returncode == ExitCode.BROKEN_PIPE and b"Traceback" not in err and b"BrokenPipe" not in err
 
 
 @pytest.mark.corpus

@@ -26,10 +26,6 @@ SUBCOMMANDS = ("validate", "check", "trace", "manifest", "schema", "render", "de
                "build", "serve")
 
 
-# 128 + SIGPIPE: what a shell reports for a writer whose reader closed the pipe
-BROKEN_PIPE = 141
-
-
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # argparse exits 2 itself; keep one path
         raise UsageError(f"{self.prog}: {message}")
@@ -76,7 +72,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
         return ExitCode.INTERRUPTED
     except BrokenPipeError:  # the reader went away (``specgen decode … | head -3``): stop quietly
         _silence(out)
-        return BROKEN_PIPE
+        return ExitCode.BROKEN_PIPE
 
 
 def _silence(stream: TextIO) -> None:
