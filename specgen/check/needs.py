@@ -61,10 +61,10 @@ def _loader_reason(graph: SpecGraph, path: str) -> tuple[str, int] | None:
 
 def _unreadable(graph: SpecGraph, path: str, what: str) -> Gap:
     found = _loader_reason(graph, path)
+    if path not in graph.spec.artifacts:
+        return Gap(path, f"{what} is absent" + (f" ({found[0]})" if found else ""), True, found[1] if found else 0)
     if found is not None:
         return Gap(path, f"{what} could not be read: {found[0]}", True, found[1])
-    if path not in graph.spec.artifacts:
-        return Gap(path, f"{what} is absent", True)
     return Gap(path, f"{what} could not be read", True, 1)
 
 
@@ -166,7 +166,7 @@ def not_run_findings(stopped: dict[Gap, list[str]]) -> list[Finding]:
     for gap, rule_ids in stopped.items():
         ids = ", ".join(sorted(set(rule_ids)))
         if gap.failure:
-            msg = f"{gap.reason}; so {ids} did not run and verified nothing; fix the file"
+            msg = f"{gap.reason}; so {ids} did not run and verified nothing"
             sev = Severity.ERROR
         else:
             verb = "does" if len(set(rule_ids)) == 1 else "do"

@@ -80,7 +80,7 @@ def not_checked_lines(findings: Sequence[Finding]) -> list[str]:
     out = []
     for f in findings:
         if f.rule == NOT_RUN:
-            why = "could not be read" if Severity(f.severity) is Severity.ERROR else "lacks the fact"
+            why = "is absent or unreadable" if Severity(f.severity) is Severity.ERROR else "lacks the fact"
             rules = ", ".join(_visible(r) for r in f.related) or "(rules unnamed)"
             out.append(f"not checked: {rules} ({_visible(f.path) or _NO_FILE} {why})")
     return out
