@@ -28,11 +28,11 @@ def check_affected(graph: SpecGraph) -> Iterable[Finding]:
         for nid in f.affected_ndf or ():
             owner = recorded_owner(graph, nid)
             if nid not in graph.clauses and nid not in graph.identities and not (owner and settled(graph, owner)):
-                yield Finding(RULE.id, Severity.ERROR, a.path, 2,
+                yield Finding(AFFECTED.id, Severity.ERROR, a.path, 2,
                               f"affected_ndf names {nid}, which is no clause of this tree", subject=f.id, col=1)
         for uid in f.affected_units or ():
             if uid not in graph.units_by_id:
-                yield Finding(RULE.id, Severity.ERROR, a.path, 2,
+                yield Finding(AFFECTED.id, Severity.ERROR, a.path, 2,
                               f"affected_units names {uid}, which is no unit of this tree", subject=f.id, col=1)
 
 
