@@ -26,10 +26,11 @@ from typing import Callable
 from ..diagnostics import Finding, Severity
 from ..graph import Derived, SpecGraph
 from ..loader import TRACEABILITY_SCHEMA
+from ..loader.formats import RULE_UNKNOWN
 
 NOT_RUN = "rule-not-run"
 # loader findings that mean "this artifact could not be read"; folded into the one rule-not-run finding
-UNREADABLE_KINDS = frozenset({"record-schema", "record-json", "manifest-absent", "file-empty"})
+UNREADABLE_KINDS = frozenset({"record-schema", "record-json", "manifest-absent", "file-empty", RULE_UNKNOWN})
 
 
 @dataclass(frozen=True, slots=True)
