@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
 from pathlib import Path
 
 import pytest
-from conftest import CORPUS
 
 from specgen.cli import main
 from specgen.loader import load_spec
@@ -24,7 +24,7 @@ from specgen.models.generations import GENERATIONS, KINDS, UNKNOWN
 from specgen.models.instruction import InstructionHeader, PreContractInstruction, instruction_model
 from specgen.models.manifest import ReleaseManifest, UnselectedReleaseManifest
 
-OLD_CORPUS = CORPUS.parent / "pto-spec-0.58.0"
+OLD_CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "pto-spec-0.58.0"
 HEADER = "// PTO-INSTRUCTION: "
 
 
@@ -176,7 +176,6 @@ def test_test_naming_is_read_from_the_readme() -> None:
 @pytest.fixture(scope="module")
 def old_corpus() -> Path:
     if not OLD_CORPUS.is_dir():
-        import os
         if os.environ.get("CI"):
             pytest.fail(f"the corpus must be at {OLD_CORPUS} under CI")
         pytest.skip(f"corpus not found at {OLD_CORPUS}")
@@ -200,16 +199,23 @@ def test_release_0580_is_read_with_its_generation(old_corpus: Path) -> None:
 
 
 @pytest.mark.corpus
-def test_release_0583_is_read_with_its_generation(corpus_root: Path) -> None:
-    spec = load_spec(corpus_root)
-    assert spec.formats == {"instruction": "contract", "unit": "v1", "review": "review-records", "ndf": "v1",
-                            "adr": "json-front-matter", "avs": "kind-named", "manifest": "release-selection",
-                            "evidence": "readiness-subjects", "catalog": "extension-reservations"}
-
-
-@pytest.mark.corpus
 def test_0580_decodes_its_reserved_vpar_word(old_corpus: Path) -> None:
     out, err = io.StringIO(), io.StringIO()
     rc = main(["decode", "--root", str(old_corpus), "0x00021181"], out=out, err=err)
     assert rc == 0, err.getvalue()
     assert "BSTART.VPAR" in out.getvalue() and "linx-vector-reservations.json" in out.getvalue()
+
+
+def test_unknown_test_header_generation_is_one_finding(bundled_copy: Path) -> None:
+    prefix = "// PTO-TEST: "
+    touched = []
+    for p in sorted((bundled_copy / "tests").rglob("*.asl")):
+        text = p.read_text()
+        if prefix in text:
+            p.write_text(text.replace(prefix + "{", prefix + '{"suite":"x",', 1))
+            touched.append(p.relative_to(bundled_copy).as_posix())
+    spec = load_spec(bundled_copy, cache=False)
+    about = [f for f in spec.findings if f.path in touched]
+    assert len(touched) >= 3 and len(about) == 1, about
+    assert about[0].rule == "format-generation-unknown" and "suite" in about[0].message
+    assert spec.formats["avs"] == UNKNOWN

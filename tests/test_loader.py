@@ -22,6 +22,10 @@ def test_corpus_loads_whole_without_error(corpus_root: Path) -> None:
     assert counts["avs_tests"] == 3352
     assert counts["adr_files"] == 92
     assert counts["manifest_inputs"] == 858
+    # the current generation of every artifact kind (issue 18; labels in specgen.models.generations)
+    assert spec.formats == {"instruction": "contract", "unit": "v1", "review": "review-records", "ndf": "v1",
+                            "adr": "json-front-matter", "avs": "kind-named", "manifest": "release-selection",
+                            "evidence": "readiness-subjects", "catalog": "extension-reservations"}
     tmul = next(u for u in spec.units if u.instruction and u.instruction.mnemonic == "TMUL")
     assert tmul.sha256 == "add330416d6c9b3308d6a5ebc508a1bee9a509307af5b693fef9f3f32ae21ebd"
     assert [c.id for c in tmul.clauses] == ["PTO-TMUL-CONTRACT-001"]

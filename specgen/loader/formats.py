@@ -114,6 +114,30 @@ def _record_generation(spec: Spec, kind: str, findings: list[Finding]) -> str:
     return label
 
 
+_RECORD_RULES = ("record-schema", "record-json", "adr-front-matter")
+
+
+def _collapse_failed(findings: list[Finding], failed: list[str], ok: int, what: str) -> bool:
+    """Most files of a kind fail their record the same way: one finding instead of one per file.
+
+    ``failed`` are the files whose record did not validate, ``ok`` how many did. The message
+    shared by most failed files names the field that differs; it is kept once, at its first file.
+    """
+    if len(failed) < REPEATED or len(failed) <= ok:
+        return False
+    paths = set(failed)
+    mine = [f for f in findings if f.path in paths and f.rule in _RECORD_RULES and f.message.startswith(what)]
+    if not mine:
+        return False
+    common, n = Counter(re.sub(r"\d+", "N", f.message) for f in mine).most_common(1)[0]
+    first = next(f for f in mine if re.sub(r"\d+", "N", f.message) == common)
+    findings[:] = [f for f in findings if f not in mine]
+    findings.append(Finding(RULE_UNKNOWN, Severity.ERROR, first.path, first.line,
+                            f"{what} records match no known format generation ({len(failed)} of "
+                            f"{len(failed) + ok} files; {n} say, first here): {first.message}", col=first.col))
+    return True
+
+
 def _majority(labels: Iterable[str]) -> str:
     counts = Counter(labels)
     return counts.most_common(1)[0][0] if counts else ABSENT
@@ -133,10 +157,16 @@ def detect_formats(spec: Spec, findings: list[Finding]) -> dict[str, str]:
     else:
         formats["review"] = ABSENT
     formats["ndf"] = "v1" if any(u.clauses for u in spec.units) else ABSENT
-    formats["adr"] = _majority("markdown-headers" if isinstance(a.front, MarkdownAdrHeader) else
-                               "json-front-matter" for a in spec.adrs if a.front is not None)
-    formats["avs"] = _majority("id-named" if isinstance(t.header, IdNamedTestHeader) else "kind-named"
-                               for t in spec.tests if t.header is not None)
+    adr_failed = [a.path for a in spec.adrs if a.front is None]
+    adr_labels = ("markdown-headers" if isinstance(a.front, MarkdownAdrHeader) else "json-front-matter"
+                  for a in spec.adrs if a.front is not None)
+    formats["adr"] = (UNKNOWN if _collapse_failed(findings, adr_failed, len(spec.adrs) - len(adr_failed), "ADR")
+                      else _majority(adr_labels))
+    test_failed = [t.path for t in spec.tests if t.header is None]
+    test_labels = ("id-named" if isinstance(t.header, IdNamedTestHeader) else "kind-named"
+                   for t in spec.tests if t.header is not None)
+    formats["avs"] = (UNKNOWN if _collapse_failed(findings, test_failed, len(spec.tests) - len(test_failed),
+                                                  "PTO-TEST record") else _majority(test_labels))
     man = spec.manifest
     formats["manifest"] = (ABSENT if spec.manifest_path not in spec.artifacts else UNKNOWN if man is None
                            else "no-release-selection" if isinstance(man, UnselectedReleaseManifest)
