@@ -15,6 +15,7 @@ from typing import Any
 
 from .cache import atomic_write
 from .check import run_checks
+from .check.needs import NOT_RUN
 from .check.facts import ManifestFacts, manifest_facts
 from .check.rules.ndf_hash import expected_digests
 from .diagnostics import Finding
@@ -81,9 +82,14 @@ MANIFEST_RULES = ("manifest-missing-file", "manifest-hash-mismatch", "manifest-c
                   "manifest-unlisted-file", "manifest-unsafe-path", "ndf-hash")
 
 
-def manifest_graph(spec: Spec) -> SpecGraph:
-    """The graph of a spec that has a readable manifest; :class:`ManifestMissingError` otherwise."""
-    if spec.manifest_path not in spec.artifacts or spec.artifacts[spec.manifest_path].data is None:
+def manifest_graph(spec: Spec, *, parsed: bool = True) -> SpecGraph:
+    """The graph of a spec that has a manifest; :class:`ManifestMissingError` when it has none.
+
+    ``parsed``: the manifest must also be valid JSON (``--write`` rewrites its
+    data); ``--check`` takes an unreadable one and reports why it could not verify it.
+    """
+    art = spec.artifacts.get(spec.manifest_path)
+    if art is None or (parsed and art.data is None):
         raise ManifestMissingError(f"no readable manifest at {spec.manifest_path}; write one first")
     return SpecGraph.build(spec)
 
@@ -102,6 +108,10 @@ def write_manifest(graph: SpecGraph) -> bool:
 
 
 def verify(graph: SpecGraph) -> tuple[list[Finding], ManifestFacts]:
-    """The findings of the manifest rules, and how many entries were listed and verified."""
+    """The findings of the manifest rules, and how many entries were listed and verified.
+
+    A manifest that could not be read, or a rule its generation lacks a fact
+    for, is one ``rule-not-run`` finding among them.
+    """
     findings, _ = run_checks(graph, only=MANIFEST_RULES)
-    return [f for f in findings if f.rule in MANIFEST_RULES], manifest_facts(graph)
+    return [f for f in findings if f.rule in MANIFEST_RULES or f.rule == NOT_RUN], manifest_facts(graph)

@@ -175,10 +175,10 @@ def test_adr_bad_status(bundled_copy: Path) -> None:
     assert ("adr-bad-status", old, 2) in found(bundled_copy)
 
 
-def test_adr_dangling_link(bundled_copy: Path) -> None:
+def test_adr_dangling_affected(bundled_copy: Path) -> None:
     p = next((bundled_copy / "docs/status/decisions").glob("0001-*.md"))
     p.write_text(p.read_text().replace('"affected_ndf": [', '"affected_ndf": [\n    "PTO-NOPE-001",', 1))
-    assert ("adr-dangling-link", p.relative_to(bundled_copy).as_posix(), 2) in found(bundled_copy)
+    assert ("adr-dangling-affected", p.relative_to(bundled_copy).as_posix(), 2) in found(bundled_copy)
 
 
 def test_evidence_stale(bundled_copy: Path) -> None:

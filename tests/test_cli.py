@@ -25,7 +25,8 @@ def _cli(*argv: str) -> tuple[int, str, str]:
 
 
 def test_exit_codes_are_the_documented_ones() -> None:
-    assert {c.name: int(c) for c in ExitCode} == {"OK": 0, "FINDINGS": 1, "USAGE": 2, "INTERRUPTED": 130}
+    assert {c.name: int(c) for c in ExitCode} == {"OK": 0, "FINDINGS": 1, "USAGE": 2, "INTERRUPTED": 130,
+                                                   "BROKEN_PIPE": 141}
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     assert "0 ok, 1 findings, 2 usage or unreadable root, 130 interrupted" in readme
 

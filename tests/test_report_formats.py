@@ -331,3 +331,15 @@ def test_ties_in_sort_key_still_order_deterministically(fmt: str) -> None:
     outputs = {render_report(fmt, order, make_summary())
                for order in (twins, list(reversed(twins)), twins[3:] + twins[:3])}
     assert len(outputs) == 1
+
+
+def test_text_lists_the_rules_that_did_not_run() -> None:
+    stopped = [Finding("rule-not-run", Severity.NOTE, "spec/release-manifest.json", 0, "no release selection",
+                       related=("ndf-hash",)),
+               Finding("rule-not-run", Severity.ERROR, "spec/evidence/view.json", 1, "view unreadable",
+                       related=("evidence-stale", "instruction-missing-artifact"))]
+    out = text.render(stopped, CheckSummary(tool_version="1", root="r")).splitlines()
+    assert out[-2:] == ["not checked: evidence-stale, instruction-missing-artifact "
+                        "(spec/evidence/view.json is absent or unreadable)",
+                        "not checked: ndf-hash (spec/release-manifest.json lacks the fact)"]
+    assert not any(line.startswith("not checked") for line in text.render([], CheckSummary("1", "r")).splitlines())

@@ -12,6 +12,7 @@ from typing import Iterable
 from ..diagnostics import Finding, sorted_unique
 from ..graph import SpecGraph
 from .base import Rule, loader_rule
+from .needs import NOT_RUN, Gap, absorbed, missing_facts, not_run_findings
 from .rules import (adr_bad_status, adr_dangling_link, adr_missing, avs_dangling_requirement, avs_duplicate_id,
                     avs_missing_source, avs_path_mismatch, evidence_stale, instruction_dangling_dependency,
                     instruction_missing_artifact, instruction_untested, manifest_content_hash,
@@ -41,6 +42,7 @@ RULES: list[Rule] = [
     adr_missing.RULE,
     adr_bad_status.RULE,
     adr_dangling_link.RULE,
+    adr_dangling_link.AFFECTED,
     evidence_stale.RULE,
 ]
 
@@ -57,25 +59,34 @@ def all_rules() -> list[Rule]:
 
 def run_checks(graph: SpecGraph, *, only: Iterable[str] = (), disable: Iterable[str] = (),
                rules: list[Rule] | None = None) -> tuple[list[Finding], list[Rule]]:
-    """Run the enabled rules; return sorted, deduplicated findings and the rules that ran."""
+    """Run the enabled rules; return sorted, deduplicated findings and the rules that ran.
+
+    A rule whose required facts the tree lacks does not run; each cause is one
+    ``rule-not-run`` finding naming the rules it stopped (see :mod:`.needs`).
+    """
     only_set, disabled = set(only), set(disable)
     ran: list[Rule] = []
     findings: list[Finding] = []
     rule_ids = set()
+    stopped: dict[Gap, list[str]] = {}
     for rule in rules if rules is not None else all_rules():
         rule_ids.add(rule.id)
         if (only_set and rule.id not in only_set) or rule.id in disabled:
             continue
+        gaps = missing_facts(graph, rule.requires)
+        if gaps:
+            for gap in gaps:
+                stopped.setdefault(gap, []).append(rule.id)
+            continue
         ran.append(rule)
         findings.extend(rule.check(graph))
     # loader findings of kinds that have no rule of their own are always reported
-    ran_ids = {r.id for r in ran}
     for f in graph.spec.findings:
         if f.rule not in rule_ids and (not only_set or f.rule in only_set) and f.rule not in disabled:
             findings.append(f)
-            ran_ids.add(f.rule)
     if any(f.rule.startswith("asl-") for f in findings):  # one cause, one finding: drop what follows from it
         from ..asl.static import drop_consequences
         findings = drop_consequences(graph, findings)
+    if stopped and NOT_RUN not in disabled:
+        findings = absorbed(findings, stopped) + not_run_findings(stopped)
     return sorted_unique(findings), ran
-

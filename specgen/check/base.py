@@ -23,6 +23,9 @@ class Rule:
     description: str
     help: str
     check: CheckFn
+    # facts the rule reads (names in specgen.check.needs.FACTS); the registry skips the rule, with one
+    # rule-not-run finding per cause, when the tree's format generation lacks one or it could not be read
+    requires: tuple[str, ...] = ()
 
 
 def loader_rule(rule_id: str, description: str, help_text: str) -> Rule:

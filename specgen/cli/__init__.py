@@ -61,10 +61,27 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
     if getattr(args, "root", "absent") is None:
         args.root = default_root()
     try:
-        return int(commands[args.command].run(args, out, err))
+        code = int(commands[args.command].run(args, out, err))
+        out.flush()  # a closed pipe shows here, inside the handler, not at interpreter exit
+        return code
     except UsageError as e:
         print(f"specgen {args.command}: {e}", file=err)
         return ExitCode.USAGE
     except KeyboardInterrupt:
         print("interrupted", file=err)
         return ExitCode.INTERRUPTED
+    except BrokenPipeError:  # the reader went away (``specgen decode … | head -3``): stop quietly
+        _silence(out)
+        return ExitCode.BROKEN_PIPE
+
+
+def _silence(stream: TextIO) -> None:
+    """Point a closed stdout at /dev/null so the interpreter's final flush raises nothing."""
+    import os
+    try:
+        if stream is sys.stdout:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+    except (OSError, ValueError):
+        pass

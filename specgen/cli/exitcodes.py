@@ -16,3 +16,4 @@ class ExitCode(IntEnum):
     FINDINGS = 1
     USAGE = 2
     INTERRUPTED = 130
+    BROKEN_PIPE = 141  # 128 + SIGPIPE: the reader closed the output (``… | head``)

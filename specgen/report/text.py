@@ -22,6 +22,7 @@ _RESET = "\x1b[0m"
 # terminal; show them instead (tab and newline are handled by layout).
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _NO_FILE = "(no file)"
+NOT_RUN = "rule-not-run"  # specgen.check.needs.NOT_RUN; the report layer does not import the check
 
 
 def _visible(text: str) -> str:
@@ -74,6 +75,17 @@ def summary_line(findings: Sequence[Finding], summary: CheckSummary) -> str:
     return "; ".join(parts)
 
 
+def not_checked_lines(findings: Sequence[Finding]) -> list[str]:
+    """One line per cause of rules that did not run: a passing summary must not hide what was skipped."""
+    out = []
+    for f in findings:
+        if f.rule == NOT_RUN:
+            why = "is absent or unreadable" if Severity(f.severity) is Severity.ERROR else "lacks the fact"
+            rules = ", ".join(_visible(r) for r in f.related) or "(rules unnamed)"
+            out.append(f"not checked: {rules} ({_visible(f.path) or _NO_FILE} {why})")
+    return out
+
+
 def render(findings: Sequence[Finding], summary: CheckSummary, *, color: bool = False) -> str:
     """Grouped findings then one summary line; ANSI colour only when ``color``."""
     items = ordered(findings)
@@ -83,4 +95,5 @@ def render(findings: Sequence[Finding], summary: CheckSummary, *, color: bool = 
     release = f" (release {_visible(summary.release)})" if summary.release else ""
     lines.append(f"{TOOL_NAME} {_visible(summary.tool_version)} check of "
                  f"{_visible(summary.root)}{release}: {summary_line(items, summary)}")
+    lines.extend(not_checked_lines(items))
     return "\n".join(lines) + "\n"

@@ -243,6 +243,8 @@ def build_site(root: Path | None, out_dir: Path, config_file: Path, jobs: int = 
         plugin.jobs = max(1, jobs)
         cfg.plugins.on_startup(command="build", dirty=False)
         build(cfg)
+        if plugin.graph is not None:
+            plugin.stats["not_rendered"] = not_rendered(plugin.graph)
         stage("swap")
         swap_in(tmp, out_dir)
     except (MkDocsException, ValueError, OSError) as e:
@@ -259,6 +261,23 @@ def build_site(root: Path | None, out_dir: Path, config_file: Path, jobs: int = 
     if failure is not None:
         raise BuildFailed(failure, counter.records)
     return BuildResult(out_dir, plugin.stats, time.perf_counter() - t0, counter.records)
+
+
+# what a page loses when a fact is missing (see specgen.check.needs.FACTS)
+_LOST = {"manifest": "manifest hashes and NDF digests", "release_selection": "NDF digests of the release selection",
+         "traceability_view": "traceability rows (tests, evidence) of every page",
+         "contracts": "contract sections (operands, legality, examples)", "review": "review records",
+         "adr_affected": "ADR links of clauses and units", "semantic_tests": "semantic-test coverage"}
+
+
+def not_rendered(graph: SpecGraph) -> list[str]:
+    """The build summary's lines for what the site could not show, and why: a site must not look complete."""
+    from ..check.needs import GAPS
+    lines = [f"not rendered: {_LOST.get(fact, fact)} ({gap.artifact}: {gap.reason})"
+             for fact, gap in GAPS(graph).items()]
+    if not graph.adrs:
+        lines.append(f"not rendered: the ADR index is empty (no readable ADR under {graph.spec.config.adr_dir}/)")
+    return lines
 
 
 def _quiet_info(mk_log: logging.Logger) -> Callable[[], Any]:

@@ -18,16 +18,17 @@ def check(graph: SpecGraph) -> Iterable[Finding]:
     for a in graph.adrs:
         f = a.front
         assert f is not None
-        for succ in f.superseded_by:
+        # a generation that does not record a relation (None) cannot contradict it
+        for succ in f.superseded_by or ():
             other = by_id.get(succ)
-            if other and other.front and f.id not in other.front.supersedes:
+            if other and other.front and other.front.supersedes is not None and f.id not in other.front.supersedes:
                 yield Finding(RULE.id, Severity.ERROR, a.path, 2,
                               f"{f.id} is superseded_by {succ}, but {succ} does not list {f.id} in supersedes",
                               subject=f.id, col=1)
-        for pred in f.supersedes:
+        for pred in f.supersedes or ():
             other = by_id.get(pred)
             if other and other.front:
-                if f.id not in other.front.superseded_by:
+                if other.front.superseded_by is not None and f.id not in other.front.superseded_by:
                     yield Finding(RULE.id, Severity.ERROR, a.path, 2,
                                   f"{f.id} supersedes {pred}, but {pred} does not list {f.id} in superseded_by",
                                   subject=f.id, col=1)
@@ -37,9 +38,9 @@ def check(graph: SpecGraph) -> Iterable[Finding]:
                                   subject=pred, col=1)
     man = graph.spec.manifest
     art = graph.spec.artifacts.get(graph.spec.manifest_path)
-    if man is None or art is None:
+    sel = man.release_selection if man is not None else None
+    if sel is None or art is None:  # no release selection in this generation: ndf-hash's rule-not-run says so
         return
-    sel = man.release_selection
     for adr_id in sel.selected_adr_ids:
         a = by_id.get(adr_id)
         if a and a.front and a.front.status != "accepted":

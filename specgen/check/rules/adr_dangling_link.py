@@ -1,7 +1,9 @@
 """adr-dangling-link: what an ADR names exists: affected clauses and units, and relative links.
 
 ``affected_ndf`` must name clauses or instruction identities, ``affected_units``
-unit IDs; a relative Markdown link in the body must point at a file of the tree.
+unit IDs (``adr-dangling-affected``, which needs ADRs whose generation declares
+those lists: the Markdown-header ADRs of 0.58.0 name requirements in prose);
+a relative Markdown link in the body must point at a file of the tree.
 """
 
 from __future__ import annotations
@@ -19,20 +21,26 @@ LINK = re.compile(r"\[[^\]]*\]\(((?:[^()\s]|\([^()\s]*\))+)\)")  # one level of 
 SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
 
+def check_affected(graph: SpecGraph) -> Iterable[Finding]:
+    for a in graph.adrs:
+        f = a.front
+        assert f is not None
+        for nid in f.affected_ndf or ():
+            owner = recorded_owner(graph, nid)
+            if nid not in graph.clauses and nid not in graph.identities and not (owner and settled(graph, owner)):
+                yield Finding(AFFECTED.id, Severity.ERROR, a.path, 2,
+                              f"affected_ndf names {nid}, which is no clause of this tree", subject=f.id, col=1)
+        for uid in f.affected_units or ():
+            if uid not in graph.units_by_id:
+                yield Finding(AFFECTED.id, Severity.ERROR, a.path, 2,
+                              f"affected_units names {uid}, which is no unit of this tree", subject=f.id, col=1)
+
+
 def check(graph: SpecGraph) -> Iterable[Finding]:
     fs = graph.spec.fs
     for a in graph.adrs:
         f = a.front
         assert f is not None
-        for nid in f.affected_ndf:
-            owner = recorded_owner(graph, nid)
-            if nid not in graph.clauses and nid not in graph.identities and not (owner and settled(graph, owner)):
-                yield Finding(RULE.id, Severity.ERROR, a.path, 2,
-                              f"affected_ndf names {nid}, which is no clause of this tree", subject=f.id, col=1)
-        for uid in f.affected_units:
-            if uid not in graph.units_by_id:
-                yield Finding(RULE.id, Severity.ERROR, a.path, 2,
-                              f"affected_units names {uid}, which is no unit of this tree", subject=f.id, col=1)
         base = posixpath.dirname(a.path)
         for i, line in enumerate(a.body.split("\n")):
             for m in LINK.finditer(line):
@@ -53,5 +61,7 @@ def check(graph: SpecGraph) -> Iterable[Finding]:
                                   col=m.start(1) + 1)
 
 
-RULE = Rule("adr-dangling-link", Severity.ERROR, "An ADR names an unknown clause, unit or file.",
-            "Fix the ID or link, or restore the target.", check)
+RULE = Rule("adr-dangling-link", Severity.ERROR, "An ADR links to a file the tree does not have.",
+            "Fix the link, or restore the target.", check)
+AFFECTED = Rule("adr-dangling-affected", Severity.ERROR, "An ADR's affected_ndf or affected_units names an unknown ID.",
+                "Fix the ID, or restore the clause or unit.", check_affected, requires=("adr_affected",))

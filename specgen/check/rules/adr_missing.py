@@ -28,7 +28,7 @@ def citations(graph: SpecGraph) -> dict[str, list[tuple[str, int]]]:
     for a in graph.adrs:
         f = a.front
         assert f is not None
-        for rel in (*f.supersedes, *f.superseded_by, *f.resolves):
+        for rel in (*(f.supersedes or ()), *(f.superseded_by or ()), *(f.resolves or ())):  # None: not recorded
             cites[rel].append((a.path, 2))
     for rel, art in graph.spec.artifacts.items():
         if not art.text or "ADR-" not in art.text:

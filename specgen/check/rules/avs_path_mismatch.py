@@ -1,5 +1,6 @@
 """test-path-mismatch: a test lives under ``<test root>/<source minus asl/ and .asl>/``
-with a file name ``<surface>-<kind token>-<name>-NNN.asl`` that matches its kind."""
+with a file name ``<surface>-<kind token>-<name>-NNN.asl`` that matches its kind, or
+``<test id>.asl`` when the tree's AVS generation is ``id-named`` (``Spec.formats``)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ NAME = re.compile(r"^(arch|block|scalar|tile)-(decode|exec|bound|fault|atomic|or
 
 def check(graph: SpecGraph) -> Iterable[Finding]:
     root = graph.spec.config.test_root
+    by_id = (getattr(graph.spec, "formats", None) or {}).get("avs") == "id-named"
     for t in graph.spec.tests:
         h = t.header
         if h is None:
@@ -25,6 +27,11 @@ def check(graph: SpecGraph) -> Iterable[Finding]:
         if directory != want_dir:
             yield Finding(RULE.id, Severity.ERROR, t.path, t.span.line,
                           f"test of {h.source} must live in {want_dir}/", subject=h.id, col=1)
+            continue
+        if by_id:  # the tree's AVS generation names a file by its test ID
+            if name != f"{h.id}.asl":
+                yield Finding(RULE.id, Severity.ERROR, t.path, 0,
+                              f"file name must be {h.id}.asl (this tree names tests by their ID)", subject=h.id)
             continue
         m = NAME.match(name)
         if not m:

@@ -81,4 +81,5 @@ def check(graph: SpecGraph) -> Iterable[Finding]:
 
 
 RULE = Rule("evidence-stale", Severity.ERROR, "The traceability evidence disagrees with the tree.",
-            "Regenerate the release-traceability evidence from the tree.", check)
+            "Regenerate the release-traceability evidence from the tree.", check,
+            requires=("traceability_view",))

@@ -47,13 +47,17 @@ def _legality(graph: SpecGraph) -> Iterable[Finding]:
 
 RULES: list[Rule] = [
     Rule("example-mismatch", Severity.ERROR, "A checked example's result differs from what the ASL computes.",
-         "Correct the expected values (they must be what the spec's ASL computes) or fix the ASL.", _mismatch),
+         "Correct the expected values (they must be what the spec's ASL computes) or fix the ASL.", _mismatch,
+         requires=("contracts",)),
     Rule("example-fault", Severity.ERROR,
          "An example faults unexpectedly, does not fault as promised, or cannot run.",
-         "Fix the program, its input Tiles or the expected fault; see docs-internal/examples.md.", _fault),
+         "Fix the program, its input Tiles or the expected fault; see docs-internal/examples.md.", _fault,
+         requires=("contracts",)),
     Rule("example-sketch", Severity.NOTE, "A contract example cannot run as written (symbolic operands).",
-         "Add a concrete checked example under examples/ to make the promise executable.", _sketch),
+         "Add a concrete checked example under examples/ to make the promise executable.", _sketch,
+         requires=("contracts",)),
     Rule("example-legality", Severity.WARNING,
          "A contract example uses a DataType the legality prose excludes but the ASL admits.",
-         "Make the legality prose and InstructionContractDataTypeLegal_<MN> agree.", _legality),
+         "Make the legality prose and InstructionContractDataTypeLegal_<MN> agree.", _legality,
+         requires=("contracts",)),
 ]

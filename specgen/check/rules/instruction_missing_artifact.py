@@ -30,4 +30,5 @@ def check(graph: SpecGraph) -> Iterable[Finding]:
 
 
 RULE = Rule("instruction-missing-artifact", Severity.ERROR, "An instruction names a missing artifact.",
-            "Generate the artifact or fix the path in the traceability evidence.", check)
+            "Generate the artifact or fix the path in the traceability evidence.", check,
+            requires=("traceability_view",))

@@ -26,4 +26,5 @@ def check(graph: SpecGraph) -> Iterable[Finding]:
 
 
 RULE = Rule("instruction-untested", Severity.ERROR, "An instruction has no semantic test.",
-            "Add an AVS test of kind execution, boundary, fault, state-transition, ordering or atomicity.", check)
+            "Add an AVS test of kind execution, boundary, fault, state-transition, ordering or atomicity.", check,
+            requires=("semantic_tests",))

@@ -27,4 +27,5 @@ def check(graph: SpecGraph) -> Iterable[Finding]:
 
 
 RULE = Rule("manifest-content-hash", Severity.ERROR, "The manifest's content hash does not match its inputs.",
-            "Recompute it with 'specgen manifest --write'.", check)
+            "Recompute it with 'specgen manifest --write'.", check,
+            requires=("manifest",))

@@ -26,4 +26,5 @@ def check(graph: SpecGraph) -> Iterable[Finding]:
 
 
 RULE = Rule("manifest-hash-mismatch", Severity.ERROR, "A listed file's hash differs from the manifest.",
-            "Revert the change or regenerate the manifest with 'specgen manifest --write'.", check)
+            "Revert the change or regenerate the manifest with 'specgen manifest --write'.", check,
+            requires=("manifest",))

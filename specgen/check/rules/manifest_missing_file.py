@@ -50,4 +50,5 @@ def check(graph: SpecGraph) -> Iterable[Finding]:
 
 
 RULE = Rule("manifest-missing-file", Severity.ERROR, "A file listed in the release manifest is absent.",
-            "Restore the file, or remove it from the manifest with 'specgen manifest --write'.", check)
+            "Restore the file, or remove it from the manifest with 'specgen manifest --write'.", check,
+            requires=("manifest",))

@@ -26,4 +26,5 @@ def check(graph: SpecGraph) -> Iterable[Finding]:
 
 
 RULE = Rule("manifest-unlisted-file", Severity.ERROR, "A source file is missing from the manifest.",
-            "Regenerate the manifest with 'specgen manifest --write'.", check)
+            "Regenerate the manifest with 'specgen manifest --write'.", check,
+            requires=("manifest",))

@@ -24,4 +24,5 @@ def check(graph: SpecGraph) -> Iterable[Finding]:
 
 
 RULE = Rule("manifest-unsafe-path", Severity.ERROR, "A manifest path leaves the spec root.",
-            "Use root-relative POSIX paths without '..'; links must stay inside the root.", check)
+            "Use root-relative POSIX paths without '..'; links must stay inside the root.", check,
+            requires=("manifest",))

@@ -17,7 +17,8 @@ from ..base import Rule
 
 def check(graph: SpecGraph) -> Iterable[Finding]:
     man = graph.spec.manifest
-    recorded = {r.id: r.sha256 for r in man.release_selection.expanded_ndf} if man else {}
+    sel = man.release_selection if man else None  # a generation without a release selection records none
+    recorded = {r.id: r.sha256 for r in sel.expanded_ndf} if sel else {}
     for cid, clauses in sorted(graph.clauses.items()):
         if len(clauses) > 1:
             # the clause the release recorded keeps the ID; the others are the duplicates

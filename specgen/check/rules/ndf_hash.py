@@ -62,4 +62,5 @@ def check(graph: SpecGraph) -> Iterable[Finding]:
 
 
 RULE = Rule("ndf-hash", Severity.ERROR, "A release-selection clause digest does not match the tree.",
-            "Regenerate the manifest with 'specgen manifest --write'.", check)
+            "Regenerate the manifest with 'specgen manifest --write'.", check,
+            requires=("release_selection",))
