@@ -34,6 +34,7 @@ from ..vocabulary import DataType, Vocabulary, vocabulary_of
 from .datatypes import show_value, show_word
 from .program import Program
 from .syntax import HANDS, Statement
+from .words import EXECUTED, WordRunner, allocated, supports_words
 
 HAND_NAMES = {v: k for k, v in HANDS.items()}
 SPELLING = {"BSTART.TEPL": 0, "BSTART.VEC": 1, "BSTART.SFU": 2}
@@ -176,6 +177,12 @@ class Executor:
         self.lock = threading.Lock()
         missing = [n for n in ("ResetProfileState", "ConfigureTileForMask", "BlockStop", "BlockIOT", "BlockDim")
                    if not self.interp.has_function(n)]
+        self.words: WordRunner | None = None
+        if missing and supports_words(self.interp):  # the spec's own command path, from assembled words
+            from ..encoding.from_spec import spec_encodings
+            from ..graph import SpecGraph
+            self.words = WordRunner(self, spec_encodings(SpecGraph.build(spec)))
+            missing = [n for n in ("ResetProfileState", "ConfigureTileForMask") if not self.interp.has_function(n)]
         self.supported = not missing
         self.missing = missing
 
@@ -183,9 +190,9 @@ class Executor:
     def _install_fault_probe(self) -> None:
         interp = self.interp
 
-        def set_fault(original: Callable, kind: object) -> object:
+        def set_fault(original: Callable, *args: object) -> object:
             self._fault_stack = tuple(interp.stack)
-            return original(kind)
+            return original(*args)
 
         set_fault.wants_original = True  # type: ignore[attr-defined]
         prior = interp.hooks.get("SetFault")
@@ -225,9 +232,17 @@ class Executor:
                         result.fault = fault
                         break
                     continue
+                self._fault_stack = ()
+                if self.words is not None:
+                    entry, args, status, new = self.words.execute(st)
+                    step = Step(st, entry, args, status, register_name(new) if new is not None else None)
+                    result.steps.append(step)
+                    if status != EXECUTED:
+                        result.fault = self._fault(st)
+                        break
+                    continue
                 entry, args = self._entry(st)
                 before = self._last_destination()
-                self._fault_stack = ()
                 status = it.call(entry, *args)
                 step = Step(st, entry, args, str(status))
                 result.steps.append(step)
@@ -240,9 +255,8 @@ class Executor:
             for step in result.steps:
                 if step.destination:
                     result.outputs[step.destination] = self.read_tile(register_index(step.destination) or 0)
-            for idx in range(64):
-                if it.call("TileAllocated", idx) is True:
-                    result.tiles[register_name(idx)] = self.read_tile(idx)
+            for idx in sorted(allocated(it)):
+                result.tiles[register_name(idx)] = self.read_tile(idx)
         except ASLError as e:
             stack = "; ".join(f"{n} at {s}" for n, s in e.asl_stack[-3:])
             raise RunError(f"the ASL failed: {e.message} at {e.span}" + (f" ({stack})" if stack else ""),
@@ -324,7 +338,10 @@ class Executor:
                            f"{t.valid_rows}x{t.valid_columns}, {t.capacity(et)} bytes, mask "
                            f"0b{t.mask:04b}) is not a descriptor the model accepts: {e.message} "
                            f"at {e.span}") from None
-        write_elements(it, idx, t.words, fast=self.fast)
+        if self.words is not None:
+            self.words.write(idx, t.words)
+        else:
+            write_elements(it, idx, t.words, fast=self.fast)
 
     def _entry(self, st: Statement) -> tuple[str, tuple]:
         f = st.fields
@@ -357,6 +374,8 @@ class Executor:
 
     # -- reading --------------------------------------------------------------------
     def read_tile(self, idx: int) -> TileState:
+        if self.words is not None:
+            return self.words.read(idx)
         return read_tile(self.interp, idx, self.vocabulary, fast=self.fast)
 
 
