@@ -34,6 +34,7 @@ from ..vocabulary import DataType, Vocabulary, vocabulary_of
 from .datatypes import show_value, show_word
 from .program import Program
 from .syntax import HANDS, Statement
+from ..encoding.asm import AsmError
 from .words import EXECUTED, WordRunner, allocated, supports_words
 
 HAND_NAMES = {v: k for k, v in HANDS.items()}
@@ -181,7 +182,7 @@ class Executor:
         if missing and supports_words(self.interp):  # the spec's own command path, from assembled words
             from ..encoding.from_spec import spec_encodings
             from ..graph import SpecGraph
-            self.words = WordRunner(self, spec_encodings(SpecGraph.build(spec)))
+            self.words = WordRunner(self.interp, spec_encodings(SpecGraph.build(spec)))
             missing = [n for n in ("ResetProfileState", "ConfigureTileForMask") if not self.interp.has_function(n)]
         self.supported = not missing
         self.missing = missing
@@ -234,7 +235,10 @@ class Executor:
                     continue
                 self._fault_stack = ()
                 if self.words is not None:
-                    entry, args, status, new = self.words.execute(st)
+                    try:
+                        entry, args, status, new = self.words.execute(st)
+                    except AsmError as e:
+                        raise RunError(f"line {st.line}: {st.text}: {e}", st, Span("", st.line, st.col)) from None
                     step = Step(st, entry, args, status, register_name(new) if new is not None else None)
                     result.steps.append(step)
                     if status != EXECUTED:
@@ -375,7 +379,8 @@ class Executor:
     # -- reading --------------------------------------------------------------------
     def read_tile(self, idx: int) -> TileState:
         if self.words is not None:
-            return self.words.read(idx)
+            tile, words, defined = self.words.read(idx)
+            return tile_state(idx, tile, words, defined, self.vocabulary)
         return read_tile(self.interp, idx, self.vocabulary, fast=self.fast)
 
 
@@ -407,8 +412,15 @@ def read_tile(it: Interpreter, idx: int, vocabulary: Vocabulary, *, fast: bool =
     else:
         words = [[_word(it.call("ReadTileElementRaw", idx, r, c)) for c in range(cols)] for r in range(rows)]
         defined = [[it.call("TileElementDefined", idx, r, c) is True for c in range(cols)] for r in range(rows)]
+    return tile_state(idx, tile, words, defined, vocabulary, dt)
+
+
+def tile_state(idx: int, tile: dict, words: list[list[int]], defined: list[list[bool]], vocabulary: Vocabulary,
+               data_type: str | None = None) -> TileState:
+    """A register's state from its ASL descriptor (``_Tiles[idx]``) and its element words."""
+    dt = data_type or str(tile["data_type"]).removeprefix("TileDataType_")
     layout = "column-major" if tile["layout"] == "TileLayout_ColumnMajor" else "row-major"
-    return TileState(register_name(idx), idx, dt, rows, cols, int(tile["valid_rows"]),
+    return TileState(register_name(idx), idx, dt, int(tile["rows"]), int(tile["columns"]), int(tile["valid_rows"]),
                      int(tile["valid_columns"]), int(tile["capacity_bytes"]), layout, words, defined,
                      vocabulary.datatype(dt))
 

@@ -12,15 +12,11 @@ allocated (a commit always allocates a fresh one).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
 from ..asl import Bits, Interpreter
-from ..encoding.asm import Assembled, AsmError, assemble_command
+from ..encoding.asm import Assembled, assemble_command
 from ..encoding.model import EncodingSet
 from .syntax import Statement
-
-if TYPE_CHECKING:
-    from .executor import Executor, TileState
 
 COMMAND_ENTRY = "ExecuteCommandInstruction"
 EXECUTED = "CommandExecution_Executed"
@@ -53,24 +49,23 @@ def allocated(it: Interpreter) -> set[int]:
 
 
 class WordRunner:
-    """Assemble and execute statements for one executor's interpreter."""
+    """Assemble and execute statements on one interpreter (the executor's).
 
-    def __init__(self, ex: "Executor", encodings: EncodingSet) -> None:
-        self.ex = ex
+    :class:`~specgen.encoding.asm.AsmError` escapes for a statement with no
+    encodable form; the executor reports it as a statement that cannot run.
+    """
+
+    def __init__(self, interp: Interpreter, encodings: EncodingSet) -> None:
+        self.interp = interp
         self.encodings = encodings
-        self.pe_modes: Mapping[int, int] = pe_mode_table(ex.interp)
+        self.pe_modes: Mapping[int, int] = pe_mode_table(interp)
 
     def assemble(self, st: Statement) -> Assembled:
-        from .executor import RunError
-        from ..diagnostics import Span
-        try:
-            return assemble_command(self.encodings, st.mnemonic, st.fields, self.pe_modes)
-        except AsmError as e:
-            raise RunError(f"line {st.line}: {st.text}: {e}", st, Span("", st.line, st.col)) from None
+        return assemble_command(self.encodings, st.mnemonic, st.fields, self.pe_modes)
 
     def execute(self, st: Statement) -> tuple[str, tuple, str, int | None]:
         """Run one statement: (entry, args, status, newly allocated destination or None)."""
-        it = self.ex.interp
+        it = self.interp
         a = self.assemble(st)
         before = allocated(it)
         status = str(it.call(COMMAND_ENTRY, Bits(a.word, 64), a.width))
@@ -80,15 +75,14 @@ class WordRunner:
     # -- tile state through the spec's element functions -------------------------------
     def write(self, idx: int, words: tuple[tuple[int, ...], ...]) -> None:
         """Install element words with the spec's ``WriteTileElement`` (a Word is 64 bits)."""
-        it = self.ex.interp
+        it = self.interp
         for r, row in enumerate(words):
             for c, w in enumerate(row):
                 it.call("WriteTileElement", idx, r, c, Bits(w & WORD_MASK, 64))
 
-    def read(self, idx: int) -> "TileState":
-        """The whole physical tile from its descriptor, ``TileElementDefined`` and ``ReadTileElement``."""
-        from .executor import TileState, register_name
-        it = self.ex.interp
+    def read(self, idx: int) -> tuple[dict, list[list[int]], list[list[bool]]]:
+        """The descriptor and every physical element (word, defined) via ``TileElementDefined``/``ReadTileElement``."""
+        it = self.interp
         tile = it.get_global("_Tiles")[idx]  # type: ignore[index]
         rows, cols = int(tile["rows"]), int(tile["columns"])
         words: list[list[int]] = []
@@ -103,8 +97,4 @@ class WordRunner:
                 drow.append(ok)
             words.append(wrow)
             defined.append(drow)
-        dt = str(tile["data_type"]).removeprefix("TileDataType_")
-        layout = "column-major" if tile["layout"] == "TileLayout_ColumnMajor" else "row-major"
-        return TileState(register_name(idx), idx, dt, rows, cols, int(tile["valid_rows"]),
-                         int(tile["valid_columns"]), int(tile["capacity_bytes"]), layout, words, defined,
-                         self.ex.vocabulary.datatype(dt))
+        return tile, words, defined  # type: ignore[return-value]
