@@ -35,8 +35,11 @@ def pe_mode_table(it: Interpreter) -> dict[int, int]:
     if not names:
         return {}
     out: dict[int, int] = {}
-    for mode in range(8):
-        mask = it.call(names[0], Bits(mode, 3))
+    decl = index.lookup(names[0])[0]
+    params = getattr(decl, "params", ())
+    as_bits = bool(params) and "bits" in str(params[0][-1])
+    for mode in range(8):  # the mode is bits(3) in 0.58.3, an integer in the bundled spec
+        mask = it.call(names[0], Bits(mode, 3) if as_bits else mode)
         value = mask.v if isinstance(mask, Bits) else int(mask)  # type: ignore[call-overload]
         out.setdefault(value, mode)
     return out
