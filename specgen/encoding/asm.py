@@ -94,6 +94,7 @@ class Slots:
     last: str | None = None         # <last>
     dest: tuple[str, str] | None = None  # ->Hand<SizeCode>
     lb: int | None = None           # ->LBn
+    mask_direct: bool = False       # the mask field holds the mask itself (0.58.0's PE_MASK), not a mode code
 
 
 def slots_of(enc: Encoding) -> Slots:
@@ -103,6 +104,7 @@ def slots_of(enc: Encoding) -> Slots:
     mask = last = None
     dest = None
     lb = None
+    direct = False
     for op in template_operands(enc):
         if op.startswith("{"):
             for inner in op.strip("{}").split(","):
@@ -127,13 +129,15 @@ def slots_of(enc: Encoding) -> Slots:
             used.add(last)
             continue
         if "=" in op:
-            mask = resolve_field(enc, op.split("=", 1)[1], used)
+            named = op.split("=", 1)[1]
+            mask = resolve_field(enc, named, used)
+            direct = _norm(mask) == _norm(named)
             used.add(mask)
             continue
         name = resolve_field(enc, op, used)
         used.add(name)
         plain.append(name)
-    return Slots(tuple(plain), mask, last, dest, lb)
+    return Slots(tuple(plain), mask, last, dest, lb, direct)
 
 
 def candidates(es: EncodingSet, mnemonic: str, fields: Mapping[str, object]) -> list[Encoding]:
@@ -201,9 +205,12 @@ def _values(enc: Encoding, slots: Slots, mnemonic: str, fields: Mapping[str, obj
         values[slots.last] = 1 if fields.get("last") else 0
     if slots.mask is not None:
         mask = _int(fields.get("pe_mask"), "PE mask")
-        if pe_modes is None or mask not in pe_modes:
+        if slots.mask_direct:
+            values[slots.mask] = mask
+        elif pe_modes is None or mask not in pe_modes:
             raise AsmError(f"PE mask 0b{mask:04b} has no {slots.mask} code in this spec")
-        values[slots.mask] = pe_modes[mask]
+        else:
+            values[slots.mask] = pe_modes[mask]
     for name, v in values.items():
         f = enc.field(name)
         if f is None or not f.representable(v):
@@ -241,7 +248,8 @@ def disassemble(enc: Encoding, values: Mapping[str, int], register: "RegisterNam
         parts = [register(values[n]) for n in slots.plain]
         if slots.mask is not None:
             mode = values[slots.mask]
-            parts.append(f"mask=0b{(pe_masks or {}).get(mode, mode):04b}")
+            shown = mode if slots.mask_direct else (pe_masks or {}).get(mode, mode)
+            parts.append(f"mask=0b{shown:04b}")
         if slots.last is not None and values[slots.last]:
             parts.append("<last>")
         if slots.dest is not None:
