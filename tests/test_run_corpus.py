@@ -116,3 +116,27 @@ def test_run_cli_shows_words_and_meets_expectation(corpus: tuple[Path, object], 
     doc_out = io.StringIO()
     assert main(["run", "--root", str(root), "--format", "json", str(example)], out=doc_out, err=err) == 0
     assert json.loads(doc_out.getvalue())["expectation"]["met"] is True
+
+
+def test_hand_written_examples_check_on_a_corpus_copy(corpus_copy: Path) -> None:
+    """Example files in the folder ``[specgen] example_root`` names run on the corpus; a wrong one is a finding."""
+    from specgen.examples.runner import Runner
+    from specgen.graph import SpecGraph
+    toml = corpus_copy / "specification.toml"
+    toml.write_text(toml.read_text(encoding="utf-8") + '\n[specgen]\nexample_root = "checked-examples"\n',
+                    encoding="utf-8")
+    bundled = Path(__file__).parents[1] / "spec/examples/tile/elementwise-tile-tile/arithmetic/TADD/s32-wraps.json"
+    folder = corpus_copy / "checked-examples/tile/elementwise-tile-tile/arithmetic/TADD"
+    folder.mkdir(parents=True)
+    good = json.loads(bundled.read_text(encoding="utf-8"))
+    (folder / "s32-wraps.json").write_text(json.dumps(good), encoding="utf-8")
+    wrong = dict(good, id="PTO-EX-TADD-S32-WRONG")
+    wrong["expect"] = json.loads(json.dumps(good["expect"]))
+    wrong["expect"]["tiles"]["T0"]["values"][0][0] = 4  # 1 + 2 is 3
+    (folder / "s32-wrong.json").write_text(json.dumps(wrong), encoding="utf-8")
+    suite = Runner(SpecGraph.build(load_spec(corpus_copy))).run()
+    results = {r.id: r for r in suite.results["TADD"] if r.kind == "checked"}
+    assert results["PTO-EX-TADD-S32-WRAPS"].verified is True
+    assert results["PTO-EX-TADD-S32-WRONG"].verified is False
+    bad = [f for f in suite.findings if f.rule == "example-mismatch"]
+    assert len(bad) == 1 and bad[0].path.endswith("s32-wrong.json") and "expected 4, got 3" in bad[0].message
