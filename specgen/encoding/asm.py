@@ -17,7 +17,7 @@ it takes the parsed fields as a plain mapping.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from .model import Encoding, EncodingSet
@@ -227,8 +227,8 @@ def _int(v: object, name: str) -> int:
     return v
 
 
-def disassemble(enc: Encoding, values: Mapping[str, int], register: "RegisterNamer",
-                datatype: "CodeNamer", pe_masks: Mapping[int, int] | None = None) -> str:
+def disassemble(enc: Encoding, values: Mapping[str, int], register: Callable[[int], str],
+                datatype: Callable[[int], str], pe_masks: Mapping[int, int] | None = None) -> str:
     """The command a decoded word spells, in the syntax :func:`assemble_command`'s parser reads.
 
     ``register`` names a TileIndex (``T1``), ``datatype`` a DataType code, and
@@ -257,15 +257,4 @@ def disassemble(enc: Encoding, values: Mapping[str, int], register: "RegisterNam
             parts.append(f"->{hand}<{values[slots.dest[1]]}>")
     elif slots.plain:
         parts = ["{" + ", ".join(str(values[n]) for n in slots.plain) + "}"]
-    sep = " " if enc.kind == "tile-operation" and len(parts) > 1 else ""
-    if enc.kind == "tile-operation":
-        return f"{mn} {parts[0]}, {', '.join(parts[1:])}".rstrip(", ") if sep else f"{mn} {parts[0]}"
     return f"{mn} {', '.join(parts)}".rstrip()
-
-
-class RegisterNamer:  # pragma: no cover - typing aid only
-    def __call__(self, index: int) -> str: ...
-
-
-class CodeNamer:  # pragma: no cover - typing aid only
-    def __call__(self, code: int) -> str: ...
