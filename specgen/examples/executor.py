@@ -182,7 +182,7 @@ class Executor:
         if missing and supports_words(self.interp):  # the spec's own command path, from assembled words
             from ..encoding.from_spec import spec_encodings
             from ..graph import SpecGraph
-            self.words = WordRunner(self.interp, spec_encodings(SpecGraph.build(spec)))
+            self.words = WordRunner(self.interp, spec_encodings(SpecGraph.build(spec)), self.vocabulary.dtype_none_code)
             missing = [n for n in ("ResetProfileState", "ConfigureTileForMask") if not self.interp.has_function(n)]
         self.supported = not missing
         self.missing = missing

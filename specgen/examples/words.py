@@ -58,13 +58,20 @@ class WordRunner:
     encodable form; the executor reports it as a statement that cannot run.
     """
 
-    def __init__(self, interp: Interpreter, encodings: EncodingSet) -> None:
+    def __init__(self, interp: Interpreter, encodings: EncodingSet, dtype_none: int | None = None) -> None:
         self.interp = interp
         self.encodings = encodings
+        self.dtype_none = dtype_none  # B.DATR's "no type" code (the spec's DTYPE_NONE)
         self.pe_modes: Mapping[int, int] = pe_mode_table(interp)
 
     def assemble(self, st: Statement) -> Assembled:
-        return assemble_command(self.encodings, st.mnemonic, st.fields, self.pe_modes)
+        fields = st.fields
+        if st.mnemonic == "B.DATR" and "layout" not in fields and self.dtype_none is not None:
+            # ``B.DATR PadValue=X`` is the full form with only the pad set: every other field
+            # zero and the DataType "none" (the descriptor then sets nothing but the pad)
+            fields = {"layout": 0, "data_type": self.dtype_none, "pad": fields.get("pad"), "cmode": 0,
+                      "rmode": 0, "sat": 0, "canonicalize": 0}
+        return assemble_command(self.encodings, st.mnemonic, fields, self.pe_modes)
 
     def execute(self, st: Statement) -> tuple[str, tuple, str, int | None]:
         """Run one statement: (entry, args, status, newly allocated destination or None)."""
