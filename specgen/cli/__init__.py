@@ -22,7 +22,7 @@ from .. import __version__
 from .common import UsageError, default_root
 from .exitcodes import ExitCode
 
-SUBCOMMANDS = ("validate", "check", "trace", "manifest", "schema", "render", "decode", "test", "run",
+SUBCOMMANDS = ("validate", "check", "trace", "manifest", "schema", "render", "decode", "asm", "test", "run",
                "build", "serve")
 
 

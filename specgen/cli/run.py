@@ -144,12 +144,14 @@ def run_json(result: RunResult) -> dict[str, object]:
 
 def print_table(result: RunResult, out: TextIO, elapsed: float) -> None:
     """The steps, the fault, then every output Tile as values over raw words."""
+    from ..examples.words import COMMAND_ENTRY, EXECUTED
     print(f"profile {result.profile}: {len(result.steps)} of {len(result.program.statements)} command(s) "
           f"run in {elapsed:.3f} s", file=out)
     for s in result.steps:
-        status = "ok" if s.status == "BlockStatus_Executed" else "FAULT"
+        status = "ok" if s.status in ("BlockStatus_Executed", EXECUTED) else "FAULT"
         dest = f"  -> {s.destination}" if s.destination else ""
-        print(f"  line {s.statement.line:<3} {status:<5} {s.statement.text}{dest}", file=out)
+        word = f"  [{s.args[0]}]" if s.entry == COMMAND_ENTRY else ""  # the assembled word the spec ran
+        print(f"  line {s.statement.line:<3} {status:<5} {s.statement.text}{word}{dest}", file=out)
     if result.fault is not None:
         print(f"fault: {result.fault.describe()}", file=out)
     for name, tile in result.outputs.items():

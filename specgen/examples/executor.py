@@ -35,6 +35,8 @@ from ..vocabulary import DataType, Vocabulary, vocabulary_of
 from .datatypes import show_value, show_word
 from .program import Program
 from .syntax import HANDS, Statement
+from ..encoding.asm import AsmError
+from .words import EXECUTED, WordRunner, allocated, supports_words
 
 HAND_NAMES = {v: k for k, v in HANDS.items()}
 SPELLING = {"BSTART.TEPL": 0, "BSTART.VEC": 1, "BSTART.SFU": 2}
@@ -177,6 +179,12 @@ class Executor:
         self.lock = threading.Lock()
         missing = [n for n in ("ResetProfileState", "ConfigureTileForMask", "BlockStop", "BlockIOT", "BlockDim")
                    if not self.interp.has_function(n)]
+        self.words: WordRunner | None = None
+        if missing and supports_words(self.interp):  # the spec's own command path, from assembled words
+            from ..encoding.from_spec import spec_encodings
+            from ..graph import SpecGraph
+            self.words = WordRunner(self.interp, spec_encodings(SpecGraph.build(spec)), self.vocabulary.dtype_none_code)
+            missing = [n for n in ("ResetProfileState", "ConfigureTileForMask") if not self.interp.has_function(n)]
         self.supported = not missing
         self.missing = missing
 
@@ -184,9 +192,9 @@ class Executor:
     def _install_fault_probe(self) -> None:
         interp = self.interp
 
-        def set_fault(original: Callable, kind: object) -> object:
+        def set_fault(original: Callable, *args: object) -> object:
             self._fault_stack = tuple(interp.stack)
-            return original(kind)
+            return original(*args)
 
         set_fault.wants_original = True  # type: ignore[attr-defined]
         prior = interp.hooks.get("SetFault")
@@ -226,9 +234,20 @@ class Executor:
                         result.fault = fault
                         break
                     continue
+                self._fault_stack = ()
+                if self.words is not None:
+                    try:
+                        entry, args, status, new = self.words.execute(st)
+                    except AsmError as e:
+                        raise RunError(f"line {st.line}: {st.text}: {e}", st, Span("", st.line, st.col)) from None
+                    step = Step(st, entry, args, status, register_name(new) if new is not None else None)
+                    result.steps.append(step)
+                    if status != EXECUTED:
+                        result.fault = self._fault(st)
+                        break
+                    continue
                 entry, args = self._entry(st)
                 before = self._last_destination()
-                self._fault_stack = ()
                 status = it.call(entry, *args)
                 step = Step(st, entry, args, str(status))
                 result.steps.append(step)
@@ -241,9 +260,8 @@ class Executor:
             for step in result.steps:
                 if step.destination:
                     result.outputs[step.destination] = self.read_tile(register_index(step.destination) or 0)
-            for idx in range(64):
-                if it.call("TileAllocated", idx) is True:
-                    result.tiles[register_name(idx)] = self.read_tile(idx)
+            for idx in sorted(allocated(it)):
+                result.tiles[register_name(idx)] = self.read_tile(idx)
         except ASLError as e:
             stack = "; ".join(bounded_stack(e.asl_stack, head=1, tail=3))
             where = f"{e.span}: {e.message}" if e.kind == "budget" else f"{e.message} at {e.span}"
@@ -326,7 +344,10 @@ class Executor:
                            f"{t.valid_rows}x{t.valid_columns}, {t.capacity(et)} bytes, mask "
                            f"0b{t.mask:04b}) is not a descriptor the model accepts: {e.message} "
                            f"at {e.span}") from None
-        write_elements(it, idx, t.words, fast=self.fast)
+        if self.words is not None:
+            self.words.write(idx, t.words)
+        else:
+            write_elements(it, idx, t.words, fast=self.fast)
 
     def _entry(self, st: Statement) -> tuple[str, tuple]:
         f = st.fields
@@ -359,6 +380,9 @@ class Executor:
 
     # -- reading --------------------------------------------------------------------
     def read_tile(self, idx: int) -> TileState:
+        if self.words is not None:
+            tile, words, defined = self.words.read(idx)
+            return tile_state(idx, tile, words, defined, self.vocabulary)
         return read_tile(self.interp, idx, self.vocabulary, fast=self.fast)
 
 
@@ -390,8 +414,15 @@ def read_tile(it: Interpreter, idx: int, vocabulary: Vocabulary, *, fast: bool =
     else:
         words = [[_word(it.call("ReadTileElementRaw", idx, r, c)) for c in range(cols)] for r in range(rows)]
         defined = [[it.call("TileElementDefined", idx, r, c) is True for c in range(cols)] for r in range(rows)]
+    return tile_state(idx, tile, words, defined, vocabulary, dt)
+
+
+def tile_state(idx: int, tile: dict, words: list[list[int]], defined: list[list[bool]], vocabulary: Vocabulary,
+               data_type: str | None = None) -> TileState:
+    """A register's state from its ASL descriptor (``_Tiles[idx]``) and its element words."""
+    dt = data_type or str(tile["data_type"]).removeprefix("TileDataType_")
     layout = "column-major" if tile["layout"] == "TileLayout_ColumnMajor" else "row-major"
-    return TileState(register_name(idx), idx, dt, rows, cols, int(tile["valid_rows"]),
+    return TileState(register_name(idx), idx, dt, int(tile["rows"]), int(tile["columns"]), int(tile["valid_rows"]),
                      int(tile["valid_columns"]), int(tile["capacity_bytes"]), layout, words, defined,
                      vocabulary.datatype(dt))
 

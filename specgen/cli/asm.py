@@ -1,0 +1,81 @@
+"""``specgen asm TEXT``: the instruction words of a block program or one command (the inverse of ``decode``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from .common import load_encodings, root_arg
+from .exitcodes import ExitCode
+
+NAME = "asm"
+HELP = "assemble a block program or one command into instruction words"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    root_arg(p)
+    p.add_argument("--format", choices=["text", "json"], default="text")
+    p.add_argument("text", help="the program ('BSTART.VEC TMUL, FP16; B.DIM LB0=4; …'), or - for stdin")
+
+
+def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """1 when the program does not parse or a command has no form that takes its operands."""
+    from ..encoding.asm import AsmError, assemble_command
+    from ..examples.program import ProgramError, parse_program
+    from ..loader import RootError, load_spec
+    from ..vocabulary import vocabulary_of
+
+    text = sys.stdin.read() if args.text == "-" else args.text
+    shown = "<stdin>" if args.text == "-" else "<program>"
+    try:
+        spec = load_spec(Path(args.root))
+    except RootError as e:
+        err.write(f"specgen asm: {e}\n")
+        return ExitCode.USAGE
+    vocabulary = vocabulary_of(spec)
+    try:
+        program = parse_program(text, vocabulary, path=shown)
+    except ProgramError as e:
+        err.write(f"{e}\n")
+        return ExitCode.FINDINGS
+    if program.is_sketch:
+        first = program.sketch[0]
+        err.write(f"{shown}:{first.line}:{first.col}: {program.sketch_reason}: cannot assemble\n")
+        return ExitCode.FINDINGS
+    es = load_encodings(Path(args.root), err)
+    if es is None:
+        return ExitCode.FINDINGS
+    pe_modes = _pe_modes(spec) if any("pe_mask" in st.fields for st in program.statements) else {}
+    rows: list[dict[str, object]] = []
+    for st in program.statements:
+        try:
+            a = assemble_command(es, st.mnemonic, st.fields, pe_modes)
+        except AsmError as e:
+            err.write(f"{shown}:{st.line}:{st.col}: {st.text}: {e}\n")
+            return ExitCode.FINDINGS
+        enc = a.encoding
+        rows.append({"line": st.line, "text": st.text, "word": a.hex(), "width": a.width,
+                     "mnemonic": enc.mnemonic, "form": enc.form_id, "source": str(enc.source),
+                     "fields": [{"name": f.name, "value": enc.decode_fields(a.word)[f.name],
+                                 "meaning": enc.value_name(f.name, enc.decode_fields(a.word)[f.name])}
+                                for f in enc.fields]})
+    if args.format == "json":
+        json.dump({"words": rows}, out, indent=2)
+        out.write("\n")
+        return ExitCode.OK
+    for r in rows:
+        out.write(f"{r['word']} ({r['width']}-bit) = {r['text']}  form {r['form']}  ({r['source']})\n")
+        for f in r["fields"]:  # type: ignore[attr-defined]
+            label = f" ({f['meaning']})" if f["meaning"] else ""
+            out.write(f"  {f['name']} = {f['value']}{label}\n")
+    return ExitCode.OK
+
+
+def _pe_modes(spec: object) -> dict[int, int]:
+    """The spec's PE mask -> PEMode table, read by running its ASL (only when a B.IOT needs it)."""
+    from ..asl import interpreter_for
+    from ..examples.words import pe_mode_table
+    return pe_mode_table(interpreter_for(spec))  # type: ignore[arg-type]
