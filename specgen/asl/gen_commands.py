@@ -41,6 +41,8 @@ def _popcount(v: int) -> int:
 # because its mnemonic contains ``.FP``; ``FRET.*`` returns because its asm
 # contains ``RET``).
 _KIND_RULES: tuple[tuple[tuple[str, ...], str], ...] = (
+    ((".MPAR",), "MachineParallel"),
+    ((".MSEQ",), "MachineSequential"),
     ((".FP",), "Floating"),
     ((".SYS",), "System"),
     ((".MGATHER", ".MSCATTER", ".TLOAD", ".TSTORE", ".TPREFETCH"), "TileMemory"),
@@ -48,6 +50,7 @@ _KIND_RULES: tuple[tuple[tuple[str, ...], str], ...] = (
     ((".TEPL", ".FIXP", ".TMOV"), "TileElement"),
 )
 _CLASS_RULES: tuple[tuple[tuple[str, ...], str], ...] = (
+    ((".MPAR", ".MSEQ"), "Machine"),
     ((".TEPL",), "TileElement"),
     ((".FIXP",), "FixedPoint"),
     ((".MGATHER", ".MSCATTER", ".TLOAD", ".TSTORE", ".TMOV", ".GMOV", ".TPREFETCH"), "TileMemory"),
