@@ -11,7 +11,7 @@ import pytest
 
 from specgen.asl import Interpreter, interpreter_for, parse_source
 from specgen.asl.gen_commands import command_forms_asl, tile_selectors
-from specgen.asl.gen_scalar import _decode_runs
+from specgen.asl.gen_scalar import _decode_runs, _with_agu
 from specgen.asl.gen_tile_dispatch import tile_dispatch_asl
 from specgen.asl.profiles import get_profile
 from specgen.asl.values import Bits
@@ -188,6 +188,18 @@ def test_print_and_println_statements_evaluate_to_stderr(capsys):
     it = Interpreter(None, modules=[parse_source(src, "p.asl")])
     assert it.call("f") == 3
     assert capsys.readouterr().err == "x=3\ndone\n"
+
+
+def test_agu_metadata_derived_from_mnemonics_matches_the_catalog(corpus):
+    import json
+
+    forms = [f for f in json.loads((corpus / "spec/catalog/scalar-forms.json").read_text())["forms"]
+             if f.get("semantic_family") == "AGU"]
+    assert len(forms) > 100
+    # a catalog without ``agu`` objects (0.58.0) gets what 0.58.3 states, record for record
+    derived = [_with_agu({k: v for k, v in f.items() if k != "agu"}).get("agu") for f in forms]
+    assert [(f["mnemonic"], d) for f, d in zip(forms, derived) if d != f["agu"]] == []
+    assert _with_agu({"semantic_family": "AGU", "mnemonic": "NOT.AN.AGU", "semantic_handler": "X"}).get("agu") is None
 
 
 def test_generated_asl_parses_for_the_corpus_catalogs(corpus):

@@ -78,9 +78,47 @@ def _field_raw(fl: dict) -> list[str]:
             for p in fl.get("pieces", [])]
 
 
+_AGU_ACTIONS = {"ExecuteScalarLoad": "Load", "ExecuteScalarLoadPair": "LoadPair", "ExecuteScalarStore": "Store",
+                "ExecuteScalarStorePair": "StorePair", "ScalarPrefetch": "Prefetch"}
+_AGU_SIZES = {"B": 1, "H": 2, "W": 4, "D": 8}
+_AGU_MNEMONIC = re.compile(r"^(?P<c>C\.)?(?:HL\.)?(?P<op>L|S|PRF)(?P<size>[BHWD]?)(?P<u>U?)(?P<i>I?)P?"
+                           r"(?:\.(?P<mod>PCR|U|UPO|UPR|PO|PR|A|UA))?$")
+
+
+def _with_agu(form: dict) -> dict:
+    """The form with its ``agu`` metadata; derived from the mnemonic when the catalog has none.
+
+    Releases before 0.58.3 (0.58.0) carry no ``agu`` object; their mnemonics
+    spell the same facts: ``L``/``S``/``PRF``, the size letter (B/H/W/D),
+    ``U`` unsigned, ``I`` immediate (else a register index), ``C.`` compressed,
+    ``.PCR`` PC-relative (scaled by 4), ``.PO``/``.PR`` post/pre-index, a
+    ``.U…`` modifier an unscaled immediate (otherwise scaled by the size, as
+    is a register index without its own ``shamt`` field),
+    ``.A``/``.UA`` a prefetch that returns its address. A mnemonic outside
+    that grammar keeps no metadata (its tests then fail at the AGU tables)."""
+    if form.get("semantic_family") != "AGU" or isinstance(form.get("agu"), dict):
+        return form
+    action = _AGU_ACTIONS.get(form.get("semantic_handler", ""))
+    m = _AGU_MNEMONIC.match(form.get("mnemonic", ""))
+    if action is None or m is None:
+        return form
+    size = _AGU_SIZES.get(m["size"], 1)
+    mod = m["mod"] or ""
+    kind = ("PCRelative" if mod == "PCR" else "Compressed" if m["c"]
+            else "Immediate" if m["i"] else "Register")
+    has_shamt = any(fl.get("name") == "shamt" for fl in form.get("fields", []))
+    scale = (2 if kind == "PCRelative" else 0 if action == "Prefetch" or mod.startswith("U")
+             or (kind == "Register" and has_shamt) else size.bit_length() - 1)
+    agu = {"action": action, "address_kind": kind, "size_bytes": size, "offset_scale": scale,
+           "update_mode": {"PO": "PostIndex", "UPO": "PostIndex", "PR": "PreIndex", "UPR": "PreIndex"}.get(mod, "None"),
+           "signed_load": action in ("Load", "LoadPair") and size < 8 and not m["u"],
+           "prefetch_returns_address": action == "Prefetch" and mod in ("A", "UA")}
+    return {**form, "agu": agu}
+
+
 def scalar_forms_asl(catalog: dict) -> str:
     """Generated ASL text for one ``scalar-forms.json`` document."""
-    forms = [f for f in catalog.get("forms") or [] if isinstance(f, dict)]
+    forms = [_with_agu(f) for f in catalog.get("forms") or [] if isinstance(f, dict)]
     n = len(forms)
     fields: list[str] = []
     handlers: list[str] = []
