@@ -295,10 +295,13 @@ def test_agu_shards_for_the_corpus_catalog_parse_and_cover_every_agu_form(corpus
     text = scalar_shards_asl(cat)
     parse_source(text, "s.asl")
     agu = [f for f in cat["forms"] if f.get("semantic_family") == "AGU"]
-    for kind in ("Execute", "Alias", "Bounds"):
+    for kind in ("Execute", "Alias", "Bounds", "Fault"):
         assert text.count(f"func ValidateScalarAGU{kind}_") == len(agu)
     assert "func ValidateScalarAGUFault_HL_PRFI_U()" in text  # a reserved 'model' value faults
-    assert "func ValidateScalarAGUFault_PRF()" not in text  # prefetch without constraints: nothing to fault
+    prf = text[text.index("func ValidateScalarAGUFault_PRF()"):]
+    prf = prf[:prf.index("end;\nfunc ")]
+    # a prefetch never faults: outside the model memory it retires with no fault and no access
+    assert "assert _MemoryEventCount == 0;" in prf and "Fault_DataPage" not in prf
 
 
 def test_bru_condition_mapping_and_oracle():
