@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from specgen.asl import Interpreter, interpreter_for, parse_source
-from specgen.asl.gen_commands import command_forms_asl
+from specgen.asl.gen_commands import command_forms_asl, tile_selectors
+from specgen.asl.gen_scalar import _decode_runs, _with_agu
 from specgen.asl.gen_tile_dispatch import tile_dispatch_asl
 from specgen.asl.profiles import get_profile
 from specgen.asl.values import Bits
@@ -98,6 +99,107 @@ def test_command_decoder_prefers_the_narrower_form_and_checks_constraints():
     assert it.call("DecodeCommandOperandRaw", wide, 0, "CommandField_RegSrc") == Bits(2, 64)
     assert it.call("CommandFormOperandsLegal", wide, 0) is True
     assert it.call("CommandFormOperandsLegal", Bits(0x13 | (7 << 15), 64), 0) is False
+
+
+_VARIANT_FORMS = {"forms": [
+    # same fixed-bit count as the TMOV form: the tie goes to form_id order, not catalog order
+    {"form_id": "z_other_32", "mnemonic": "B.FPATR", "asm": "B.FPATR x", "length_bits": 32,
+     "semantic_handler": "SetBundleArgument", "fields": [], "constraints": [],
+     "encoding": [{"index": 0, "mask": "0x07ffffff", "match": "0x00911181", "width_bits": 32}]},
+    {"form_id": "bstart_tmov_32", "mnemonic": "BSTART.TMOV", "asm": "BSTART.TMOV DataType", "length_bits": 32,
+     "semantic_handler": "ExecuteBundleStart", "constraints": [],
+     "fields": [{"name": "DataType", "pieces": [{"instruction_lsb": 27, "value_lsb": 0, "width": 5}],
+                 "signedness": "encoding-defined", "width": 5}],
+     "encoding": [{"index": 0, "mask": "0x07ffffff", "match": "0x00211181", "width_bits": 32}],
+     "encoding_variants": [{"encoding": [{"index": 0, "mask": "0x07ffffff", "match": "0x00911181",
+                                          "width_bits": 32}], "function": 9, "name": "TMOV.L2S.INSERT"}]},
+    {"form_id": "fret_32", "mnemonic": "FRET.RA", "asm": "FRET.RA [RegDst0 ~ RegDstn], sp!, uimm", "length_bits": 32,
+     "semantic_handler": "ExecuteFrameReturnAddress", "fields": [], "constraints": [],
+     "encoding": [{"index": 0, "mask": "0x0000ffff", "match": "0x00000007", "width_bits": 32}]},
+    {"form_id": "c_bstart_16", "mnemonic": "C.BSTART.STD", "asm": "C.BSTART.STD {FALL, IND, RET}",
+     "length_bits": 16, "semantic_handler": "ExecuteBundleStart", "fields": [], "constraints": [],
+     "encoding": [{"index": 0, "mask": "0xffff", "match": "0x0840", "width_bits": 16}]},
+]}
+_VARIANT_SUPPORT = """
+type BundleKind of enumeration {BundleKind_Standard, BundleKind_Floating, BundleKind_TileElement,
+    BundleKind_FrameTemplate};
+type BundleOperationClass of enumeration {BundleOperation_Control, BundleOperation_TileMemory};
+type BundleTransfer of enumeration {BundleTransfer_Fallthrough, BundleTransfer_Return};
+"""
+
+
+def test_command_decoder_follows_priority_ties_and_encoding_variants():
+    selectors = tile_selectors({"operations": [{"command_mnemonic": "BSTART.TMOV", "family": "TLSU", "function": 2}]})
+    extra = frozenset({"CommandField_Mode", "CommandField_Function"})
+    text = _VARIANT_SUPPORT + command_forms_asl(_VARIANT_FORMS, selectors, extra)
+    it = Interpreter(None, modules=[parse_source(text, "gen.asl")])
+    # 0x00911181 matches B.FPATR's primary encoding and BSTART.TMOV's variant: "bstart…" < "z_…"
+    assert it.call("DecodeCommandForm", Bits(0x00911181, 64), 32) == 1
+    assert it.call("DecodeCommandForm", Bits(0x00211181, 64), 32) == 1
+    assert it.call("CommandBundleKindOfForm", 1) == "BundleKind_TileElement"
+    assert it.call("CommandBundleOperationClassOfForm", 1) == "BundleOperation_TileMemory"
+    assert it.call("CommandBundleKindOfForm", 0) == "BundleKind_Floating"  # ".FP" in B.FPATR, as the build reads it
+    assert it.call("CommandBundleKindOfForm", 2) == "BundleKind_FrameTemplate"
+    assert it.call("CommandBundleTransferOfForm", 2) == "BundleTransfer_Return"
+    assert it.call("CommandBundleTransferOfForm", 3) == "BundleTransfer_Return"
+    assert it.call("CommandFormSelectsTileOperation", 1) is True
+    assert it.call("CommandFormSelectsTileOperation", 0) is False
+    assert it.call("CommandTileCodeOfForm", Bits(0x00211181, 64), 1) == Bits(2, 12)
+    assert it.call("CommandBundleSelectorConstantOfForm", Bits(0x00911181, 64), 1) == Bits(9, 10)
+    assert it.call("CommandBundleSelectorConstantOfForm", Bits(0x00211181, 64), 1) == Bits(2, 10)
+
+
+def test_scalar_decode_runs_keep_first_match_order():
+    def form(fid: str, mask: int, match: int) -> dict:
+        return {"form_id": fid, "encoding": [{"mask": hex(mask), "match": hex(match)}]}
+    # b and c share a mask but a (same fixed-bit count, other mask) overlaps c: c may not join b's run
+    forms = [(0, form("b", 0xF0, 0x10)), (1, form("c", 0xF0, 0x20)), (2, form("a2", 0x0F, 0x00)),
+             (3, form("a1", 0x0F, 0x01))]
+    runs = _decode_runs(forms)
+    assert runs == [(0x0F, [(0x01, 3), (0x00, 2)]), (0xF0, [(0x10, 0), (0x20, 1)])]
+    overlapping = [(0, form("a", 0xF0, 0x10)), (1, form("b", 0x0F, 0x01)), (2, form("c", 0xF0, 0x20))]
+    assert _decode_runs(overlapping) == [(0xF0, [(0x10, 0)]), (0x0F, [(0x01, 1)]), (0xF0, [(0x20, 2)])]
+
+
+def test_tile_dispatch_checks_sources_binds_runtime_and_rejects_faulted_runs():
+    ops = {"operations": [
+        {"name": "MGATHER", "family": "TLSU", "function": 4, "semantic_handler": "MGATHER",
+         "legality_handler": "TileOperandsLegal_MGATHER", "classification": "memory-and-data-movement",
+         "arguments": [{"operand": "destination0"}, {"operand": "source0"}, {"runtime": "CurrentBundlePadValue"}],
+         "operands": [{"field": "destination0", "role": "destination"}, {"field": "source0", "role": "indices"}]},
+        {"name": "TMATMUL", "family": "CUBE", "function": 0, "semantic_handler": "TMATMUL",
+         "legality_handler": "TileOperandsLegal_TMATMUL", "classification": "matrix-and-matrix-vector",
+         "arguments": [{"operand": "source0"}], "operands": [{"field": "source0", "role": "left"}]},
+    ]}
+    text = tile_dispatch_asl(ops)
+    parse_source(text, "t.asl")
+    text = text[text.index("func ExecuteTileOperationOfIndex"):]
+    gather = text[text.index("when 0 =>"):text.index("when 1 =>")]
+    assert "TileOperandsLegal_MGATHER(operands.destination0, operands.source0, CurrentBundlePadValue())" in gather
+    assert "!TileSourceContentsDefined(operands.source0)" in gather
+    assert "if _LastFault != Fault_None then return TileExecution_Rejected; end;" in gather
+    matmul = text[text.index("when 1 =>"):text.index("otherwise =>")]
+    assert "TileSourceContentsDefined" not in matmul  # its legality decides definedness itself
+
+
+def test_print_and_println_statements_evaluate_to_stderr(capsys):
+    src = ('func f() => integer\nbegin\n    let x = 3;\n    print "x=", x;\n    println;\n'
+           '    println "done";\n    return x;\nend;\n')
+    it = Interpreter(None, modules=[parse_source(src, "p.asl")])
+    assert it.call("f") == 3
+    assert capsys.readouterr().err == "x=3\ndone\n"
+
+
+def test_agu_metadata_derived_from_mnemonics_matches_the_catalog(corpus):
+    import json
+
+    forms = [f for f in json.loads((corpus / "spec/catalog/scalar-forms.json").read_text())["forms"]
+             if f.get("semantic_family") == "AGU"]
+    assert len(forms) > 100
+    # a catalog without ``agu`` objects (0.58.0) gets what 0.58.3 states, record for record
+    derived = [_with_agu({k: v for k, v in f.items() if k != "agu"}).get("agu") for f in forms]
+    assert [(f["mnemonic"], d) for f, d in zip(forms, derived) if d != f["agu"]] == []
+    assert _with_agu({"semantic_family": "AGU", "mnemonic": "NOT.AN.AGU", "semantic_handler": "X"}).get("agu") is None
 
 
 def test_generated_asl_parses_for_the_corpus_catalogs(corpus):
@@ -193,10 +295,13 @@ def test_agu_shards_for_the_corpus_catalog_parse_and_cover_every_agu_form(corpus
     text = scalar_shards_asl(cat)
     parse_source(text, "s.asl")
     agu = [f for f in cat["forms"] if f.get("semantic_family") == "AGU"]
-    for kind in ("Execute", "Alias", "Bounds"):
+    for kind in ("Execute", "Alias", "Bounds", "Fault"):
         assert text.count(f"func ValidateScalarAGU{kind}_") == len(agu)
     assert "func ValidateScalarAGUFault_HL_PRFI_U()" in text  # a reserved 'model' value faults
-    assert "func ValidateScalarAGUFault_PRF()" not in text  # prefetch without constraints: nothing to fault
+    prf = text[text.index("func ValidateScalarAGUFault_PRF()"):]
+    prf = prf[:prf.index("end;\nfunc ")]
+    # a prefetch never faults: outside the model memory it retires with no fault and no access
+    assert "assert _MemoryEventCount == 0;" in prf and "Fault_DataPage" not in prf
 
 
 def test_bru_condition_mapping_and_oracle():

@@ -12,6 +12,7 @@ the name in).
 
 from __future__ import annotations
 
+import sys
 from sys import getrefcount
 from typing import Iterable
 
@@ -467,6 +468,19 @@ def s_unreachable(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
 def s_pass(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
     """``pass;``: nothing."""
     return lambda fr: None
+
+
+@STMT.rule("s_print")
+def s_print(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
+    """``print e, …;`` / ``println e, …;``: a debugging aid; the text goes to stderr so
+    reports on stdout stay parseable (strings as written, other values as ``show`` prints them)."""
+    newline, exprs = node.args
+    fns = [c._expr(e, ctx) for e in exprs]
+    end = "\n" if newline else ""
+
+    def s_print(fr):
+        sys.stderr.write("".join(v if isinstance(v, str) else show(v) for v in (f(fr) for f in fns)) + end)
+    return s_print
 
 
 _NESTED = {

@@ -203,6 +203,12 @@ class _Parser(ParserBase):
             self.i += 1
             self.eat(";")
             return Node("s_pass", *self.at(i), ())
+        if kind == "NAME" and v[i] in ("print", "println") and k[i + 1] != "=":
+            # ASL's print statements: ``println e1, e2;`` (the arguments without parentheses)
+            self.i += 1
+            args = () if k[self.i] == ";" else self.exprlist()
+            self.eat(";")
+            return Node("s_print", *self.at(i), (v[i] == "println", args))
         if kind == "(":
             self.i += 1
             items = self.tuple_of(self.litem)

@@ -34,59 +34,96 @@ def _popcount(v: int) -> int:
     return bin(v).count("1")
 
 
-def _kind(mn: str) -> str:
-    m = mn.upper()
-    if not ("BSTART" in m):
-        return "BundleKind_Standard"
-    if "TEPL" in m:
-        return "BundleKind_TileElement"
-    if any(k in m for k in ("TMATMUL", "TGEMV")):
-        return "BundleKind_TileMatrix"
-    if any(k in m for k in ("TLOAD", "TSTORE", "TMOV", "TPREFETCH", "GMOV", "MGATHER", "MSCATTER")):
-        return "BundleKind_TileMemory"
-    if ".FP" in m:
-        return "BundleKind_Floating"
-    if ".SYS" in m:
-        return "BundleKind_System"
-    return "BundleKind_Standard"
+# The bundle projections are not catalog data: the upstream build reads them
+# off the mnemonic and the asm text, by substring, in this order (first hit
+# wins). We keep the same rule, as data, so a decoded form carries the kind,
+# class and transfer the spec's own build gives it (``B.FPATR`` is Floating
+# because its mnemonic contains ``.FP``; ``FRET.*`` returns because its asm
+# contains ``RET``).
+_KIND_RULES: tuple[tuple[tuple[str, ...], str], ...] = (
+    ((".MPAR",), "MachineParallel"),
+    ((".MSEQ",), "MachineSequential"),
+    ((".FP",), "Floating"),
+    ((".SYS",), "System"),
+    ((".MGATHER", ".MSCATTER", ".TLOAD", ".TSTORE", ".TPREFETCH"), "TileMemory"),
+    ((".CUBE", ".TGEMV", ".TMATMUL"), "TileMatrix"),
+    ((".TEPL", ".FIXP", ".TMOV"), "TileElement"),
+)
+_CLASS_RULES: tuple[tuple[tuple[str, ...], str], ...] = (
+    ((".MPAR", ".MSEQ"), "Machine"),
+    ((".TEPL",), "TileElement"),
+    ((".FIXP",), "FixedPoint"),
+    ((".MGATHER", ".MSCATTER", ".TLOAD", ".TSTORE", ".TMOV", ".GMOV", ".TPREFETCH"), "TileMemory"),
+    ((".CUBE", ".TGEMV", ".TMATMUL"), "TileMatrix"),
+)
+_TRANSFER_RULES: tuple[tuple[str, str], ...] = (
+    ("{DIRECT, CALL}", "Direct"), ("ICALL", "IndirectCall"), ("CALL", "Call"), ("RET", "Return"),
+    ("COND", "Conditional"), ("IND", "Indirect"), ("DIRECT", "Direct"),
+)
 
 
-def _class(kind: str) -> str:
-    return {"BundleKind_TileElement": "BundleOperation_TileElement",
-            "BundleKind_TileMemory": "BundleOperation_TileMemory",
-            "BundleKind_TileMatrix": "BundleOperation_TileMatrix"}.get(kind, "BundleOperation_Control")
+def _first_rule(text: str, rules: tuple[tuple[tuple[str, ...], str], ...]) -> str | None:
+    return next((value for tokens, value in rules if any(t in text for t in tokens)), None)
+
+
+def _kind(form: dict) -> str:
+    mn = form.get("mnemonic", "")
+    hit = _first_rule(mn, _KIND_RULES)
+    return "BundleKind_" + (hit or ("FrameTemplate" if mn.startswith("F") else "Standard"))
+
+
+def _class(form: dict) -> str:
+    if form.get("semantic_handler") != "ExecuteBundleStart":
+        return "BundleOperation_Control"
+    return "BundleOperation_" + (_first_rule(form.get("mnemonic", ""), _CLASS_RULES) or "Control")
 
 
 def _transfer(form: dict) -> str:
-    asm = form.get("asm", "").upper()
-    mn = form.get("mnemonic", "").upper()
-    if "ICALL" in mn:
-        return "BundleTransfer_IndirectCall"
-    if "CALL" in mn:
-        return "BundleTransfer_Call"
-    if "FALL" in asm.split() or not any(f.get("signedness") == "signed" for f in form.get("fields", [])):
-        return "BundleTransfer_Fallthrough"
-    return "BundleTransfer_Direct"
+    asm = form.get("asm", "")
+    return "BundleTransfer_" + next((v for t, v in _TRANSFER_RULES if t in asm), "Fallthrough")
 
 
-def tile_selectors(tile_catalog: dict | None) -> dict[str, int]:
-    """``command_mnemonic`` -> ``function`` for the TLSU/CUBE records (one record per BSTART form)."""
-    out: dict[str, int] = {}
+def tile_selectors(tile_catalog: dict | None) -> dict[str, list[int]]:
+    """``command_mnemonic`` -> the ``function`` of every tile-operation record it starts.
+
+    A command form selects a tile operation when its mnemonic is the
+    ``command_mnemonic`` of a record; with exactly one record the selector is
+    that record's constant, with several (BSTART.TEPL) it is read from the
+    form's Mode/Function fields."""
+    out: dict[str, list[int]] = {}
     for o in (tile_catalog or {}).get("operations", []):
-        mn, fn = o.get("command_mnemonic"), o.get("function")
-        if o.get("family") != "TEPL" and isinstance(mn, str) and isinstance(fn, int):
-            out.setdefault(mn, fn)
+        mn, fn = o.get("command_mnemonic"), o.get("selector", o.get("function"))
+        if isinstance(fn, str):
+            fn = int(fn, 0)
+        if isinstance(mn, str) and isinstance(fn, int):
+            out.setdefault(mn, []).append(fn)
     return out
 
 
-def command_forms_asl(catalog: dict, selectors: dict[str, int] | None = None,
+def _encoding_test(length: int | None, encoding: list[dict]) -> str:
+    conds = [] if length is None else [f"length_bits == {length}"]
+    for e in encoding:
+        w = e["width_bits"]
+        mask = int(e["mask"], 16) if isinstance(e.get("mask"), str) else (1 << w) - 1
+        conds.append(f"(instruction[{e.get('index', 0) * 32} +: {w}] AND {_lit(hex(mask), w)}) == {_lit(e['match'], w)}")
+    return "(" + " && ".join(conds) + ")"
+
+
+def _fixed_bits(form: dict) -> int:
+    return sum(_popcount(int(e["mask"], 16)) if isinstance(e.get("mask"), str) else e["width_bits"]
+               for e in form["encoding"])
+
+
+def command_forms_asl(catalog: dict, selectors: dict[str, list[int]] | None = None,
                       extra_fields: frozenset[str] = frozenset()) -> str:
     """Generated ASL text for one ``command-forms.json`` document.
 
-    ``selectors`` (from :func:`tile_selectors`) gives the TLSU/CUBE selector a
-    BSTART form implies: the form carries no Function field, its mnemonic is
-    the ``command_mnemonic`` of exactly one tile-operation record."""
+    ``selectors`` (from :func:`tile_selectors`) says which forms start a tile
+    operation: a TLSU/CUBE form carries no Function field, its mnemonic is
+    the ``command_mnemonic`` of exactly one tile-operation record, whose
+    function is the form's constant selector."""
     selectors = selectors or {}
+    constant = {mn: fns[0] for mn, fns in selectors.items() if len(fns) == 1}
     forms = catalog.get("forms") or []
     n = len(forms)
     fields: list[str] = []
@@ -112,18 +149,15 @@ def command_forms_asl(catalog: dict, selectors: dict[str, int] | None = None,
         "type CommandOperation of enumeration {"
         + ", ".join("CommandOperation_" + _ident(f["form_id"]) for f in forms) + "};",
     ]
-    # decoder: most specific mask first
-    order = sorted(range(n), key=lambda i: (-sum(_popcount(int(e["mask"], 16)) for e in forms[i]["encoding"]), i))
+    # decoder: the spec's priority rule: most fixed bits of the primary
+    # encoding first, ties by form_id; a form matches through its primary
+    # encoding or any of its encoding_variants.
+    order = sorted(range(n), key=lambda i: (-_fixed_bits(forms[i]), forms[i]["form_id"]))
     out += ["pure func DecodeCommandForm(instruction: bits(64), length_bits: integer) => integer", "begin"]
     for i in order:
         f = forms[i]
-        conds = [f"length_bits == {f['length_bits']}"]
-        lsb = 0
-        for e in sorted(f["encoding"], key=lambda e: e.get("index", 0)):
-            w = e["width_bits"]
-            conds.append(f"(instruction[{lsb + w - 1}:{lsb}] AND {_lit(e['mask'], w)}) == {_lit(e['match'], w)}")
-            lsb += w
-        out.append(f"    if {' && '.join(conds)} then return {i}; end;")
+        alts = [f["encoding"]] + [v["encoding"] for v in f.get("encoding_variants") or []]
+        out.append(f"    if {' || '.join(_encoding_test(f['length_bits'], e) for e in alts)} then return {i}; end;")
     out += ["    return PTO_COMMAND_FORM_COUNT;", "end;"]
 
     def table(name: str, params: str, ret: str, values: list[str], default: str | None = None) -> None:
@@ -140,20 +174,19 @@ def command_forms_asl(catalog: dict, selectors: dict[str, int] | None = None,
     fp = "form: integer"
     table("CommandHandlerOfForm", fp, "CommandSemanticHandler", ["CommandHandler_" + f["semantic_handler"] for f in forms])
     table("CommandOperationOfForm", fp, "CommandOperation", ["CommandOperation_" + _ident(f["form_id"]) for f in forms])
-    kinds = [_kind(f.get("mnemonic", "")) for f in forms]
-    table("CommandBundleKindOfForm", fp, "BundleKind", kinds)
-    table("CommandBundleOperationClassOfForm", fp, "BundleOperationClass", [_class(k) for k in kinds])
+    table("CommandBundleKindOfForm", fp, "BundleKind", [_kind(f) for f in forms])
+    table("CommandBundleOperationClassOfForm", fp, "BundleOperationClass", [_class(f) for f in forms])
     table("CommandBundleTransferOfForm", fp, "BundleTransfer", [_transfer(f) for f in forms])
 
     def has(f: dict, name: str) -> bool:
         return any(fl["name"] == name for fl in f.get("fields", []))
 
-    tepl = ["TRUE" if (has(f, "Mode") and has(f, "Function") and "TEPL" in f.get("mnemonic", "")) else "FALSE" for f in forms]
-    table("CommandFormSelectsTileOperation", fp, "boolean", tepl)
+    table("CommandFormSelectsTileOperation", fp, "boolean",
+          ["TRUE" if f.get("mnemonic") in selectors else "FALSE" for f in forms])
     table("CommandBundleSelectorUsesEncodingVariant", fp, "boolean",
           ["TRUE" if f.get("encoding_variants") else "FALSE" for f in forms])
     table("CommandBundleSelectorConstantPresent", fp, "boolean",
-          ["TRUE" if (f.get("encoding_variants") or f.get("mnemonic") in selectors) else "FALSE" for f in forms])
+          ["TRUE" if (f.get("encoding_variants") or f.get("mnemonic") in constant) else "FALSE" for f in forms])
     signed_off = []
     for f in forms:
         s = [fl for fl in f.get("fields", []) if fl.get("signedness") == "signed" and fl["name"].startswith("simm")]
@@ -220,25 +253,28 @@ def command_forms_asl(catalog: dict, selectors: dict[str, int] | None = None,
 
     # selector / tile code / data type / signed offset
     out += ["pure func CommandTileCodeOfForm(instruction: bits(64), form: integer) => bits(12)", "begin",
-            "    var code = Zeros{12};",
-            "    code[6:5] = DecodeCommandOperandRaw(instruction, form, CommandField_Mode)[1:0];",
-            "    code[4:0] = DecodeCommandOperandRaw(instruction, form, CommandField_Function)[4:0];",
-            "    return code;", "end;",
+            "    case form of"]
+    for i, f in enumerate(forms):
+        if f.get("mnemonic") in constant:
+            out.append(f"        when {i} => return Zeros{{12}} + {constant[f['mnemonic']]};")
+    out += ["        otherwise =>",
+            "            var code = Zeros{12};",
+            "            code[6:5] = DecodeCommandOperandRaw(instruction, form, CommandField_Mode)[1:0];",
+            "            code[4:0] = DecodeCommandOperandRaw(instruction, form, CommandField_Function)[4:0];",
+            "            return code;", "    end;", "end;",
             "pure func CommandTileDataTypeOfForm(instruction: bits(64), form: integer) => bits(5)", "begin",
             "    return DecodeCommandOperandRaw(instruction, form, CommandField_DataType)[4:0];", "end;"]
     out += ["pure func CommandBundleSelectorConstantOfForm(instruction: bits(64), form: integer) => bits(10)",
             "begin", "    case form of"]
     for i, f in enumerate(forms):
         vs = f.get("encoding_variants") or []
-        base = selectors.get(f.get("mnemonic"), 0)
-        if not vs and f.get("mnemonic") not in selectors:
+        base = constant.get(f.get("mnemonic"), 0)
+        if not vs and f.get("mnemonic") not in constant:
             continue
         out.append(f"        when {i} =>")
         for v in vs:
-            e = v["encoding"][0]
-            w = e["width_bits"]
-            out.append(f"            if (instruction[{w - 1}:0] AND {_lit(e['mask'], w)}) == {_lit(e['match'], w)} then "
-                       f"return Zeros{{10}} + {v['function']}; end;")
+            test = _encoding_test(None, v["encoding"])
+            out.append(f"            if {test} then return Zeros{{10}} + {v['function']}; end;")
         out.append(f"            return Zeros{{10}} + {base};")
     out += ["        otherwise => return Zeros{10};", "    end;", "end;"]
     out += ["pure func CommandSignedOffsetOfForm(instruction: bits(64), form: integer) => bits(64)", "begin",

@@ -42,6 +42,32 @@ def _bits(v: int, width: int) -> str:
     return "'" + format(v, f"0{width}b") + "'"
 
 
+def _decode_runs(indexed: list[tuple[int, dict]]) -> list[tuple[int, list[tuple[int, int]]]]:
+    """(mask, [(match, form)]) runs whose in-order, first-match evaluation equals the spec's
+    priority decoder: forms by most fixed mask bits, ties by ``form_id``.
+
+    A form joins the latest run with its mask when no run after that one holds a form
+    that could match the same instruction (so moving it earlier changes no decode);
+    an exact duplicate of an earlier (mask, match) never decodes and is dropped."""
+    order = sorted(indexed, key=lambda p: (-_popcount(int(p[1]["encoding"][0]["mask"], 16)), p[1]["form_id"]))
+    runs: list[tuple[int, list[tuple[int, int]]]] = []
+    for i, f in order:
+        mask, match = int(f["encoding"][0]["mask"], 16), int(f["encoding"][0]["match"], 16)
+        target = None
+        for r in range(len(runs) - 1, -1, -1):
+            rmask, arms = runs[r]
+            if rmask == mask:
+                target = r
+                break
+            if any(not ((rmask & mask) & (m ^ match)) for m, _ in arms):
+                break
+        if target is None:
+            runs.append((mask, [(match, i)]))
+        elif all(m != match for m, _ in runs[target][1]):
+            runs[target][1].append((match, i))
+    return runs
+
+
 def _popcount(v: int) -> int:
     return bin(v).count("1")
 
@@ -52,9 +78,47 @@ def _field_raw(fl: dict) -> list[str]:
             for p in fl.get("pieces", [])]
 
 
+_AGU_ACTIONS = {"ExecuteScalarLoad": "Load", "ExecuteScalarLoadPair": "LoadPair", "ExecuteScalarStore": "Store",
+                "ExecuteScalarStorePair": "StorePair", "ScalarPrefetch": "Prefetch"}
+_AGU_SIZES = {"B": 1, "H": 2, "W": 4, "D": 8}
+_AGU_MNEMONIC = re.compile(r"^(?P<c>C\.)?(?:HL\.)?(?P<op>L|S|PRF)(?P<size>[BHWD]?)(?P<u>U?)(?P<i>I?)P?"
+                           r"(?:\.(?P<mod>PCR|U|UPO|UPR|PO|PR|A|UA))?$")
+
+
+def _with_agu(form: dict) -> dict:
+    """The form with its ``agu`` metadata; derived from the mnemonic when the catalog has none.
+
+    Releases before 0.58.3 (0.58.0) carry no ``agu`` object; their mnemonics
+    spell the same facts: ``L``/``S``/``PRF``, the size letter (B/H/W/D),
+    ``U`` unsigned, ``I`` immediate (else a register index), ``C.`` compressed,
+    ``.PCR`` PC-relative (scaled by 4), ``.PO``/``.PR`` post/pre-index, a
+    ``.U…`` modifier an unscaled immediate (otherwise scaled by the size, as
+    is a register index without its own ``shamt`` field),
+    ``.A``/``.UA`` a prefetch that returns its address. A mnemonic outside
+    that grammar keeps no metadata (its tests then fail at the AGU tables)."""
+    if form.get("semantic_family") != "AGU" or isinstance(form.get("agu"), dict):
+        return form
+    action = _AGU_ACTIONS.get(form.get("semantic_handler", ""))
+    m = _AGU_MNEMONIC.match(form.get("mnemonic", ""))
+    if action is None or m is None:
+        return form
+    size = _AGU_SIZES.get(m["size"], 1)
+    mod = m["mod"] or ""
+    kind = ("PCRelative" if mod == "PCR" else "Compressed" if m["c"]
+            else "Immediate" if m["i"] else "Register")
+    has_shamt = any(fl.get("name") == "shamt" for fl in form.get("fields", []))
+    scale = (2 if kind == "PCRelative" else 0 if action == "Prefetch" or mod.startswith("U")
+             or (kind == "Register" and has_shamt) else size.bit_length() - 1)
+    agu = {"action": action, "address_kind": kind, "size_bytes": size, "offset_scale": scale,
+           "update_mode": {"PO": "PostIndex", "UPO": "PostIndex", "PR": "PreIndex", "UPR": "PreIndex"}.get(mod, "None"),
+           "signed_load": action in ("Load", "LoadPair") and size < 8 and not m["u"],
+           "prefetch_returns_address": action == "Prefetch" and mod in ("A", "UA")}
+    return {**form, "agu": agu}
+
+
 def scalar_forms_asl(catalog: dict) -> str:
     """Generated ASL text for one ``scalar-forms.json`` document."""
-    forms = [f for f in catalog.get("forms") or [] if isinstance(f, dict)]
+    forms = [_with_agu(f) for f in catalog.get("forms") or [] if isinstance(f, dict)]
     n = len(forms)
     fields: list[str] = []
     handlers: list[str] = []
@@ -88,24 +152,15 @@ def scalar_forms_asl(catalog: dict) -> str:
         + ", ".join(agu_keys["address_kind"] or ["ScalarAGU_Immediate"]) + "};",
     ]
 
-    # decoder: per length, groups of forms sharing a mask, most fixed bits first
+    # decoder: the spec's priority rule (most fixed bits first, ties by form_id,
+    # first match wins), as a few ``case`` runs per length (see _decode_runs).
     out += ["pure func DecodeScalarForm(instruction: bits(48), length_bits: integer) => integer", "begin",
             "    case length_bits of"]
     for length in sorted({f["length_bits"] for f in forms}):
-        groups: dict[int, list[tuple[int, int]]] = {}
-        for i, f in enumerate(forms):
-            if f["length_bits"] != length:
-                continue
-            enc = f["encoding"][0]
-            groups.setdefault(int(enc["mask"], 16), []).append((int(enc["match"], 16), i))
         out.append(f"        when {length} =>")
-        for mask in sorted(groups, key=lambda m: (-_popcount(m), m)):
+        for mask, arms in _decode_runs([(i, f) for i, f in enumerate(forms) if f["length_bits"] == length]):
             out.append(f"            case instruction[{length - 1}:0] AND {_bits(mask, length)} of")
-            seen: set[int] = set()
-            for match, i in groups[mask]:
-                if match in seen:  # an exact duplicate never decodes to the later form
-                    continue
-                seen.add(match)
+            for match, i in arms:
                 out.append(f"                when {_bits(match, length)} => return {i};")
             out.append("                otherwise => pass;")
             out.append("            end;")

@@ -311,6 +311,10 @@ def agu_shards(form: dict, index: int) -> dict[str, str]:
         if f.base_field:
             lines += _check_reg(sc.sel["base"], sc.base)
         lines += _recover(sc)
+    else:
+        # a prefetch never faults: one outside the model memory retires with no fault and no access
+        sc = _aligned_scenario(f, 4096, imm=_small_immediate(f), index=8)
+        lines += sc.setup() + sc.expect_executed() + ["    assert _MemoryEventCount == 0;"]
     for c in form.get("constraints", []):
         if c.get("operator") != "one-of" or c.get("field") not in f.fields:
             continue

@@ -7,8 +7,9 @@ upstream: decode the operation index, check the record's
 ``operand`` entries read from the ``TileInstructionOperands`` record), then run
 its ``semantic_handler`` with the same arguments. An unknown code is an
 illegal instruction, a failed legality check a tile-legality fault; both
-reject without effects. Records with ``runtime`` arguments are not dispatched
-(they reject as unknown), which is what remains to be generated.
+reject without effects; so does an operation that raised a fault while it
+ran (``_LastFault`` set). Sources must hold defined contents first, unless
+the record's legality handler decides that itself (``_owns_definedness``).
 """
 
 from __future__ import annotations
@@ -20,15 +21,44 @@ _KNOWN_OPERAND_FIELDS = ("destination0", "destination1", "source0", "source1", "
 
 
 def _args(op: dict) -> list[str] | None:
+    """ASL argument expressions of one record (None: an argument kind we do not know).
+
+    ``numeric_control`` is the control resolved for this operation (the tree's
+    ``ResolveTileNumericExecutionControl``); a ``runtime`` binding names a
+    zero-argument function of the tree read at dispatch time
+    (``CurrentBundlePadValue``)."""
     out = []
     for a in op.get("arguments", []):
-        if "constant" in a:
+        if set(a) == {"constant"}:
             out.append(str(a["constant"]))
-        elif "operand" in a:
+        elif a.get("operand") == "numeric_control":
+            out.append("ResolveTileNumericExecutionControl(index, operands)")
+        elif set(a) == {"operand"}:
             out.append(f"operands.{a['operand']}")
+        elif set(a) == {"runtime"} and str(a["runtime"]).isidentifier():
+            out.append(f"{a['runtime']}()")
         else:
             return None
     return out
+
+
+# Operations whose legality predicate decides source definedness itself (it
+# accepts some undefined sources, e.g. a histogram's unused filter rows): the
+# catalogs do not carry this, it is a rule of the spec's dispatch. Matrix and
+# matrix-vector operations are named by their classification, the rest by
+# name; a new tree that adds one shows up as a failing AVS test naming it.
+_OWNS_DEFINEDNESS_CLASSIFICATIONS = frozenset({"matrix-and-matrix-vector"})
+_OWNS_DEFINEDNESS_NAMES = frozenset({"TGATHER", "THISTOGRAM", "TIMG2COL"})
+
+
+def _owns_definedness(op: dict) -> bool:
+    return op.get("classification") in _OWNS_DEFINEDNESS_CLASSIFICATIONS or op.get("name") in _OWNS_DEFINEDNESS_NAMES
+
+
+def _source_fields(op: dict) -> list[str]:
+    """Operands whose contents must be defined before the operation runs: sources and biases."""
+    return [o["field"] for o in op.get("operands", [])
+            if isinstance(o, dict) and (str(o.get("field", "")).startswith("source") or o.get("role") == "bias")]
 
 
 def _rejected_indices(ops: list[dict], applicability: dict | None) -> list[int]:
@@ -76,12 +106,17 @@ def tile_dispatch_asl(catalog: dict, applicability: dict | None = None) -> str:
             continue
         a = ", ".join(args)
         out.append(f"        when {i} =>")
+        sources = [] if _owns_definedness(op) else _source_fields(op)
+        checks = [" || ".join(f"!TileSourceContentsDefined(operands.{f})" for f in sources)] if sources else []
         if op.get("legality_handler"):
-            out.append(f"            if !{op['legality_handler']}({a}) then")
+            checks.append(f"!{op['legality_handler']}({a})")
+        for check in checks:
+            out.append(f"            if {check} then")
             out.append("                SetFault(Fault_TileLegality, ReadTPC());")
             out.append("                return TileExecution_Rejected;")
             out.append("            end;")
         out.append(f"            {op['semantic_handler']}({a});")
+        out.append("            if _LastFault != Fault_None then return TileExecution_Rejected; end;")
         out.append("            return TileExecution_Executed;")
     out += ["        otherwise =>", "            SetFault(Fault_IllegalInstruction, ReadTPC());",
             "            return TileExecution_Rejected;", "    end;", "end;"]

@@ -282,6 +282,9 @@ class _Build(Transformer):
     def pass_stmt(self, meta, _kw):
         return _n("s_pass", meta)
 
+    def print_stmt(self, meta, kw, args):
+        return _n("s_print", meta, str(kw) == "println", tuple(args))
+
     # ------------------------------------------------------ expressions
     def e_if(self, meta, _kw, cond, then, *rest):
         arms = [(cond, then)] + list(rest[:-1])

@@ -2,10 +2,10 @@
 
 A test passes when its ``main()`` returns 0 and no ``assert`` fails.
 Statuses: ``passed``, ``failed`` (an assert or ``as`` check failed, or main
-returned non-zero), ``error`` (the interpreter could not run it: syntax,
-unknown name, unsupported construct, run-time error) and
-``needs-generated`` (the test reaches ASL that the upstream build generates
-and the tree lacks; the message names it).
+returned non-zero, or the test reached a name that the upstream build
+generates and specgen does not: reason ``needs-generated:<name>``) and ``error`` (the interpreter could not run it: syntax, unknown
+name, unsupported construct, run-time error). Every non-passing result
+carries the file:line where it stopped and the ASL stack.
 
 One interpreter per process runs every test it is given: the tree's
 functions are compiled once and global state is reset between tests.
@@ -34,7 +34,7 @@ from .profiles import get_profile
 from .session import interpreter_for
 from .values import show
 
-STATUSES = ("passed", "failed", "error", "needs-generated")
+STATUSES = ("passed", "failed", "error")
 
 
 @dataclass(frozen=True)
@@ -64,7 +64,7 @@ class TestResult:
     message: str = ""
     location: str = ""
     stack: list[str] = field(default_factory=list)
-    reason: str = ""  # error kind or the generated name that is missing
+    reason: str = ""  # error kind, ``main-nonzero`` or ``needs-generated:<missing name>``
 
 
 @dataclass
@@ -163,7 +163,8 @@ def run_one(interp: Interpreter, case: TestCase) -> TestResult:
             status, message = "failed", f"main() returned {show(result)}, expected 0"
             reason = "main-nonzero"
     except NeedsGenerated as exc:
-        status, message, reason = "needs-generated", exc.message, exc.name
+        # a missing piece of the build is the spec failing to run, not a skip
+        status, message, reason = "failed", exc.message, f"needs-generated:{exc.name}"
         location, stack = str(exc.span), _format_stack(exc)
     except ASLError as exc:
         status = "failed" if exc.kind == "assert" else "error"
@@ -248,8 +249,8 @@ def format_text(report: TestRunReport, spec: Spec) -> str:
             out.append(f"    in {frame}")
     c = report.counts
     out.append(
-        f"{c['passed']} passed, {c['failed']} failed, {c['error']} error, "
-        f"{c['needs-generated']} needs-generated in {report.total_seconds:.2f} s "
+        f"{c['passed']} passed, {c['failed']} failed, {c['error']} error "
+        f"in {report.total_seconds:.2f} s "
         f"(load {report.load_seconds:.2f} s, median {report.median_seconds * 1000:.1f} ms/test, "
         f"profile {report.profile}, jobs {report.jobs})"
     )
@@ -261,18 +262,17 @@ def format_junit(report: TestRunReport) -> str:
     lines = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<testsuite name="specgen-asl" tests="{len(report.results)}" failures="{c["failed"]}" '
-        f'errors="{c["error"]}" skipped="{c["needs-generated"]}" time="{report.total_seconds:.3f}">',
+        f'errors="{c["error"]}" skipped="0" time="{report.total_seconds:.3f}">',
     ]
     for r in report.results:
         name = quoteattr(r.id or r.path)
         lines.append(f'  <testcase classname={quoteattr(r.path)} name={name} time="{r.seconds:.4f}">')
         detail = "\n".join([r.location, *r.stack])
         if r.status == "failed":
-            lines.append(f'    <failure message={quoteattr(r.message)} type="assert">{_xml(detail)}</failure>')
+            kind = quoteattr(r.reason or "assert")
+            lines.append(f'    <failure message={quoteattr(r.message)} type={kind}>{_xml(detail)}</failure>')
         elif r.status == "error":
             lines.append(f'    <error message={quoteattr(r.message)} type={quoteattr(r.reason)}>{_xml(detail)}</error>')
-        elif r.status == "needs-generated":
-            lines.append(f'    <skipped message={quoteattr(r.message)} type="needs-generated"/>')
         lines.append("  </testcase>")
     lines.append("</testsuite>")
     return "\n".join(lines) + "\n"

@@ -136,6 +136,15 @@ def tile_operations_asl(catalog: dict) -> str:
     table("TileClassOfIndex", "TileInstructionClass",
           [_CLASS.get(o.get("classification", ""), "TileClass_IrregularAndComplex") for o in ops])
     table("TileEngineOfIndex", "TileExecutionEngine", [f"TileEngine_{o.get('engine', 'VEC')}" for o in ops])
+    table("TileOperationUsesTEPLCarrier", "boolean", ["TRUE" if o.get("family") == "TEPL" else "FALSE" for o in ops])
+    # An assembly alias of the TEPL carrier (BSTART.VEC, BSTART.SFU) accepts the
+    # TEPL-carried operations of its engine; the TEPL alias itself accepts them all.
+    out += ["pure func TileTEPLAliasAcceptsOperation(alias: TileTEPLAssemblyAlias, operation: integer) => boolean",
+            "begin", "    if !TileOperationUsesTEPLCarrier(operation) then return FALSE; end;",
+            "    if alias == TileTEPLAlias_TEPL then return TRUE; end;", "    case operation of"]
+    out += [f"        when {i} => return alias == TileTEPLAlias_{o.get('engine', 'VEC')};"
+            for i, o in enumerate(ops) if o.get("family") == "TEPL"]
+    out += ["        otherwise => return FALSE;", "    end;", "end;"]
     table("TileOperationDATRPadUnion", "TileDATRPadUnion",
           [_camel_pad_union(o.get("datr_contract", {}).get("pad_union", "must-zero")) for o in ops])
 
