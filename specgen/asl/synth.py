@@ -39,6 +39,7 @@ compare/set-commit shards (:mod:`specgen.asl.gen_bru_shards`) are generated.
 from __future__ import annotations
 
 from ..loader.tree import Spec
+from ..vocabulary import CLASS_PREFIX, vocabulary_of
 from .ast import Module
 from .gen_bru_shards import bru_shards_asl
 from .gen_commands import command_forms_asl, tile_selectors
@@ -52,15 +53,16 @@ from .index import parse_cached
 GENERATED_PATH = "<generated>/tile-operations.asl"
 
 _DATR_FIELDS = ("CMode", "PadValueOrByteId", "Sat", "Canonicalize", "DataType", "RMode", "Layout")
-_CLASS = {
-    "elementwise-tile-tile": "TileClass_ElementwiseTileTile",
-    "tile-scalar-and-immediate": "TileClass_TileScalarAndImmediate",
-    "reduce-and-expand": "TileClass_ReduceAndExpand",
-    "memory-and-data-movement": "TileClass_MemoryAndDataMovement",
-    "matrix-and-matrix-vector": "TileClass_MatrixAndMatrixVector",
-    "layout-and-rearrangement": "TileClass_LayoutAndRearrangement",
-    "irregular-and-complex": "TileClass_IrregularAndComplex",
-}
+
+
+def _class_member(classification: str, classes: dict[str, str]) -> str:
+    """The enumeration member of a record's tile class: the spec's own, else by its naming rule.
+
+    A classification the spec's enumeration lacks is the check's finding
+    (``instruction-tile-class``); the generated table still names it the way the
+    enumeration names every class (kebab-case words -> ``TileClass_`` + PascalCase).
+    """
+    return classes.get(classification) or CLASS_PREFIX + "".join(p.capitalize() for p in classification.split("-"))
 
 
 def _camel_pad_union(s: str) -> str:
@@ -79,7 +81,7 @@ def _code(op: dict) -> int | None:
     return fn if isinstance(fn, int) else None
 
 
-def tile_operations_asl(catalog: dict) -> str:
+def tile_operations_asl(catalog: dict, classes: dict[str, str]) -> str:
     """The generated ASL text for one ``tile-operations.json`` document."""
     ops = catalog.get("operations") or []
     n = len(ops)
@@ -134,7 +136,7 @@ def tile_operations_asl(catalog: dict) -> str:
     table("TileOperationOfIndex", "TileOperation", [f"TileOperation_{o['name']}" for o in ops])
     table("TileHandlerOfIndex", "TileSemanticHandler", [f"TileHandler_{o['semantic_handler']}" for o in ops])
     table("TileClassOfIndex", "TileInstructionClass",
-          [_CLASS.get(o.get("classification", ""), "TileClass_IrregularAndComplex") for o in ops])
+          [_class_member(o.get("classification", ""), classes) for o in ops])
     table("TileEngineOfIndex", "TileExecutionEngine", [f"TileEngine_{o.get('engine', 'VEC')}" for o in ops])
     table("TileOperationUsesTEPLCarrier", "boolean", ["TRUE" if o.get("family") == "TEPL" else "FALSE" for o in ops])
     # An assembly alias of the TEPL carrier (BSTART.VEC, BSTART.SFU) accepts the
@@ -189,7 +191,8 @@ def generated_modules(spec: Spec, *, tile_only: bool = False) -> list[Module]:
     catalog = _catalog(spec, "tile-operations.json")
     if catalog is None or not catalog.get("operations"):
         return []
-    mods = [_parse(tile_operations_asl(catalog), GENERATED_PATH)]
+    classes = {c.name: c.member for c in vocabulary_of(spec).tile_classes}  # the spec's own enumeration
+    mods = [_parse(tile_operations_asl(catalog, classes), GENERATED_PATH)]
     appl = _catalog(spec, "numeric-profile-applicability.json")
     mods.append(_parse(tile_dispatch_asl(catalog, appl), "<generated>/tile-dispatch.asl"))
     mods.append(_parse(TIMED_TILE_ENTRY_ASL, "<generated>/tile-timed.asl"))
