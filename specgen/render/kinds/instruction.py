@@ -20,6 +20,7 @@ from ...graph import SpecGraph
 from ..blocks import parse_composition, signature
 from ..examples import instruction_examples, results_digest
 from ..pages import Ctx, PageKind, PagePlan
+from .changes import instruction_changes
 from .unit import unit_common
 
 
@@ -102,7 +103,7 @@ def instruction_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
         "composition": comp, "composition_structured": comp.structured, "minimal": comp.minimal,
         "fields": fields, "encodings": encodings, "encoding_class": c.encoding_class,
         "canonical_assembly": list(c.canonical_assembly),
-        "prose": prose, "examples": examples,
+        "prose": prose, "examples": examples, "changes": instruction_changes(cx, ins.mnemonic),
         "contract_lists": [("defaults", t("label.defaults"), c.defaults),
                            ("legality", t("label.legality"), c.legality),
                            ("state-effects", t("label.state_effects"), c.state_effects),
