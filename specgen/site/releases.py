@@ -88,10 +88,11 @@ def write_root(out: Path, releases: list[Release]) -> None:
     """``versions.json`` and an ``index.html`` that sends a reader to the newest release."""
     (out / "versions.json").write_text(versions_json(releases), encoding="utf-8")
     target = html.escape(releases[-1].name + "/index.html", quote=True)
+    icon = html.escape(releases[-1].name + "/assets/images/favicon.png", quote=True)  # no 404 for /favicon.ico
     (out / "index.html").write_text(
         "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>Redirecting</title>\n"
         f"<meta http-equiv=\"refresh\" content=\"0; url={target}\">\n"
-        f"<link rel=\"canonical\" href=\"{target}\"></head>\n"
+        f"<link rel=\"canonical\" href=\"{target}\"><link rel=\"icon\" href=\"{icon}\"></head>\n"
         f"<body><a href=\"{target}\">{html.escape(releases[-1].name)}</a></body></html>\n", encoding="utf-8")
 
 
