@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..diagnostics import Finding, Severity
-from ..models.catalog import CATALOG_STEMS
+from ..models.catalog import CATALOG_STEMS, RESERVATION_STEMS
 from .model import Carrier, Constraint, Encoding, EncodingSet, Field, Piece, Source
 
 DEFAULT_ZERO = "Encoded zero supplies numeric zero for the {role}."
@@ -331,7 +331,10 @@ class _Builder:
 
     # -------------------------------------------------------- reservations
     def reservations(self) -> None:
-        stem = "extension-encoding-reservations"
+        for stem in RESERVATION_STEMS:  # one file name per generation; a tree has one (or both)
+            self._reservations(stem)
+
+    def _reservations(self, stem: str) -> None:
         seen: dict[str, int] = {}
         for i, r in enumerate(self._list(stem, "reservations")):
             if not isinstance(r, Mapping):

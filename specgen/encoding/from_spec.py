@@ -32,7 +32,7 @@ def _spec_encodings(graph: SpecGraph) -> EncodingSet:
     domains = [d.model_dump() for d in spec.field_domains]
     # only what field tables read: dumping whole contracts (prose, examples) was most of this stage
     contracts = {u.instruction.mnemonic: u.instruction.contract.model_dump(include=CONTRACT_FIELDS)
-                 for u in spec.units if u.instruction is not None}
+                 for u in spec.units if u.instruction is not None and u.instruction.contract is not None}
     # the set is a pure function of these inputs: a serve rebuild after a prose edit reuses it
     key = hashlib.sha256(json.dumps([sorted((k, spec.files.get(p, "")) for k, p in paths.items()), domains,
                                      contracts], sort_keys=True, default=str).encode()).hexdigest()

@@ -16,15 +16,17 @@ from typing import Any
 from ..cache import RecordCache, open_cache
 from ..diagnostics import Finding, Severity
 from ..models.catalog import CATALOG_MODELS
-from ..models.evidence import TraceabilityView
+from ..models.evidence import TraceabilityView, traceability_model
 from ..models.located import JsonArtifact
-from ..models.manifest import ReleaseManifest
+from ..models.manifest import ReleaseManifest, manifest_model
 from .adrs import scan_adr
 from .asl_units import scan_unit
 from .avs import scan_test
 from .config import SpecConfig, load_config
+from .conventions import parse_test_naming
+from .formats import detect_formats, validate_whole
 from ..files import SpecFiles
-from .jsonrec import parse_json, validate
+from .jsonrec import parse_json
 from .scans import Scans, memo
 from .tree import Spec
 
@@ -140,6 +142,11 @@ def _load_spec(root: Path, jobs: int | None, cache_opt: RecordCache | bool | Non
         findings.extend(found)
         spec.adrs.append(adr)
     t4 = time.perf_counter()
+    readme = files.read(config.test_root.rsplit("/", 1)[0] + "/README.md" if "/" in config.test_root
+                        else "README.md")
+    if readme is not None and readme.text is not None:
+        spec.test_naming = parse_test_naming(readme.text, readme.path, config.test_root)
+    detect_formats(spec, findings)
     spec.timings = {"asl": t1 - t0, "tests": t2 - t1, "json": t3 - t2, "adrs": t4 - t3,
                     "workers": float(scans.parallel_used)}
     spec.findings = files.findings + findings
@@ -173,11 +180,11 @@ def _apply_models(spec: Spec, findings: list[Finding], cache: RecordCache | None
         stem = rel.rsplit("/", 1)[-1].removesuffix(".json")
         model: Any = None
         if rel == cfg.manifest:
-            model = ReleaseManifest
+            model = manifest_model(art.data)
         elif rel.startswith(cfg.json_root + "/catalog/") and stem in CATALOG_MODELS:
             model = CATALOG_MODELS[stem]
         elif isinstance(art.data, dict) and art.data.get("schema") == TRACEABILITY_SCHEMA:
-            model = TraceabilityView
+            model = traceability_model(art.data)
         if model is not None:
             art.model, found = memo(cache, f"model\0{rel}\0{art.sha256}\0{model.__name__}",
                                     lambda model=model, art=art: _validated(model, art))
@@ -213,10 +220,7 @@ def _declared(spec: Spec, art: JsonArtifact) -> list[Finding]:
 
 def _validate_artifact(model: Any, art: JsonArtifact, findings: list[Finding]) -> Any:
     """Validate a whole JSON file; errors are located by the first line naming the failing key."""
-    local: list[Finding] = []
-    rec = validate(model, art.data, art.text, art.path, 1, 0, art.path.rsplit("/", 1)[-1], local)
-    findings.extend(local)
-    return rec
+    return validate_whole(model, art.data, art.text, art.path, findings)
 
 
 def _schema_validator(spec: Spec, rel: str) -> Any:

@@ -1,4 +1,9 @@
-"""ADR markdown: JSON front matter between ``---`` fences, then an H1 title and the body."""
+"""ADR markdown: JSON front matter between ``---`` fences, then an H1 title and the body.
+
+An older generation (``markdown-headers``) has no front matter: the H1 names the
+ADR and ``- Status:`` lines (or a ``## Status`` section) state its facts; those
+are read into the same model (:class:`~specgen.models.adr.MarkdownAdrHeader`).
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,7 @@ import re
 from typing import Any
 
 from ..diagnostics import Finding, Severity, Span
-from ..models.adr import AdrFrontMatter
+from ..models.adr import AdrFrontMatter, MarkdownAdrHeader
 from ..models.located import Adr
 from .jsonrec import parse_json, validate
 
@@ -22,7 +27,9 @@ def scan_adr(path: str, sha256: str, text: str, findings: list[Finding],
     raw: dict[str, Any] | None = None
     span = Span(path, 1, 1, 1)
     body_start = 0
-    if not lines or lines[0].strip() != "---":
+    if lines and lines[0].startswith("# ") and not text.startswith("---"):
+        front, raw = _markdown_header(path, lines, findings)
+    elif not lines or lines[0].strip() != "---":
         findings.append(Finding("adr-front-matter", Severity.ERROR, path, 1,
                                 "ADR must start with '---', a JSON front-matter object and '---'", col=1))
     else:
@@ -73,3 +80,57 @@ def scan_adr(path: str, sha256: str, text: str, findings: list[Finding],
     body = "\n".join(lines[title_line:] if title_line else lines[body_start:])
     return Adr(path=path, sha256=sha256, front=front, span=span, title=title or (front.title if front else ""),
                title_line=title_line, body=body, body_line=(title_line or body_start) + 1, raw=raw)
+
+
+_BULLET = re.compile(r"^-\s+\*{0,2}([A-Za-z][A-Za-z -]*?)\*{0,2}\s*:\s*\*{0,2}\s*(.+?)\s*$")
+_ADR_REF = re.compile(r"ADR[ -]?(\d{4})")
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_URL = re.compile(r"https://[^\s)>\]]+")
+_NDF_REF = re.compile(r"PTO-[A-Z0-9]+(?:-[A-Z0-9]+)*")
+_H1_ID = re.compile(r"^# +ADR[ -]?(\d{4})")
+
+
+def _markdown_header(path: str, lines: list[str], findings: list[Finding]
+                     ) -> tuple[AdrFrontMatter | None, dict[str, Any]]:
+    """Read ``- Key: value`` lines and a ``## Status`` section above the first other section."""
+    heads: dict[str, str] = {}
+    section = ""
+    for i, line in enumerate(lines[1:], 2):
+        if line.startswith("## "):
+            section = line[3:].strip().lower()
+            if section != "status":
+                break
+            continue
+        m = _BULLET.match(line)
+        if m and not section:
+            heads.setdefault(m.group(1).strip().lower(), m.group(2))
+        elif section == "status" and line.strip() and "status" not in heads:
+            heads["status"] = line.strip()
+    h1 = _H1_ID.match(lines[0])
+    name = NAME.match(path.rsplit("/", 1)[-1])
+    number = h1.group(1) if h1 else name.group(1) if name else ""
+    title = H1.match(lines[0])
+    status_text = heads.get("status", "")
+    status = re.sub(r"[^a-z].*$", "", status_text.lower())
+    date = _DATE.search(heads.get("decision date", heads.get("date", "")))
+    data: dict[str, Any] = {"id": f"ADR-{number}", "title": title.group(1) if title else lines[0][2:].strip(),
+                            "status": status}
+    if date:
+        data["accepted" if status in ("accepted", "superseded") else "created"] = date.group(0)
+    if status == "superseded":
+        data["superseded_by"] = [f"ADR-{n}" for n in _ADR_REF.findall(status_text)]
+    refs = _NDF_REF.findall(" ".join(heads.get(k, "") for k in ("requirement", "requirements")))
+    if refs:
+        data["affected_ndf"] = list(dict.fromkeys(refs))
+    url = _URL.search(heads.get("formal-model issue", ""))
+    if url:
+        data["implementation_issue"] = url.group(0)
+    if "deciders" in heads:
+        data["approvers"] = [heads["deciders"]]
+    if not status_text:
+        findings.append(Finding("adr-front-matter", Severity.ERROR, path, 1,
+                                "ADR states no status: add '- Status: accepted' (or a '## Status' section)",
+                                col=1))
+        return None, {"headers": heads}
+    return validate(MarkdownAdrHeader, data, "\n".join(lines[:40]), path, 1, 0, "ADR header", findings), \
+        {"headers": heads, **data}

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from ..diagnostics import Finding, Severity, Span
-from ..models.instruction import InstructionHeader
+from ..models.instruction import InstructionHeader, instruction_model
 from ..models.located import AslUnit, DocRegion, NdfClause
 from ..models.ndf import NdfAttributes
 from ..models.unit import ReviewRecord, StateRecord, UnitHeader
@@ -114,6 +114,8 @@ def scan_unit(path: str, sha256: str, text: str, findings: list[Finding]) -> Asl
                 payload = line[len(prefix):]
                 span = Span(path, n, len(prefix) + 1, n)
                 data = parse_json(payload, path, n, len(prefix), f"PTO-{kind.upper()} record", findings)
+                if kind == "instruction":
+                    model = instruction_model(data)  # the record's generation, by its structure
                 rec = None if data is None else validate(model, data, payload, path, n, len(prefix),
                                                           f"PTO-{kind.upper()} record", findings)
                 if kind in ("instruction", "unit"):

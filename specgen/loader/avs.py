@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..diagnostics import Finding, Severity, Span
 from ..models.located import AvsTest
-from ..models.test import TestHeader
+from ..models.test import TestHeader, test_model
 from ..files import MAX_LINE_CHARS
 from .jsonrec import parse_json, validate
 
@@ -37,7 +37,8 @@ def scan_test(path: str, sha256: str, text: str, findings: list[Finding]) -> Avs
                 payload = line[len(PREFIX):]
                 data = parse_json(payload, path, n, len(PREFIX), "PTO-TEST record", findings)
                 if data is not None:
-                    header = validate(TestHeader, data, payload, path, n, len(PREFIX), "PTO-TEST record", findings)
+                    stem = path.rsplit("/", 1)[-1].removesuffix(".asl")
+                    header = validate(test_model(data, stem), data, payload, path, n, len(PREFIX), "PTO-TEST record", findings)
         start = i + len(PREFIX)
     if span is None:
         findings.append(Finding("header-missing", Severity.ERROR, path, 1 if text else 0,

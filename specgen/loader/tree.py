@@ -11,6 +11,7 @@ from ..models.instruction import FieldDomain
 from ..models.located import Adr, AslUnit, AvsTest, JsonArtifact
 from ..models.manifest import ReleaseManifest
 from .config import SpecConfig
+from .conventions import TestNaming
 from ..files import SpecFiles
 
 
@@ -32,6 +33,11 @@ class Spec:
     findings: list[Finding] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
     fs: SpecFiles | None = None
+    #: artifact kind -> generation label (:mod:`specgen.models.generations`): what the tree has,
+    #: so rules needing a fact a generation lacks can stay silent on it.
+    formats: dict[str, str] = field(default_factory=dict)
+    #: the AVS naming convention the release's own tests/README.md states (None: it states none).
+    test_naming: TestNaming | None = None
 
     def hash_of(self, rel: str) -> str | None:
         """SHA-256 of a root-relative file, reading it only if the loader did not (None: absent/unsafe)."""

@@ -53,3 +53,35 @@ class AdrFrontMatter(Closed):
             if len(set(vals)) != len(vals):
                 raise ValueError(f"{name} has a duplicate entry")
         return self
+
+
+class MarkdownAdrHeader(AdrFrontMatter):
+    """An ADR of the ``markdown-headers`` generation: ``# ADR NNNN: Title`` then ``- Status:`` lines.
+
+    The facts it states are the same AdrFrontMatter facts (id, title, status, dates,
+    requirements, issue, superseding ADRs); what this generation never recorded
+    (authors, baseline, target releases, …) is None, not defaulted.
+    """
+
+    authors: list[NonEmptyStr] | None = None  # type: ignore[assignment]
+    approvers: list[NonEmptyStr] | None = None  # type: ignore[assignment]
+    created: dt.date | None = None  # type: ignore[assignment]
+    accepted: dt.date | None = None
+    rejected: dt.date | None = None
+    superseded: dt.date | None = None
+    baseline: None = None  # type: ignore[assignment]
+    target_releases: None = None  # type: ignore[assignment]
+    affected_ndf: list[NdfRef] | None = None  # type: ignore[assignment]
+    affected_units: None = None  # type: ignore[assignment]
+    resolves: None = None  # type: ignore[assignment]
+    supersedes: None = None  # type: ignore[assignment]
+    superseded_by: list[AdrId] = []  # noqa: RUF012 - frozen model, an empty list is "names none"
+    implementation_issue: Annotated[str, Field(pattern=HTTPS)] | None = None
+    release_impact: None = None  # type: ignore[assignment]
+    legacy_ids: None = None  # type: ignore[assignment]
+
+    @model_validator(mode="after")
+    def _status(self) -> "MarkdownAdrHeader":
+        if self.status == "superseded" and not self.superseded_by:
+            raise ValueError("a superseded ADR names the ADR that supersedes it")
+        return self

@@ -46,7 +46,7 @@ class Reservation(Closed):
 
 
 class ReservationCatalog(Open):
-    """``extension-encoding-reservations.json``."""
+    """``extension-encoding-reservations.json`` (``linx-vector-reservations.json`` before)."""
 
     schema_version: int
     reservations: list[Reservation]
@@ -58,5 +58,8 @@ CATALOG_MODELS: dict[str, type[Open]] = {
     "scalar-forms": FormCatalog,
     "tile-operations": TileOperationCatalog,
     "extension-encoding-reservations": ReservationCatalog,
+    "linx-vector-reservations": ReservationCatalog,  # the same records, an older generation's file name
 }
+#: The catalogs that hold encoding reservations, by generation (same record shape); all are read.
+RESERVATION_STEMS: tuple[str, ...] = ("extension-encoding-reservations", "linx-vector-reservations")
 CATALOG_STEMS: tuple[str, ...] = tuple(CATALOG_MODELS)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 PTO_ID = r"^PTO-[A-Z0-9]+(?:-[A-Z0-9]+)*$"
 SHA256 = r"^[0-9a-f]{64}$"
@@ -71,3 +71,21 @@ class Open(BaseModel):
 def slug_upper(text: str) -> str:
     """Upper-case slug: runs of ``[^A-Z0-9]`` become one dash (the corpus' id rule)."""
     return re.sub(r"[^A-Z0-9]+", "-", text.upper()).strip("-")
+
+
+def forbid_keys(*keys: str) -> Any:
+    """A before-validator rejecting keys an older generation does not have.
+
+    A variant subclass overrides the field with ``None`` and adds this, so the variant stays
+    closed: the key is an error there, not a value silently ignored.
+    """
+
+    def check(cls: type, data: Any) -> Any:
+        if isinstance(data, dict):
+            present = [k for k in keys if k in data]
+            if present:
+                raise ValueError(f"{', '.join(present)}: not part of this record generation")
+        return data
+
+    return model_validator(mode="before")(classmethod(check))  # type: ignore[arg-type]
+

@@ -6,11 +6,11 @@ them with the tree (``evidence-stale``) and the pages show their rows.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import ConfigDict, Field
 
-from .common import Closed, NonEmptyStr, PtoId, RelPath, Sha256
+from .common import Closed, NonEmptyStr, PtoId, RelPath, Sha256, forbid_keys
 
 
 class InstructionContractRef(Closed):
@@ -79,3 +79,42 @@ class TraceabilityView(Closed):
     summary: TraceabilitySummary
     tests: list[TestRow]
     units: list[UnitRow]
+
+
+# ---- the ``no-readiness-subjects`` generation (:mod:`.generations`): same schema string, fewer facts
+
+
+class BareUnitRow(UnitRow):
+    """A unit row without readiness subjects and semantic tests (None: the view has no such fact)."""
+
+    readiness_subjects: None = None  # type: ignore[assignment]
+    semantic_tests: None = None  # type: ignore[assignment]
+    _absent = forbid_keys("readiness_subjects", "semantic_tests")
+
+
+class BareRequirementRow(RequirementRow):
+    readiness_subjects: None = None  # type: ignore[assignment]
+    _absent = forbid_keys("readiness_subjects")
+
+
+class BareTraceabilitySummary(TraceabilitySummary):
+    mnemonic_semantic_gap_count: None = None  # type: ignore[assignment]
+    mnemonics_without_semantic_tests: None = None  # type: ignore[assignment]
+    _absent = forbid_keys("mnemonic_semantic_gap_count", "mnemonics_without_semantic_tests")
+
+
+class BareTraceabilityView(TraceabilityView):
+    """The traceability view of the ``no-readiness-subjects`` generation."""
+
+    requirements: list[BareRequirementRow]  # type: ignore[assignment]
+    summary: BareTraceabilitySummary  # type: ignore[assignment]
+    units: list[BareUnitRow]  # type: ignore[assignment]
+
+
+def traceability_model(data: Any) -> type[TraceabilityView]:
+    """The variant that validates a traceability view, decided by its summary's keys."""
+    summary = data.get("summary") if isinstance(data, dict) else None
+    if isinstance(summary, dict) and "mnemonic_semantic_gap_count" not in summary \
+            and "mnemonics_without_semantic_tests" not in summary:
+        return BareTraceabilityView
+    return TraceabilityView

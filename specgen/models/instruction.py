@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Discriminator, Field, Tag, model_validator
 
-from .common import Closed, DependsOn, NonEmptyStr, NonEmptyUniqueStrList, PtoId, slug_upper
+from .common import Closed, DependsOn, forbid_keys, NonEmptyStr, NonEmptyUniqueStrList, PtoId, slug_upper
 
 Surface = Literal["scalar", "tile", "block"]
 Engine = Literal["VEC", "SFU", "CUBE", "TLSU"]
@@ -332,3 +332,22 @@ class InstructionHeader(Closed):
     def clause_id(self) -> str:
         """The implicit identity clause this instruction owns (``PTO-INST-<SURF>-<MN>``)."""
         return f"PTO-INST-{slug_upper(self.surface)}-{slug_upper(self.mnemonic)}"
+
+
+class PreContractInstruction(InstructionHeader):
+    """The ``pre-contract`` generation (:mod:`.generations`): no ``contract`` object yet.
+
+    ``contract`` is None (the fact does not exist, it is not defaulted), and a
+    mnemonic may hold single spaces between upper-case words (``HL.BSTART CALL``).
+    """
+
+    mnemonic: Annotated[str, Field(pattern=r"^[A-Z][A-Z0-9_.]*(?: [A-Z][A-Z0-9_.]*)*$")]
+    contract: None = None  # type: ignore[assignment]
+    _no_contract = forbid_keys("contract")
+
+
+def instruction_model(data: Any) -> type[InstructionHeader]:
+    """The variant that validates one PTO-INSTRUCTION record (decided by its structure)."""
+    if isinstance(data, dict) and "contract" not in data:
+        return PreContractInstruction
+    return InstructionHeader

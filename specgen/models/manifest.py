@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator
 
-from .common import Closed, NonEmptyStr, Open, PtoId, RelPath, Sha256
+from .common import Closed, NonEmptyStr, Open, PtoId, RelPath, Sha256, forbid_keys
 
 
 class HashedPath(Closed):
@@ -79,3 +79,21 @@ class ReleaseManifest(Closed):
             dup = sorted({p for p in paths if paths.count(p) > 1})
             raise ValueError(f"path listed twice: {', '.join(dup[:3])}")
         return v
+
+
+class UnselectedReleaseManifest(ReleaseManifest):
+    """The ``no-release-selection`` generation: NDF digests and ADR selection are not recorded.
+
+    ``release_selection`` is None (absent in the tree, not defaulted); rules that compare
+    it do not apply to such a tree.
+    """
+
+    release_selection: None = None  # type: ignore[assignment]
+    _no_selection = forbid_keys("release_selection")
+
+
+def manifest_model(data: Any) -> type[ReleaseManifest]:
+    """The variant that validates a manifest (decided by its structure)."""
+    if isinstance(data, dict) and "release_selection" not in data:
+        return UnselectedReleaseManifest
+    return ReleaseManifest

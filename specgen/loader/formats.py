@@ -1,0 +1,182 @@
+"""Recognise the format generation of each artifact kind a tree uses (``Spec.formats``).
+
+Each record was validated with the variant its own structure names
+(:func:`~specgen.models.instruction.instruction_model` and friends). Here the
+tree-level view is taken: the generation most records use is the tree's; a
+record of another known generation is one finding each (a tree mixes formats
+only by mistake); records that match no known generation at all are, when they
+are most of their kind, ONE finding naming the first file and the field that
+differs, in place of thousands of per-record schema errors.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any, Iterable
+
+from pydantic import BaseModel, ValidationError
+
+from ..diagnostics import Finding, Severity
+from ..models.adr import MarkdownAdrHeader
+from ..models.catalog import RESERVATION_STEMS
+from ..models.evidence import BareTraceabilityView
+from ..models.generations import ABSENT, UNKNOWN
+from ..models.instruction import InstructionHeader, PreContractInstruction
+from ..models.manifest import UnselectedReleaseManifest
+from ..models.test import IdNamedTestHeader
+from ..models.unit import UnitHeader
+from .jsonrec import validate
+from .tree import Spec
+
+RULE_UNKNOWN = "format-generation-unknown"
+RULE_MIXED = "format-generation-mixed"
+#: a row-level difference repeated in this many rows is the file's format, not a typo
+REPEATED = 3
+
+#: header kind -> (record prefix, [(generation label, model)])
+RECORD_VARIANTS: dict[str, tuple[str, list[tuple[str, type[BaseModel]]]]] = {
+    "instruction": ("// PTO-INSTRUCTION: ", [("contract", InstructionHeader),
+                                             ("pre-contract", PreContractInstruction)]),
+    "unit": ("// PTO-UNIT: ", [("v1", UnitHeader)]),
+}
+
+
+def _keys(model: type[BaseModel]) -> tuple[set[str], set[str]]:
+    """(required keys, allowed keys) of a closed model; a field typed ``None`` is not allowed."""
+    allowed = {f.alias or n for n, f in model.model_fields.items() if f.annotation is not type(None)}
+    required = {f.alias or n for n, f in model.model_fields.items() if f.is_required()}
+    return required, allowed
+
+
+def classify(data: Any, variants: list[tuple[str, type[BaseModel]]]) -> tuple[str | None, str]:
+    """The generation whose key set ``data`` has, or None and the key that differs from the nearest."""
+    if not isinstance(data, dict):
+        return None, "(the record is not a JSON object)"
+    keys = {k for k in data if not k.startswith("__")}  # the loader's own marks (``__kind__``)
+    best: tuple[int, str] | None = None
+    for label, model in variants:
+        required, allowed = _keys(model)
+        extra, missing = sorted(keys - allowed), sorted(required - keys)
+        if not extra and not missing:
+            return label, ""
+        diff = (f"key '{extra[0]}' is not in generation '{label}'" if extra
+                else f"key '{missing[0]}' of generation '{label}' is missing")
+        if best is None or len(extra) + len(missing) < best[0]:
+            best = (len(extra) + len(missing), diff)
+    return None, best[1] if best else ""
+
+
+def _header_line(text: str, line: int) -> str:
+    start = 0
+    for _ in range(line - 1):
+        start = text.find("\n", start) + 1
+        if start == 0:
+            return ""
+    end = text.find("\n", start)
+    return text[start:end if end >= 0 else len(text)]
+
+
+def _records(spec: Spec, prefix: str) -> Iterable[tuple[str, int, Any]]:
+    for u in spec.units:
+        if u.header_span is not None and u.raw_header is not None \
+                and _header_line(u.text, u.header_span.line).startswith(prefix):
+            yield u.path, u.header_span.line, u.raw_header
+
+
+def _record_generation(spec: Spec, kind: str, findings: list[Finding]) -> str:
+    prefix, variants = RECORD_VARIANTS[kind]
+    what = prefix.strip("/ :")
+    seen: list[tuple[str, int, str | None, str]] = [
+        (path, line, *classify(data, variants)) for path, line, data in _records(spec, prefix)]
+    if not seen:
+        return ABSENT
+    counts = Counter(label for _, _, label, _ in seen if label is not None)
+    unknown = [s for s in seen if s[2] is None]
+    if len(unknown) >= REPEATED and len(unknown) > max(counts.values(), default=0):
+        # most records differ from every known generation: the tree's format, one cause
+        paths = {s[0] for s in unknown}
+        findings[:] = [f for f in findings if not (f.rule == "record-schema" and f.path in paths
+                                                    and f.message.startswith(f"{what} record"))]
+        path, line, _, diff = unknown[0]
+        findings.append(Finding(RULE_UNKNOWN, Severity.ERROR, path, line,
+                                f"{what} records match no known format generation ({len(unknown)} of "
+                                f"{len(seen)}; first here): {diff}; known: "
+                                f"{', '.join(label for label, _ in variants)}", col=1))
+        return UNKNOWN
+    # a few odd records in a tree of a known generation are that record's errors (already reported)
+    label = counts.most_common(1)[0][0] if counts else variants[0][0]
+    for path, line, other, _ in seen:
+        if other is not None and other != label:
+            findings.append(Finding(RULE_MIXED, Severity.ERROR, path, line,
+                                    f"{what} record is of format generation '{other}' but this tree's "
+                                    f"records are '{label}'; write it in the tree's format", col=1))
+    return label
+
+
+def _majority(labels: Iterable[str]) -> str:
+    counts = Counter(labels)
+    return counts.most_common(1)[0][0] if counts else ABSENT
+
+
+def detect_formats(spec: Spec, findings: list[Finding]) -> dict[str, str]:
+    """Fill ``spec.formats``; drop the findings a generation makes meaningless (review-missing)."""
+    formats: dict[str, str] = {}
+    for kind in RECORD_VARIANTS:
+        formats[kind] = _record_generation(spec, kind, findings)
+    if any(u.review_span is not None for u in spec.units) or formats["instruction"] == "contract":
+        formats["review"] = "review-records"
+    elif formats["instruction"] == "pre-contract":
+        # no PTO-REVIEW records existed yet: their absence is the format, not 651 errors
+        formats["review"] = "none"
+        findings[:] = [f for f in findings if f.rule != "review-missing"]
+    else:
+        formats["review"] = ABSENT
+    formats["ndf"] = "v1" if any(u.clauses for u in spec.units) else ABSENT
+    formats["adr"] = _majority("markdown-headers" if isinstance(a.front, MarkdownAdrHeader) else
+                               "json-front-matter" for a in spec.adrs if a.front is not None)
+    formats["avs"] = _majority("id-named" if isinstance(t.header, IdNamedTestHeader) else "kind-named"
+                               for t in spec.tests if t.header is not None)
+    man = spec.manifest
+    formats["manifest"] = (ABSENT if spec.manifest_path not in spec.artifacts else UNKNOWN if man is None
+                           else "no-release-selection" if isinstance(man, UnselectedReleaseManifest)
+                           else "release-selection")
+    view = spec.traceability_view
+    formats["evidence"] = (ABSENT if view is None else "no-readiness-subjects"
+                           if isinstance(view, BareTraceabilityView) else "readiness-subjects")
+    cats = [s for s in RESERVATION_STEMS if f"{spec.config.json_root}/catalog/{s}.json" in spec.artifacts]
+    formats["catalog"] = ("extension-reservations" if RESERVATION_STEMS[0] in cats
+                          else "linx-vector-reservations" if cats else ABSENT)
+    spec.formats = formats
+    return formats
+
+
+def validate_whole(model: type[Any], data: Any, text: str, path: str, findings: list[Finding]) -> Any:
+    """Validate a whole JSON file; a difference repeated in every row is ONE finding, not one per row.
+
+    A view or catalog of a generation specgen does not know fails the same way in each
+    of its thousands of rows; that is one cause (the file's format) and one finding per
+    differing field, naming it and how many rows have it. Isolated errors stay located.
+    """
+    name = path.rsplit("/", 1)[-1]
+    try:
+        return model.model_validate(data)
+    except ValidationError as e:
+        errors = e.errors(include_url=False)
+    except (TypeError, ValueError):
+        errors = []
+    shapes = Counter((re.sub(r"\.\d+(?=\.|$)", ".*", ".".join(str(p) for p in err["loc"])), err["type"])
+                     for err in errors)
+    repeated = [(loc, kind, n) for (loc, kind), n in shapes.items() if n >= REPEATED]
+    if not repeated:
+        validate(model, data, text, path, 1, 0, name, findings)
+        return None
+    for loc, kind, n in sorted(repeated)[:5]:
+        what = ("unknown key" if kind == "extra_forbidden" else "missing key" if kind == "missing"
+                else f"invalid value ({kind})")
+        key = loc.rsplit(".", 1)[-1]
+        line = next((i + 1 for i, ln in enumerate(text.split("\n")) if f'"{key}"' in ln), 1)
+        findings.append(Finding(RULE_UNKNOWN, Severity.ERROR, path, line if kind != "missing" else 1,
+                                f"{name} matches no known format generation of its kind: {loc}: {what} "
+                                f"in {n} rows", col=1))
+    return None

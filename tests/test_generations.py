@@ -1,0 +1,215 @@
+"""Format generations: each release's formats are read with their own closed models.
+
+Cheap synthetic trees (copies of the bundled spec) show the mechanics: a tree of
+an older generation loads clean, a stray record of another generation is one
+finding, a generation specgen does not know is ONE finding, never one per record.
+The corpus tests pin the two real releases.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+from conftest import CORPUS
+
+from specgen.cli import main
+from specgen.loader import load_spec
+from specgen.loader.adrs import scan_adr
+from specgen.loader.conventions import parse_test_naming
+from specgen.models.generations import GENERATIONS, KINDS, UNKNOWN
+from specgen.models.instruction import InstructionHeader, PreContractInstruction, instruction_model
+from specgen.models.manifest import ReleaseManifest, UnselectedReleaseManifest
+
+OLD_CORPUS = CORPUS.parent / "pto-spec-0.58.0"
+HEADER = "// PTO-INSTRUCTION: "
+
+
+def _rewrite_instructions(root: Path, edit: "callable[[dict], dict]", only: str | None = None) -> list[str]:
+    """Rewrite the PTO-INSTRUCTION record of every (or one) instruction file; drop PTO-REVIEW lines too."""
+    touched = []
+    for p in sorted((root / "asl").rglob("*.asl")):
+        text = p.read_text()
+        if HEADER not in text or (only is not None and p.stem != only):
+            continue
+        lines = text.split("\n")
+        for i, line in enumerate(lines):
+            if line.startswith(HEADER):
+                lines[i] = HEADER + json.dumps(edit(json.loads(line[len(HEADER):])), separators=(",", ":"))
+        p.write_text("\n".join(lines))
+        touched.append(p.relative_to(root).as_posix())
+    return touched
+
+
+def _without_contract(rec: dict) -> dict:
+    rec.pop("contract", None)
+    return rec
+
+
+def test_every_label_is_documented() -> None:
+    assert set(KINDS) == {"instruction", "unit", "review", "ndf", "adr", "avs", "manifest", "evidence", "catalog"}
+    assert all(doc.strip() for labels in GENERATIONS.values() for doc in labels.values())
+
+
+def test_bundled_spec_is_the_current_generation(bundled_root: Path) -> None:
+    spec = load_spec(bundled_root)
+    assert spec.formats["instruction"] == "contract"
+    assert spec.formats["review"] == "review-records"
+    assert spec.formats["manifest"] == "release-selection"
+    assert spec.formats["evidence"] == "readiness-subjects"
+    assert spec.formats["adr"] == "json-front-matter"
+
+
+def test_pre_contract_tree_loads_clean(bundled_copy: Path) -> None:
+    touched = _rewrite_instructions(bundled_copy, _without_contract)
+    for rel in touched:  # the generation before review records
+        p = bundled_copy / rel
+        p.write_text("\n".join(ln for ln in p.read_text().split("\n") if not ln.startswith("// PTO-REVIEW: ")))
+    spec = load_spec(bundled_copy, cache=False)
+    assert spec.formats["instruction"] == "pre-contract"
+    assert spec.formats["review"] == "none"
+    assert len(spec.instructions) == len(touched) > 5
+    assert all(u.instruction.contract is None for u in spec.instructions)
+    assert not [f for f in spec.findings if f.path in touched], spec.findings[:3]
+
+
+def test_a_stray_record_of_another_generation_is_one_finding(bundled_copy: Path) -> None:
+    touched = _rewrite_instructions(bundled_copy, _without_contract, only="TADD")
+    spec = load_spec(bundled_copy, cache=False)
+    assert spec.formats["instruction"] == "contract"
+    mine = [f for f in spec.findings if f.path == touched[0]]
+    assert [f.rule for f in mine] == ["format-generation-mixed"]
+    assert "'pre-contract'" in mine[0].message and "'contract'" in mine[0].message
+
+
+def test_unknown_instruction_generation_is_one_finding(bundled_copy: Path) -> None:
+    def future(rec: dict) -> dict:
+        rec["flavour"] = 2
+        return rec
+
+    touched = _rewrite_instructions(bundled_copy, future)
+    spec = load_spec(bundled_copy, cache=False)
+    assert spec.formats["instruction"] == UNKNOWN
+    about = [f for f in spec.findings if f.path in touched]
+    assert len(about) == 1, about
+    assert about[0].rule == "format-generation-unknown"
+    assert about[0].path == touched[0] and about[0].line == 1
+    assert "'flavour'" in about[0].message and f"{len(touched)} of {len(touched)}" in about[0].message
+
+
+def test_unknown_evidence_generation_is_one_finding_per_field(bundled_copy: Path) -> None:
+    rel = "spec/evidence/release-traceability-readiness.json"
+    path = bundled_copy / rel
+    data = json.loads(path.read_text())
+    assert len(data["units"]) >= 5
+    for row in data["units"]:
+        row["test_ids"] = row.pop("tests")
+    path.write_text(json.dumps(data, indent=2, sort_keys=True))
+    spec = load_spec(bundled_copy, cache=False)
+    about = [f for f in spec.findings if f.path == rel]
+    assert {f.rule for f in about} == {"format-generation-unknown"}
+    assert sorted(re.search(r": (units\.\*\.\w+):", f.message).group(1) for f in about) == \
+        ["units.*.test_ids", "units.*.tests"]
+    assert spec.formats["evidence"] == "absent" or spec.formats["evidence"] == UNKNOWN
+
+
+def test_variants_stay_closed() -> None:
+    rec = {"id": "PTO-BLOCK-HL-BSTART-CALL", "mnemonic": "HL.BSTART CALL", "surface": "block",
+           "classification": ["encoding"], "summary": "s", "assembly": ["a"], "block": [],
+           "catalog_indices": [], "catalog_records": [], "depends_on": ["PTO-X"]}
+    assert instruction_model(rec) is PreContractInstruction
+    assert PreContractInstruction.model_validate(rec).contract is None
+    with pytest.raises(ValueError, match="not part of this record generation"):
+        PreContractInstruction.model_validate({**rec, "contract": {}})
+    with pytest.raises(ValueError):  # the current generation has no spaces in mnemonics, and a contract
+        InstructionHeader.model_validate(rec)
+    assert issubclass(UnselectedReleaseManifest, ReleaseManifest)
+
+
+MARKDOWN_ADRS = {
+    "0001-a.md": "# ADR-0001: Scope\n\n- Status: accepted\n- Requirement: PTO-REQ-A-001\n"
+                 "- Formal-model issue: [#4](https://example.org/i/4)\n- Decision date: 2026-07-28\n\n## Context\n",
+    "0009-b.md": "# ADR 0009: scalar TPC\n\n## Status\n\nAccepted.\n\n## Context\n\ntext\n",
+    "0012-c.md": "# ADR 0012: Old\n\n## Status\n\nSuperseded by [ADR 0046](0046-x.md).\n\n## Context\n",
+    "0053-d.md": "# ADR 0053: Cleanup\n\n- **Status**: accepted\n- **Date**: 2026-08-05\n"
+                 "- **Deciders**: PTO ISA maintainers\n\n## Context\n",
+}
+
+
+def test_markdown_header_adrs_read_into_the_same_facts() -> None:
+    findings: list = []
+    adrs = {name: scan_adr(f"docs/status/decisions/{name}", "0" * 64, text, findings)
+            for name, text in MARKDOWN_ADRS.items()}
+    assert findings == []
+    a, b, c, d = (adrs[n].front for n in MARKDOWN_ADRS)
+    assert (a.id, a.title, a.status, str(a.accepted)) == ("ADR-0001", "Scope", "accepted", "2026-07-28")
+    assert a.affected_ndf == ["PTO-REQ-A-001"] and a.implementation_issue == "https://example.org/i/4"
+    assert (b.id, b.status, b.accepted, b.authors) == ("ADR-0009", "accepted", None, None)
+    assert (c.status, c.superseded_by) == ("superseded", ["ADR-0046"])
+    assert (d.status, str(d.accepted), d.approvers) == ("accepted", "2026-08-05", ["PTO ISA maintainers"])
+    assert adrs["0009-b.md"].title == "scalar TPC"
+
+
+def test_markdown_adr_without_status_is_one_finding() -> None:
+    findings: list = []
+    adr = scan_adr("docs/status/decisions/0002-x.md", "0" * 64, "# ADR 0002: X\n\n## Context\n", findings)
+    assert adr.front is None
+    assert [f.rule for f in findings] == ["adr-front-matter"] and "no status" in findings[0].message
+
+
+def test_test_naming_is_read_from_the_readme() -> None:
+    text = "# Tests\n\n```text\nasl/<surface>/<unit>.asl\ntests/asl/<surface>/<unit>/<PTO-TEST-ID>.asl\n```\n"
+    naming = parse_test_naming(text, "tests/README.md", "tests/asl")
+    assert naming is not None and naming.line == 5
+    assert naming.expected_file_name("PTO-AVS-A-001") == "PTO-AVS-A-001.asl"
+    other = parse_test_naming("tests/asl/<surface>/<surface>-<kind>-<name>-<NNN>.asl\n", "r", "tests/asl")
+    assert other is not None and other.expected_file_name("PTO-AVS-A-001") is None
+    assert parse_test_naming("no template here\n", "r", "tests/asl") is None
+
+
+# ---- the two real releases
+
+
+@pytest.fixture(scope="module")
+def old_corpus() -> Path:
+    if not OLD_CORPUS.is_dir():
+        import os
+        if os.environ.get("CI"):
+            pytest.fail(f"the corpus must be at {OLD_CORPUS} under CI")
+        pytest.skip(f"corpus not found at {OLD_CORPUS}")
+    return OLD_CORPUS
+
+
+@pytest.mark.corpus
+def test_release_0580_is_read_with_its_generation(old_corpus: Path) -> None:
+    spec = load_spec(old_corpus)
+    assert spec.findings == []
+    counts = spec.counts()
+    assert (counts["asl_units"], counts["instruction_records"], counts["unit_records"]) == (788, 651, 137)
+    assert (counts["review_records"], counts["adr_files"], counts["manifest_inputs"]) == (0, 54, 801)
+    assert spec.formats == {"instruction": "pre-contract", "unit": "v1", "review": "none", "ndf": "v1",
+                            "adr": "markdown-headers", "avs": "id-named", "manifest": "no-release-selection",
+                            "evidence": "no-readiness-subjects", "catalog": "linx-vector-reservations"}
+    assert spec.manifest is not None and spec.manifest.release_selection is None
+    assert spec.test_naming is not None and spec.test_naming.named_by_id
+    call = next(u for u in spec.instructions if u.path.endswith("/HL.BSTART_CALL.asl"))
+    assert call.instruction.mnemonic == "HL.BSTART CALL" and call.instruction.contract is None
+
+
+@pytest.mark.corpus
+def test_release_0583_is_read_with_its_generation(corpus_root: Path) -> None:
+    spec = load_spec(corpus_root)
+    assert spec.formats == {"instruction": "contract", "unit": "v1", "review": "review-records", "ndf": "v1",
+                            "adr": "json-front-matter", "avs": "kind-named", "manifest": "release-selection",
+                            "evidence": "readiness-subjects", "catalog": "extension-reservations"}
+
+
+@pytest.mark.corpus
+def test_0580_decodes_its_reserved_vpar_word(old_corpus: Path) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    rc = main(["decode", "--root", str(old_corpus), "0x00021181"], out=out, err=err)
+    assert rc == 0, err.getvalue()
+    assert "BSTART.VPAR" in out.getvalue() and "linx-vector-reservations.json" in out.getvalue()
