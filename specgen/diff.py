@@ -100,9 +100,18 @@ def _contract(unit: AslUnit) -> Any:
     return getattr(unit.instruction, "contract", None)
 
 
+# What an aspect holds when a release does not state it at all (an older record generation without a
+# contract, an ASL without the DataType predicate): shown as such, never as "nothing" or "everything".
+NOT_STATED = {"operands": "(no contract record states the operands)",
+              "DataTypes (ASL)": "(no DataType predicate in the ASL)",
+              "DataTypes (prose)": "(no DataType sentence in the legality prose)"}
+
+
 def _operands(unit: AslUnit) -> set[str]:
-    ops = getattr(_contract(unit), "operands", None) or []
-    return {f"{getattr(o, 'field', o)}: {getattr(o, 'role', '')}".rstrip(": ") for o in ops}
+    c = _contract(unit)
+    if c is None or getattr(c, "operands", None) is None:
+        return {NOT_STATED["operands"]}
+    return {f"{o.field}: {o.role}" for o in c.operands}
 
 
 def _block(unit: AslUnit) -> set[str]:
@@ -141,7 +150,7 @@ class _Side:
         return {"encoding": encoding_lines(spec_encodings(self.graph).by_mnemonic(mn)),
                 "operands": _operands(u),
                 "block composition": _block(u),
-                "DataTypes (ASL)": set(self.admitted.get(mn, ())),
+                "DataTypes (ASL)": set(self.admitted[mn]) if mn in self.admitted else {NOT_STATED["DataTypes (ASL)"]},
                 "DataTypes (prose)": self.prose(u),
                 "NDF clauses": _clauses(u),
                 "tests": {t.header.id for t in self.graph.unit_tests(u) if t.header is not None}}
@@ -154,7 +163,7 @@ def _side(graph: SpecGraph) -> _Side:
     def prose(u: AslUnit) -> set[str]:
         legality = getattr(_contract(u), "legality", None) or []
         s = datatype_sentence(legality, vocab)
-        return set(s.names) if s is not None else set()
+        return set(s.names) if s is not None else {NOT_STATED["DataTypes (prose)"]}
     return _Side(graph, admitted, prose)
 
 
