@@ -86,3 +86,15 @@ def test_release_names_must_be_distinct_path_segments(tmp_path: Path) -> None:
     with pytest.raises(SiteInputError, match="releases\\[0\\]"):
         parse_releases([{"root": "a", "bogus": 1}], tmp_path)
     assert parse_releases(["a", {"root": "/b", "name": "x"}], tmp_path) == [(tmp_path / "a", None), (Path("/b"), "x")]
+
+
+def test_two_roots_of_one_release_are_a_usage_error(tmp_path: Path) -> None:
+    import io
+
+    from conftest import BUNDLED
+
+    from specgen.cli import main
+    out, err = io.StringIO(), io.StringIO()
+    rc = main(["build", "--root", str(BUNDLED), "--root", str(BUNDLED), "--out", str(tmp_path / "s")], out, err)
+    assert rc == 2 and "two releases are named" in err.getvalue() and "Traceback" not in err.getvalue()
+    assert not (tmp_path / "s").exists()

@@ -239,9 +239,16 @@ def build_site(root: Path | None, out_dir: Path, config_file: Path, jobs: int = 
         _mkdocs_build(cfg)
         return dict(plugin.stats)
 
+    graphs = Graphs(lambda r: load_graph(r, None, stage))
+    named: list[Release] = []
+    if releases:  # names first: two releases of one name are a usage error, before anything is built
+        from mkdocs.exceptions import MkDocsException
+        try:
+            named = order([Release(r.resolve(), release_name(graphs.get(r)[0])) for r in releases])
+        except MkDocsException as e:  # a root that does not load, or a contradicted example
+            raise BuildFailed(str(e), []) from e
+
     def several(tmp: Path) -> dict[str, Any]:
-        graphs = Graphs(lambda r: load_graph(r, None, stage))
-        named = order([Release(r.resolve(), release_name(graphs.get(r)[0])) for r in releases])
         total: dict[str, Any] = {}
         for rel in named:
             cfg = load_mkdocs_config(config_file, rel.root, tmp / rel.name, strict=True)
