@@ -146,7 +146,7 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
             self.graph, self._times = self._loaded(self.root)
             names = [r.root for r in self.releases]
             i = names.index(self.root)
-            if i > 0:
+            if i > 0 and self.graphs is not None:
                 self.changes = self.graphs.diff(self.releases[i - 1], self.releases[i], lambda x: x[0])
             return
         records = self.serving.record_cache(self.root) if self.serving is not None else None
