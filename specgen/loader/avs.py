@@ -38,7 +38,8 @@ def scan_test(path: str, sha256: str, text: str, findings: list[Finding]) -> Avs
                 data = parse_json(payload, path, n, len(PREFIX), "PTO-TEST record", findings)
                 if data is not None:
                     stem = path.rsplit("/", 1)[-1].removesuffix(".asl")
-                    header = validate(test_model(data, stem), data, payload, path, n, len(PREFIX), "PTO-TEST record", findings)
+                    header = validate(test_model(data, stem), data, payload, path, n, len(PREFIX),
+                                      "PTO-TEST record", findings)
         start = i + len(PREFIX)
     if span is None:
         findings.append(Finding("header-missing", Severity.ERROR, path, 1 if text else 0,

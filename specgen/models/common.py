@@ -89,3 +89,8 @@ def forbid_keys(*keys: str) -> Any:
 
     return model_validator(mode="before")(classmethod(check))  # type: ignore[arg-type]
 
+
+
+def variant_without(data: Any, key: str, current: type[Any], older: type[Any]) -> type[Any]:
+    """``older`` when a record lacks ``key`` (the fact its generation did not have yet), else ``current``."""
+    return older if isinstance(data, dict) and key not in data else current

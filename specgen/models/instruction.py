@@ -12,7 +12,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Discriminator, Field, Tag, model_validator
 
-from .common import Closed, DependsOn, forbid_keys, NonEmptyStr, NonEmptyUniqueStrList, PtoId, slug_upper
+from .common import (Closed, DependsOn, NonEmptyStr, NonEmptyUniqueStrList, PtoId, forbid_keys, slug_upper,
+                     variant_without)
 
 Surface = Literal["scalar", "tile", "block"]
 Engine = Literal["VEC", "SFU", "CUBE", "TLSU"]
@@ -348,6 +349,4 @@ class PreContractInstruction(InstructionHeader):
 
 def instruction_model(data: Any) -> type[InstructionHeader]:
     """The variant that validates one PTO-INSTRUCTION record (decided by its structure)."""
-    if isinstance(data, dict) and "contract" not in data:
-        return PreContractInstruction
-    return InstructionHeader
+    return variant_without(data, "contract", InstructionHeader, PreContractInstruction)

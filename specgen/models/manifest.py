@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator
 
-from .common import Closed, NonEmptyStr, Open, PtoId, RelPath, Sha256, forbid_keys
+from .common import Closed, NonEmptyStr, Open, PtoId, RelPath, Sha256, forbid_keys, variant_without
 
 
 class HashedPath(Closed):
@@ -94,6 +94,4 @@ class UnselectedReleaseManifest(ReleaseManifest):
 
 def manifest_model(data: Any) -> type[ReleaseManifest]:
     """The variant that validates a manifest (decided by its structure)."""
-    if isinstance(data, dict) and "release_selection" not in data:
-        return UnselectedReleaseManifest
-    return ReleaseManifest
+    return variant_without(data, "release_selection", ReleaseManifest, UnselectedReleaseManifest)
