@@ -149,9 +149,9 @@ class SpecGraph:
             f: AdrFrontMatter = a.front  # type: ignore[assignment]
             if f.status not in ("draft", "accepted"):
                 continue
-            for uid in f.affected_units:
+            for uid in f.affected_units or ():  # an older ADR generation may not name them
                 by_unit[uid].append(f.id)
-            for nid in f.affected_ndf:
+            for nid in f.affected_ndf or ():
                 by_ndf[nid].append(f.id)
         return by_unit, by_ndf
 

@@ -71,7 +71,8 @@ def clause_digest(graph: SpecGraph, clause_id: str) -> str:
 def _ndf_digests(graph: SpecGraph) -> dict[str, str]:
     """Clause ID -> the digest the release selection records (empty without a manifest)."""
     man = graph.spec.manifest
-    return {} if man is None else {d.id: d.sha256 for d in man.release_selection.expanded_ndf}
+    sel = man.release_selection if man is not None else None  # an older manifest generation has none
+    return {} if sel is None else {d.id: d.sha256 for d in sel.expanded_ndf}
 
 
 NDF_DIGESTS = Derived(_ndf_digests)
