@@ -66,6 +66,8 @@ def test_changes_section_on_the_newer_release_only(site: Path) -> None:
     listing = (site / "0.2.0" / "en" / "changes.html").read_text()
     assert 'id="change-TMUL"' in listing and "<code>U8</code>" in listing
     assert not (site / "0.1.0" / "en" / "changes.html").exists()
+    assert 'href="changes.html"' in (site / "0.2.0" / "en" / "release.html").read_text()
+    assert "changes.html" not in (site / "0.1.0" / "en" / "release.html").read_text()
 
 
 def test_links_and_search_stay_within_a_release(site: Path) -> None:
