@@ -36,7 +36,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     newer = copy_tree(BUNDLED, tmp / "newer")
     rename_release(newer, "0.1.0", "0.2.0")
     tmul = newer / TMUL
-    tmul.write_text(tmul.read_text(encoding="utf-8").replace('U32, U16, or U8."', 'U32, or U16."'), encoding="utf-8")
+    text = tmul.read_text(encoding="utf-8").replace('U32, U16, or U8."', 'U32, or U16."')
+    tmul.write_text(text.replace("begin\n    return TileBinaryDataTypeSupported",
+                                 "begin\n    // kept\n    return TileBinaryDataTypeSupported"), encoding="utf-8")
     out = tmp / "site"
     result = build_site(None, out, default_config(), releases=[newer, BUNDLED])  # order given: newest first
     assert result.stats["releases"] == ["0.1.0", "0.2.0"]
@@ -65,6 +67,9 @@ def test_changes_section_on_the_newer_release_only(site: Path) -> None:
     assert "自 0.1.0 以来的变更" in zh
     listing = (site / "0.2.0" / "en" / "changes.html").read_text()
     assert 'id="change-TMUL"' in listing and "<code>U8</code>" in listing
+    assert "sg-diff-" in section and 'class="highlight sg-diff"' in section  # the page has the unified diff
+    entry = listing.split('id="change-TMUL"', 1)[1].split("</section>", 1)[0]
+    assert 'class="highlight sg-diff"' not in entry and "#changes" in entry  # the listing links to it
     assert not (site / "0.1.0" / "en" / "changes.html").exists()
     assert 'href="changes.html"' in (site / "0.2.0" / "en" / "release.html").read_text()
     assert "changes.html" not in (site / "0.1.0" / "en" / "release.html").read_text()

@@ -19,17 +19,21 @@ ASPECT_KEYS = {"encoding": "encoding", "operands": "operands", "block compositio
                "NDF clauses": "clauses", "tests": "tests", "ASL body": "body"}
 
 
-def change_view(cx: Ctx, change: InstructionChange | None) -> dict[str, Any]:
-    """One instruction's change as the templates lay it out (``aspects`` empty: unchanged)."""
+def change_view(cx: Ctx, change: InstructionChange | None, body: bool = True) -> dict[str, Any]:
+    """One instruction's change as the templates lay it out (``aspects`` empty: unchanged).
+
+    ``body``: the ASL body as its unified diff (the instruction page) or as line counts (the changes
+    page, which would otherwise repeat every diff of the release in one page of megabytes).
+    """
     d = cx.data.changes
     assert d is not None
     aspects = []
     for a in change.aspects if change is not None else ():
         aspects.append({"key": ASPECT_KEYS.get(a.aspect, "other"),
                         "label": cx.t("changes.aspect." + ASPECT_KEYS.get(a.aspect, "other")),
-                        "removed": [] if a.aspect == "ASL body" else list(a.removed),
-                        "added": [] if a.aspect == "ASL body" else list(a.added),
-                        "diff": change.asl_diff if a.aspect == "ASL body" and change is not None else ""})
+                        "removed": [] if a.aspect == "ASL body" and body else list(a.removed),
+                        "added": [] if a.aspect == "ASL body" and body else list(a.added),
+                        "diff": change.asl_diff if a.aspect == "ASL body" and body and change else ""})
     return {"previous": d.old, "aspects": aspects, "href": cx.link(f"{cx.plan.lang}/changes.md"), "new": False}
 
 
@@ -54,7 +58,8 @@ def changes_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
     ctx.update({
         "title": cx.t("changes.title", previous=d.old), "crumbs": cx.crumbs(None), "previous": d.old,
         "added": [(mn, href(mn)) for mn in d.added], "removed": list(d.removed),
-        "changed": [dict(change_view(cx, c), mnemonic=c.mnemonic, href=href(c.mnemonic)) for c in d.changed],
+        "changed": [dict(change_view(cx, c, body=False), mnemonic=c.mnemonic, href=href(c.mnemonic))
+                    for c in d.changed],
     })
     return ctx
 
