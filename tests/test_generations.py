@@ -14,7 +14,6 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import CORPUS
 
 from specgen.cli import main
 from specgen.loader import load_spec
@@ -24,6 +23,8 @@ from specgen.models.generations import GENERATIONS, KINDS, UNKNOWN
 from specgen.models.instruction import InstructionHeader, PreContractInstruction, instruction_model
 from specgen.models.manifest import ReleaseManifest, UnselectedReleaseManifest
 
+# as tests/conftest.py: a bare ``from conftest import`` can get tests/browser/conftest.py
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "pto-spec-0.58.3"
 OLD_CORPUS = CORPUS.parent / "pto-spec-0.58.0"
 HEADER = "// PTO-INSTRUCTION: "
 

@@ -29,18 +29,17 @@ def rename_release(root: Path, old: str, new: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def site(tmp_path_factory: pytest.TempPathFactory, bundled_root: Path) -> Path:
     from treecopy import copy_tree
-    from conftest import BUNDLED
     tmp = tmp_path_factory.mktemp("releases")
-    newer = copy_tree(BUNDLED, tmp / "newer")
+    newer = copy_tree(bundled_root, tmp / "newer")
     rename_release(newer, "0.1.0", "0.2.0")
     tmul = newer / TMUL
     text = tmul.read_text(encoding="utf-8").replace('U32, U16, or U8."', 'U32, or U16."')
     tmul.write_text(text.replace("begin\n    return TileBinaryDataTypeSupported",
                                  "begin\n    // kept\n    return TileBinaryDataTypeSupported"), encoding="utf-8")
     out = tmp / "site"
-    result = build_site(None, out, default_config(), releases=[newer, BUNDLED])  # order given: newest first
+    result = build_site(None, out, default_config(), releases=[newer, bundled_root])  # order given: newest first
     assert result.stats["releases"] == ["0.1.0", "0.2.0"]
     return out
 
@@ -95,13 +94,11 @@ def test_release_names_must_be_distinct_path_segments(tmp_path: Path) -> None:
     assert parse_releases(["a", {"root": "/b", "name": "x"}], tmp_path) == [(tmp_path / "a", None), (Path("/b"), "x")]
 
 
-def test_two_roots_of_one_release_are_a_usage_error(tmp_path: Path) -> None:
+def test_two_roots_of_one_release_are_a_usage_error(tmp_path: Path, bundled_root: Path) -> None:
     import io
-
-    from conftest import BUNDLED
 
     from specgen.cli import main
     out, err = io.StringIO(), io.StringIO()
-    rc = main(["build", "--root", str(BUNDLED), "--root", str(BUNDLED), "--out", str(tmp_path / "s")], out, err)
+    rc = main(["build", "--root", str(bundled_root), "--root", str(bundled_root), "--out", str(tmp_path / "s")], out, err)
     assert rc == 2 and "two releases are named" in err.getvalue() and "Traceback" not in err.getvalue()
     assert not (tmp_path / "s").exists()
