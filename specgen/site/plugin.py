@@ -37,6 +37,14 @@ from .releases import RELEASE_ASSETS, Graphs, Release, order, parse_releases, re
 from .serve import ROOT_ENV, ServeState
 
 
+def _add_assets(config: Any, uris: tuple[str, ...]) -> None:
+    """Put stylesheets and scripts into the theme's ``extra_css`` / ``extra_javascript`` once."""
+    for uri in uris:
+        key = "extra_css" if uri.endswith(".css") else "extra_javascript"
+        if uri not in [str(x) for x in config[key]]:
+            config[key].append(uri)
+
+
 class SpecgenConfig(Config):
     root = c.Type(str, default="spec")
     lang = c.Type((str, list), default=["en", "zh"])
@@ -84,20 +92,13 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
     def on_config(self, config: Any) -> Any:
         # ``specgen serve --root`` passes the root here: mkdocs re-reads the config on every rebuild.
         self.root = self._resolve(os.environ.get(ROOT_ENV) or self.config.root, config)
-        self.releases = []
-        if self.serving is not None:  # a server rebuild reloads what changed on disk
-            self.graphs = None
-        if self.config.releases:
-            self._configure_releases(config)
+        self._configure_releases(config)
         try:  # material segments Chinese with jieba; its start-up chatter is not a build message
             import jieba
             jieba.setLogLevel(logging.WARNING)
         except ImportError:
             pass
-        for uri in build.ASSET_URIS:
-            key = "extra_css" if uri.endswith(".css") else "extra_javascript"
-            if uri not in [str(x) for x in config[key]]:
-                config[key].append(uri)
+        _add_assets(config, build.ASSET_URIS)
         return config
 
     def _loaded(self, root: Path) -> tuple[SpecGraph, build.LoadTimes]:
@@ -108,6 +109,11 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
 
     def _configure_releases(self, config: Any) -> None:
         """Pick this build's release, turn on material's version selector and the same-page switch."""
+        self.releases = []
+        if self.serving is not None:  # a server rebuild reloads what changed on disk
+            self.graphs = None
+        if not self.config.releases:
+            return
         try:
             found = parse_releases(self.config.releases, Path(config.config_file_path or ".").resolve().parent)
             self.releases = order([Release(r, name or release_name(self._loaded(r)[0])) for r, name in found])
@@ -121,10 +127,7 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         extra = config["extra"]
         if "version" not in extra:
             extra["version"] = {"provider": "mike"}
-        for uri in RELEASE_ASSETS:
-            key = "extra_css" if uri.endswith(".css") else "extra_javascript"
-            if uri not in [str(x) for x in config[key]]:
-                config[key].append(uri)
+        _add_assets(config, RELEASE_ASSETS)
 
     def _options(self, config: Any) -> RenderOptions:
         langs = self.config.lang
