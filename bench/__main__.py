@@ -74,6 +74,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--root", type=Path, default=DEFAULT_ROOT, help="spec root (default: the shared corpus)")
     ap.add_argument("--skip", action="append", default=[],
                     choices=["site", "scaling", "lighthouse", "parallel", "avs"], help="leave a part out")
+    ap.add_argument("--previous", type=Path, default=DEFAULT_ROOT.parent / "pto-spec-0.58.0",
+                    help="the release before --root, for the multi-release build (skipped when absent)")
     ap.add_argument("--scales", default="1,2,4,8", help="scaling factors (default 1,2,4,8)")
     ap.add_argument("--keep", action="store_true", help="keep the temp directory")
     args = ap.parse_args(argv)
@@ -148,6 +150,11 @@ def _run(root: Path, tmp: Path, args: argparse.Namespace) -> int:
                      if pages_file.is_file() else {"na": "n/a (no page list: render did not run)"})
         t.add("full build (specgen build)", build, "plain mkdocs", anchor_mk,
               f"{build.get('html_pages', '?')} html, {build.get('site_bytes', 0) / 2**20:.0f} MiB")
+        if args.previous is not None and args.previous.is_dir():
+            both = run_stage("build", root=str(root), roots=[str(args.previous.resolve()), str(root)],
+                             out=str(tmp / "site-releases"), cache_dir=cache)
+            t.add("multi-release build (previous + this release)", both, "this release alone", build,
+                  f"{args.previous.name} + {root.name}; the issue's limit is 2.2x")
         inc = run_stage("incremental", root=str(root), tmp=str(tmp / "inc"), cache_dir=cache)
         note = "" if "na" in inc else (f"median of {inc.get('walls')}; {inc.get('edited')}: rendered "
                                        f"{inc.get('rendered')}, re-templated {inc.get('changed')}, reused "

@@ -295,7 +295,8 @@ def build(a: dict[str, Any]) -> dict[str, Any]:
     _need("specgen.site.build")
     out = Path(a["out"])
     t = time.perf_counter()
-    r = subprocess.run([sys.executable, "-m", "specgen", "build", "--root", a["root"], "--out", str(out)],
+    roots = [x for r in a.get("roots") or [a["root"]] for x in ("--root", r)]  # several: a multi-release site
+    r = subprocess.run([sys.executable, "-m", "specgen", "build", *roots, "--out", str(out)],
                        capture_output=True, text=True)
     wall = time.perf_counter() - t
     if r.returncode != 0:

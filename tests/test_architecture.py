@@ -26,7 +26,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("graph", ("specgen.graph",)),
     ("domain", ("specgen.check", "specgen.resultcache", "specgen.trace", "specgen.manifest", "specgen.encoding",
                 "specgen.asl", "specgen.examples", "specgen.render", "specgen.report", "specgen.schema",
-                "specgen.vocabulary", "specgen.prose")),
+                "specgen.vocabulary", "specgen.prose", "specgen.diff")),
     ("site", ("specgen.site",)),
     ("cli", ("specgen.cli", "specgen.__main__")),
 ]
@@ -41,7 +41,8 @@ DOMAIN: dict[str, set[str]] = {
     "encoding": set(),
     "asl": {"encoding", "vocabulary"},  # the generated shards assemble words with encoding's one function
     "examples": {"asl", "encoding", "vocabulary", "prose"},
-    "render": {"encoding", "examples", "trace", "vocabulary", "prose"},
+    "diff": {"asl", "encoding", "vocabulary", "prose"},  # what changed between two releases
+    "render": {"encoding", "examples", "trace", "vocabulary", "prose", "diff"},
     "report": set(),
     "schema": {"report"},
 }

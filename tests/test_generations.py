@@ -24,7 +24,9 @@ from specgen.models.generations import GENERATIONS, KINDS, UNKNOWN
 from specgen.models.instruction import InstructionHeader, PreContractInstruction, instruction_model
 from specgen.models.manifest import ReleaseManifest, UnselectedReleaseManifest
 
-OLD_CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "pto-spec-0.58.0"
+# as tests/conftest.py: a bare ``from conftest import`` can get tests/browser/conftest.py
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "pto-spec-0.58.3"
+OLD_CORPUS = CORPUS.parent / "pto-spec-0.58.0"
 HEADER = "// PTO-INSTRUCTION: "
 
 

@@ -23,7 +23,7 @@ from .common import UsageError, default_root
 from .exitcodes import ExitCode
 
 SUBCOMMANDS = ("validate", "check", "trace", "manifest", "schema", "render", "decode", "asm", "test", "run",
-               "build", "serve")
+               "build", "serve", "diff")
 
 
 class _Parser(argparse.ArgumentParser):

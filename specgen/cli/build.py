@@ -13,7 +13,6 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from .common import root_arg
 from .exitcodes import ExitCode
 
 NAME = "build"
@@ -21,7 +20,9 @@ HELP = "build the documentation site"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    root_arg(p)
+    p.add_argument("--root", type=Path, action="append", default=None,
+                   help="spec tree root (default: the bundled sample spec); give one per release for a "
+                        "multi-release site with a release switcher")
     p.add_argument("--out", type=Path, default=Path("build/site"))
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     p.add_argument("--config", type=Path, default=None, help="mkdocs.yml to use")
@@ -60,10 +61,11 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ..site.build import STAGES, BuildFailed, build_site  # mkdocs and the loader: only a build pays
     from ..site.inputs import SiteInputError, default_config
     progress = Progress(err, STAGES)
-    root = Path(args.root) if args.root else None
+    roots = [Path(r) for r in (args.root if isinstance(args.root, list) else [args.root]) if r]
     try:
-        result = build_site(root, Path(args.out or "build/site"), Path(args.config or default_config()),
-                            jobs=max(1, int(args.jobs or 1)), progress=progress)
+        result = build_site(roots[0] if roots else None, Path(args.out or "build/site"),
+                            Path(args.config or default_config()), jobs=max(1, int(args.jobs or 1)),
+                            progress=progress, releases=roots if len(roots) > 1 else ())
     except SiteInputError as e:
         print(f"specgen build: {e}", file=err)
         return ExitCode.USAGE
@@ -77,7 +79,8 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     stats = result.stats
     kinds = ", ".join(f"{v} {k}" for k, v in sorted(stats.get("kinds", {}).items()))
     size, largest = stats.get("largest", (0, ""))
-    print(f"built {stats.get('pages', 0)} generated pages ({kinds}) into {result.out_dir}", file=out)
+    releases = f" for releases {', '.join(stats['releases'])}" if stats.get("releases") else ""
+    print(f"built {stats.get('pages', 0)} generated pages ({kinds}){releases} into {result.out_dir}", file=out)
     print(f"rendered {stats.get('rendered', 0)}, load {stats.get('load_s', 0):.1f} s, "
           f"examples {stats.get('examples_s', 0):.1f} s, "
           f"render {stats.get('render_s', 0):.1f} s, total {result.elapsed:.1f} s; "

@@ -65,7 +65,7 @@ class Runner:
         for unit in self.graph.iter_instruction_units():
             ins = unit.instruction
             assert ins is not None
-            for n, text in enumerate(ins.contract.examples, 1):
+            for n, text in enumerate(ins.contract.examples if ins.contract is not None else (), 1):
                 res, finds = self.pack.get(f"contract\0{unit.path}\0{n}\0{text}",
                                           lambda u=unit, n=n, t=text: self._contract(u, n, t))
                 if res is not None:

@@ -19,6 +19,7 @@ from typing import Any, Callable
 import jinja2
 from markupsafe import escape
 
+from ..diff import SpecDiff
 from ..graph import SpecGraph
 from .i18n import LANGUAGES, Messages, catalogs_digest
 from .links import Linker
@@ -144,23 +145,26 @@ def _toc(html: str) -> tuple[tuple[int, str, str], ...]:
 
 
 def render_site(graph: SpecGraph, options: RenderOptions | None = None,
-                cache: RenderCache | None = None, only: Callable[[PagePlan], bool] | None = None) -> list[Page]:
+                cache: RenderCache | None = None, only: Callable[[PagePlan], bool] | None = None,
+                changes: SpecDiff | None = None) -> list[Page]:
     """Every page of the site, in plan order; raises :class:`BrokenLinks` on a dangling link.
 
     ``only`` renders a subset (tests, previews); links are still checked against the whole plan.
+    ``changes`` (a multi-release site) adds the changes page and each instruction's changes section.
     """
     options = options or RenderOptions()
     for lang in options.langs:
         if lang not in LANGUAGES:
             raise ValueError(f"unknown language {lang!r} (known: {', '.join(LANGUAGES)})")
-    plans = plan_site(graph, options.langs, local_sources=not options.source_url)
+    plans = plan_site(graph, options.langs, local_sources=not options.source_url, changes=changes is not None)
     uris = frozenset(p.uri for p in plans)
     if only is not None:
         plans = [p for p in plans if only(p)]
     digests = {name: digest for kind in KINDS for name, digest in kind.digests}
     files = {**graph.spec.files, **{name: digest(graph) for name, digest in digests.items()}}
     fixed = "|".join([options.key(), templates_digest(options.templates_dir), catalogs_digest(),
-                      hashlib.sha256("\n".join(sorted(uris)).encode()).hexdigest()])
+                      hashlib.sha256("\n".join(sorted(uris)).encode()).hexdigest()]
+                     + ([hashlib.sha256(repr(changes.to_json()).encode()).hexdigest()] if changes else []))
     tree_digest = hashlib.sha256("\n".join(f"{k}\0{v}" for k, v in sorted(files.items())).encode()).hexdigest()
     cache = cache if cache is not None else RenderCache()
     cache.rendered = cache.reused = 0
@@ -179,6 +183,7 @@ def render_site(graph: SpecGraph, options: RenderOptions | None = None,
         data = site_data(graph)
         data.uris = uris
         data.examples = results
+        data.changes = changes
         for page in _render_many(data, todo, options):
             cache.pages[page.url] = page
     cache.rendered = len(todo)

@@ -16,6 +16,7 @@ from typing import Any, Callable
 
 from markupsafe import Markup
 
+from ..diff import SpecDiff
 from ..encoding.from_spec import spec_encodings
 from ..encoding.model import EncodingSet
 from ..examples.results import ExampleResult
@@ -82,6 +83,7 @@ class SiteData:
     dirs: dict[str, list[str]] = field(default_factory=dict)  # asl dir -> child dirs
     dir_units: dict[str, list[AslUnit]] = field(default_factory=dict)
     examples: dict[str, list[ExampleResult]] = field(default_factory=dict)  # by mnemonic, run by this build
+    changes: SpecDiff | None = None  # since the previous release, on a multi-release site only
 
     @functools.cached_property
     def listed_adrs(self) -> frozenset[int]:
@@ -127,7 +129,9 @@ def unit_title(u: AslUnit) -> str:
     return u.stem
 
 
-def plan_site(graph: SpecGraph, langs: tuple[str, ...], local_sources: bool) -> list[PagePlan]:
+def plan_site(graph: SpecGraph, langs: tuple[str, ...], local_sources: bool,
+              changes: bool = False) -> list[PagePlan]:
+    """Every page with its dependencies; ``changes``: a multi-release site, with a changes page per language."""
     spec = graph.spec
     plans: list[PagePlan] = []
     common = {p for p in evidence_paths(graph)} | _catalog_deps(graph) | {"specification.toml"}
@@ -184,6 +188,8 @@ def plan_site(graph: SpecGraph, langs: tuple[str, ...], local_sources: bool) -> 
         plans.append(PagePlan(f"{lang}/traceability.md", "matrix", lang, None,
                               frozenset({MATRIX, IDS} | common), ""))
         plans.append(PagePlan(f"{lang}/release.md", "release", lang, None, frozenset({ALL}), ""))
+        if changes:
+            plans.append(PagePlan(f"{lang}/changes.md", "changes", lang, None, frozenset({ALL}), ""))
     if local_sources:
         for u in units:
             plans.append(PagePlan(source_uri(u.path), "source", "", u.path, frozenset({u.path}), u.path))

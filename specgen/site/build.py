@@ -22,17 +22,19 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 
 from ..cache import RecordCache
+from ..diff import SpecDiff
 from ..graph import SpecGraph
 from ..loader import RootError, load_spec
 from ..render import BrokenLinks, Page, RenderCache, RenderOptions, example_failures, failures_message, render_site
 from ..render.core import DEFAULT_TEMPLATES
 from .inputs import PageFile, check_inputs, load_mkdocs_config
+from .releases import Graphs, Release, order, release_name, write_root
 
 log = logging.getLogger("mkdocs.plugins.specgen")
 TMP_PREFIX = ".specgen-build-"
@@ -78,11 +80,12 @@ def load_graph(root: Path, records: RecordCache | None, stage: Progress) -> tupl
     return graph, LoadTimes(t0, t1 - t0, t2 - t1)
 
 
-def render_pages(graph: SpecGraph, options: RenderOptions, cache: RenderCache, stage: Progress) -> list[Page]:
+def render_pages(graph: SpecGraph, options: RenderOptions, cache: RenderCache, stage: Progress,
+                 changes: SpecDiff | None = None) -> list[Page]:
     """Render the loaded graph, reusing the cache's unchanged pages; a broken link fails the build."""
     stage("render")
     try:
-        return render_site(graph, options, cache)
+        return render_site(graph, options, cache, changes=changes)
     except BrokenLinks as e:
         raise PluginError(f"specgen: broken links between generated pages: {e}") from e
 
@@ -214,19 +217,97 @@ def swap_in(tmp: Path, out: Path) -> None:
 
 
 def build_site(root: Path | None, out_dir: Path, config_file: Path, jobs: int = 1,
-               progress: Progress | None = None) -> BuildResult:
+               progress: Progress | None = None, releases: Sequence[Path] = ()) -> BuildResult:
     """Build the site into ``out_dir`` atomically and strictly.
 
+    ``releases`` (two or more spec roots, ``root`` ignored) builds one site with
+    a directory per release and a release switcher (:mod:`specgen.site.releases`).
     Raises :class:`~specgen.site.inputs.SiteInputError` for a missing root or
     config and :class:`BuildFailed` when mkdocs stopped (``out_dir`` untouched).
     """
-    from mkdocs.commands.build import build
-    from mkdocs.exceptions import MkDocsException
-
     stage = progress or (lambda name: None)
     stage("config")
     out_dir = out_dir.resolve()
-    check_inputs(root, config_file)
+    for r in releases or [root]:
+        check_inputs(r, config_file)
+    if len(releases) == 1:
+        root, releases = releases[0], ()
+
+    def one(tmp: Path) -> dict[str, Any]:
+        cfg = load_mkdocs_config(config_file, root, tmp, strict=True)
+        plugin = _start(cfg, progress, jobs)
+        _mkdocs_build(cfg)
+        return _with_gaps(plugin)
+
+    graphs = Graphs(lambda r: load_graph(r, None, stage))
+    named: list[Release] = []
+    if releases:  # names first: two releases of one name are a usage error, before anything is built
+        from mkdocs.exceptions import MkDocsException
+        try:
+            named = order([Release(r.resolve(), release_name(graphs.get(r)[0])) for r in releases])
+        except MkDocsException as e:  # a root that does not load, or a contradicted example
+            raise BuildFailed(str(e), []) from e
+
+    def several(tmp: Path) -> dict[str, Any]:
+        total: dict[str, Any] = {}
+        for rel in named:
+            cfg = load_mkdocs_config(config_file, rel.root, tmp / rel.name, strict=True)
+            cfg.plugins["specgen"].config.releases = [{"root": str(r.root), "name": r.name} for r in named]
+            cfg.plugins["specgen"].config.release = rel.name
+            plugin = _start(cfg, progress, jobs, graphs)
+            _mkdocs_build(cfg)
+            total = merge_stats(total, _with_gaps(plugin))
+        write_root(tmp, named)
+        total["releases"] = [r.name for r in named]
+        return total
+
+    return _atomic(out_dir, several if releases else one, stage)
+
+
+def _with_gaps(plugin: Any) -> dict[str, Any]:
+    """The plugin's stats plus what its graph could not render (nothing degrades silently)."""
+    stats = dict(plugin.stats)
+    if plugin.graph is not None:
+        stats["not_rendered"] = not_rendered(plugin.graph)
+    return stats
+
+
+def _start(cfg: Any, progress: Progress | None, jobs: int, graphs: Graphs | None = None) -> Any:
+    plugin = cfg.plugins["specgen"]
+    plugin.progress = progress
+    plugin.jobs = max(1, jobs)
+    plugin.graphs = graphs
+    cfg.plugins.on_startup(command="build", dirty=False)
+    return plugin
+
+
+def _mkdocs_build(cfg: Any) -> None:
+    from mkdocs.commands.build import build
+    build(cfg)
+
+
+def merge_stats(total: dict[str, Any], stats: dict[str, Any]) -> dict[str, Any]:
+    """The summary of several releases' builds: counts and times added, the largest page kept."""
+    out = dict(total)
+    for k, v in stats.items():
+        if k == "kinds":
+            kinds = dict(out.get("kinds", {}))
+            for kind, n in v.items():
+                kinds[kind] = kinds.get(kind, 0) + n
+            out["kinds"] = kinds
+        elif k == "largest":
+            out["largest"] = max(out.get("largest", (0, "")), v)
+        elif isinstance(v, (int, float)):
+            out[k] = out.get(k, 0) + v
+        elif isinstance(v, list):  # what one release could not render stays said
+            out[k] = [*out.get(k, []), *(x for x in v if x not in out.get(k, []))]
+    return out
+
+
+def _atomic(out_dir: Path, work: Callable[[Path], dict[str, Any]], stage: Progress) -> BuildResult:
+    """Run ``work`` into a fresh temporary directory beside ``out_dir``; swap it in only when it succeeded."""
+    from mkdocs.exceptions import MkDocsException
+
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     sweep_stale(out_dir)
     tmp = Path(tempfile.mkdtemp(prefix=f"{TMP_PREFIX}{out_dir.name}-", dir=out_dir.parent))
@@ -236,15 +317,9 @@ def build_site(root: Path | None, out_dir: Path, config_file: Path, jobs: int = 
     quiet = _quiet_info(mk_log)
     t0 = time.perf_counter()
     failure: str | None = None
+    stats: dict[str, Any] = {}
     try:
-        cfg = load_mkdocs_config(config_file, root, tmp, strict=True)
-        plugin = cfg.plugins["specgen"]
-        plugin.progress = progress
-        plugin.jobs = max(1, jobs)
-        cfg.plugins.on_startup(command="build", dirty=False)
-        build(cfg)
-        if plugin.graph is not None:
-            plugin.stats["not_rendered"] = not_rendered(plugin.graph)
+        stats = work(tmp)
         stage("swap")
         swap_in(tmp, out_dir)
     except (MkDocsException, ValueError, OSError) as e:
@@ -260,7 +335,7 @@ def build_site(root: Path | None, out_dir: Path, config_file: Path, jobs: int = 
             shutil.rmtree(tmp, ignore_errors=True)
     if failure is not None:
         raise BuildFailed(failure, counter.records)
-    return BuildResult(out_dir, plugin.stats, time.perf_counter() - t0, counter.records)
+    return BuildResult(out_dir, stats, time.perf_counter() - t0, counter.records)
 
 
 # what a page loses when a fact is missing (see specgen.check.needs.FACTS)

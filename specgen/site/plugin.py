@@ -20,18 +20,29 @@ from typing import Any
 
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
+from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
-from mkdocs.structure.files import Files
+from mkdocs.structure.files import File, Files
 from mkdocs.structure.toc import get_toc
 
+from ..diff import SpecDiff
 from ..graph import SpecGraph
 from ..render import Page, RenderCache, RenderOptions
 from ..render.core import DEFAULT_TEMPLATES
 from ..render.i18n import LANGUAGES, page_locale, set_document_lang
 from ..render.kinds import BY_NAME
 from . import build
-from .inputs import forget_rebuilt_pages, search_plugin
+from .inputs import SiteInputError, forget_rebuilt_pages, search_plugin
+from .releases import RELEASE_ASSETS, Graphs, Release, order, parse_releases, release_name
 from .serve import ROOT_ENV, ServeState
+
+
+def _add_assets(config: Any, uris: tuple[str, ...]) -> None:
+    """Put stylesheets and scripts into the theme's ``extra_css`` / ``extra_javascript`` once."""
+    for uri in uris:
+        key = "extra_css" if uri.endswith(".css") else "extra_javascript"
+        if uri not in [str(x) for x in config[key]]:
+            config[key].append(uri)
 
 
 class SpecgenConfig(Config):
@@ -40,6 +51,8 @@ class SpecgenConfig(Config):
     source_url = c.Optional(c.Type(str))
     commit = c.Optional(c.Type(str))
     templates_dir = c.Optional(c.Type(str))
+    releases = c.Type(list, default=[])  # [{root, name}]: one site, a directory per release (``specgen build``)
+    release = c.Optional(c.Type(str))  # which of ``releases`` this build renders (default: the newest)
 
 
 class SpecgenPlugin(BasePlugin[SpecgenConfig]):
@@ -56,6 +69,9 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         self.serving: ServeState | None = None  # what a server keeps between builds (command ``serve``)
         self._rewritten: set[str] = set()  # site URLs of the pages this build rewrites
         self._times = build.LoadTimes()
+        self.graphs: Graphs | None = None  # a multi-release build's graphs, shared by its releases' builds
+        self.releases: list[Release] = []  # oldest first; empty for a single-release site
+        self.changes: SpecDiff | None = None  # since the previous release (multi-release sites)
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """Defined so mkdocs keeps this instance (and its caches) across serve rebuilds."""
@@ -76,16 +92,42 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
     def on_config(self, config: Any) -> Any:
         # ``specgen serve --root`` passes the root here: mkdocs re-reads the config on every rebuild.
         self.root = self._resolve(os.environ.get(ROOT_ENV) or self.config.root, config)
+        self._configure_releases(config)
         try:  # material segments Chinese with jieba; its start-up chatter is not a build message
             import jieba
             jieba.setLogLevel(logging.WARNING)
         except ImportError:
             pass
-        for uri in build.ASSET_URIS:
-            key = "extra_css" if uri.endswith(".css") else "extra_javascript"
-            if uri not in [str(x) for x in config[key]]:
-                config[key].append(uri)
+        _add_assets(config, build.ASSET_URIS)
         return config
+
+    def _loaded(self, root: Path) -> tuple[SpecGraph, build.LoadTimes]:
+        if self.graphs is None:
+            self.graphs = Graphs(lambda r: build.load_graph(r, None, self._stage))
+        loaded: tuple[SpecGraph, build.LoadTimes] = self.graphs.get(root)
+        return loaded
+
+    def _configure_releases(self, config: Any) -> None:
+        """Pick this build's release, turn on material's version selector and the same-page switch."""
+        self.releases = []
+        if self.serving is not None:  # a server rebuild reloads what changed on disk
+            self.graphs = None
+        if not self.config.releases:
+            return
+        try:
+            found = parse_releases(self.config.releases, Path(config.config_file_path or ".").resolve().parent)
+            self.releases = order([Release(r, name or release_name(self._loaded(r)[0])) for r, name in found])
+        except SiteInputError as e:
+            raise PluginError(str(e)) from e
+        want = self.config.release or self.releases[-1].name
+        current = next((r for r in self.releases if r.name == want), None)
+        if current is None:
+            raise PluginError(f"specgen: release {want!r} is not one of {[r.name for r in self.releases]}")
+        self.root = current.root
+        extra = config["extra"]
+        if "version" not in extra:
+            extra["version"] = {"provider": "mike"}
+        _add_assets(config, RELEASE_ASSETS)
 
     def _options(self, config: Any) -> RenderOptions:
         langs = self.config.lang
@@ -102,6 +144,14 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
     def on_pre_build(self, *, config: Any) -> None:
         """Load the spec and gate on its examples before mkdocs cleans ``site_dir``."""
         assert self.root is not None
+        self.changes = None
+        if self.releases:
+            self.graph, self._times = self._loaded(self.root)
+            names = [r.root for r in self.releases]
+            i = names.index(self.root)
+            if i > 0 and self.graphs is not None:
+                self.changes = self.graphs.diff(self.releases[i - 1], self.releases[i], lambda x: x[0])
+            return
         records = self.serving.record_cache(self.root) if self.serving is not None else None
         self.graph, self._times = build.load_graph(self.root, records, self._stage)
 
@@ -111,7 +161,7 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         assert self.graph is not None, "on_pre_build loads the spec"
         cache = self.serving.render_cache if self.serving is not None else RenderCache()
         t1 = time.perf_counter()
-        pages = build.render_pages(self.graph, self._options(config), cache, self._stage)
+        pages = build.render_pages(self.graph, self._options(config), cache, self._stage, self.changes)
         render_s = time.perf_counter() - t1
         self.pages = {p.url: p for p in pages}
         changed = (self.serving.changed(pages, self.dirty) if self.serving is not None
@@ -122,6 +172,9 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
     def on_files(self, files: Files, *, config: Any) -> Files:
         pages, changed = self.render_pages(config)
         self._rewritten = build.add_pages(files, config, pages, changed)
+        for uri in RELEASE_ASSETS if self.releases else ():
+            if files.get_file_from_path(uri) is None:
+                files.append(File.generated(config, uri, content=(build.ASSETS / uri.rsplit("/", 1)[-1]).read_bytes()))
         self._stage("mkdocs")
         return files
 

@@ -50,9 +50,11 @@ def adr_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
         "title": f"{f.id}: {f.title}", "adr": adr, "front": f, "front_rows": rows,
         "crumbs": [(cx.t("nav.home"), cx.link(f"{lang}/index.md")), (cx.t("nav.adrs"), cx.link(f"{lang}/adr/index.md"))],
         "body": markdown_body(adr.body, resolve),
-        "units": [(uid, cx.requirement_href(uid)) for uid in f.affected_units],
-        "ndf": [(nid, cx.requirement_href(nid)) for nid in f.affected_ndf],
-        "related": [(x, cx.adr_href(x)) for x in sorted(set(f.resolves + f.supersedes + f.superseded_by))],
+        # an older ADR generation (markdown headers) never recorded some of these: None, shown as none
+        "units": [(uid, cx.requirement_href(uid)) for uid in f.affected_units or ()],
+        "ndf": [(nid, cx.requirement_href(nid)) for nid in f.affected_ndf or ()],
+        "related": [(x, cx.adr_href(x)) for x in sorted({*(f.resolves or ()), *(f.supersedes or ()),
+                                                         *(f.superseded_by or ())})],
         "issue": f.implementation_issue if f.implementation_issue and f.implementation_issue.startswith("https://") else None,
         "src_href": cx.src(adr.path, 1, adr.span.lines[1]),
     })

@@ -22,7 +22,9 @@ def home_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
         "links": [(cx.t("nav.adrs"), cx.link(f"{lang}/adr/index.md")),
                   (cx.t("nav.tests"), cx.link(f"{lang}/tests/index.md")),
                   (cx.t("nav.traceability"), cx.link(f"{lang}/traceability.md")),
-                  (cx.t("nav.release"), cx.link(f"{lang}/release.md"))],
+                  (cx.t("nav.release"), cx.link(f"{lang}/release.md"))]
+        + ([(cx.t("nav.changes", previous=cx.data.changes.old), cx.link(f"{lang}/changes.md"))]
+           if cx.data.changes is not None else []),
         "counts": spec.counts(),
     })
     return ctx

@@ -8,6 +8,7 @@ page's own files.
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 from typing import Any
 
 from markupsafe import Markup
@@ -20,6 +21,7 @@ from ...graph import SpecGraph
 from ..blocks import parse_composition, signature
 from ..examples import instruction_examples, results_digest
 from ..pages import Ctx, PageKind, PagePlan
+from .changes import instruction_changes
 from .unit import unit_common
 
 
@@ -29,7 +31,7 @@ def instruction_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
     assert ins is not None
     t = cx.t
     ctx = unit_common(cx, unit)
-    c = ins.contract
+    c = ins.contract if ins.contract is not None else _no_contract(ins)
     comp = parse_composition(list(c.block_composition))
     ops = [(o.field, o.role) for o in c.operands]
     sig = signature(ins.mnemonic, ins.surface, comp, ops)
@@ -102,7 +104,7 @@ def instruction_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
         "composition": comp, "composition_structured": comp.structured, "minimal": comp.minimal,
         "fields": fields, "encodings": encodings, "encoding_class": c.encoding_class,
         "canonical_assembly": list(c.canonical_assembly),
-        "prose": prose, "examples": examples,
+        "prose": prose, "examples": examples, "changes": instruction_changes(cx, ins.mnemonic),
         "contract_lists": [("defaults", t("label.defaults"), c.defaults),
                            ("legality", t("label.legality"), c.legality),
                            ("state-effects", t("label.state_effects"), c.state_effects),
@@ -111,6 +113,15 @@ def instruction_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
                            ("exceptions", t("label.exceptions"), c.exceptions)],
     })
     return ctx
+
+
+def _no_contract(ins: Any) -> SimpleNamespace:
+    """What a record of an older generation without a contract shows: its own block lines and assembly,
+    every contract list empty (the page says "none" for each, the record itself is on the page)."""
+    return SimpleNamespace(block_composition=list(ins.block), operands=[], field_zero_meanings={},
+                           encoding_class="", standalone_opcode=False, canonical_assembly=list(ins.assembly),
+                           examples=[], defaults=[], legality=[], state_effects=[], memory_effects=[],
+                           ordering=[], exceptions=[])
 
 
 def json_pretty_compactless(compact: str) -> str:

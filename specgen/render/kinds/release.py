@@ -22,6 +22,8 @@ def release_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
         "title": cx.t("nav.release"), "crumbs": cx.crumbs(None), "artifacts": arts,
         "counts": sorted(spec.counts().items()),
         "catalog_counts": json_pretty(man.catalog_counts) if man else None,
+        "changes": (cx.t("nav.changes", previous=cx.data.changes.old), cx.link(f"{plan.lang}/changes.md"))
+        if cx.data.changes is not None else None,
         "manifest_src": cx.src(spec.manifest_path, 1, 1) if spec.manifest_path in spec.files and cx.source_url else None,
     })
     return ctx
