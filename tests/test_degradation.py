@@ -137,3 +137,14 @@ def test_build_summary_names_what_the_site_cannot_show(bundled_copy: Path) -> No
         adr.unlink()
     lines = not_rendered(SpecGraph.build(load_spec(bundled_copy)))
     assert len(lines) == 2 and VIEW in lines[0] and "tests" in lines[0] and "ADR index is empty" in lines[1]
+
+
+def test_page_of_a_tree_whose_view_cannot_be_read_says_so(bundled_copy: Path) -> None:
+    """Not "the evidence has no row for TMUL": the evidence itself was not read, and the page says that."""
+    from specgen.render import RenderOptions, render_site
+
+    tmul = "en/tile/elementwise-tile-tile/arithmetic/TMUL.md"
+    _edit_json(bundled_copy, VIEW, lambda d: d.pop("tests"))
+    page = render_site(SpecGraph.build(load_spec(bundled_copy)), RenderOptions(),
+                       only=lambda p: p.uri == tmul)[0].content
+    assert "could not be read" in page and "has no row" not in page

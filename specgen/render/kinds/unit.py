@@ -26,6 +26,7 @@ def unit_common(cx: Ctx, unit: AslUnit) -> dict[str, Any]:
         "crumbs": cx.crumbs(posixpath.dirname(unit.path)),
         "records": cx.records(unit), "clauses": cx.clauses(unit), "listings": cx.doc_listings(unit),
         "trace": cx.trace(unit), "index_record": cx.index_record(unit),
+        "view_present": cx.graph.spec.traceability_view is not None,
         "source_href": cx.src(unit.path),
         "tests_href": cx.link(tests_uri(cx.plan.lang, unit.path)) if cx.graph.unit_tests(unit) else None,
         "coverage": STORED_COVERAGE(cx.graph).get(unit.path) if STORED_COVERAGE(cx.graph) is not None else None,
