@@ -173,10 +173,10 @@ def test_junit_parses_and_counts() -> None:
     assert ("doc-style", "docs/a:b,c.md:3") in keys
     assert ("catalog-unique", junit.PASSING_CASE_NAME) in keys
     failed = [c for c in cases if c.find("failure") is not None]
-    assert len(failed) == 4
+    assert len(failed) == 2  # warnings pass without --strict, as the exit code does
     for element in (root, suite):
         assert element.get("tests") == str(len(cases)) == "6"
-        assert element.get("failures") == "4"
+        assert element.get("failures") == "2"
         assert element.get("errors") == "0" and element.get("skipped") == "0"
     tadd = cases[keys.index(("manifest-hash", "TADD"))]
     failure = tadd.find("failure")
@@ -191,6 +191,19 @@ def test_junit_parses_and_counts() -> None:
     whole = cases[keys.index(("test-orphan", "tests/asl/x y.asl"))]
     assert whole.get("line") is None
     assert "time" not in suite.attrib
+
+
+def test_junit_warnings_fail_only_under_strict() -> None:
+    for strict, failures in ((False, "2"), (True, "4")):
+        root = ET.fromstring(junit.render(make_findings(), make_summary(), strict=strict).encode("utf-8"))
+        assert root.get("failures") == failures and root.get("skipped") == "0"
+        cases = {(c.get("classname"), c.get("name")): c for c in root.iter("testcase")}
+        orphan = cases[("test-orphan", "tests/asl/x y.asl")]
+        assert (orphan.find("failure") is not None) is strict
+        assert orphan.find("skipped") is None
+        if not strict:
+            assert "whole-file warning [warning]" in orphan.find("system-out").text
+    assert render_report("junit", make_findings(), make_summary(), strict=True).count("<failure") == 4
 
 
 def test_junit_survives_every_illegal_character() -> None:

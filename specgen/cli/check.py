@@ -59,7 +59,8 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         elapsed_seconds=None if args.format != "text" else round(time.perf_counter() - t0, 2),
         reused=reused,
     )
-    text = render_report(args.format, result.findings, summary)
+    options = {"strict": args.strict} if args.format == "junit" else {}
+    text = render_report(args.format, result.findings, summary, **options)
     if args.output:
         args.output.parent.mkdir(parents=True, exist_ok=True)
         args.output.write_text(text, encoding="utf-8")

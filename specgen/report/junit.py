@@ -2,9 +2,10 @@
 
 CI test views list testcases, so each (rule, subject) a finding names becomes
 a testcase, and each rule that ran clean becomes a passing one: the view then
-shows what was checked, not only what failed. Errors and warnings are
-``<failure>``s; notes are informational, so their testcase passes and carries
-the note in ``<system-out>`` (``<skipped>`` would claim the check did not run).
+shows what was checked, not only what failed. Severities agree with the exit
+code: errors are ``<failure>``s, warnings too under ``--strict`` (``strict=True``);
+otherwise warnings, like notes, leave their testcase passing and are carried in
+``<system-out>`` (``<skipped>`` would claim the check did not run).
 """
 
 from __future__ import annotations
@@ -41,7 +42,12 @@ def _describe(finding: Finding) -> str:
     return f"{finding.format()} [{Severity(finding.severity).value}]"
 
 
-def _case(parent: ET.Element, rule: str, name: str, group: Sequence[Finding]) -> bool:
+def _fails(finding: Finding, strict: bool) -> bool:
+    severity = Severity(finding.severity)
+    return severity is Severity.ERROR or (strict and severity is Severity.WARNING)
+
+
+def _case(parent: ET.Element, rule: str, name: str, group: Sequence[Finding], strict: bool) -> bool:
     """Append one testcase; True when it fails."""
     first = group[0]
     attrs = {"classname": xml_text(rule), "name": xml_text(name)}
@@ -50,8 +56,8 @@ def _case(parent: ET.Element, rule: str, name: str, group: Sequence[Finding]) ->
     if first.line > 0:
         attrs["line"] = str(first.line)
     case = ET.SubElement(parent, "testcase", attrs)
-    failing = [f for f in group if Severity(f.severity) is not Severity.NOTE]
-    notes = [f for f in group if Severity(f.severity) is Severity.NOTE]
+    failing = [f for f in group if _fails(f, strict)]
+    notes = [f for f in group if not _fails(f, strict)]
     if failing:
         lead = failing[0]
         message = f"{Severity(lead.severity).value}: {lead.message}"
@@ -74,8 +80,12 @@ def _properties(suite: ET.Element, summary: CheckSummary) -> None:
         ET.SubElement(props, "property", {"name": xml_text(name), "value": xml_text(value)})
 
 
-def render(findings: Sequence[Finding], summary: CheckSummary) -> str:
-    """A ``<testsuites>`` document with one ``specgen check`` suite."""
+def render(findings: Sequence[Finding], summary: CheckSummary, strict: bool = False) -> str:
+    """A ``<testsuites>`` document with one ``specgen check`` suite.
+
+    ``strict`` is the ``check --strict`` flag: the failures then count exactly
+    what makes the exit code non-zero.
+    """
     items = ordered(findings)
     groups: dict[tuple[str, str], list[Finding]] = {}
     for finding in items:
@@ -86,7 +96,7 @@ def render(findings: Sequence[Finding], summary: CheckSummary) -> str:
     _properties(suite, summary)
     failures = 0
     for (rule, name), group in sorted(groups.items()):
-        failures += _case(suite, rule, name, group)
+        failures += _case(suite, rule, name, group, strict)
     ruled = {rule for rule, _ in groups}
     clean_rules = [r for r in rule_catalogue(summary, items) if r.id not in ruled]
     for rule in clean_rules:
