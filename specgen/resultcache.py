@@ -50,6 +50,7 @@ class CheckResult:
     rules: list[tuple[str, str, str, str]]  # RuleInfo fields: id, severity value, description, help
     counts: dict[str, int]
     release: str | None
+    content_sha256: str | None = None  # the manifest's declared content hash, printed whole by the text report
     log: dict[tuple[str, str], object] = field(default_factory=dict)
 
 

@@ -86,3 +86,10 @@ def test_cores_print_nothing_themselves(argv: list[str], tmp_path: Path, bundled
     rc, out, _ = _cli(*argv, *(["--root", str(bundled_root)] if argv[0] != "schema" else []))
     assert rc == ExitCode.OK and out
     assert capsys.readouterr() == ("", "")  # everything went to the streams main was given
+
+
+def test_check_text_summary_carries_the_full_manifest_hash(bundled_root: Path) -> None:
+    declared = json.loads((bundled_root / MANIFEST).read_text(encoding="utf-8"))["content_sha256"]
+    for extra in (("--no-cache",), ()):
+        rc, out, _ = _cli("check", "--root", str(bundled_root), "--no-examples", *extra)
+        assert rc == ExitCode.OK and f"manifest content_sha256: {declared}\n" in out

@@ -356,3 +356,10 @@ def test_text_lists_the_rules_that_did_not_run() -> None:
                         "(spec/evidence/view.json is absent or unreadable)",
                         "not checked: ndf-hash (spec/release-manifest.json lacks the fact)"]
     assert not any(line.startswith("not checked") for line in text.render([], CheckSummary("1", "r")).splitlines())
+
+
+def test_text_prints_the_whole_manifest_content_hash() -> None:
+    digest = "0123456789abcdef" * 4
+    summary = CheckSummary("0.1.0", "/srv/pto-spec", "0.58.3", content_sha256=digest)
+    assert f"manifest content_sha256: {digest}\n" in text.render([], summary)
+    assert "content_sha256" not in text.render([], make_summary())

@@ -49,4 +49,5 @@ def compute(root: Path, only: Sequence[str], disable: Sequence[str], *, examples
     return CheckResult(findings=findings,
                        rules=[(r.id, r.severity.value, r.description, r.help) for r in ran],
                        counts=counts, release=spec.config.release or None,
+                       content_sha256=spec.manifest.content_sha256 if spec.manifest is not None else None,
                        log=dict(spec.fs.log) if spec.fs is not None else {})

@@ -57,7 +57,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         tool_version=__version__, root=str(args.root), release=result.release, counts=result.counts,
         rules=[RuleInfo(*r) for r in result.rules],
         elapsed_seconds=None if args.format != "text" else round(time.perf_counter() - t0, 2),
-        reused=reused,
+        reused=reused, content_sha256=getattr(result, "content_sha256", None),
     )
     options = {"strict": args.strict} if args.format == "junit" else {}
     text = render_report(args.format, result.findings, summary, **options)

@@ -46,6 +46,7 @@ class CheckSummary:
     rules: Sequence[RuleInfo] = ()
     elapsed_seconds: float | None = None
     information_uri: str | None = None
+    content_sha256: str | None = None  # the manifest's declared content hash; the text summary prints it whole
     reused: bool = False  # the findings come from the result cache (nothing the check observed changed)
 
     def __post_init__(self) -> None:

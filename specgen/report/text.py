@@ -95,5 +95,8 @@ def render(findings: Sequence[Finding], summary: CheckSummary, *, color: bool = 
     release = f" (release {_visible(summary.release)})" if summary.release else ""
     lines.append(f"{TOOL_NAME} {_visible(summary.tool_version)} check of "
                  f"{_visible(summary.root)}{release}: {summary_line(items, summary)}")
+    if summary.content_sha256:
+        # whole, never abbreviated: a CI log is the record of which content was checked
+        lines.append(f"manifest content_sha256: {_visible(summary.content_sha256)}")
     lines.extend(not_checked_lines(items))
     return "\n".join(lines) + "\n"
