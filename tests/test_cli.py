@@ -93,3 +93,25 @@ def test_check_text_summary_carries_the_full_manifest_hash(bundled_root: Path) -
     for extra in (("--no-cache",), ()):
         rc, out, _ = _cli("check", "--root", str(bundled_root), "--no-examples", *extra)
         assert rc == ExitCode.OK and f"manifest content_sha256: {declared}\n" in out
+
+
+def test_sarif_places_findings_from_the_git_top_level(bundled_copy: Path, tmp_path: Path) -> None:
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    manifest = bundled_copy / MANIFEST
+    data = json.loads(manifest.read_text(encoding="utf-8"))
+    data["content_sha256"] = "1" * 64
+    manifest.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    rc, out, _ = _cli("check", "--no-cache", "--no-examples", "--root", str(bundled_copy), "--format", "sarif")
+    assert rc == ExitCode.FINDINGS
+    (run,) = json.loads(out)["runs"]
+    assert run["originalUriBaseIds"]["REPOROOT"]["uri"] == tmp_path.resolve().as_uri() + "/"
+    assert run["originalUriBaseIds"]["SPECROOT"] == {"uriBaseId": "REPOROOT", "uri": "spec/"}
+    locations = [r["locations"][0]["physicalLocation"]["artifactLocation"] for r in run["results"]]
+    assert {"uri": "spec/" + MANIFEST, "uriBaseId": "REPOROOT"} in locations
+    rc, out, _ = _cli("check", "--no-cache", "--no-examples", "--root", str(bundled_copy), "--format", "sarif",
+                      "--repo-root", str(bundled_copy))
+    assert {"uri": MANIFEST, "uriBaseId": "REPOROOT"} in [
+        r["locations"][0]["physicalLocation"]["artifactLocation"] for r in json.loads(out)["runs"][0]["results"]]
+    rc, out, err = _cli("check", "--no-cache", "--root", str(bundled_copy), "--format", "sarif",
+                        "--repo-root", str(bundled_copy / "asl"))
+    assert (rc, out) == (ExitCode.USAGE, "") and "does not contain the spec root" in err

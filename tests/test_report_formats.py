@@ -227,7 +227,7 @@ def test_sarif_validates_against_published_schema(sarif_validator: jsonschema.pr
                                                    information_uri="https://example.org/specgen")))
     sarif_validator.validate(log)
     assert log["runs"][0]["tool"]["driver"]["informationUri"] == "https://example.org/specgen"
-    assert "uri" not in log["runs"][0]["originalUriBaseIds"]["SRCROOT"]
+    assert "uri" not in log["runs"][0]["originalUriBaseIds"]["SPECROOT"]
 
 
 def test_sarif_schema_catches_a_bad_level(sarif_validator: jsonschema.protocols.Validator) -> None:
@@ -246,7 +246,7 @@ def test_sarif_results_levels_and_locations() -> None:
     assert rules[0]["name"] == "ManifestHash"
     assert rules[0]["defaultConfiguration"]["level"] == "error"
     assert rules[0]["help"]["text"] == "Regenerate spec/release-manifest.json."
-    assert run["originalUriBaseIds"]["SRCROOT"]["uri"] == "file:///srv/pto-spec/"
+    assert run["originalUriBaseIds"]["SPECROOT"]["uri"] == "file:///srv/pto-spec/"
     results = run["results"]
     for result in results:
         assert rules[result["ruleIndex"]]["id"] == result["ruleId"]
@@ -254,7 +254,7 @@ def test_sarif_results_levels_and_locations() -> None:
     assert {r["level"] for r in results} == {"error", "warning", "note"}
     whole = by_message["whole-file warning"]["locations"][0]["physicalLocation"]
     assert "region" not in whole
-    assert whole["artifactLocation"] == {"uri": "tests/asl/x%20y.asl", "uriBaseId": "SRCROOT"}
+    assert whole["artifactLocation"] == {"uri": "tests/asl/x%20y.asl", "uriBaseId": "SPECROOT"}
     odd = by_message[NASTY]
     assert odd["level"] == "note"
     assert odd["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "docs/a%3Ab%2Cc.md"
@@ -363,3 +363,20 @@ def test_text_prints_the_whole_manifest_content_hash() -> None:
     summary = CheckSummary("0.1.0", "/srv/pto-spec", "0.58.3", content_sha256=digest)
     assert f"manifest content_sha256: {digest}\n" in text.render([], summary)
     assert "content_sha256" not in text.render([], make_summary())
+
+
+def test_sarif_locations_relative_to_the_repository_root(
+        sarif_validator: jsonschema.protocols.Validator) -> None:
+    summary = CheckSummary("0.1.0", "spec", repo_root="/srv/repo", spec_in_repo="specs/pto spec")
+    log = json.loads(sarif.render(make_findings(), summary))
+    sarif_validator.validate(log)
+    (run,) = log["runs"]
+    assert run["originalUriBaseIds"] == {"REPOROOT": {"uri": "file:///srv/repo/"},
+                                         "SPECROOT": {"uriBaseId": "REPOROOT", "uri": "specs/pto%20spec/"}}
+    locations = [r["locations"][0]["physicalLocation"]["artifactLocation"] for r in run["results"]]
+    assert {"uri": "specs/pto%20spec/tests/asl/x%20y.asl", "uriBaseId": "REPOROOT"} in locations
+    assert all(loc["uriBaseId"] == "REPOROOT" and loc["uri"].startswith("specs/") for loc in locations)
+    same = json.loads(sarif.render(make_findings(), CheckSummary("0.1.0", "/srv/repo", repo_root="/srv/repo",
+                                                                spec_in_repo="")))["runs"][0]
+    assert same["originalUriBaseIds"]["SPECROOT"] == {"uriBaseId": "REPOROOT"}
+    assert same["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "asl/tadd.asl"

@@ -8,6 +8,7 @@ findings. Only a miss imports :mod:`specgen.check.compute`.
 from __future__ import annotations
 
 import argparse
+import subprocess
 import time
 from pathlib import Path
 from typing import TextIO
@@ -29,8 +30,36 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--disable", action="append", default=[], metavar="RULE", help="skip a rule (repeatable)")
     p.add_argument("--only", action="append", default=[], metavar="RULE", help="run only these rules")
     p.add_argument("--no-examples", action="store_true", help="do not run the checked examples")
+    p.add_argument("--repo-root", type=Path, default=None, metavar="DIR",
+                   help="repository top level that SARIF locations are relative to, so code scanning places "
+                        "findings of a spec in a subfolder (default: the git top level of the spec root, if any)")
     p.add_argument("--no-cache", action="store_true",
                    help="run every rule even when nothing the last check observed has changed")
+
+
+def git_top_level(root: Path) -> Path | None:
+    """The work tree's top level containing ``root``; None outside git or without git."""
+    try:
+        res = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=root, capture_output=True,
+                             text=True, timeout=30, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    top = res.stdout.strip()
+    return Path(top) if res.returncode == 0 and top else None
+
+
+def repo_location(root: Path, given: Path | None) -> tuple[str | None, str | None]:
+    """``(repo root, spec root inside it)`` for SARIF; a given ``--repo-root`` must contain the spec root."""
+    repo = given if given is not None else git_top_level(root)
+    if repo is None:
+        return None, None
+    repo, spec = repo.resolve(), root.resolve()
+    if not spec.is_relative_to(repo):
+        if given is not None:
+            raise UsageError(f"--repo-root {given} does not contain the spec root {root}")
+        return None, None
+    inner = spec.relative_to(repo).as_posix()
+    return str(repo), "" if inner == "." else inner
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -53,11 +82,13 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             raise UsageError(str(e)) from e
         if not args.no_cache:
             store(args.root, options, result)
+    repo_root, spec_in_repo = (repo_location(args.root, args.repo_root) if args.format == "sarif"
+                               else (None, None))
     summary = CheckSummary(
         tool_version=__version__, root=str(args.root), release=result.release, counts=result.counts,
         rules=[RuleInfo(*r) for r in result.rules],
         elapsed_seconds=None if args.format != "text" else round(time.perf_counter() - t0, 2),
-        reused=reused, content_sha256=getattr(result, "content_sha256", None),
+        reused=reused, repo_root=repo_root, spec_in_repo=spec_in_repo, content_sha256=getattr(result, "content_sha256", None),
     )
     options = {"strict": args.strict} if args.format == "junit" else {}
     text = render_report(args.format, result.findings, summary, **options)

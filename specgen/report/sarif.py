@@ -1,7 +1,9 @@
 """SARIF 2.1.0, the log format GitHub code scanning and IDE viewers import.
 
-Locations are root-relative under the ``SRCROOT`` base id so the log stays
-valid wherever the checkout lives; ``partialFingerprints`` hash what a
+Locations are relative to a base id so the log stays valid wherever the
+checkout lives: ``SPECROOT`` (the spec root) by default, ``REPOROOT`` (the
+repository's top level) when it is known, so GitHub code scanning, which reads
+URIs relative to the repository, places findings of a spec in a subfolder; ``partialFingerprints`` hash what a
 finding *is* (rule, path, subject, message), not where its line moved to, so
 code scanning keeps one alert across unrelated edits.
 """
@@ -21,7 +23,8 @@ from specgen.report.summary import CheckSummary, RuleInfo
 
 SARIF_SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_VERSION = "2.1.0"
-SRCROOT = "SRCROOT"
+SPECROOT = "SPECROOT"
+REPOROOT = "REPOROOT"
 FINGERPRINT_KEY = "specgenFindingHash/v1"
 
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.NOTE: "note"}
@@ -46,12 +49,33 @@ def artifact_uri(path: str) -> str:
 def _root_base(root: str) -> dict[str, object]:
     """SARIF requires an absolute URI here; a relative root is only described, never
     resolved against the working directory, which would make output machine-dependent."""
+    return _base(root, "The spec root as given on the command line")
+
+
+def _base(root: str, what: str) -> dict[str, object]:
     for flavour in (PurePosixPath, PureWindowsPath):
         path = flavour(root)
         if path.is_absolute():
             uri = path.as_uri()
             return {"uri": uri if uri.endswith("/") else uri + "/"}
-    return {"description": {"text": f"The spec root as given on the command line: {root}"}}
+    return {"description": {"text": f"{what}: {root}"}}
+
+
+def _bases(summary: CheckSummary) -> dict[str, object]:
+    """``SPECROOT`` always; with a repository root, ``REPOROOT`` and ``SPECROOT`` relative to it."""
+    if summary.repo_root is None or summary.spec_in_repo is None:
+        return {SPECROOT: _root_base(summary.root)}
+    spec: dict[str, object] = {"uriBaseId": REPOROOT}
+    if summary.spec_in_repo:
+        spec["uri"] = artifact_uri(summary.spec_in_repo.rstrip("/") + "/")
+    return {REPOROOT: _base(summary.repo_root, "The repository root"), SPECROOT: spec}
+
+
+def _location(path: str, summary: CheckSummary) -> dict[str, str]:
+    if summary.repo_root is None or summary.spec_in_repo is None:
+        return {"uri": artifact_uri(path), "uriBaseId": SPECROOT}
+    prefix = summary.spec_in_repo.rstrip("/")
+    return {"uri": artifact_uri(f"{prefix}/{path}" if prefix else path), "uriBaseId": REPOROOT}
 
 
 def _rule(rule: RuleInfo) -> dict[str, object]:
@@ -66,7 +90,7 @@ def _rule(rule: RuleInfo) -> dict[str, object]:
     }
 
 
-def _result(finding: Finding, rule_index: int) -> dict[str, object]:
+def _result(finding: Finding, rule_index: int, summary: CheckSummary) -> dict[str, object]:
     result: dict[str, object] = {
         "ruleId": finding.rule,
         "ruleIndex": rule_index,
@@ -76,7 +100,7 @@ def _result(finding: Finding, rule_index: int) -> dict[str, object]:
     }
     if finding.path:
         physical: dict[str, object] = {
-            "artifactLocation": {"uri": artifact_uri(finding.path), "uriBaseId": SRCROOT}}
+            "artifactLocation": _location(finding.path, summary)}
         if finding.line > 0:
             region: dict[str, int] = {"startLine": finding.line}
             if finding.col > 0:
@@ -112,9 +136,9 @@ def sarif_log(findings: Sequence[Finding], summary: CheckSummary) -> dict[str, o
     run = {
         "tool": {"driver": driver},
         "invocations": [invocation],
-        "originalUriBaseIds": {SRCROOT: _root_base(summary.root)},
+        "originalUriBaseIds": _bases(summary),
         "columnKind": "unicodeCodePoints",
-        "results": [_result(f, index[f.rule]) for f in items],
+        "results": [_result(f, index[f.rule], summary) for f in items],
         "properties": run_properties,
     }
     log = {"$schema": SARIF_SCHEMA_URI, "version": SARIF_VERSION, "runs": [run]}

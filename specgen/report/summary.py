@@ -47,6 +47,8 @@ class CheckSummary:
     elapsed_seconds: float | None = None
     information_uri: str | None = None
     content_sha256: str | None = None  # the manifest's declared content hash; the text summary prints it whole
+    repo_root: str | None = None  # absolute repository top level; SARIF locates findings from it
+    spec_in_repo: str | None = None  # POSIX path of the spec root inside ``repo_root`` ("" when equal)
     reused: bool = False  # the findings come from the result cache (nothing the check observed changed)
 
     def __post_init__(self) -> None:
