@@ -115,3 +115,21 @@ def test_sarif_places_findings_from_the_git_top_level(bundled_copy: Path, tmp_pa
     rc, out, err = _cli("check", "--no-cache", "--root", str(bundled_copy), "--format", "sarif",
                         "--repo-root", str(bundled_copy / "asl"))
     assert (rc, out) == (ExitCode.USAGE, "") and "does not contain the spec root" in err
+
+
+def test_every_subcommand_and_option_is_documented_with_an_example() -> None:
+    import argparse
+
+    from specgen.cli import build_parser
+
+    parser = build_parser(subcommands())
+    (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    assert list(sub.choices) == list(SUBCOMMANDS)
+    for name, cmd in sub.choices.items():
+        assert cmd.description and len(cmd.description) > 20, name
+        assert cmd.epilog and f"specgen {name} " in cmd.epilog, name
+        for action in cmd._actions:
+            if isinstance(action, argparse._HelpAction):
+                continue
+            assert action.help and action.help.strip(), (name, action.dest)
+        assert _cli(name, "--help")[0] == ExitCode.OK

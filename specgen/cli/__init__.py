@@ -2,7 +2,8 @@
 
 Every subcommand is one module of this package, listed once in
 :data:`SUBCOMMANDS` (the order ``--help`` shows them). A module has a
-docstring, ``NAME``, ``HELP``, ``add_arguments(parser)`` and
+docstring, ``NAME``, ``HELP`` (one line for the command list), ``DESCRIPTION``
+and ``EPILOG`` (what ``specgen CMD --help`` says, with examples), ``add_arguments(parser)`` and
 ``run(args, out, err) -> int``; it turns the parsed arguments into plain values
 for the layer below and turns what comes back into text and an
 :class:`~specgen.cli.exitcodes.ExitCode`. Heavy imports (the loader, the
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+import textwrap
 from types import ModuleType
 from typing import Sequence, TextIO
 
@@ -42,7 +44,8 @@ def build_parser(commands: dict[str, ModuleType]) -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"specgen {__version__}")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for mod in commands.values():
-        mod.add_arguments(sub.add_parser(mod.NAME, help=mod.HELP))
+        mod.add_arguments(sub.add_parser(mod.NAME, help=mod.HELP, description=textwrap.fill(mod.DESCRIPTION, 78),
+                                         epilog=mod.EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter))
     return p
 
 

@@ -13,11 +13,16 @@ from .exitcodes import ExitCode
 
 NAME = "asm"
 HELP = "assemble a block program or one command into instruction words"
+DESCRIPTION = 'Assemble a block program, or one command, into instruction words.'
+EPILOG = """examples:
+  specgen asm --root path/to/spec 'BSTART.VEC TMUL, FP16; B.DIM LB0=4'
+  specgen asm --root path/to/spec - --format json < prog.s
+"""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     root_arg(p)
-    p.add_argument("--format", choices=["text", "json"], default="text")
+    p.add_argument("--format", choices=["text", "json"], default="text", help="output format (default: %(default)s)")
     p.add_argument("text", help="the program ('BSTART.VEC TMUL, FP16; B.DIM LB0=4; …'), or - for stdin")
 
 

@@ -17,14 +17,21 @@ from .exitcodes import ExitCode
 
 NAME = "build"
 HELP = "build the documentation site"
+DESCRIPTION = 'Build the mkdocs documentation site of one spec tree, or of several releases with a release switcher.'
+EPILOG = """examples:
+  specgen build --root path/to/spec --out build/site
+  specgen build --root spec-0.58.0 --root spec-0.58.3 --out site
+"""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--root", type=Path, action="append", default=None,
                    help="spec tree root (default: the bundled sample spec); give one per release for a "
                         "multi-release site with a release switcher")
-    p.add_argument("--out", type=Path, default=Path("build/site"))
-    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    p.add_argument("--out", type=Path, default=Path("build/site"),
+                   help="site directory to write (default: %(default)s)")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                   help="pages rendered in parallel (default: the CPU count)")
     p.add_argument("--config", type=Path, default=None, help="mkdocs.yml to use")
 
 

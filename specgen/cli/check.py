@@ -20,11 +20,19 @@ from .exitcodes import ExitCode
 
 NAME = "check"
 HELP = "traceability check for CI"
+DESCRIPTION = ('Run every traceability rule over a spec tree and report the findings in a format CI reads; exit 1 on'
+               ' errors (on warnings too with --strict).')
+EPILOG = """examples:
+  specgen check --root path/to/spec
+  specgen check --root spec --format sarif --output check.sarif --repo-root .
+  specgen check --root spec --format junit --strict --output junit.xml
+"""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     root_arg(p)
-    p.add_argument("--format", choices=["text", "json", "junit", "sarif", "github"], default="text")
+    p.add_argument("--format", choices=["text", "json", "junit", "sarif", "github"], default="text",
+                   help="report format (default: %(default)s)")
     p.add_argument("--output", type=Path, help="write the report to FILE instead of stdout")
     p.add_argument("--strict", action="store_true", help="warnings fail the check too")
     p.add_argument("--disable", action="append", default=[], metavar="RULE", help="skip a rule (repeatable)")

@@ -10,12 +10,17 @@ from .exitcodes import ExitCode
 
 NAME = "decode"
 HELP = "name the instruction a word encodes"
+DESCRIPTION = 'Name the instruction an instruction word encodes, with its field values.'
+EPILOG = """examples:
+  specgen decode --root path/to/spec 0x1234abcd
+  specgen decode --root path/to/spec 0b1010 --width 16
+"""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     root_arg(p)
     p.add_argument("word", help="hex (0x…) or binary (0b…)")
-    p.add_argument("--width", type=int, choices=[16, 32, 48, 64])
+    p.add_argument("--width", type=int, choices=[16, 32, 48, 64], help="word width in bits (default: from the digits)")
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

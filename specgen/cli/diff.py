@@ -12,12 +12,18 @@ from .exitcodes import ExitCode
 
 NAME = "diff"
 HELP = "what changed between two releases of a spec, instruction by instruction"
+DESCRIPTION = 'Compare two releases of a spec instruction by instruction: added, removed and changed records.'
+EPILOG = """examples:
+  specgen diff spec-0.58.0 spec-0.58.3
+  specgen diff spec-0.58.0 spec-0.58.3 --format markdown > CHANGES.md
+"""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("old", type=Path, help="root of the older release")
     p.add_argument("new", type=Path, help="root of the newer release")
-    p.add_argument("--format", choices=["text", "json", "markdown"], default="text")
+    p.add_argument("--format", choices=["text", "json", "markdown"], default="text",
+                   help="output format (default: %(default)s)")
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

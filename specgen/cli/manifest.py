@@ -10,13 +10,18 @@ from .exitcodes import ExitCode
 
 NAME = "manifest"
 HELP = "verify or regenerate the release manifest's hashes"
+DESCRIPTION = "Verify the release manifest's file hashes and content hash, or rewrite them from the files."
+EPILOG = """examples:
+  specgen manifest --root path/to/spec --check
+  specgen manifest --root path/to/spec --write
+"""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     root_arg(p)
     g = p.add_mutually_exclusive_group(required=True)
-    g.add_argument("--check", action="store_true")
-    g.add_argument("--write", action="store_true")
+    g.add_argument("--check", action="store_true", help="verify the recorded hashes; exit 1 on a mismatch")
+    g.add_argument("--write", action="store_true", help="rewrite the manifest with the current hashes")
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

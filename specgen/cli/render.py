@@ -10,12 +10,18 @@ from .exitcodes import ExitCode
 
 NAME = "render"
 HELP = "print one instruction's encoding, WaveJSON or SVG"
+DESCRIPTION = "Print one instruction's encoding table, its WaveJSON, or its SVG diagram."
+EPILOG = """examples:
+  specgen render --root path/to/spec TMUL
+  specgen render --root path/to/spec TMUL --format svg > tmul.svg
+"""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     root_arg(p)
-    p.add_argument("id")
-    p.add_argument("--format", choices=["encoding", "wavedrom", "svg"], default="encoding")
+    p.add_argument("id", help="instruction mnemonic or id")
+    p.add_argument("--format", choices=["encoding", "wavedrom", "svg"], default="encoding",
+                   help="what to print (default: %(default)s)")
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

@@ -24,13 +24,19 @@ if TYPE_CHECKING:
 
 NAME = "run"
 HELP = "run a block program through the reference executor"
+DESCRIPTION = 'Run a block program through the reference executor and print the resulting state.'
+EPILOG = """examples:
+  specgen run --root path/to/spec prog.json
+  specgen run --root path/to/spec prog.s --format json --max-steps 100000
+"""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     root_arg(p)
     p.add_argument("file", help="program file (.json with tiles, or .s text), or - for stdin")
-    p.add_argument("--format", choices=["table", "json"], default="table")
-    p.add_argument("--profile", default=None)
+    p.add_argument("--format", choices=["table", "json"], default="table", help="output format (default: %(default)s)")
+    p.add_argument("--profile", default=None,
+                   help="execution profile to run under (default: the example file's, else reference)")
     p.add_argument("--max-steps", type=positive_int, default=None, metavar="N",
                    help="interpreter steps (calls and loop iterations) the run may take "
                         "(default: [specgen] max_steps of specification.toml, else 120000000)")

@@ -10,10 +10,14 @@ from .exitcodes import ExitCode
 
 NAME = "schema"
 HELP = "write the JSON Schema of every model"
+DESCRIPTION = 'Write the JSON Schema of every record model, for editors and other tools.'
+EPILOG = """examples:
+  specgen schema --out build/schemas
+"""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--out", type=Path, required=True, help="directory to write one schema file per model into")
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

@@ -17,12 +17,17 @@ from .exitcodes import ExitCode
 
 NAME = "serve"
 HELP = "serve the site with live reload on spec edits"
+DESCRIPTION = 'Serve the documentation site locally and rebuild it when a spec file changes.'
+EPILOG = """examples:
+  specgen serve --root path/to/spec
+  specgen serve --root path/to/spec --dev-addr 0.0.0.0:8080
+"""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     root_arg(p)
-    p.add_argument("--dev-addr", default="127.0.0.1:8000")
-    p.add_argument("--config", type=Path, default=None)
+    p.add_argument("--dev-addr", default="127.0.0.1:8000", help="HOST:PORT to listen on (default: %(default)s)")
+    p.add_argument("--config", type=Path, default=None, help="mkdocs.yml to use")
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

@@ -17,14 +17,22 @@ if TYPE_CHECKING:
 
 NAME = "test"
 HELP = "run AVS tests through the embedded ASL interpreter"
+DESCRIPTION = "Run the spec's AVS tests through the embedded ASL interpreter and report each result."
+EPILOG = """examples:
+  specgen test --root path/to/spec
+  specgen test --root path/to/spec TMUL --format junit > avs.xml
+"""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     root_arg(p)
-    p.add_argument("selectors", nargs="*", metavar="SELECTOR")
-    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    p.add_argument("--format", choices=["text", "json", "junit"], default="text")
-    p.add_argument("--profile", default="reference")
+    p.add_argument("selectors", nargs="*", metavar="SELECTOR",
+                   help="test ids, mnemonics or paths to run (default: every test)")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                   help="tests run in parallel (default: the CPU count)")
+    p.add_argument("--format", choices=["text", "json", "junit"], default="text",
+                   help="report format (default: %(default)s)")
+    p.add_argument("--profile", default="reference", help="execution profile to run under (default: %(default)s)")
     p.add_argument("--max-steps", type=positive_int, default=None, metavar="N",
                    help="interpreter steps (calls and loop iterations) one test may take "
                         "(default: [specgen] max_steps of specification.toml, else 120000000)")

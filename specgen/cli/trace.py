@@ -11,12 +11,18 @@ from .exitcodes import ExitCode
 
 NAME = "trace"
 HELP = "the traceability chain of one instruction, clause or test"
+DESCRIPTION = ('Print the traceability chain of one instruction, NDF clause, AVS test or source file: what requires '
+               'it, what implements it and what tests it.')
+EPILOG = """examples:
+  specgen trace --root path/to/spec TMUL
+  specgen trace --root path/to/spec PTO-AVS-TILE-TMUL-TYPES-001 --format json
+"""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     root_arg(p)
     p.add_argument("id", help="mnemonic, instruction/unit id, clause id, test id or source path")
-    p.add_argument("--format", choices=["text", "json"], default="text")
+    p.add_argument("--format", choices=["text", "json"], default="text", help="output format (default: %(default)s)")
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

@@ -13,11 +13,16 @@ from .exitcodes import ExitCode
 
 NAME = "validate"
 HELP = "load and validate every record of a spec tree"
+DESCRIPTION = 'Load every record of a spec tree into the validated models and report each malformed file at its line.'
+EPILOG = """examples:
+  specgen validate --root path/to/spec
+  specgen validate --root path/to/spec --format json
+"""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     root_arg(p)
-    p.add_argument("--format", choices=["text", "json"], default="text")
+    p.add_argument("--format", choices=["text", "json"], default="text", help="output format (default: %(default)s)")
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
