@@ -133,3 +133,19 @@ def test_every_subcommand_and_option_is_documented_with_an_example() -> None:
                 continue
             assert action.help and action.help.strip(), (name, action.dest)
         assert _cli(name, "--help")[0] == ExitCode.OK
+
+
+def test_rules_lists_every_registered_rule_with_severity_and_help() -> None:
+    from specgen.check import all_rules
+
+    registered = {r.id: r for r in all_rules()}
+    rc, out, _ = _cli("rules", "--format", "json")
+    rows = json.loads(out)["rules"]
+    assert rc == ExitCode.OK and [r["id"] for r in rows] == sorted(registered)
+    for row in rows:
+        rule = registered[row["id"]]
+        assert (row["severity"], row["description"], row["help"]) == (rule.severity.value, rule.description, rule.help)
+        assert row["severity"] in {"error", "warning", "note"} and row["description"]
+    rc, out, _ = _cli("rules")
+    assert rc == ExitCode.OK and out.endswith(f"{len(registered)} rules\n")
+    assert "manifest-content-hash [error]\n" in out

@@ -24,7 +24,7 @@ from .. import __version__
 from .common import UsageError, default_root
 from .exitcodes import ExitCode
 
-SUBCOMMANDS = ("validate", "check", "trace", "manifest", "schema", "render", "decode", "asm", "test", "run",
+SUBCOMMANDS = ("validate", "check", "rules", "trace", "manifest", "schema", "render", "decode", "asm", "test", "run",
                "build", "serve", "diff")
 
 
