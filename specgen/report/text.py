@@ -92,11 +92,12 @@ def render(findings: Sequence[Finding], summary: CheckSummary, *, color: bool = 
     lines = _rows(items, color) if items else []
     if lines:
         lines.append("")
+    if summary.content_sha256:
+        # whole, never abbreviated: a CI log is the record of which content was checked; it goes
+        # before the summary line so that line stays last, where CI log scrapers look for it
+        lines.append(f"manifest content_sha256: {_visible(summary.content_sha256)}")
     release = f" (release {_visible(summary.release)})" if summary.release else ""
     lines.append(f"{TOOL_NAME} {_visible(summary.tool_version)} check of "
                  f"{_visible(summary.root)}{release}: {summary_line(items, summary)}")
-    if summary.content_sha256:
-        # whole, never abbreviated: a CI log is the record of which content was checked
-        lines.append(f"manifest content_sha256: {_visible(summary.content_sha256)}")
     lines.extend(not_checked_lines(items))
     return "\n".join(lines) + "\n"
