@@ -70,7 +70,7 @@ def test_results_api_for_pages(bundled_root: Path) -> None:
 
 
 def test_fault_is_reported_with_its_asl_location(bundled_root: Path) -> None:
-    ex = executor_for(bundled_root, "reference")
+    ex = executor_for(load_spec(bundled_root), "reference")
     run = ex.run(parse_program("BSTART.VEC TADD, S32\nB.DIM LB0=4\nB.DIM LB0=8\nBSTOP", ex.vocabulary), [])
     assert run.fault is not None
     assert run.fault.name == "Fault_BundleControl"
@@ -209,7 +209,7 @@ def test_execute_destination_aliasing_left_source_uses_old_values(bundled_root: 
     assert doc["program"] == "EXECUTE TMUL T0, T0, T1"
     from specgen.examples.model import parse_example
     ex = parse_example((bundled_root / ALIAS).read_text(), bundled_vocabulary)
-    run = executor_for(bundled_root, "reference", fast=fast).run(parse_program(ex.program_text, bundled_vocabulary),
+    run = executor_for(load_spec(bundled_root), "reference", fast=fast).run(parse_program(ex.program_text, bundled_vocabulary),
                                                                  ex.inputs(bundled_vocabulary))
     assert run.fault is None
     assert [(s.entry, s.destination) for s in run.steps] == [("InstructionContractExecute_TMUL", "T0")]
@@ -240,7 +240,7 @@ def test_execute_illegal_operands_fault_at_the_predicate_and_write_nothing(bundl
     from specgen.examples.executor import TileInput
     t0 = TileInput("T0", "U32", 8, 4, 2, 2, ((3, 5), (7, 9)))
     t1 = TileInput("T1", "U16", 16, 4, 2, 2, ((1, 2), (3, 4)))  # another DataType: operands disagree
-    run = executor_for(bundled_root, "reference").run(parse_program("EXECUTE TMUL T0, T0, T0\n"
+    run = executor_for(load_spec(bundled_root), "reference").run(parse_program("EXECUTE TMUL T0, T0, T0\n"
                                                                     "EXECUTE TMUL T0, T0, T1\n"
                                                                     "EXECUTE TMUL T0, T0, T0",
                                                                     bundled_vocabulary), [t0, t1])
@@ -257,5 +257,5 @@ def test_execute_unknown_mnemonic_cannot_run_and_names_it(bundled_root: Path, bu
     from specgen.examples.executor import RunError, TileInput
     t0 = TileInput("T0", "U32", 8, 4, 2, 2, ((3, 5), (7, 9)))
     with pytest.raises(RunError) as info:
-        executor_for(bundled_root, "reference").run(parse_program("EXECUTE TFOO T0, T0, T0", bundled_vocabulary), [t0])
+        executor_for(load_spec(bundled_root), "reference").run(parse_program("EXECUTE TFOO T0, T0, T0", bundled_vocabulary), [t0])
     assert "TFOO" in info.value.message and "InstructionContractExecute_TFOO" in info.value.message

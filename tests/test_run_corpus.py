@@ -71,7 +71,7 @@ def _tile(reg: str, values: tuple[int, ...]) -> TileInput:
 
 def _run(root: Path, vocabulary: object, text: str, left: tuple[int, ...], right: tuple[int, ...]):
     program = parse_program(text, vocabulary)  # type: ignore[arg-type]
-    ex = executor_for(root, vocabulary=vocabulary)  # type: ignore[arg-type]
+    ex = executor_for(load_spec(root), vocabulary=vocabulary)  # type: ignore[arg-type]
     return ex.run(program, [_tile("T1", left), _tile("T2", right)])
 
 

@@ -68,10 +68,11 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print(f"specgen run: unknown profile {profile!r}; known: {', '.join(sorted(PROFILES))}", file=err)
         return ExitCode.USAGE
     try:
-        vocabulary = vocabulary_of(load_spec(Path(args.root)))
+        spec = load_spec(Path(args.root))
     except RootError as e:
         print(f"specgen run: {e}", file=err)
         return ExitCode.USAGE
+    vocabulary = vocabulary_of(spec)
     example: ExampleFile | None = None
     try:
         if text.lstrip().startswith("{"):
@@ -97,7 +98,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return ExitCode.USAGE
     t0 = time.perf_counter()
     try:
-        executor = executor_for(Path(args.root), profile, vocabulary=vocabulary)
+        executor = executor_for(spec, profile, vocabulary=vocabulary)
         if args.max_steps is not None:
             executor.interp.max_steps = args.max_steps
         result = executor.run(program, tiles)

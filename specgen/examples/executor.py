@@ -30,7 +30,7 @@ from ..asl import ASLError, Bits, Interpreter, interpreter_for
 from ..asl.errors import bounded_stack
 from ..asl.profiles import get_profile
 from ..diagnostics import Span
-from ..loader import load_spec
+from ..loader import Spec
 from ..vocabulary import DataType, Vocabulary, vocabulary_of
 from .datatypes import show_value, show_word
 from .program import Program
@@ -158,12 +158,11 @@ class RunResult:
 class Executor:
     """One interpreter over ``root`` with ``profile``'s hooks, reused for every run."""
 
-    def __init__(self, root: Path, profile: str = "reference", *, fast: bool = True,
+    def __init__(self, spec: Spec, profile: str = "reference", *, fast: bool = True,
                  tile_elements: int | None = None, vocabulary: Vocabulary | None = None) -> None:
-        self.root = Path(root)
+        self.root = spec.root
         self.profile = get_profile(profile).name
         self.fast = fast
-        spec = load_spec(self.root)
         self.interp = interpreter_for(spec)
         # DataType names and codes are the spec's: the caller's (read once per graph) or this spec's
         self.vocabulary = vocabulary if vocabulary is not None else vocabulary_of(spec)
@@ -477,17 +476,18 @@ _EXECUTORS: dict[tuple[str, str, bool, int | None], Executor] = {}
 _EXECUTORS_LOCK = threading.Lock()
 
 
-def executor_for(root: Path, profile: str = "reference", *, fast: bool = True,
+def executor_for(spec: Spec, profile: str = "reference", *, fast: bool = True,
                  tile_elements: int | None = None, vocabulary: Vocabulary | None = None) -> Executor:
-    """The shared executor of (root, profile): functions are compiled once per process.
+    """The shared executor of (spec root, profile): functions are compiled once per process.
 
-    ``vocabulary`` is the spec's when the caller has it (else the executor reads it from ``root``).
+    The caller hands over the spec it already loaded, so nothing is read twice; ``vocabulary``
+    is the spec's when the caller has it (else the executor reads it from ``spec``).
     """
-    key = (str(Path(root).resolve()), get_profile(profile).name, fast, tile_elements)
+    key = (str(Path(spec.root).resolve()), get_profile(profile).name, fast, tile_elements)
     with _EXECUTORS_LOCK:
         ex = _EXECUTORS.get(key)
         if ex is None:
-            ex = _EXECUTORS[key] = Executor(Path(root), profile, fast=fast, tile_elements=tile_elements,
+            ex = _EXECUTORS[key] = Executor(spec, profile, fast=fast, tile_elements=tile_elements,
                                             vocabulary=vocabulary)
         return ex
 
