@@ -33,10 +33,26 @@ class _Safe(string.Formatter):
 _FMT = _Safe()
 
 
+def catalog_files(locale: str) -> list[Path]:
+    """``locales/<locale>.json`` and one file per area under ``locales/<locale>/``.
+
+    Areas keep their own files so each part of the site owns its sentences; a
+    key defined in two files of one locale is an error, never a silent override.
+    """
+    return [LOCALES / f"{locale}.json", *sorted((LOCALES / locale).glob("*.json"))]
+
+
 @lru_cache(maxsize=None)
 def load_catalog(locale: str) -> dict[str, str]:
-    data = json.loads((LOCALES / f"{locale}.json").read_text(encoding="utf-8"))
-    return {str(k): str(v) for k, v in data.items()}
+    merged: dict[str, str] = {}
+    for path in catalog_files(locale):
+        if not path.is_file():
+            continue
+        for k, v in json.loads(path.read_text(encoding="utf-8")).items():
+            if k in merged:
+                raise ValueError(f"{path}: message key {k!r} is defined twice in the {locale} catalogs")
+            merged[str(k)] = str(v)
+    return merged
 
 
 @dataclass(frozen=True)
@@ -60,8 +76,8 @@ def catalogs_digest() -> str:
     """Part of every page's cache key: a catalog edit re-renders everything."""
     import hashlib
     h = hashlib.sha256()
-    for p in sorted(LOCALES.glob("*.json")):
-        h.update(p.name.encode() + b"\0" + p.read_bytes())
+    for p in sorted(LOCALES.rglob("*.json")):
+        h.update(str(p.relative_to(LOCALES)).encode() + b"\0" + p.read_bytes())
     return h.hexdigest()
 
 
