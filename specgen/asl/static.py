@@ -37,9 +37,10 @@ from ..loader.tree import Spec
 from .ast import Decl, FuncDecl, GlobalDecl, Module, Node, TypeDecl
 from .compile_stmt import collect_locals
 from .generated_names import looks_like_member
-from .index import SpecIndex, build_index
+from .headers import Header, scan_headers
+from .index import SpecIndex, build_index, parse_cached
 from .stdlib import BUILTINS
-from .synth import generated_modules
+from .synth import generated_sources
 
 _NAME_KINDS = ("e_var", "l_var")
 _CALL_KINDS = ("e_call", "s_call")
@@ -80,13 +81,31 @@ def _cache_key(spec: Spec, index: SpecIndex) -> str:
     return h.hexdigest()
 
 
-def _decl_names(decl: Decl) -> Iterator[str]:
-    yield decl.name
-    if isinstance(decl, TypeDecl) and decl.form == "enum":
-        yield from decl.payload  # type: ignore[misc]
+def headers_of(module: Module) -> list[Header]:
+    """A parsed module's declarations as :class:`Header` s (what the header scan gives without parsing)."""
+    out: list[Header] = []
+    for decl in module.decls:
+        if isinstance(decl, FuncDecl):
+            out.append(Header("func", decl.name, len(decl.params), decl.ret is not None))
+        elif isinstance(decl, TypeDecl) and decl.form == "enum":
+            out.append(Header("enum", decl.name, members=tuple(decl.payload)))  # type: ignore[arg-type]
+        elif isinstance(decl, TypeDecl):
+            out.append(Header("type", decl.name))
+        elif isinstance(decl, GlobalDecl):
+            out.append(Header("global", decl.name))
+    return out
 
 
-def known_names(index: SpecIndex, generated: Iterable[Module]) -> Known:
+def generated_headers(spec: Spec) -> list[Header]:
+    """What the ASL generated from ``spec``'s catalogs declares: scanned, or parsed where the scan declines."""
+    out: list[Header] = []
+    for text, path in generated_sources(spec):
+        scanned = scan_headers(text)
+        out.extend(scanned if scanned is not None else headers_of(parse_cached(text.encode("utf-8"), path)))
+    return out
+
+
+def known_names(index: SpecIndex, generated: Iterable[Header]) -> Known:
     """The names defined by the tree, the ASL generated from its catalogs and the built-ins.
 
     (A profile's Python hooks only replace functions the ASL declares, so they add no name.)
@@ -94,17 +113,20 @@ def known_names(index: SpecIndex, generated: Iterable[Module]) -> Known:
     names: set[str] = set(index.defs) | set(BUILTINS)
     arities: dict[str, set[int]] = {}
     returns: dict[tuple[str, int], set[bool]] = {}
-    decls: list[Decl] = []
+    headers: list[Header] = []
     for name, locs in index.defs.items():
-        decls.extend(index.decl(loc) for loc in locs if loc[0] == "func")
-    for mod in generated:
-        for decl in mod.decls:
-            names.update(_decl_names(decl))
-            decls.append(decl)
-    for decl in decls:
-        if isinstance(decl, FuncDecl):
-            arities.setdefault(decl.name, set()).add(len(decl.params))
-            returns.setdefault((decl.name, len(decl.params)), set()).add(decl.ret is not None)
+        for loc in locs:
+            if loc[0] == "func":
+                decl = index.decl(loc)
+                headers.append(Header("func", decl.name, len(decl.params), decl.ret is not None))  # type: ignore[union-attr]
+    for header in generated:
+        names.add(header.name)
+        names.update(header.members)
+        headers.append(header)
+    for h in headers:
+        if h.kind == "func":
+            arities.setdefault(h.name, set()).add(h.arity)
+            returns.setdefault((h.name, h.arity), set()).add(h.returns)
     return Known(frozenset(names), {k: frozenset(v) for k, v in arities.items()},
                  {k: frozenset(v) for k, v in returns.items()})
 
@@ -235,7 +257,7 @@ def asl_findings(spec: Spec) -> list[Finding]:
     path = cache_dir("asl") / f"static-{_cache_key(spec, index)}.pickle"
     out = read_pickle(path, list)
     if out is None:
-        out = syntax_findings(index) + static_findings(index, known_names(index, generated_modules(spec)))
+        out = syntax_findings(index) + static_findings(index, known_names(index, generated_headers(spec)))
         write_pickle(path, out)
     # a line the loader already diagnosed (an NDF body line that is not a comment) is one cause
     told = {(f.path, f.line) for f in spec.findings if f.severity is Severity.ERROR}

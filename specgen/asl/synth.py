@@ -188,21 +188,26 @@ def generated_modules(spec: Spec, *, tile_only: bool = False) -> list[Module]:
     ``tile_only`` leaves out the command, scalar and system-register modules: what
     a tile predicate (the legality sets) reaches, without unpickling the large shards.
     """
+    return [_parse(text, path) for text, path in generated_sources(spec, tile_only=tile_only)]
+
+
+def generated_sources(spec: Spec, *, tile_only: bool = False) -> list[tuple[str, str]]:
+    """The generated ASL of ``spec`` as (text, path), unparsed: the static check reads only headers."""
     catalog = _catalog(spec, "tile-operations.json")
     if catalog is None or not catalog.get("operations"):
         return []
     classes = {c.name: c.member for c in vocabulary_of(spec).tile_classes}  # the spec's own enumeration
-    mods = [_parse(tile_operations_asl(catalog, classes), GENERATED_PATH)]
+    out = [(tile_operations_asl(catalog, classes), GENERATED_PATH)]
     appl = _catalog(spec, "numeric-profile-applicability.json")
-    mods.append(_parse(tile_dispatch_asl(catalog, appl), "<generated>/tile-dispatch.asl"))
-    mods.append(_parse(TIMED_TILE_ENTRY_ASL, "<generated>/tile-timed.asl"))
+    out.append((tile_dispatch_asl(catalog, appl), "<generated>/tile-dispatch.asl"))
+    out.append((TIMED_TILE_ENTRY_ASL, "<generated>/tile-timed.asl"))
     if tile_only:
-        return mods
+        return out
     forms = _catalog(spec, "command-forms.json")
     if forms is not None and forms.get("forms"):
-        mods.append(_parse(command_forms_asl(forms, tile_selectors(catalog)), "<generated>/command-forms.asl"))
-    mods.extend(_optional_modules(spec))
-    return mods
+        out.append((command_forms_asl(forms, tile_selectors(catalog)), "<generated>/command-forms.asl"))
+    out.extend(_optional_sources(spec))
+    return out
 
 
 # The timed tile entry point: the time model is the spec's own (one tick per decoded
@@ -234,16 +239,16 @@ def _parse(text: str, path: str) -> Module:
     return parse_cached(text.encode("utf-8"), path)
 
 
-def _optional_modules(spec: Spec) -> list[Module]:
+def _optional_sources(spec: Spec) -> list[tuple[str, str]]:
     """Generated modules that depend on one catalog each (absent catalog: no module)."""
-    mods: list[Module] = []
+    out: list[tuple[str, str]] = []
     scalar = _catalog(spec, "scalar-forms.json")
     if scalar and scalar.get("forms"):
-        mods.append(_parse(scalar_forms_asl(scalar), "<generated>/scalar-forms.asl"))
-        mods.append(_parse(scalar_shards_asl(scalar), "<generated>/scalar-shards.asl"))
-        mods.append(_parse(bru_shards_asl(scalar), "<generated>/bru-shards.asl"))
-        mods.append(_parse(fsu_shards_asl(scalar), "<generated>/fsu-shards.asl"))
+        out.append((scalar_forms_asl(scalar), "<generated>/scalar-forms.asl"))
+        out.append((scalar_shards_asl(scalar), "<generated>/scalar-shards.asl"))
+        out.append((bru_shards_asl(scalar), "<generated>/bru-shards.asl"))
+        out.append((fsu_shards_asl(scalar), "<generated>/fsu-shards.asl"))
     sysregs = _catalog(spec, "system-registers.json")
     if sysregs and sysregs.get("registers"):
-        mods.append(_parse(system_registers_asl(sysregs), "<generated>/system-registers.asl"))
-    return mods
+        out.append((system_registers_asl(sysregs), "<generated>/system-registers.asl"))
+    return out
