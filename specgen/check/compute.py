@@ -11,6 +11,7 @@ from typing import Sequence
 
 from ..graph import SpecGraph
 from ..loader import load_spec
+from ..memory import collector_paused
 from ..resultcache import CheckResult
 from . import all_rules, run_checks
 from .facts import manifest_facts
@@ -33,15 +34,16 @@ def compute(root: Path, only: Sequence[str], disable: Sequence[str], *, examples
     examples (:data:`EXAMPLE_RULES`), the slowest part of a check. Raises the
     loader's ``RootError`` for an unreadable root and :class:`UnknownRuleError`.
     """
-    spec = load_spec(root)
-    disabled = [*disable, *(() if examples else EXAMPLE_RULES)]
-    known = {r.id for r in all_rules()}
-    unknown = sorted((set(only) | set(disabled)) - known)
-    if unknown:
-        raise UnknownRuleError(unknown, sorted(known))
-    graph = SpecGraph.build(spec)
-    findings, ran = run_checks(graph, only=only, disable=disabled)
-    facts = manifest_facts(graph)
+    with collector_paused():
+        spec = load_spec(root)
+        disabled = [*disable, *(() if examples else EXAMPLE_RULES)]
+        known = {r.id for r in all_rules()}
+        unknown = sorted((set(only) | set(disabled)) - known)
+        if unknown:
+            raise UnknownRuleError(unknown, sorted(known))
+        graph = SpecGraph.build(spec)
+        findings, ran = run_checks(graph, only=only, disable=disabled)
+        facts = manifest_facts(graph)
     counts = dict(spec.counts())
     if spec.manifest is not None:
         counts["manifest_entries"] = facts.listed

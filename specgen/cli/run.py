@@ -22,6 +22,7 @@ from .exitcodes import ExitCode
 if TYPE_CHECKING:
     from ..examples.executor import RunResult, TileState
 
+COLLECT = True  # runs long or runs spec code without bound: keep the cyclic collector (see specgen.cli)
 NAME = "run"
 HELP = "run a block program through the reference executor"
 DESCRIPTION = 'Run a block program through the reference executor and print the resulting state.'

@@ -15,6 +15,7 @@ from typing import TextIO
 from .common import root_arg
 from .exitcodes import ExitCode
 
+COLLECT = True  # runs long or runs spec code without bound: keep the cyclic collector (see specgen.cli)
 NAME = "serve"
 HELP = "serve the site with live reload on spec edits"
 DESCRIPTION = 'Serve the documentation site locally and rebuild it when a spec file changes.'

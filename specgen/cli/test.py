@@ -15,6 +15,7 @@ from .exitcodes import ExitCode
 if TYPE_CHECKING:
     from ..loader import Spec
 
+COLLECT = True  # runs long or runs spec code without bound: keep the cyclic collector (see specgen.cli)
 NAME = "test"
 HELP = "run AVS tests through the embedded ASL interpreter"
 DESCRIPTION = "Run the spec's AVS tests through the embedded ASL interpreter and report each result."
