@@ -367,3 +367,22 @@ def test_timed_tile_entry_ticks_once_per_attempt(corpus):
     status, value = it.call("ExecuteTileInstruction", "TileDecode_TEPL", Bits(0x3E0, 12), ops)
     assert status == "TileExecution_Rejected" and value == Bits(0, 64)
     assert it.call("ReadMonotonicTime").v == before.v + 1
+
+
+def test_bru_jump_shards_for_the_corpus_catalog(corpus):
+    import json
+
+    from specgen.asl.gen_bru_jumps import _Jump, jump_shards_asl
+
+    cat = json.loads((corpus / "spec/catalog/scalar-forms.json").read_text())
+    text = jump_shards_asl(cat)
+    parse_source(text, "j.asl")
+    jumps = {f["mnemonic"]: f for f in cat["forms"]
+             if f.get("semantic_handler") in ("JumpRelative", "JumpRegister", "AddToPC", "SetReturnAddress")}
+    assert sorted(jumps) == ["ADDTPC", "HL.ADDTPC", "HL.SETRET", "J", "JR", "SETRET"]
+    assert text.count("func ValidateScalarBRUExecute_") == 6
+    # signedness of encoding-defined immediates: asm token, else the summary's "signed"
+    assert _Jump(jumps["ADDTPC"]).signed and _Jump(jumps["HL.ADDTPC"]).signed
+    assert not _Jump(jumps["SETRET"]).signed and not _Jump(jumps["HL.SETRET"]).signed
+    jr = text[text.index("func ValidateScalarBRUBounds_JR()"):]
+    assert "Fault_InstructionPC" in jr[:jr.index("end;\nfunc ")]

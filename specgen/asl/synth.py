@@ -41,6 +41,7 @@ from __future__ import annotations
 from ..loader.tree import Spec
 from ..vocabulary import CLASS_PREFIX, vocabulary_of
 from .ast import Module
+from .gen_bru_jumps import jump_shards_asl
 from .gen_bru_shards import bru_shards_asl
 from .gen_commands import command_forms_asl, tile_selectors
 from .gen_fsu_shards import fsu_shards_asl
@@ -242,6 +243,7 @@ def _optional_modules(spec: Spec) -> list[Module]:
         mods.append(_parse(scalar_forms_asl(scalar), "<generated>/scalar-forms.asl"))
         mods.append(_parse(scalar_shards_asl(scalar), "<generated>/scalar-shards.asl"))
         mods.append(_parse(bru_shards_asl(scalar), "<generated>/bru-shards.asl"))
+        mods.append(_parse(jump_shards_asl(scalar), "<generated>/bru-jump-shards.asl"))
         mods.append(_parse(fsu_shards_asl(scalar), "<generated>/fsu-shards.asl"))
     sysregs = _catalog(spec, "system-registers.json")
     if sysregs and sysregs.get("registers"):
