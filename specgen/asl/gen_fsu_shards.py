@@ -97,7 +97,11 @@ class _FSU:
         return self.kind in ("binary", "fused", "convert") or (self.kind == "unary" and self.op != "ABS")
 
     def dst_types(self) -> list[int | None]:
-        return list(self.legal.get("DstType", [])) or [None]
+        """Assigned destination carrier codes: the ``one-of`` values; a record that states none
+        (0.58.0) gets codes 0 and 1, the 64- and 32-bit carriers every release assigns."""
+        if "DstType" not in self.fields:
+            return [None]
+        return list(self.legal.get("DstType", [])) or [0, 1]
 
     def encode(self, values: dict[str, int]) -> int:
         return catalog_word(self.form, values)
