@@ -46,6 +46,7 @@ from ..vocabulary import CLASS_PREFIX, vocabulary_of
 from .ast import Module
 from .gen_bru_jumps import jump_shards_asl
 from .gen_bru_shards import bru_shards_asl
+from .gen_canonical import canonical_asl
 from .gen_commands import command_forms_asl, tile_selectors
 from .gen_fsu_shards import fsu_shards_asl
 from .gen_scalar import scalar_forms_asl
@@ -245,7 +246,8 @@ def _optional_modules(spec: Spec) -> list[Module]:
     if scalar and scalar.get("forms"):
         mods.append(_parse(scalar_forms_asl(scalar), "<generated>/scalar-forms.asl"))
         shards = ((scalar_shards_asl, "scalar-shards"), (bru_shards_asl, "bru-shards"),
-                  (jump_shards_asl, "bru-jump-shards"), (fsu_shards_asl, "fsu-shards"))
+                  (jump_shards_asl, "bru-jump-shards"), (fsu_shards_asl, "fsu-shards"),
+                  (canonical_asl, "canonical-scalar"))
         for generate, name in shards:
             mods.extend(_shard_module(generate, scalar, f"<generated>/{name}.asl"))
     sysregs = _catalog(spec, "system-registers.json")
