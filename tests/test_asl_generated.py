@@ -331,11 +331,15 @@ def test_bru_and_fsu_shards_for_the_corpus_catalog_parse(corpus):
     assert bru.count("func ValidateScalarBRUExecute_") == len(compares) == 52
     fsu_forms = [f for f in cat["forms"] if f.get("semantic_family") == "FSU"]
     assert fsu.count("func ValidateScalarFSUTypesReserved_") == len(fsu_forms)
-    assert "func ValidateScalarFSUBounds_FGES()" in fsu and "func ValidateScalarFSUExecute_FCVT()" not in fsu
+    for kind in ("Execute", "Bounds", "Flags", "TypesLegal", "AliasSnapshot", "AliasSources", "AliasDestination"):
+        assert fsu.count(f"func ValidateScalarFSU{kind}_") == len(fsu_forms)
+    # a Rounding shard for every record that reaches a numeric-profile hook (not compares, FMIN/FMAX, FABS)
+    assert fsu.count("func ValidateScalarFSURounding_") == 19
+    assert "func ValidateScalarFSURounding_FCVTZ()" in fsu and "func ValidateScalarFSURounding_FMIN()" not in fsu
 
 
 def test_fsu_oracles_follow_the_model_not_ieee():
-    from specgen.asl.gen_fsu_shards import compare, minmax, raw_carrier
+    from specgen.asl.gen_fsu_oracle import compare, convert_source, fused, minmax, raw_carrier, unary
 
     qnan, one, two = 0x7FF8000000000000, 0x3FF0000000000000, 0x4000000000000000
     assert compare("NE", False, qnan, one, False) == (False, 0)  # any NaN: every relation false
@@ -346,6 +350,13 @@ def test_fsu_oracles_follow_the_model_not_ieee():
     assert minmax("MAX", qnan, one, False) == (one, 0)
     assert raw_carrier("MUL", one, two, False) == ((one * two) & ((1 << 64) - 1), 0)
     assert raw_carrier("DIV", one, 1 << 63, False) == ((1 << 64) - 1, 2)  # -0 divisor: DZ
+    assert unary("RECIP", 0x80000000, True) == (0xFFFFFFFF, 2)  # FP32 -0: all ones of the word, DZ
+    assert unary("EXP", (1 << 64) - 1, False) == (0, 0)  # the placeholder adds one, modulo 2^64
+    assert fused("NMSUB", 3, 5, 20, False) == (5, 0)  # -(3*5 - 20)
+    assert fused("MADD", 0x10000, 0x10000, 1, True) == (1, 0)  # FP32: the low word of 2^32 + 1
+    scvtf = "SCVTF converts a signed 64-bit or sign-extended signed 32-bit source to floating carrier"
+    assert convert_source(scvtf, 0xDEAD_BEEF_8000_0000, 1) == 0xFFFF_FFFF_8000_0000
+    assert convert_source("UCVTF converts ... zero-extended unsigned 32-bit", 0xDEAD_BEEF_8000_0000, 1) == 0x8000_0000
 
 
 def test_timed_tile_entry_ticks_once_per_attempt(corpus):
@@ -356,3 +367,22 @@ def test_timed_tile_entry_ticks_once_per_attempt(corpus):
     status, value = it.call("ExecuteTileInstruction", "TileDecode_TEPL", Bits(0x3E0, 12), ops)
     assert status == "TileExecution_Rejected" and value == Bits(0, 64)
     assert it.call("ReadMonotonicTime").v == before.v + 1
+
+
+def test_bru_jump_shards_for_the_corpus_catalog(corpus):
+    import json
+
+    from specgen.asl.gen_bru_jumps import _Jump, jump_shards_asl
+
+    cat = json.loads((corpus / "spec/catalog/scalar-forms.json").read_text())
+    text = jump_shards_asl(cat)
+    parse_source(text, "j.asl")
+    jumps = {f["mnemonic"]: f for f in cat["forms"] if f.get("semantic_family") == "BRU" and
+             f.get("semantic_handler") in ("JumpRelative", "JumpRegister", "AddToPC", "SetReturnAddress")}
+    assert sorted(jumps) == ["ADDTPC", "HL.ADDTPC", "HL.SETRET", "J", "JR", "SETRET"]
+    assert text.count("func ValidateScalarBRUExecute_") == 6
+    # signedness of encoding-defined immediates: asm token, else the summary's "signed"
+    assert _Jump(jumps["ADDTPC"]).signed and _Jump(jumps["HL.ADDTPC"]).signed
+    assert not _Jump(jumps["SETRET"]).signed and not _Jump(jumps["HL.SETRET"]).signed
+    jr = text[text.index("func ValidateScalarBRUBounds_JR()"):]
+    assert "Fault_InstructionPC" in jr[:jr.index("end;\nfunc ")]

@@ -1,198 +1,180 @@
-"""Generate FSU validation shards (``ValidateScalarFSU<Kind>_<M>``) where an independent oracle exists.
+"""Generate the FSU validation shards (``ValidateScalarFSU<Kind>_<M>``) for every FSU record.
 
 The corpus's FSU tests call per-mnemonic shards ("executes the canonical
 floating-point effect", "covers zeros, infinities, NaNs, extrema, and signed
 carriers", "covers sticky floating-point exception-flag accumulation",
 "covers every assigned source data-type encoding", "rejects reserved
 data-type encodings before architectural effects", "source snapshotting",
-"source aliases", "destination aliases"). What a shard asserts is computed
-here, in Python, from the catalog record and IEEE 754 encodings
-(``struct``), never from the interpreter:
+"source aliases", "destination aliases", "covers all encoded active or fixed
+rounding-mode selections"). A shard is concrete ASL: it resets the profile,
+seeds the sources, builds the word from the record's encoding and fields,
+runs ``ExecuteScalarInstruction`` and asserts the destination, the sticky
+flags and TPC against values computed in Python by
+:mod:`specgen.asl.gen_fsu_oracle` (never by the interpreter).
 
-* every FSU record: ``TypesReserved`` - each value outside a ``one-of``
-  constraint (``SrcType`` 2/3, ``DstType`` 15..31) rejects with
-  ``Fault_IllegalInstruction``; the destination and the sticky flags are
-  unchanged;
-* ``FloatingCompare`` records (FEQ/FNE/FLT/FGE, ``S`` suffix = signaling;
-  the relation is read from the mnemonic): all shard kinds. The spec's
-  model compares encodings: any NaN makes every relation false (NE too,
-  unlike IEEE's unordered-NE), ``+0 == -0``, otherwise the numeric order;
-  NV (flag bit 0) is raised by a signaling NaN, or by any NaN for the
-  signaling forms. FP32 (``SrcType`` 1) uses the low 32 bits of the carrier;
-* ``FMIN``/``FMAX``: all shard kinds, as the model's ``ScalarFPMinMax``
-  states them (:func:`minmax`: a NaN operand yields the other one, two NaNs
-  the canonical quiet NaN, ``-0 < +0``, NV only for a signaling NaN);
-* ``FADD``/``FSUB``/``FMUL``/``FDIV``: all shard kinds, with the result of
-  the reference profile's raw-carrier arithmetic (:func:`raw_carrier`; the
-  corpus's reference numeric model is this placeholder, so these shards
-  state what the spec's ASL computes under ``--profile reference``; under
-  ``hardware-ieee`` they fail by design);
-* ``FABS``: all shard kinds; clears the sign bit of the FP64 carrier or of
-  the low FP32 word (zero-extended) and raises no flag.
+What a record does is read from its catalog data: the ``semantic_handler``
+(``FloatingCompare``, ``FloatingBinary``, ``FloatingUnary``,
+``FloatingFused``, ``ConvertFloatingEncoding``), the operation from the
+mnemonic (``F<OP>``; a trailing ``S`` on a compare = signaling), the
+sources from the ``SrcL``/``SrcR``/``SrcA`` fields, the assigned type codes
+from the ``one-of`` constraints, and a conversion's source signedness and
+destination kind from its ``semantic_summary`` (``sign-extended``, ``to
+integer carrier``). Shard kinds:
 
-The unary (FSQRT/FRECIP/FEXP), fused and conversion forms are not generated
-yet (``Rounding`` shards neither): their reference-profile hooks and the
-rounding-mode plumbing need their own oracle.
+* ``TypesReserved``: each value outside a ``one-of`` constraint (``SrcType``
+  2/3, ``DstType`` 15..31) rejects with ``Fault_IllegalInstruction``; the
+  destination and the sticky flags are unchanged;
+* ``Execute``/``Bounds``/``Flags``: basic values, then zeros, infinities,
+  NaNs, extrema and subnormals, then pre-set sticky flags (OR-accumulated),
+  for FP64 and FP32 (the FP32 shards put garbage in the carrier's high word);
+* ``TypesLegal``: every assigned ``SrcType`` (and ``DstType``);
+* ``AliasSnapshot``/``AliasSources``/``AliasDestination``: the destination
+  overlapping each source, duplicate and queue (T#1/U#1) sources, results
+  pushed to ->u / ->t;
+* ``Rounding`` (records that reach a numeric-profile hook: all but compares,
+  FMIN/FMAX and FABS): each of the eight ``core_state[39:37]`` encodings.
+
+The numeric results are the reference profile's (the spec's placeholder
+model): these shards state what the ASL computes under ``--profile
+reference`` and fail under ``hardware-ieee`` by design. A conversion's
+expected value is the spec's own ``NormalizeScalarFPResult`` /
+``NormalizeScalarIntegerResult`` of the oracle's value, so the width of
+each carrier code is read from the spec, never restated.
 """
 
 from __future__ import annotations
 
-import math
-import struct
-
 from ..encoding.model import catalog_word
-from .gen_scalar_shards import MASK64, _check_reg, _ident, family_shards_asl, _w, _write_reg
+from . import gen_fsu_oracle as oracle
+from .gen_scalar_shards import MASK64, _ident, family_shards_asl, _w, _write_reg
 
 _TPC = 0x100
-_KINDS = ("Execute", "Bounds", "Flags", "TypesLegal", "AliasSnapshot", "AliasSources", "AliasDestination")
-
-
-def _f64(bits: int) -> float:
-    return struct.unpack("<d", struct.pack("<Q", bits & MASK64))[0]
-
-
-def _f32(bits: int) -> float:
-    return struct.unpack("<f", struct.pack("<I", bits & 0xFFFFFFFF))[0]
-
-
-def _is_snan(bits: int, single: bool) -> bool:
-    if single:
-        b = bits & 0xFFFFFFFF
-        return (b >> 23) & 0xFF == 0xFF and b & 0x7FFFFF != 0 and not b & 0x400000
-    b = bits & MASK64
-    return (b >> 52) & 0x7FF == 0x7FF and b & ((1 << 52) - 1) != 0 and not b & (1 << 51)
-
-
-def compare(relation: str, signaling: bool, left: int, right: int, single: bool) -> tuple[bool, int]:
-    """(result, flags) of the spec's encoding comparison (module docstring)."""
-    x, y = (_f32(left), _f32(right)) if single else (_f64(left), _f64(right))
-    nan = math.isnan(x) or math.isnan(y)
-    snan = _is_snan(left, single) or _is_snan(right, single)
-    flags = 1 if snan or (signaling and nan) else 0
-    if nan:
-        return False, flags
-    return {"EQ": x == y, "NE": x != y, "LT": x < y, "GE": not x < y}[relation], flags
-
-
-def minmax(op: str, left: int, right: int, single: bool) -> tuple[int, int]:
-    """FMIN/FMAX as the spec's model states them: a NaN operand yields the other operand (two NaNs
-    the canonical quiet NaN), -0 < +0, otherwise the numeric order; NV only for a signaling NaN."""
-    mask, sign, qnan = (0xFFFFFFFF, 1 << 31, 0x7FC00000) if single else (MASK64, 1 << 63, 0x7FF8000000000000)
-    left &= mask
-    right &= mask
-    x, y = (_f32(left), _f32(right)) if single else (_f64(left), _f64(right))
-    flags = 1 if _is_snan(left, single) or _is_snan(right, single) else 0
-    if math.isnan(x) and math.isnan(y):
-        return qnan, flags
-    if math.isnan(x) or math.isnan(y):
-        return (right if math.isnan(x) else left), flags
-    if x == 0 and y == 0:
-        negative = (left & sign, right & sign)
-        if op == "MAX":
-            return (sign if all(negative) else 0), flags
-        return (sign if any(negative) else 0), flags
-    if op == "MIN":
-        return (left if x < y else right), flags
-    return (right if x < y else left), flags
-
-
-def raw_carrier(op: str, left: int, right: int, single: bool) -> tuple[int, int]:
-    """FADD/FSUB/FMUL/FDIV under the reference profile (``ScalarFPBinaryProfile`` in
-    ``asl/arch/profile/reference-profile.asl``): integer arithmetic on the carriers modulo 2^64
-    (unsigned division), division by a ±0 encoding gives all ones and DZ (flag bit 1); an FP32
-    result keeps the low word. This is the spec's placeholder numeric model, not IEEE."""
-    mask = 0xFFFFFFFF if single else MASK64
-    left &= mask
-    right &= mask
-    if op == "ADD":
-        value, flags = left + right, 0
-    elif op == "SUB":
-        value, flags = left - right, 0
-    elif op == "MUL":
-        value, flags = left * right, 0
-    elif right & (mask >> 1) == 0:
-        value, flags = MASK64, 2
-    else:
-        value, flags = left // right, 0
-    return value & mask, flags
-
-
-def fabs(value: int, single: bool) -> int:
-    return (value & 0x7FFFFFFF) if single else (value & ~(1 << 63) & MASK64)
-
+_KINDS = ("Execute", "Bounds", "Flags", "TypesLegal", "AliasSnapshot", "AliasSources", "AliasDestination",
+          "Rounding")
+_SOURCES = ("SrcL", "SrcR", "SrcA")
+_HOME = {"SrcL": 2, "SrcR": 4, "SrcA": 6, "RegDst": 5}
 
 # FP64 / FP32 encodings for the value sweeps
 _D = {"1": 0x3FF0000000000000, "2": 0x4000000000000000, "-1": 0xBFF0000000000000, "+0": 0,
       "-0": 1 << 63, "inf": 0x7FF0000000000000, "-inf": 0xFFF0000000000000, "qnan": 0x7FF8000000000000,
       "snan": 0x7FF0000000000001, "max": 0x7FEFFFFFFFFFFFFF, "-max": 0xFFEFFFFFFFFFFFFF, "tiny": 1,
-      "-tiny": (1 << 63) | 1}
+      "-tiny": (1 << 63) | 1, "3": 0x4008000000000000}
 _S = {"1": 0x3F800000, "2": 0x40000000, "-1": 0xBF800000, "+0": 0, "-0": 0x80000000, "inf": 0x7F800000,
       "-inf": 0xFF800000, "qnan": 0x7FC00000, "snan": 0x7F800001, "max": 0x7F7FFFFF, "-max": 0xFF7FFFFF,
-      "tiny": 1, "-tiny": 0x80000001}
+      "tiny": 1, "-tiny": 0x80000001, "3": 0x40400000}
 _CARRIER = 0xDEADBEEF00000000  # high half of an FP32 carrier: ignored by the model
 
 
 class _FSU:
+    """One FSU record: how to encode it and what it must produce (module docstring)."""
+
     def __init__(self, form: dict) -> None:
         self.form = form
         self.fields = {fl["name"]: fl for fl in form.get("fields", [])}
         self.length = int(form["length_bits"])
         self.handler = form.get("semantic_handler")
+        self.summary = str(form.get("semantic_summary", ""))
         m = form["mnemonic"].upper()
+        self.mnemonic = m
+        self.sources = [n for n in _SOURCES if n in self.fields]
         self.signaling = self.handler == "FloatingCompare" and m.endswith("S")
-        self.relation = (m[1:-1] if self.signaling else m[1:]) if self.handler == "FloatingCompare" else None
-        self.binary = "SrcR" in self.fields
-        self.minmax = m[1:] if m in ("FMIN", "FMAX") else None
-        self.raw = m[1:] if m in ("FADD", "FSUB", "FMUL", "FDIV") else None
+        self.op = (m[1:-1] if self.signaling else m[1:]) if m.startswith("F") else m
+        self.kind = {"FloatingCompare": "compare", "FloatingUnary": "unary", "FloatingFused": "fused",
+                     "ConvertFloatingEncoding": "convert"}.get(self.handler or "", "binary")
+        if self.kind == "binary" and self.op in ("MIN", "MAX"):
+            self.kind = "minmax"
+        self.legal = {c["field"]: list(c["values"]) for c in form.get("constraints", [])
+                      if c.get("operator") == "one-of" and c.get("field") in self.fields}
+
+    @property
+    def known(self) -> bool:
+        return self.kind in ("compare", "minmax", "binary", "fused", "convert") or (
+            self.kind == "unary" and self.op in ("ABS", "SQRT", "EXP", "RECIP"))
+
+    @property
+    def rounds(self) -> bool:
+        """The record reaches a numeric-profile hook (so the rounding mode is an input)."""
+        return self.kind in ("binary", "fused", "convert") or (self.kind == "unary" and self.op != "ABS")
+
+    def dst_types(self) -> list[int | None]:
+        """Assigned destination carrier codes: the ``one-of`` values; a record that states none
+        (0.58.0) gets codes 0 and 1, the 64- and 32-bit carriers every release assigns."""
+        if "DstType" not in self.fields:
+            return [None]
+        return list(self.legal.get("DstType", [])) or [0, 1]
 
     def encode(self, values: dict[str, int]) -> int:
         return catalog_word(self.form, values)
 
-    def expected(self, left: int, right: int, single: bool) -> tuple[int, int]:
-        if self.minmax:
-            return minmax(self.minmax, left, right, single)
-        if self.raw:
-            return raw_carrier(self.raw, left, right, single)
-        if self.relation:
-            r, flags = compare(self.relation, self.signaling, left, right, single)
+    def expected(self, v: dict[str, int], src_type: int, dst_type: int | None) -> tuple[int | str, int]:
+        """(destination value or an ASL expression for it, flags)."""
+        single = src_type == 1
+        left, right, addend = v.get("SrcL", 0), v.get("SrcR", 0), v.get("SrcA", 0)
+        if self.kind == "compare":
+            r, flags = oracle.compare(self.op, self.signaling, left, right, single)
             return int(r), flags
-        return fabs(left, single), 0
+        if self.kind == "minmax":
+            return oracle.minmax(self.op, left, right, single)
+        if self.kind == "binary":
+            return oracle.raw_carrier(self.op, left, right, single)
+        if self.kind == "unary":
+            return oracle.unary(self.op, left, single)
+        if self.kind == "fused":
+            return oracle.fused(self.op, left, right, addend, single)
+        value = oracle.convert_source(self.summary, left, src_type)
+        kind = oracle.convert_kind(self.summary)
+        return f"NormalizeScalar{kind}Result({_w(value)}, '{(dst_type or 0):05b}')", 0
 
 
-def _run(f: _FSU, left: int, right: int, *, single: bool, sel: dict[str, int] | None = None,
-         preset_flags: int = 0) -> list[str]:
-    s = {"left": 2, "right": 4, "dst": 5, **(sel or {})}
-    vals = {"SrcL": s["left"], "SrcType": int(single), "RegDst": s["dst"]}
+def _check(sel: int, expected: int | str) -> list[str]:
+    value = expected if isinstance(expected, str) else _w(expected)
+    if sel < 24:
+        return [f"    assert ReadGPR({sel}) == {value};"]
+    return [f"    assert ReadTemporaryQueue({'TRUE' if sel == 31 else 'FALSE'}, 0) == {value};"]
+
+
+def _run(f: _FSU, values: tuple[int, ...], *, single: bool, sel: dict[str, int] | None = None,
+         preset_flags: int = 0, dst_type: int | None = None, rounding: int | None = None) -> list[str]:
+    """One attempt: ``values`` are SrcL, SrcR, SrcA in order (as many as the record reads)."""
+    s = {**_HOME, **(sel or {})}
+    vals = {"SrcType": int(single), "RegDst": s["RegDst"]}
+    if "DstType" in f.fields:
+        vals["DstType"] = f.dst_types()[0] if dst_type is None else dst_type
     out = ["    ResetProfileState();", f"    WriteTPC({_w(_TPC)});"]
-    out += _write_reg(s["left"], left)
-    if f.binary:
-        vals["SrcR"] = s["right"]
-        if s["right"] != s["left"]:
-            out += _write_reg(s["right"], right)
-        else:
-            right = left
+    if rounding is not None:
+        out.append(f"    _SystemRegisters.core_state[39:37] = '{rounding:03b}';")
+    seen: dict[int, int] = {}
+    effective: dict[str, int] = {}
+    for name, value in zip(f.sources, values):
+        vals[name] = s[name]
+        if s[name] not in seen:  # a duplicate selector reads the value written first
+            seen[s[name]] = value
+            out += _write_reg(s[name], value)
+        effective[name] = seen[s[name]]
     if preset_flags:
         out.append(f"    RecordNumericStatusFlags(Zeros{{5}} + {preset_flags});")
-    value, flags = f.expected(left, right, single)
+    value, flags = f.expected(effective, int(single), vals.get("DstType"))
     out += ["    ClearFault();", f"    instruction = Zeros{{48}} + 0x{f.encode(vals):x};",
             f"    assert ExecuteScalarInstruction(instruction, {f.length}) == ScalarExecution_Executed;",
             "    assert _LastFault == Fault_None;",
             f"    assert ReadTPC() == {_w(_TPC + f.length // 8)};"]
-    out += _check_reg(s["dst"], value)
+    out += _check(s["RegDst"], value)
     out.append(f"    assert NumericStatusFlags() == Zeros{{5}} + {flags | preset_flags};")
     return out
 
 
-def _pairs(f: _FSU, names: list[tuple[str, str]], single: bool) -> list[tuple[int, int]]:
+def _vals(names: tuple[str, ...], single: bool) -> tuple[int, ...]:
     t = _S if single else _D
     hi = _CARRIER if single else 0
-    return [(t[a] | hi, t[b] | hi) for a, b in names]
+    return tuple(t[n] | hi for n in names)
 
 
-_BASIC = [("1", "2"), ("2", "1"), ("-1", "-1")]
-_EDGES = [("+0", "-0"), ("-0", "+0"), ("inf", "max"), ("-inf", "-max"), ("max", "inf"), ("qnan", "1"),
-          ("1", "qnan"), ("snan", "1"), ("qnan", "qnan"), ("tiny", "+0"), ("-tiny", "-0"), ("-max", "tiny"),
-          ("inf", "inf"), ("-inf", "inf")]
+_BASIC = [("1", "2", "3"), ("2", "1", "-1"), ("-1", "-1", "2")]
+_EDGES = [("+0", "-0", "+0"), ("-0", "+0", "-0"), ("inf", "max", "1"), ("-inf", "-max", "inf"),
+          ("max", "inf", "-max"), ("qnan", "1", "2"), ("1", "qnan", "qnan"), ("snan", "1", "snan"),
+          ("qnan", "qnan", "+0"), ("tiny", "+0", "tiny"), ("-tiny", "-0", "-1"), ("-max", "tiny", "max"),
+          ("inf", "inf", "-inf"), ("-inf", "inf", "qnan")]
+_FLAG_VALUES = [("snan", "1", "2"), ("qnan", "2", "1"), ("1", "1", "1"), ("2", "-0", "+0"), ("+0", "+0", "1")]
 
 
 def _body(name: str, lines: list[str]) -> str:
@@ -201,58 +183,64 @@ def _body(name: str, lines: list[str]) -> str:
 
 def _types_reserved(f: _FSU) -> list[str]:
     lines: list[str] = []
-    for c in f.form.get("constraints", []):
-        if c.get("operator") != "one-of" or c.get("field") not in f.fields:
-            continue
-        width = f.fields[c["field"]]["width"]
-        for bad in (v for v in range(1 << width) if v not in c["values"]):
+    for field, legal in f.legal.items():
+        width = f.fields[field]["width"]
+        for bad in (v for v in range(1 << width) if v not in legal):
             vals = {n: 0 for n in f.fields}
-            vals.update({"SrcL": 2, "RegDst": 5})
-            if "SrcR" in f.fields:
-                vals["SrcR"] = 4
-            if "SrcA" in f.fields:
-                vals["SrcA"] = 6
-            vals[c["field"]] = bad
+            vals.update({n: _HOME[n] for n in (*f.sources, "RegDst") if n in f.fields})
+            vals[field] = bad
             lines += ["    ResetProfileState();", f"    WriteTPC({_w(_TPC)});",
-                      *_write_reg(2, _D["1"]), *_write_reg(4, _D["2"]), *_write_reg(5, 0x5A5A),
-                      "    RecordNumericStatusFlags(Zeros{5} + 4);", "    ClearFault();",
+                      *_write_reg(2, _D["1"]), *_write_reg(4, _D["2"]), *_write_reg(6, _D["3"]),
+                      *_write_reg(5, 0x5A5A), "    RecordNumericStatusFlags(Zeros{5} + 4);", "    ClearFault();",
                       f"    instruction = Zeros{{48}} + 0x{f.encode(vals):x};",
                       f"    assert ExecuteScalarInstruction(instruction, {f.length}) == ScalarExecution_Rejected;",
                       "    assert _LastFault == Fault_IllegalInstruction;",
-                      *_check_reg(5, 0x5A5A), "    assert NumericStatusFlags() == Zeros{5} + 4;"]
+                      f"    assert ReadTPC() == {_w(_TPC)};",
+                      *_check(5, 0x5A5A), "    assert NumericStatusFlags() == Zeros{5} + 4;"]
     return lines
 
 
+def _kinds(f: _FSU) -> dict[str, list[str]]:
+    kinds: dict[str, list[str]] = {k: [] for k in _KINDS}
+    src_types = f.legal.get("SrcType", [0, 1])
+    for single in (t == 1 for t in src_types if t in (0, 1)):
+        for dst in f.dst_types()[:2]:
+            for names in _BASIC:
+                kinds["Execute"] += _run(f, _vals(names, single), single=single, dst_type=dst)
+        for names in _EDGES:
+            kinds["Bounds"] += _run(f, _vals(names, single), single=single)
+        for names in _FLAG_VALUES:
+            kinds["Flags"] += _run(f, _vals(names, single), single=single, preset_flags=0b10100)
+        typical = _vals(("-1", "2", "3"), single)
+        for dst in f.dst_types():
+            kinds["TypesLegal"] += _run(f, typical, single=single, dst_type=dst)
+        # the destination overlaps a source: every source is read before the result is written
+        for name in f.sources:
+            kinds["AliasSnapshot"] += _run(f, typical, single=single, sel={"RegDst": _HOME[name]})
+        if len(f.sources) > 1:
+            kinds["AliasSources"] += _run(f, typical, single=single, sel={n: 2 for n in f.sources})
+        kinds["AliasSources"] += _run(f, typical, single=single, sel={"SrcL": 24, "SrcR": 28})
+        for dst in (30, 31):
+            kinds["AliasDestination"] += _run(f, typical, single=single, sel={"RegDst": dst})
+        if f.rounds:
+            for mode in range(8):
+                kinds["Rounding"] += _run(f, typical, single=single, rounding=mode)
+    return kinds
+
+
 def fsu_shards(form: dict) -> dict[str, str]:
-    """Shard name -> ASL text for one FSU record (only the kinds with an oracle here)."""
+    """Shard name -> ASL text for one FSU record."""
     f = _FSU(form)
     m = _ident(form["mnemonic"])
     out: dict[str, str] = {}
     reserved = _types_reserved(f)
     if reserved:
         out[f"ValidateScalarFSUTypesReserved_{m}"] = _body(f"ValidateScalarFSUTypesReserved_{m}", reserved)
-    if not (f.relation or f.minmax or f.raw or form["mnemonic"] == "FABS"):
+    if not f.known:
         return out
-    kinds: dict[str, list[str]] = {k: [] for k in _KINDS}
-    for single in (False, True):
-        for l, r in _pairs(f, _BASIC, single):
-            kinds["Execute"] += _run(f, l, r, single=single)
-        for l, r in _pairs(f, _EDGES, single):
-            kinds["Bounds"] += _run(f, l, r, single=single)
-        for l, r in _pairs(f, [("snan", "1"), ("qnan", "2"), ("1", "1"), ("2", "-0")], single):
-            kinds["Flags"] += _run(f, l, r, single=single, preset_flags=0b10100)
-        l, r = _pairs(f, [("-1", "2")], single)[0]
-        kinds["TypesLegal"] += _run(f, l, r, single=single)
-        # the destination overlaps a source: both are read before the result is written
-        kinds["AliasSnapshot"] += _run(f, l, r, single=single, sel={"dst": 2})
-        if f.binary:
-            kinds["AliasSnapshot"] += _run(f, l, r, single=single, sel={"dst": 4})
-        kinds["AliasSources"] += _run(f, l, r, single=single, sel={"right": 2})
-        kinds["AliasSources"] += _run(f, l, r, single=single, sel={"left": 24, "right": 28})
-        for dst in (30, 31):
-            kinds["AliasDestination"] += _run(f, l, r, single=single, sel={"dst": dst})
-    for k, lines in kinds.items():
-        out[f"ValidateScalarFSU{k}_{m}"] = _body(f"ValidateScalarFSU{k}_{m}", lines)
+    for k, lines in _kinds(f).items():
+        if lines:
+            out[f"ValidateScalarFSU{k}_{m}"] = _body(f"ValidateScalarFSU{k}_{m}", lines)
     return out
 
 
