@@ -68,6 +68,16 @@ class FileText:
     size: int
 
 
+#: Names editors and merge tools leave beside a file: vim swap files, ``~`` and ``.bak`` backups,
+#: Emacs lock and auto-save files, patch leftovers, macOS folder metadata
+_EDITOR_FILE = re.compile(r"(^\.#|^#.*#$|~$|\.sw[a-p]$|\.(orig|rej|bak)$|^\.DS_Store$)")
+
+
+def is_editor_file(name: str) -> bool:
+    """Whether a file name is an editor's or a merge tool's leftover rather than part of a spec."""
+    return _EDITOR_FILE.search(name) is not None
+
+
 def _refused(rel: str) -> bool:
     """Paths never read, whatever the tree holds: empty, absolute, backslashed or with ``..``."""
     return not rel or rel.startswith("/") or "\\" in rel or ".." in rel.split("/")
@@ -201,6 +211,13 @@ class SpecFiles:
                                           f"cannot list directory: {e.strerror}"))
                 continue
             for e in entries:
+                if is_editor_file(e.name):
+                    # what an editor leaves beside a file it edits is not part of the spec: not read,
+                    # not listed (so no manifest finding, and 'manifest --write' never records it)
+                    self.findings.append(Finding("file-editor-backup", Severity.NOTE, e.path[cut:], 0,
+                                                 "editor swap or backup file; specgen ignores it (delete it or "
+                                                 "keep it out of the tree)"))
+                    continue
                 if e.is_symlink():
                     p = Path(e.path)
                     target = self._check_link(p)

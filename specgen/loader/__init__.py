@@ -30,7 +30,7 @@ from .jsonrec import parse_json
 from .scans import Scans, memo
 from .tree import Spec
 
-__all__ = ["Spec", "SpecConfig", "load_spec", "RootError", "TOO_LARGE_RULE", "UNUSABLE_RULES"]
+__all__ = ["Spec", "SpecConfig", "load_spec", "RootError", "TOO_LARGE_RULE", "UNPARSED_STUB", "UNUSABLE_RULES"]
 
 TRACEABILITY_SCHEMA = "pto.release-traceability.v2"
 TOO_LARGE_RULE = "asl-unit-too-large"  # an ``asl-`` rule: its consequences fold into it (asl.static)
