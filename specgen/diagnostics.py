@@ -88,3 +88,30 @@ def sorted_unique(findings: list[Finding]) -> list[Finding]:
 def has_failures(findings: Iterable[Finding], strict: bool) -> bool:
     """Whether a run fails: any error, or any warning too under ``--strict``."""
     return any(f.severity is Severity.ERROR or (strict and f.severity is Severity.WARNING) for f in findings)
+
+
+#: Findings that leave a file unusable as a whole: its bytes (reader) or, for a JSON file, its syntax
+UNUSABLE_FILE_RULES = frozenset({"file-encoding", "file-nul", "file-too-large", "path-unreadable",
+                                 "record-json", "record-duplicate-key"})
+
+
+def drop_followers(findings: list[Finding], causes: Iterable[Finding]) -> list[Finding]:
+    """``findings`` without those elsewhere that name a file ``causes`` left unusable.
+
+    One cause, one finding: when ``command-forms.json`` does not parse, every tile operation
+    whose carrier "has 0 forms in command-forms.json" says nothing the parse error did not.
+    A file is unusable when a cause of :data:`UNUSABLE_FILE_RULES` is about the whole of it (a
+    JSON file; an ASL unit keeps its records, its bytes replaced). At that file itself only the
+    cause and the manifest's findings stay (a hash mismatch is a separate fact); a second reader of
+    the same bytes (the examples runner's "invalid example: not valid JSON") is the same cause.
+    """
+    paths: set[str] = set()
+    for c in causes:
+        if c.rule in UNUSABLE_FILE_RULES and (c.path.endswith(".json") or c.rule in ("file-too-large",
+                                                                                      "path-unreadable")):
+            paths.add(c.path)
+    if not paths:
+        return findings
+    names = paths | {p.rsplit("/", 1)[-1] for p in paths}
+    return [f for f in findings if f.rule in UNUSABLE_FILE_RULES or f.rule.startswith("manifest-")
+            or (f.path not in paths and not any(n in f.message for n in names))]

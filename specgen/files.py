@@ -15,6 +15,7 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
+import re
 import stat
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,19 +24,58 @@ from .diagnostics import Finding, Severity
 
 MAX_FILE_BYTES = 32 * 1024 * 1024
 MAX_LINE_CHARS = 1024 * 1024
+REPLACEMENT = "\ufffd"  # stands for an invalid byte or a NUL, each already reported
+#: Reader findings that mean the file's bytes are not usable text as written (the command fails)
+BYTE_RULES = frozenset({"file-encoding", "file-nul", "file-too-large", "path-unreadable"})
 _UNSEEN = object()
 # non-blocking so a FIFO in the tree cannot hang a read (it is refused as "not a regular file")
 _OPEN_FLAGS = os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK
 
 
+#: Deepest JSON nesting read (the spec's own files nest under 20 deep); deeper is a finding, never a
+#: RecursionError, whatever recursion limit the process runs with
+MAX_JSON_DEPTH = 256
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def json_too_deep(text: str, limit: int = MAX_JSON_DEPTH) -> int:
+    """The offset of the first ``[``/``{`` nested deeper than ``limit`` in ``text``; -1 when none is.
+
+    Linear in the text and cheap for ordinary files: a text with no more than ``limit`` opening
+    brackets in all cannot exceed it, and is answered by two counts.
+    """
+    if text.count("[") + text.count("{") <= limit:
+        return -1
+    depth = 0
+    for m in _JSON_TOKEN.finditer(text):
+        ch = m.group()
+        if ch in "[{":
+            depth += 1
+            if depth > limit:
+                return m.start()
+        elif ch in "]}":
+            depth -= 1
+    return -1
+
+
 @dataclass(slots=True)
 class FileText:
-    """A file's bytes hash and its text (None when it is not valid UTF-8)."""
+    """A file's bytes hash and its text (invalid bytes and NULs replaced by U+FFFD, each reported)."""
 
     path: str
     sha256: str
     text: str | None
     size: int
+
+
+#: Names editors and merge tools leave beside a file: vim swap files, ``~`` and ``.bak`` backups,
+#: Emacs lock and auto-save files, patch leftovers, macOS folder metadata
+_EDITOR_FILE = re.compile(r"(^\.#|^#.*#$|~$|\.sw[a-p]$|\.(orig|rej|bak)$|^\.DS_Store$)")
+
+
+def is_editor_file(name: str) -> bool:
+    """Whether a file name is an editor's or a merge tool's leftover rather than part of a spec."""
+    return _EDITOR_FILE.search(name) is not None
 
 
 def _refused(rel: str) -> bool:
@@ -171,6 +211,13 @@ class SpecFiles:
                                           f"cannot list directory: {e.strerror}"))
                 continue
             for e in entries:
+                if is_editor_file(e.name):
+                    # what an editor leaves beside a file it edits is not part of the spec: not read,
+                    # not listed (so no manifest finding, and 'manifest --write' never records it)
+                    self.findings.append(Finding("file-editor-backup", Severity.NOTE, e.path[cut:], 0,
+                                                 "editor swap or backup file; specgen ignores it (delete it or "
+                                                 "keep it out of the tree)"))
+                    continue
                 if e.is_symlink():
                     p = Path(e.path)
                     target = self._check_link(p)
@@ -296,9 +343,18 @@ class SpecFiles:
             return None  # ELOOP (a final link) or anything else: let the careful path decide and report
 
     def decode(self, rel: str, data: bytes, *, ascii_only: bool = False) -> str | None:
+        """The file's text; every byte-level problem is one located finding here, so every command
+        that reads the file reports it the same way.
+
+        Invalid UTF-8 and NUL bytes are reported once (at the first offending byte) and then
+        replaced by U+FFFD, so the file's records still load and nothing downstream reports the
+        consequences of a missing file (a dangling reference, a test whose source "is not a unit")
+        or writes a raw NUL into a page. The finding is an error, so the command still fails.
+        """
         if data.startswith(b"\xef\xbb\xbf"):
             self.findings.append(_err("file-bom", rel, 1, "file starts with a UTF-8 byte-order mark; remove it", 1))
             data = data[3:]
+        replaced = False
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as e:
@@ -306,7 +362,16 @@ class SpecFiles:
             col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
             self.findings.append(_err("file-encoding", rel, line,
                                       f"invalid UTF-8 byte 0x{data[e.start]:02x}; save the file as UTF-8", col))
-            return None
+            text = data.decode("utf-8", errors="replace")
+            replaced = True
+        nul = text.find("\0")
+        if nul >= 0:
+            line = text.count("\n", 0, nul) + 1
+            self.findings.append(_err("file-nul", rel, line,
+                                      f"NUL byte (U+0000) in a text file ({text.count(chr(0))} in all); remove it",
+                                      nul - text.rfind("\n", 0, nul)))
+            text = text.replace("\0", REPLACEMENT)
+            replaced = True
         cr = text.find("\r")
         if cr >= 0:
             line = text.count("\n", 0, cr) + 1
@@ -314,11 +379,13 @@ class SpecFiles:
                                       "CR line ending; use LF line endings only", cr - text.rfind("\n", 0, cr)))
             text = text.replace("\r\n", "\n").replace("\r", "\n")
         if ascii_only and not text.isascii():
-            i = next(i for i, ch in enumerate(text) if ord(ch) > 127)
-            line = text.count("\n", 0, i) + 1
-            self.findings.append(_err("file-non-ascii", rel, line,
-                                      f"non-ASCII character {text[i]!r} (U+{ord(text[i]):04X}); ASL sources are ASCII",
-                                      i - text.rfind("\n", 0, i)))
+            # a replacement character stands for a byte already reported: not news
+            i = next((i for i, ch in enumerate(text) if ord(ch) > 127 and not (replaced and ch == REPLACEMENT)), -1)
+            if i >= 0:
+                line = text.count("\n", 0, i) + 1
+                self.findings.append(_err("file-non-ascii", rel, line,
+                                          f"non-ASCII character {text[i]!r} (U+{ord(text[i]):04X}); "
+                                          "ASL sources are ASCII", i - text.rfind("\n", 0, i)))
         return text
 
     def exists(self, rel: str) -> bool:

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from ..cache import cache_dir, read_pickle, write_pickle
+from ..loader import UNPARSED_STUB
 from ..loader.tree import Spec
 from ..models.located import AslUnit
 from .ast import Decl, FuncDecl, GlobalDecl, Module, TypeDecl
@@ -252,6 +253,9 @@ def _summarise(units: list[AslUnit], keys: list[str], summaries: dict[str, FileS
     fresh = 0
     for fi, (unit, key) in enumerate(zip(units, keys)):
         if not isinstance(summaries.get(key), tuple):
+            if unit.text == UNPARSED_STUB:  # an oversized unit (the loader's asl-unit-too-large)
+                summaries[key] = (1, 1, "not parsed: the unit is larger than [specgen] max_unit_bytes")
+                continue
             try:
                 mod = parse_source(unit.text, unit.path)
             except ASLError as exc:

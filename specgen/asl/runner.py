@@ -22,6 +22,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path, PurePosixPath
+from typing import Callable
 from xml.sax.saxutils import quoteattr
 
 from ..loader import load_spec
@@ -189,12 +190,14 @@ def _run_batch(cases: list[TestCase]) -> tuple[list[TestResult], set | None]:
 
 def run_tests(spec: Spec, selectors: list[str], jobs: int = 1,
               profile: str = "reference", max_steps: int | None = None,
-              coverage: bool = False) -> TestRunReport:
+              coverage: bool = False, progress: Callable[[int, int], None] | None = None) -> TestRunReport:
     """Run the selected AVS tests of ``spec``; see the module docstring for statuses.
 
     ``max_steps`` overrides the tree's step budget per test; ``coverage``
-    records the statements run (merged over the workers) in the report.
+    records the statements run (merged over the workers) in the report;
+    ``progress(done, total)`` is told as results come in (the command line's progress).
     """
+    tell = progress or (lambda done, total: None)
     t0 = time.perf_counter()
     cases = select(discover(spec), list(selectors))
     if not cases:
@@ -205,7 +208,10 @@ def run_tests(spec: Spec, selectors: list[str], jobs: int = 1,
         sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
         interp = _make_interpreter(spec, profile, max_steps, coverage)
         load = time.perf_counter() - t_load
-        results = [run_one(interp, c) for c in cases]
+        results = []
+        for c in cases:
+            results.append(run_one(interp, c))
+            tell(len(results), len(cases))
         hits = interp.coverage
     else:
         build_index(spec)  # warm the on-disk cache once, before the workers start
@@ -219,6 +225,7 @@ def run_tests(spec: Spec, selectors: list[str], jobs: int = 1,
                                  initargs=(str(spec.root), profile, max_steps, coverage)) as pool:
             for batch, batch_hits in pool.map(_run_batch, shards):
                 results.extend(batch)
+                tell(len(results), len(cases))
                 if hits is not None and batch_hits:
                     hits |= batch_hits
         results.sort(key=lambda r: r.path)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..diagnostics import Finding, sorted_unique
+from ..diagnostics import Finding, drop_followers, sorted_unique
 from ..graph import SpecGraph
 from .base import Rule, loader_rule
 from .needs import NOT_RUN, Gap, absorbed, missing_facts, not_run_findings
@@ -84,6 +84,7 @@ def run_checks(graph: SpecGraph, *, only: Iterable[str] = (), disable: Iterable[
     for f in graph.spec.findings:
         if f.rule not in rule_ids and (not only_set or f.rule in only_set) and f.rule not in disabled:
             findings.append(f)
+    findings = drop_followers(findings, graph.spec.findings)  # what only follows from an unusable file
     if any(f.rule.startswith("asl-") for f in findings):  # one cause, one finding: drop what follows from it
         from ..asl.static import drop_consequences
         findings = drop_consequences(graph, findings)

@@ -7,7 +7,7 @@ comes here only when something the last check observed has changed.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 from ..graph import SpecGraph
 from ..loader import load_spec
@@ -27,20 +27,25 @@ class UnknownRuleError(ValueError):
         self.unknown, self.known = list(unknown), list(known)
 
 
-def compute(root: Path, only: Sequence[str], disable: Sequence[str], *, examples: bool = True) -> CheckResult:
+def compute(root: Path, only: Sequence[str], disable: Sequence[str], *, examples: bool = True,
+            stage: Callable[[str], None] | None = None) -> CheckResult:
     """Run the check; the result carries the observation log the result cache replays.
 
     ``examples=False`` also disables the rules that run the spec's checked
     examples (:data:`EXAMPLE_RULES`), the slowest part of a check. Raises the
-    loader's ``RootError`` for an unreadable root and :class:`UnknownRuleError`.
+    loader's ``RootError`` for an unreadable root and :class:`UnknownRuleError`. ``stage`` is told
+    when each stage starts (the command line's progress).
     """
+    stage = stage or (lambda name: None)
     with collector_paused():
+        stage("load")
         spec = load_spec(root)
         disabled = [*disable, *(() if examples else EXAMPLE_RULES)]
         known = {r.id for r in all_rules()}
         unknown = sorted((set(only) | set(disabled)) - known)
         if unknown:
             raise UnknownRuleError(unknown, sorted(known))
+        stage("rules")
         graph = SpecGraph.build(spec)
         findings, ran = run_checks(graph, only=only, disable=disabled)
         facts = manifest_facts(graph)

@@ -90,6 +90,13 @@ def _main(argv: Sequence[str] | None, out: TextIO, err: TextIO) -> int:
     except BrokenPipeError:  # the reader went away (``specgen decode … | head -3``): stop quietly
         _silence(out)
         return ExitCode.BROKEN_PIPE
+    except OSError as e:
+        # a file the command writes (or a path outside the spec tree it was given) that the system
+        # refuses: one line naming it, exit 2, never a traceback; the tree itself is read through
+        # the reader, which turns its OSErrors into findings
+        where = e.filename or args.command
+        print(f"{where}:0:0: os-error: specgen {args.command}: {e.strerror or e}", file=err)
+        return ExitCode.USAGE
 
 
 def _silence(stream: TextIO) -> None:

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from .common import load_encodings, root_arg
+from .common import load_encodings, report_unusable, root_arg
 from .exitcodes import ExitCode
 
 NAME = "asm"
@@ -40,6 +40,8 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except RootError as e:
         err.write(f"specgen asm: {e}\n")
         return ExitCode.USAGE
+    if report_unusable(spec, err, f"{spec.config.json_root}/catalog/"):  # the commands come from there
+        return ExitCode.FINDINGS
     vocabulary = vocabulary_of(spec)
     try:
         program = parse_program(text, vocabulary, path=shown)

@@ -15,7 +15,7 @@ from typing import TextIO
 
 from .. import __version__
 from ..diagnostics import has_failures
-from .common import UsageError, root_arg
+from .common import UsageError, output_error, root_arg
 from .exitcodes import ExitCode
 
 NAME = "check"
@@ -76,7 +76,10 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ..report.summary import CheckSummary, RuleInfo
     from ..resultcache import lookup, store
 
+    from .progress import Progress
+
     t0 = time.perf_counter()
+    progress = Progress(err, NAME)
     options = ["only=" + ",".join(sorted(set(args.only))), "disable=" + ",".join(sorted(set(args.disable))),
                "examples=" + ("no" if args.no_examples else "yes")]
     result = None if args.no_cache or not args.root.is_dir() else lookup(args.root, options)
@@ -85,11 +88,15 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         from ..check.compute import UnknownRuleError, compute
         from ..loader import RootError
         try:
-            result = compute(args.root, args.only, args.disable, examples=not args.no_examples)
+            result = compute(args.root, args.only, args.disable, examples=not args.no_examples,
+                             stage=progress.stage)
         except (RootError, UnknownRuleError) as e:
+            progress.finish()
             raise UsageError(str(e)) from e
         if not args.no_cache:
+            progress.stage("store")
             store(args.root, options, result)
+    progress.finish()
     repo_root, spec_in_repo = (repo_location(args.root, args.repo_root) if args.format == "sarif"
                                else (None, None))
     summary = CheckSummary(
@@ -101,8 +108,12 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     options = {"strict": args.strict} if args.format == "junit" else {}
     text = render_report(args.format, result.findings, summary, **options)
     if args.output:
-        args.output.parent.mkdir(parents=True, exist_ok=True)
-        args.output.write_text(text, encoding="utf-8")
+        try:
+            args.output.parent.mkdir(parents=True, exist_ok=True)
+            args.output.write_text(text, encoding="utf-8")
+        except OSError as e:
+            print(output_error(e, args.output), file=err)
+            return ExitCode.USAGE
     else:
         out.write(text)
     return ExitCode.FINDINGS if has_failures(result.findings, args.strict) else ExitCode.OK

@@ -42,13 +42,37 @@ def positive_int(text: str) -> int:
     return n
 
 
-def load(root: Path) -> "Spec":
-    """The loaded spec; an unreadable root is a usage error, not a traceback."""
+def load(root: Path, err: TextIO | None = None) -> "Spec":
+    """The loaded spec; an unreadable root is a usage error, not a traceback.
+
+    With ``err``, every file the reader could not use as written (bytes, size) is one finding
+    there, so a command that goes on anyway (trace, diff, run) still names it.
+    """
     from ..loader import RootError, load_spec  # pydantic: only the commands that load pay for it
     try:
-        return load_spec(root)
+        spec = load_spec(root)
     except RootError as e:
         raise UsageError(str(e)) from e
+    if err is not None:
+        report_unusable(spec, err)
+    return spec
+
+
+def report_unusable(spec: "Spec", err: TextIO, prefix: str = "") -> int:
+    """Print the findings of files the reader could not use as written; how many there were."""
+    from ..diagnostics import UNUSABLE_FILE_RULES
+    from ..loader import UNUSABLE_RULES
+    bad = [f for f in spec.findings if f.path.startswith(prefix) and (
+        f.rule in UNUSABLE_RULES or (f.rule in UNUSABLE_FILE_RULES and f.path.endswith(".json")))]
+    for f in bad:
+        print(printable(f.format()), file=err)
+    return len(bad)
+
+
+def output_error(e: OSError, given: Path) -> str:
+    """An output path that cannot be written, as one finding line: where, and what the system said."""
+    where = e.filename if e.filename else given
+    return f"{where}:0:0: output-unwritable: cannot write: {e.strerror or e}"
 
 
 def printable(text: str) -> str:
@@ -62,9 +86,13 @@ def load_encodings(root: Path, err: TextIO) -> "EncodingSet | None":
     from ..graph import SpecGraph
     from ..loader import RootError, load_spec
     try:
-        es: EncodingSet | None = spec_encodings(SpecGraph.build(load_spec(root)))
+        spec = load_spec(root)
     except RootError:
         es = None
+    else:
+        # a catalog that is not usable JSON is named before "no encodings" (one cause, one finding)
+        report_unusable(spec, err, f"{spec.config.json_root}/catalog/")
+        es = spec_encodings(SpecGraph.build(spec))
     if es is None or not len(es):
         err.write(f"error: no encodings found: {root}/spec/catalog has no readable "
                   "command-forms.json, scalar-forms.json, tile-operations.json or "

@@ -31,7 +31,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ..diff import format_markdown, format_text, spec_diff
     from ..graph import SpecGraph
     old, new = Path(args.old), Path(args.new)
-    d = spec_diff(SpecGraph.build(load(old)), SpecGraph.build(load(new)), str(old), str(new))
+    d = spec_diff(SpecGraph.build(load(old, err)), SpecGraph.build(load(new, err)), str(old), str(new))
     if args.format == "json":
         out.write(json.dumps(d.to_json(), indent=2) + "\n")
         return ExitCode.OK

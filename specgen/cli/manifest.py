@@ -28,7 +28,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """``--check``: 1 unless every entry was verified (notes alone pass); ``--write``: 1 when it cannot write."""
     from ..diagnostics import has_failures
     from ..manifest import ManifestMissingError, manifest_graph, verify, write_manifest
-    spec = load(args.root)
+    spec = load(args.root, err)
     try:
         graph = manifest_graph(spec, parsed=args.write)
     except ManifestMissingError as e:

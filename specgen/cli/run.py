@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from .common import positive_int, root_arg
+from .common import positive_int, report_unusable, root_arg
 from .exitcodes import ExitCode
 
 if TYPE_CHECKING:
@@ -59,10 +59,11 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     name = args.file
     shown = "<stdin>" if name == "-" else name
-    try:
-        text = sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        print(f"specgen run: cannot read {shown}: {e}", file=err)
+    text = read_input(name, shown, err)
+    if text is None:
+        return ExitCode.USAGE
+    tf = None if text.lstrip().startswith("{") else tiles_file(name, args.tiles)
+    if tf is not None and tf.exists() and read_input(str(tf), str(tf), err) is None:
         return ExitCode.USAGE
     profile = args.profile
     if profile is not None and profile not in PROFILES:
@@ -73,6 +74,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except RootError as e:
         print(f"specgen run: {e}", file=err)
         return ExitCode.USAGE
+    report_unusable(spec, err)
     vocabulary = vocabulary_of(spec)
     example: ExampleFile | None = None
     try:
@@ -83,10 +85,12 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             profile = profile or example.profile
         else:
             program_text = text
-            tf = tiles_file(name, args.tiles)
             tiles = load_tiles(tf, vocabulary) if tf else []
     except ExampleFormatError as e:
         print(f"{shown}:{e.line}:{e.col}: {e.message}", file=err)
+        return ExitCode.USAGE
+    except (OSError, ValueError, RecursionError) as e:  # a Tiles file that vanished, or is not JSON
+        print(f"{tf or shown}:1:1: cannot read: {getattr(e, 'strerror', None) or e}", file=err)
         return ExitCode.USAGE
     profile = profile or "reference"
     try:
@@ -131,6 +135,40 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if verdict is not None and not verdict.ok:
         return ExitCode.FINDINGS
     return ExitCode.OK
+
+
+def read_input(name: str, shown: str, err: TextIO) -> str | None:
+    """FILE's text through the reader's rules (size limit, strict UTF-8, no NUL, JSON depth), or None
+    after one ``FILE:line:col: message`` line on ``err``: a file given on the command line is not
+    under the spec root, but it is read as carefully as one that is."""
+    from ..files import MAX_FILE_BYTES, MAX_JSON_DEPTH, SpecFiles, json_too_deep
+    try:
+        if name == "-":
+            data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1) if hasattr(sys.stdin, "buffer") \
+                else sys.stdin.read(MAX_FILE_BYTES + 1).encode("utf-8", "surrogateescape")
+        else:
+            with open(name, "rb") as fh:
+                data = fh.read(MAX_FILE_BYTES + 1)
+    except OSError as e:
+        print(f"{shown}:0:0: cannot read: {e.strerror or e}", file=err)
+        return None
+    if len(data) > MAX_FILE_BYTES:
+        print(f"{shown}:0:0: file-too-large: more than {MAX_FILE_BYTES} bytes; the limit is {MAX_FILE_BYTES}",
+              file=err)
+        return None
+    decoder = SpecFiles(Path.cwd())
+    text = decoder.decode(shown, data)
+    bad = [f for f in decoder.findings if f.rule in ("file-encoding", "file-nul")]
+    deep = json_too_deep(text) if text.lstrip().startswith("{") else -1
+    if deep >= 0:
+        line = text.count("\n", 0, deep) + 1
+        print(f"{shown}:{line}:{deep - text.rfind(chr(10), 0, deep)}: JSON nested more than {MAX_JSON_DEPTH} "
+              "deep", file=err)
+        return None
+    if bad:
+        print(bad[0].format(), file=err)
+        return None
+    return text
 
 
 def run_json(result: RunResult) -> dict[str, object]:

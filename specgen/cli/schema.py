@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TextIO
 
+from .common import output_error
 from .exitcodes import ExitCode
 
 NAME = "schema"
@@ -23,6 +24,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Print each file written, one per line, so a script can pick them up."""
     from ..schema import write_schemas  # the models: pydantic
-    for path in write_schemas(args.out):
+    try:
+        written = write_schemas(args.out)
+    except OSError as e:  # an output folder that cannot be made or written: one line, exit 2
+        print(output_error(e, args.out), file=err)
+        return ExitCode.USAGE
+    for path in written:
         print(path, file=out)
     return ExitCode.OK

@@ -49,9 +49,12 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """0 every selected test passes, 1 otherwise, 2 nothing to run (problems go to ``out``, as ever)."""
     from ..asl.profiles import PROFILES
     from ..asl.runner import format_junit, format_text, run_tests
-    from ..loader import RootError, SpecConfig, load_spec
+    from ..loader import UNUSABLE_RULES, RootError, SpecConfig, load_spec
+    from .progress import Progress
 
     root, selectors = args.root, list(args.selectors)
+    progress = Progress(err, NAME)
+    progress.stage("load")
     try:
         spec = load_spec(root)
     except RootError:
@@ -65,8 +68,16 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print(f"unknown profile {args.profile!r}; choose one of {', '.join(sorted(PROFILES))}", file=out)
         return ExitCode.USAGE
     coverage = bool(args.coverage or args.coverage_json or args.lcov)
+    progress.stage("run")
     report = run_tests(spec, selectors, jobs=max(1, args.jobs), profile=args.profile,
-                       max_steps=args.max_steps, coverage=coverage)
+                       max_steps=args.max_steps, coverage=coverage, progress=progress.count)
+    progress.finish()
+    # a unit or test whose bytes were not usable as written ran as replaced text (or not at all):
+    # say so, at its file and line, and fail the run whatever the verdicts
+    asl_roots = tuple(r.rstrip("/") + "/" for r in (*spec.config.source_roots, test_root))
+    unusable = [f for f in spec.findings if f.rule in UNUSABLE_RULES and f.path.startswith(asl_roots)]
+    for f in unusable:
+        print(f.format(), file=out if args.format == "text" else err)
     if not report.results:
         print(f"no test matched {' '.join(selectors) or '(all)'} under {root / test_root}", file=out)
         return ExitCode.USAGE
@@ -79,7 +90,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         out.write(format_text(report, spec))
     if coverage:
         _write_coverage(spec, report.coverage or set(), args, out)
-    return ExitCode.OK if report.ok else ExitCode.FINDINGS
+    return ExitCode.OK if report.ok and not unusable else ExitCode.FINDINGS
 
 
 def _write_coverage(spec: "Spec", hits: set, args: argparse.Namespace, out: TextIO) -> None:

@@ -29,7 +29,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """1 when the id names nothing, so a script can tell a typo from an empty chain."""
     from ..graph import SpecGraph
     from ..trace import trace_chain
-    chain = trace_chain(SpecGraph.build(load(args.root)), args.id)
+    chain = trace_chain(SpecGraph.build(load(args.root, err)), args.id)
     if chain is None:
         print(f"specgen trace: {args.id!r} names no instruction, unit, clause or test of {args.root}", file=err)
         return ExitCode.FINDINGS

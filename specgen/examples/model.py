@@ -15,6 +15,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
+from ..files import MAX_JSON_DEPTH, json_too_deep
 from ..vocabulary import DataType, Vocabulary
 from .datatypes import ValueError_, encode
 from .executor import TileInput, register_index
@@ -187,10 +188,16 @@ def parse_example(text: str, vocabulary: Vocabulary, *, require_expect: bool = T
 
     DataType names are checked against ``vocabulary`` (the spec's).
     """
+    deep = json_too_deep(text)
+    if deep >= 0:  # json.loads would recurse (RecursionError, or worse under a raised limit)
+        line = text.count("\n", 0, deep) + 1
+        raise ExampleFormatError(f"JSON nested more than {MAX_JSON_DEPTH} deep", line, deep - text.rfind("\n", 0, deep))
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise ExampleFormatError(f"not valid JSON: {e.msg}", e.lineno, e.colno) from None
+    except (ValueError, RecursionError) as e:  # a 5,000-digit integer and the like
+        raise ExampleFormatError(f"not valid JSON: {e}", 1, 1) from None
     try:
         ex = ExampleFile.model_validate(data, context={"vocabulary": vocabulary})
     except ValidationError as e:

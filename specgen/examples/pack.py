@@ -27,10 +27,12 @@ T = TypeVar("T")
 
 @functools.cache
 def _code_digest() -> str:
-    """The code a result depends on (this package, the interpreter, the vocabulary), read once per process."""
+    """The code a result depends on (this package, the interpreter, the vocabulary, and the reader and
+    loader that turn a file's bytes into the text the ASL runs on), read once per process."""
     h = hashlib.sha256()
     files = (sorted((_PACKAGE / "examples").glob("*.py")) + sorted((_PACKAGE / "asl").glob("*.py"))
-             + [_PACKAGE / "vocabulary.py", _PACKAGE / "prose.py"])
+             + sorted((_PACKAGE / "loader").glob("*.py"))
+             + [_PACKAGE / "vocabulary.py", _PACKAGE / "prose.py", _PACKAGE / "files.py"])
     for p in files:
         h.update(p.read_bytes())
     return h.hexdigest()

@@ -25,14 +25,17 @@ from .avs import scan_test
 from .config import SpecConfig, load_config
 from .conventions import parse_test_naming
 from .formats import detect_formats, validate_whole
-from ..files import SpecFiles
+from ..files import BYTE_RULES, SpecFiles
 from .jsonrec import parse_json
 from .scans import Scans, memo
 from .tree import Spec
 
-__all__ = ["Spec", "SpecConfig", "load_spec", "RootError"]
+__all__ = ["Spec", "SpecConfig", "load_spec", "RootError", "TOO_LARGE_RULE", "UNPARSED_STUB", "UNUSABLE_RULES"]
 
 TRACEABILITY_SCHEMA = "pto.release-traceability.v2"
+TOO_LARGE_RULE = "asl-unit-too-large"  # an ``asl-`` rule: its consequences fold into it (asl.static)
+#: Findings after which a file is not shown as written: a site is not built over them
+UNUSABLE_RULES = BYTE_RULES | {TOO_LARGE_RULE}
 
 
 class RootError(Exception):
@@ -93,6 +96,12 @@ def _load_spec(root: Path, jobs: int | None, cache_opt: RecordCache | bool | Non
                                         "ASL unit is empty; write its header and body, or delete it"))
                 spec.units.append(scans.unit(rel, ft.sha256, ft.text, []))
                 continue
+            if ft.size > config.max_unit_bytes:
+                findings.append(_too_large(rel, ft.size, config.max_unit_bytes, "ASL unit"))
+                # its records (headers, NDF clauses) still load, so nothing that names them dangles;
+                # its ASL is not parsed, run or rendered: the index sees a unit that does not parse
+                spec.units.append(scans.unit(rel, ft.sha256, ft.text, findings, shown=UNPARSED_STUB))
+                continue
             spec.units.append(scans.unit(rel, ft.sha256, ft.text, findings))
     spec.units.sort(key=lambda u: u.path)
     t1 = time.perf_counter()
@@ -104,6 +113,9 @@ def _load_spec(root: Path, jobs: int | None, cache_opt: RecordCache | bool | Non
             continue
         spec.files[rel] = ft.sha256
         if ft.text is None:
+            continue
+        if ft.size > config.max_unit_bytes:
+            findings.append(_too_large(rel, ft.size, config.max_unit_bytes, "AVS test"))
             continue
         spec.tests.append(scans.test(rel, ft.sha256, ft.text, findings))
     scans.resolve([spec.units, spec.tests], findings)
@@ -117,6 +129,7 @@ def _load_spec(root: Path, jobs: int | None, cache_opt: RecordCache | bool | Non
         spec.files[rel] = art.sha256
         spec.artifacts[rel] = art
     _apply_models(spec, findings, cache)
+    _check_example_files(files, config.example_root, findings, cache)
     t3 = time.perf_counter()
 
     # ADRs
@@ -155,6 +168,18 @@ def _load_spec(root: Path, jobs: int | None, cache_opt: RecordCache | bool | Non
     return spec
 
 
+#: What the ASL index parses instead of an oversized unit: a syntax error on line 1, where the
+#: loader's own finding already is (so it is not reported twice), which marks the unit as broken
+#: and lets every consequence that names it fold into that one finding
+UNPARSED_STUB = "!! not parsed: larger than [specgen] max_unit_bytes\n"
+
+
+def _too_large(rel: str, size: int, limit: int, what: str) -> Finding:
+    return Finding(TOO_LARGE_RULE, Severity.ERROR, rel, 1,
+                   f"{what} is {size} bytes; specgen parses, runs and renders at most {limit} bytes of one "
+                   "(split it, or raise [specgen] max_unit_bytes in specification.toml)", subject=rel, col=1)
+
+
 def _load_json(files: SpecFiles, rel: str, findings: list[Finding], cache: RecordCache | None = None
                ) -> JsonArtifact | None:
     ft = files.read(rel)
@@ -169,6 +194,25 @@ def _load_json(files: SpecFiles, rel: str, findings: list[Finding], cache: Recor
     data, found = memo(cache, f"json\0{rel}\0{ft.sha256}", parse)
     findings.extend(found)
     return JsonArtifact(path=rel, sha256=ft.sha256, data=data, text=ft.text)
+
+
+def _check_example_files(files: SpecFiles, example_root: str, findings: list[Finding],
+                         cache: RecordCache | None) -> None:
+    """Checked examples are JSON too: their bytes and syntax (encoding, NUL, nesting, a bad token) are
+    checked here, so ``validate`` reports a malformed one like any other file. What an example
+    means needs the spec's vocabulary and interpreter (``check`` runs them) and skips these files."""
+    for rel in files.walk(example_root, ".json"):
+        ft = files.read(rel)
+        if ft is None or ft.text is None:
+            continue
+        text = ft.text
+
+        def well_formed(text: str = text, rel: str = rel) -> list[Finding]:
+            found: list[Finding] = []
+            parse_json(text, rel, 1, 0, "example file", found)
+            return found
+
+        findings.extend(memo(cache, f"example-json\0{rel}\0{ft.sha256}", well_formed, kind=list))
 
 
 def _apply_models(spec: Spec, findings: list[Finding], cache: RecordCache | None = None) -> None:

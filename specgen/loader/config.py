@@ -15,6 +15,9 @@ from ..diagnostics import Finding, Severity
 
 
 DEFAULT_MAX_STEPS = 120_000_000
+#: Largest ASL unit or AVS test parsed, run and rendered (the corpus' largest unit is 28 KB): a
+#: bigger one is one finding, so a 30 MB unit costs seconds, not minutes and gigabytes
+DEFAULT_MAX_UNIT_BYTES = 1 << 20
 """Interpreter steps one run of spec code may take (see ``specgen.asl.budget``)."""
 
 
@@ -35,6 +38,7 @@ class SpecConfig:
     example_root: str = "examples"
     hardware_profile: str = "spec/hardware-conformance-profile.json"
     max_steps: int = DEFAULT_MAX_STEPS
+    max_unit_bytes: int = DEFAULT_MAX_UNIT_BYTES
     raw: dict[str, Any] = field(default_factory=dict)
 
 
@@ -73,6 +77,12 @@ def load_config(text: str | None, path: str, findings: list[Finding]) -> SpecCon
                                 f"[specgen] max_steps must be a positive integer, not {max_steps!r}; "
                                 f"using {DEFAULT_MAX_STEPS}"))
         max_steps = DEFAULT_MAX_STEPS
+    max_unit = sg.get("max_unit_bytes", DEFAULT_MAX_UNIT_BYTES)
+    if isinstance(max_unit, bool) or not isinstance(max_unit, int) or max_unit < 1:
+        findings.append(Finding("config-invalid", Severity.ERROR, path, _key_line(text, "max_unit_bytes"),
+                                f"[specgen] max_unit_bytes must be a positive integer, not {max_unit!r}; "
+                                f"using {DEFAULT_MAX_UNIT_BYTES}"))
+        max_unit = DEFAULT_MAX_UNIT_BYTES
     return SpecConfig(
         name=text_of(spec, "name", "Specification"),
         short_name=text_of(spec, "short_name", text_of(spec, "name", "Spec")),
@@ -85,6 +95,7 @@ def load_config(text: str | None, path: str, findings: list[Finding]) -> SpecCon
         adr_dir=text_of(sg, "adr_dir", "docs/status/decisions"),
         example_root=text_of(sg, "example_root", "examples"),
         max_steps=max_steps,
+        max_unit_bytes=max_unit,
         raw=data,
     )
 

@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from ..diagnostics import Finding, Severity
+from ..files import MAX_JSON_DEPTH, json_too_deep
 
 M = TypeVar("M", bound=BaseModel)
 MAX_ERRORS_PER_RECORD = 8
@@ -65,6 +66,11 @@ def _float(text: str) -> float:
 def parse_json(text: str, path: str, line: int, col0: int, what: str,
                findings: list[Finding]) -> Any:
     """Parse ``text`` (which starts at ``line``/``col0`` in ``path``); None after a finding."""
+    deep = json_too_deep(text)
+    if deep >= 0:  # before json.loads: its recursion depends on the process' recursion limit
+        findings.append(_located(text, path, line, col0, deep, "record-json",
+                                 f"{what}: JSON nested more than {MAX_JSON_DEPTH} deep; flatten the data"))
+        return None
     try:
         data = json.loads(text, object_pairs_hook=_pairs, parse_constant=_constant,
                           parse_int=_int, parse_float=_float)

@@ -38,6 +38,7 @@ class _Pending:
     text: str
     record: Any = None
     findings: list[Finding] | None = None
+    shown: str | None = None  # the text later stages see, when not ``text`` (an oversized unit)
 
 
 _SCANNERS: dict[str, Callable[[str, str, str, list[Finding]], Any]] = {"unit": scan_unit, "test": scan_test}
@@ -75,8 +76,10 @@ class Scans:
         self.pending: list[_Pending] = []
         self.parallel_used = 0  # worker processes used by the last resolve (0: serial)
 
-    def unit(self, path: str, sha256: str, text: str, findings: list[Any]) -> Any:
-        return self._defer("unit", path, sha256, text, findings)
+    def unit(self, path: str, sha256: str, text: str, findings: list[Any], shown: str | None = None) -> Any:
+        p = self._defer("unit", path, sha256, text, findings)
+        p.shown = shown
+        return p
 
     def test(self, path: str, sha256: str, text: str, findings: list[Any]) -> Any:
         return self._defer("test", path, sha256, text, findings)
@@ -103,13 +106,14 @@ class Scans:
                 todo.append(p)
         self._run(todo)
         for p in self.pending:
-            p.record.text = p.text
+            p.record.text = p.text if p.shown is None else p.shown
         for lst in records:
             lst[:] = [x.record if isinstance(x, _Pending) else x for x in lst]
         out: list[Any] = []
         for f in findings:
             if isinstance(f, _Pending):
-                out.extend(f.findings or ())
+                # an oversized unit's size finding covers its long lines (the line limit is larger)
+                out.extend(x for x in f.findings or () if f.shown is None or x.rule != "line-too-long")
             else:
                 out.append(f)
         findings[:] = out
