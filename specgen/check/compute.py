@@ -36,13 +36,13 @@ def compute(root: Path, only: Sequence[str], disable: Sequence[str], *, examples
     when each stage starts (the command line's progress).
     """
     stage = stage or (lambda name: None)
-    stage("load")
-    spec = load_spec(root)
     disabled = [*disable, *(() if examples else EXAMPLE_RULES)]
     known = {r.id for r in all_rules()}
     unknown = sorted((set(only) | set(disabled)) - known)
-    if unknown:
+    if unknown:  # before loading anything: a typo in a rule id costs nothing
         raise UnknownRuleError(unknown, sorted(known))
+    stage("load")
+    spec = load_spec(root)
     stage("rules")
     graph = SpecGraph.build(spec)
     findings, ran = run_checks(graph, only=only, disable=disabled)
