@@ -37,14 +37,14 @@ def compute(root: Path, only: Sequence[str], disable: Sequence[str], *, examples
     when each stage starts (the command line's progress).
     """
     stage = stage or (lambda name: None)
+    disabled = [*disable, *(() if examples else EXAMPLE_RULES)]
+    known = {r.id for r in all_rules()}
+    unknown = sorted((set(only) | set(disabled)) - known)
+    if unknown:  # before loading anything: a typo in a rule id costs nothing
+        raise UnknownRuleError(unknown, sorted(known))
     with collector_paused():
         stage("load")
         spec = load_spec(root)
-        disabled = [*disable, *(() if examples else EXAMPLE_RULES)]
-        known = {r.id for r in all_rules()}
-        unknown = sorted((set(only) | set(disabled)) - known)
-        if unknown:
-            raise UnknownRuleError(unknown, sorted(known))
         stage("rules")
         graph = SpecGraph.build(spec)
         findings, ran = run_checks(graph, only=only, disable=disabled)

@@ -89,7 +89,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         from ..loader import RootError
         try:
             result = compute(args.root, args.only, args.disable, examples=not args.no_examples,
-                             stage=progress.stage)
+                             stage=progress.stage if args.root.is_dir() else None)  # else: one line
         except (RootError, UnknownRuleError) as e:
             progress.finish()
             raise UsageError(str(e)) from e

@@ -81,14 +81,15 @@ def printable(text: str) -> str:
 
 
 def load_encodings(root: Path, err: TextIO) -> "EncodingSet | None":
-    """The spec's encodings, or None after one line on ``err`` when the root has none (exit 1, as ever)."""
+    """The spec's encodings, or None after one line on ``err`` when the root has none (exit 1, as ever);
+    :class:`UsageError` when the root itself cannot be read (exit 2)."""
     from ..encoding.from_spec import spec_encodings
     from ..graph import SpecGraph
     from ..loader import RootError, load_spec
     try:
         spec = load_spec(root)
-    except RootError:
-        es = None
+    except RootError as e:  # a root that is not there is a usage error (2) in every command
+        raise UsageError(str(e)) from e
     else:
         # a catalog that is not usable JSON is named before "no encodings" (one cause, one finding)
         report_unusable(spec, err, f"{spec.config.json_root}/catalog/")
