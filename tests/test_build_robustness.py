@@ -90,15 +90,18 @@ def test_builds_with_source_date_epoch_agree(tmp_path: Path) -> None:
 
 
 def test_kill_between_the_two_renames_is_recovered(tmp_path: Path) -> None:
-    """The one window swap_in cannot close: the old site moved aside, the new one not yet in place."""
-    from specgen.site.build import OLD_PREFIX, sweep_stale
+    """The window of the fallback swap (no renameat2): the old site moved aside, the new one not yet in place."""
+    from specgen.site.publish import OLD_PREFIX, sweep_stale
     out = tmp_path / "site"
-    aside = tmp_path / f"{OLD_PREFIX}site-x"
+    aside = tmp_path / f"{OLD_PREFIX}site-ab12cd_3"  # mkdtemp's 8-character suffix
     aside.mkdir()
     (aside / "index.html").write_text("previous")
+    other = tmp_path / f"{OLD_PREFIX}site-x-ab12cd_3"  # the moved-aside site of the output "site-x": not ours
+    other.mkdir()
     sweep_stale(out)
     assert (out / "index.html").read_text() == "previous"
     assert not aside.exists()
+    assert other.is_dir()
 
 
 def test_build_writes_only_its_output_cache_and_temp_dirs(tmp_path: Path) -> None:
@@ -119,5 +122,6 @@ def test_build_writes_only_its_output_cache_and_temp_dirs(tmp_path: Path) -> Non
     assert snapshot(spec) == before
     assert sorted(p.name for p in dirs["work"].iterdir()) == []
     assert sorted(p.name for p in dirs["home"].rglob("*")) == []
-    assert {p.name for p in tmp_path.iterdir()} <= {"spec", "out", "work", "home", "cache", "tmp"}
+    assert {p.name for p in tmp_path.iterdir()} <= {"spec", "out", "work", "home", "cache", "tmp"}, \
+        "the build left its lock file or a temporary folder beside the output"
     assert (out / "index.html").is_file()

@@ -61,9 +61,9 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
         return ExitCode.USAGE
     except SystemExit as e:  # --help / --version
         return int(e.code or 0)
-    if getattr(args, "root", "absent") is None:
-        args.root = default_root()
     try:
+        if getattr(args, "root", "absent") is None:
+            args.root = default_root()
         code = int(commands[args.command].run(args, out, err))
         out.flush()  # a closed pipe shows here, inside the handler, not at interpreter exit
         return code
