@@ -88,9 +88,8 @@ def claim(out: Path, notice: Notice | None = None) -> Iterator[Path]:
     removed) and the lock released. ``out`` must be absolute.
     """
     try:
+        _not_a_directory(out)
         out.parent.mkdir(parents=True, exist_ok=True)
-        if out.exists() and not out.is_dir():
-            raise PublishError(f"cannot write the site to {out}: it exists and is not a directory")
         with _locked(out, wait_seconds(), notice or (lambda line: None)):
             sweep_stale(out)
             tmp = Path(tempfile.mkdtemp(prefix=f"{TMP_PREFIX}{out.name}-", dir=out.parent))
@@ -101,8 +100,19 @@ def claim(out: Path, notice: Notice | None = None) -> Iterator[Path]:
             finally:
                 shutil.rmtree(tmp, ignore_errors=True)  # a failed build's work, or the previous site after an exchange
                 os.close(fd)
-    except OSError as e:
-        raise PublishError(describe(e, out)) from e
+    except OSError as e:  # the folder, its lock file or the temporary folder cannot be made
+        raise PublishError(f"cannot write the site to {out}: {describe(e, out).removeprefix('cannot write ')}") from e
+
+
+def _not_a_directory(out: Path) -> None:
+    """Refuse an output, or the nearest existing folder above it, that is a file (mkdir would say "File exists")."""
+    if out.exists() and not out.is_dir():
+        raise PublishError(f"cannot write the site to {out}: it exists and is not a directory")
+    for above in out.parents:
+        if above.exists():
+            if not above.is_dir():
+                raise PublishError(f"cannot write the site to {out}: {above} is not a directory")
+            return
 
 
 @contextmanager
