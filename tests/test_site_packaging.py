@@ -57,3 +57,17 @@ def test_installed_layout_is_found_without_a_checkout(tmp_path, monkeypatch) -> 
     (pkg / "sample" / "mkdocs.yml").unlink()
     with pytest.raises(bundled.BundledMissing, match="reinstall specgen"):
         bundled.spec_root()
+
+
+def test_a_broken_install_is_a_usage_error_not_a_traceback(tmp_path, monkeypatch) -> None:
+    import io
+
+    from specgen.cli import main
+    monkeypatch.delenv("SPECGEN_ROOT", raising=False)
+    monkeypatch.setattr(bundled, "_PKG", tmp_path / "specgen")
+    monkeypatch.setattr(bundled, "_CHECKOUT", tmp_path)
+    for argv in (["validate"], ["build", "--root", str(REPO / "spec"), "--out", str(tmp_path / "out")]):
+        err = io.StringIO()
+        assert main(argv, io.StringIO(), err) == 2, argv
+        assert "bundled sample is missing" in err.getvalue() and "reinstall specgen" in err.getvalue()
+    assert not (tmp_path / "out").exists()

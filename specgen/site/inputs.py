@@ -15,7 +15,7 @@ from typing import Any
 from mkdocs.config import load_config
 from mkdocs.structure.files import File
 
-from ..bundled import mkdocs_config
+from ..bundled import BundledMissing, mkdocs_config
 
 
 
@@ -25,7 +25,10 @@ class SiteInputError(ValueError):
 
 def default_config() -> Path:
     """The bundled mkdocs.yml (material + the plugin, docs_dir ``site/``), checkout or installed package."""
-    return mkdocs_config()
+    try:
+        return mkdocs_config()
+    except BundledMissing as e:  # a broken install: a usage error with the fix, not a traceback
+        raise SiteInputError(str(e)) from e
 
 
 def check_inputs(root: Path | None, config_file: Path) -> None:
