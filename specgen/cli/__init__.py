@@ -73,11 +73,11 @@ def _main(argv: Sequence[str] | None, out: TextIO, err: TextIO) -> int:
         return ExitCode.USAGE
     except SystemExit as e:  # --help / --version
         return int(e.code or 0)
-    if getattr(args, "root", "absent") is None:
-        args.root = default_root()
     if getattr(commands[args.command], "COLLECT", False):
         gc.enable()
     try:
+        if getattr(args, "root", "absent") is None:
+            args.root = default_root()
         code = int(commands[args.command].run(args, out, err))
         out.flush()  # a closed pipe shows here, inside the handler, not at interpreter exit
         return code

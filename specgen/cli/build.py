@@ -73,7 +73,8 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     try:
         result = build_site(roots[0] if roots else None, Path(args.out or "build/site"),
                             Path(args.config or default_config()), jobs=max(1, int(args.jobs or 1)),
-                            progress=progress, releases=roots if len(roots) > 1 else ())
+                            progress=progress, releases=roots if len(roots) > 1 else (),
+                            notice=lambda line: print(f"specgen build: {line}", file=err, flush=True))
     except SiteInputError as e:
         print(f"specgen build: {e}", file=err)
         return ExitCode.USAGE

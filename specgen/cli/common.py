@@ -17,12 +17,15 @@ class UsageError(Exception):
 
 
 def default_root() -> Path:
-    """The bundled sample spec (``spec/`` beside the package), unless ``SPECGEN_ROOT`` says otherwise."""
+    """The bundled sample spec (checkout or installed package), unless ``SPECGEN_ROOT`` says otherwise."""
     env = os.environ.get("SPECGEN_ROOT")
     if env:
         return Path(env)
-    bundled = Path(__file__).resolve().parents[2] / "spec"
-    return bundled if bundled.is_dir() else Path("spec")
+    from ..bundled import BundledMissing, spec_root
+    try:
+        return spec_root()
+    except BundledMissing as e:
+        raise UsageError(str(e)) from e
 
 
 def root_arg(p: argparse.ArgumentParser) -> None:

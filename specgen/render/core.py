@@ -19,6 +19,7 @@ from typing import Any, Callable
 import jinja2
 from markupsafe import escape
 
+from ..bundled import templates_dir
 from ..diff import SpecDiff
 from ..graph import SpecGraph
 from .i18n import LANGUAGES, Messages, catalogs_digest
@@ -26,9 +27,8 @@ from .links import Linker
 from .examples import example_results
 from .kinds import BY_NAME, KINDS
 from .pages import ALL, Ctx, PagePlan, plan_site, site_data
-from .templates import templates_root
 
-DEFAULT_TEMPLATES = templates_root() / "pages"
+DEFAULT_TEMPLATES = templates_dir() / "pages"
 _HEADING = re.compile(r'<h([2-3]) id="([^"]+)"[^>]*>(.*?)<a class="headerlink"', re.S)
 _TAGS = re.compile(r"<[^>]+>")
 

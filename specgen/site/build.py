@@ -1,10 +1,10 @@
 """Building the site: the spec loaded and gated, pages rendered, a finished site swapped into place.
 
 :func:`build_site` is ``specgen build`` without its command line: mkdocs in
-strict mode with the specgen plugin, writing into a fresh temporary directory
-beside the output that is renamed into place only when mkdocs succeeded, so a
-failed or killed build leaves the previous site untouched. Leftover temporary
-directories from a killed build are removed by the next run. The other
+strict mode with the specgen plugin, writing into the build's own temporary
+directory beside the output, under the output's lock, swapped into place only
+when mkdocs succeeded, so a failed, killed or concurrent build leaves the
+previous site untouched (:mod:`specgen.site.publish`). The other
 functions are the plugin's work, step by step (its event methods call them).
 """
 
@@ -14,11 +14,8 @@ import gzip
 import html
 import io
 import logging
-import os
 import re
-import shutil
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,11 +31,10 @@ from ..loader import UNUSABLE_RULES, RootError, load_spec
 from ..render import BrokenLinks, Page, RenderCache, RenderOptions, example_failures, failures_message, render_site
 from ..render.core import DEFAULT_TEMPLATES
 from .inputs import PageFile, check_inputs, load_mkdocs_config
+from .publish import TMP_PREFIX, Notice, PublishError, claim, describe, swap_in  # noqa: F401  (TMP_PREFIX: tests)
 from .releases import Graphs, Release, order, release_name, write_root
 
 log = logging.getLogger("mkdocs.plugins.specgen")
-TMP_PREFIX = ".specgen-build-"
-OLD_PREFIX = ".specgen-old-"
 STAGES = ("config", "load", "examples", "render", "mkdocs", "swap")
 ASSETS = DEFAULT_TEMPLATES.parent / "assets"
 ASSET_URIS = ("assets/specgen/specgen.css", "assets/specgen/specgen.js")
@@ -184,51 +180,17 @@ class _Counter(logging.Handler):
         self.records.append(record)
 
 
-def sweep_stale(out: Path) -> list[Path]:
-    """Remove temporary directories a killed build left beside ``out``."""
-    removed = []
-    parent = out.parent
-    if not parent.is_dir():
-        return removed
-    if not out.exists():
-        # a kill between swap_in's two renames leaves the previous site moved aside: put it back
-        olds = sorted((p for p in parent.iterdir() if p.is_dir() and p.name.startswith(OLD_PREFIX + out.name + "-")),
-                      key=lambda p: p.stat().st_mtime)
-        if olds:
-            os.rename(olds[-1], out)
-    for p in sorted(parent.iterdir()):
-        if p.is_dir() and (p.name.startswith(TMP_PREFIX + out.name + "-")
-                           or p.name.startswith(OLD_PREFIX + out.name + "-")):
-            shutil.rmtree(p, ignore_errors=True)
-            removed.append(p)
-    return removed
-
-
-def swap_in(tmp: Path, out: Path) -> None:
-    """Replace ``out`` with ``tmp`` by renames only (the old tree is moved aside, then deleted)."""
-    old = None
-    if out.exists():
-        old = Path(tempfile.mkdtemp(prefix=f"{OLD_PREFIX}{out.name}-", dir=out.parent))
-        os.rmdir(old)
-        os.rename(out, old)
-    try:
-        os.rename(tmp, out)
-    except OSError:
-        if old is not None:
-            os.rename(old, out)
-        raise
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
-
-
 def build_site(root: Path | None, out_dir: Path, config_file: Path, jobs: int = 1,
-               progress: Progress | None = None, releases: Sequence[Path] = ()) -> BuildResult:
+               progress: Progress | None = None, releases: Sequence[Path] = (),
+               notice: Notice | None = None) -> BuildResult:
     """Build the site into ``out_dir`` atomically and strictly.
 
     ``releases`` (two or more spec roots, ``root`` ignored) builds one site with
     a directory per release and a release switcher (:mod:`specgen.site.releases`).
     Raises :class:`~specgen.site.inputs.SiteInputError` for a missing root or
-    config and :class:`BuildFailed` when mkdocs stopped (``out_dir`` untouched).
+    config and :class:`BuildFailed` when mkdocs stopped or ``out_dir`` cannot be
+    written (``out_dir`` untouched). ``notice`` gets the one line said while
+    waiting for another build of ``out_dir`` (:mod:`specgen.site.publish`).
     """
     stage = progress or (lambda name: None)
     stage("config")
@@ -266,7 +228,7 @@ def build_site(root: Path | None, out_dir: Path, config_file: Path, jobs: int = 
         total["releases"] = [r.name for r in named]
         return total
 
-    return _atomic(out_dir, several if releases else one, stage)
+    return _atomic(out_dir, several if releases else one, stage, notice)
 
 
 def _with_gaps(plugin: Any) -> dict[str, Any]:
@@ -309,13 +271,11 @@ def merge_stats(total: dict[str, Any], stats: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _atomic(out_dir: Path, work: Callable[[Path], dict[str, Any]], stage: Progress) -> BuildResult:
-    """Run ``work`` into a fresh temporary directory beside ``out_dir``; swap it in only when it succeeded."""
+def _atomic(out_dir: Path, work: Callable[[Path], dict[str, Any]], stage: Progress,
+            notice: Notice | None = None) -> BuildResult:
+    """Run ``work`` into this build's own temporary directory under the output's lock; swap it in only when it succeeded."""
     from mkdocs.exceptions import MkDocsException
 
-    out_dir.parent.mkdir(parents=True, exist_ok=True)
-    sweep_stale(out_dir)
-    tmp = Path(tempfile.mkdtemp(prefix=f"{TMP_PREFIX}{out_dir.name}-", dir=out_dir.parent))
     counter = _Counter()
     mk_log = logging.getLogger("mkdocs")
     mk_log.addHandler(counter)
@@ -324,20 +284,24 @@ def _atomic(out_dir: Path, work: Callable[[Path], dict[str, Any]], stage: Progre
     failure: str | None = None
     stats: dict[str, Any] = {}
     try:
-        stats = work(tmp)
-        stage("swap")
-        swap_in(tmp, out_dir)
-    except (MkDocsException, ValueError, OSError) as e:
+        with claim(out_dir, notice) as tmp:
+            try:
+                stats = work(tmp)
+                stage("swap")
+                swap_in(tmp, out_dir)
+            except (MkDocsException, ValueError) as e:
+                failure = str(e)
+                if failure.startswith("Aborted with") and counter.records:  # mkdocs' Abort: the plugin error is logged
+                    failure = "mkdocs stopped on the error(s) below; the previous site is unchanged"
+            except OSError as e:  # disk full, a folder that cannot be written
+                failure = describe(e, out_dir)
+            except Exception as e:  # a plugin or theme error must not leave a traceback or a half site
+                failure = f"{type(e).__name__}: {e}"
+    except PublishError as e:  # the output cannot be locked or written: nothing was built
         failure = str(e)
-        if failure.startswith("Aborted with") and counter.records:  # mkdocs' Abort: the plugin error is logged
-            failure = "mkdocs stopped on the error(s) below; the previous site is unchanged"
-    except Exception as e:  # a plugin or theme error must not leave a traceback or a half site
-        failure = f"{type(e).__name__}: {e}"
     finally:
         mk_log.removeHandler(counter)
         quiet()
-        if tmp.exists():
-            shutil.rmtree(tmp, ignore_errors=True)
     if failure is not None:
         raise BuildFailed(failure, counter.records)
     return BuildResult(out_dir, stats, time.perf_counter() - t0, counter.records)

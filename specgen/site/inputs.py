@@ -15,7 +15,8 @@ from typing import Any
 from mkdocs.config import load_config
 from mkdocs.structure.files import File
 
-REPO = Path(__file__).resolve().parent.parent.parent
+from ..bundled import BundledMissing, mkdocs_config
+
 
 
 class SiteInputError(ValueError):
@@ -23,8 +24,11 @@ class SiteInputError(ValueError):
 
 
 def default_config() -> Path:
-    """The repository's mkdocs.yml (material + the plugin, docs_dir ``site/``)."""
-    return REPO / "mkdocs.yml"
+    """The bundled mkdocs.yml (material + the plugin, docs_dir ``site/``), checkout or installed package."""
+    try:
+        return mkdocs_config()
+    except BundledMissing as e:  # a broken install: a usage error with the fix, not a traceback
+        raise SiteInputError(str(e)) from e
 
 
 def check_inputs(root: Path | None, config_file: Path) -> None:
