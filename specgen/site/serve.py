@@ -40,7 +40,7 @@ from typing import Any, Protocol
 from ..cache import RecordCache, cache_enabled
 from ..render import Page, RenderCache
 from ..render.core import DEFAULT_TEMPLATES
-from .inputs import PageFile, check_inputs, forget_rebuilt_pages, search_plugin
+from .inputs import PageFile, check_inputs, forget_rebuilt_pages, load_mkdocs_config, search_plugin
 
 log = logging.getLogger("mkdocs.plugins.specgen")
 ROOT_ENV = "SPECGEN_SITE_ROOT"  # ``specgen serve --root``: the plugin reads it on every config load
@@ -277,6 +277,7 @@ def serve(config_file: Path, dev_addr: str | None, root: Path | None = None) -> 
     from mkdocs.livereload import LiveReloadServer, _serve_url
 
     check_inputs(root, config_file)
+    load_mkdocs_config(config_file, root, None, strict=False)  # a bad value is a usage error (exit 2)
     if root is not None:
         os.environ[ROOT_ENV] = str(Path(root).resolve())
     site_dir = tempfile.mkdtemp(prefix="specgen-serve-")
