@@ -244,9 +244,8 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
 
     @event_priority(50)  # before the search plugin writes its index
     def _before_search(self, *, config: Any) -> None:
-        search = search_plugin(config)
-        forget_rebuilt_pages(search, self._rewritten if self.dirty else None)
-        searchindex.shape_plugin_entries(search, self.kinds)
+        forget_rebuilt_pages(search_plugin(config), self._rewritten if self.dirty else None)
+        self.shape_search(config)
         if "SOURCE_DATE_EPOCH" not in os.environ:
             build.neutralise_sitemap(Path(config.site_dir))
 
@@ -257,6 +256,10 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
             self.serving.finished()
 
     on_post_build = CombinedEvent(_before_search, _after_search)
+
+    def shape_search(self, config: Any) -> None:
+        """Instruction pages as one entry each, the exact mnemonic first (before search writes its index)."""
+        searchindex.shape_plugin_entries(search_plugin(config), self.kinds)
 
     def split_search_index(self, config: Any) -> None:
         """One search index per language (material only: its pages fetch the index themselves)."""

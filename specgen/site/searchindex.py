@@ -175,13 +175,19 @@ def splits(config: Any) -> bool:
 
 def separator_of(config: Any) -> str:
     """The separator ``mkdocs.yml`` gives the search plugin, else :data:`SEPARATOR`."""
-    for raw in getattr(config, "user_configs", []) or []:
-        plugins = raw.get("plugins") if isinstance(raw, dict) else None
-        items = plugins.items() if isinstance(plugins, dict) else \
-            [next(iter(x.items())) for x in plugins or [] if isinstance(x, dict) and len(x) == 1]
-        for name, value in items:
-            if name in ("search", "material/search") and isinstance(value, dict) and value.get("separator"):
-                return str(value["separator"])
+    from mkdocs.utils import yaml_load
+
+    try:
+        with open(config.config_file_path, encoding="utf-8") as f:
+            raw = yaml_load(f) or {}
+    except (OSError, TypeError, ValueError):
+        return SEPARATOR
+    plugins = raw.get("plugins") if isinstance(raw, dict) else None
+    items = plugins.items() if isinstance(plugins, dict) else \
+        [next(iter(x.items())) for x in plugins or [] if isinstance(x, dict) and len(x) == 1]
+    for name, value in items:
+        if name in ("search", "material/search") and isinstance(value, dict) and value.get("separator"):
+            return str(value["separator"])
     return SEPARATOR
 
 

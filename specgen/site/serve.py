@@ -58,6 +58,10 @@ class ServingPlugin(Protocol):
 
     def render_pages(self, config: Any) -> tuple[list[Page], dict[str, bool]]: ...
 
+    def shape_search(self, config: Any) -> None: ...
+
+    def split_search_index(self, config: Any) -> None: ...
+
 
 def stamp(paths: list[str | None], h: Any = None) -> str:
     """Digest of the names, sizes and mtimes of the files at or under ``paths`` (None entries skipped).
@@ -225,7 +229,9 @@ def spec_rebuild(plugin: ServingPlugin, inputs_digest: str) -> bool:
             _build_page(f.page, config, doc_files, nav, env)
         if search is not None:
             forget_rebuilt_pages(search, {f.url for f in todo})
+            plugin.shape_search(config)
             search.on_post_build(config=config)
+            plugin.split_search_index(config)
     except Exception as e:  # noqa: BLE001 - the full build reports it the way mkdocs does
         log.info("specgen: spec rebuild gave way to a full build (%s: %s)", type(e).__name__, e)
         state.handed = handed
