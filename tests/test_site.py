@@ -94,23 +94,52 @@ def test_rebuild_is_byte_identical(built: tuple[Path, str, str], bundled_root: P
     assert "<lastmod>" not in (tmp_path / "b" / "sitemap.xml").read_text()
 
 
+def _index(out: Path, lang: str) -> dict:
+    return json.loads((out / ("" if lang == "en" else lang) / "search" / "search_index.json").read_text())
+
+
 def test_search_finds_mnemonic_clause_and_chinese_word(built: tuple[Path, str, str]) -> None:
-    index = json.loads((built[0] / "search" / "search_index.json").read_text())
-    sep = re.compile(index["config"]["separator"])
-    assert "zh" in index["config"]["lang"]
-    docs = index["docs"]
+    """One index per language; TMUL is one entry (summary, IDs, clause IDs); Chinese text segmented."""
+    en, zh = _index(built[0], "en"), _index(built[0], "zh")
+    assert en["config"]["lang"] == ["en"] and "zh" in zh["config"]["lang"]
+    assert not [d for d in en["docs"] if d["location"].startswith("zh/")], "a zh page in the English index"
+    assert {d["location"].split("/", 1)[0] for d in zh["docs"]} == {"zh"}
+    sep = re.compile(en["config"]["separator"])
 
     def tokens(e: dict[str, str]) -> set[str]:
         return {t.lower() for t in sep.split(e["title"] + " " + e["text"]) if t}
 
-    tmul = [e for e in docs if e["location"].startswith("en/" + TMUL_HTML)]
-    assert any(e["title"] == "TMUL" for e in tmul)
-    # a clause ID is found through the same separator the browser uses on the query
-    query = {t.lower() for t in sep.split("PTO-TMUL-CONTRACT-001") if t}
-    assert any(query <= tokens(e) for e in tmul if "#ndf" in e["location"])
-    zh = [e for e in docs if e["location"].startswith("zh/" + TMUL_HTML)]
-    assert zh and any("\u200b" in e["text"] for e in zh), "Chinese text is segmented (jieba)"
-    assert any("预检" in tokens(e) for e in zh)
+    tmul = [e for e in en["docs"] if e["location"].split("#")[0] == "en/" + TMUL_HTML]
+    assert len(tmul) == 1 and tmul[0]["title"] == "TMUL", "an instruction page is one entry"
+    entry = tmul[0]
+    assert entry["text"].startswith("<p>") and "<ol>" not in entry["text"], "the snippet is the summary"
+    assert "PTO-TILE-TMUL" in entry["tags"] and entry["boost"] > 1
+    # an ID and a clause ID are one token each, as the browser splits the query
+    assert {"pto-tile-tmul", "pto-tmul-contract-001"} <= tokens(entry)
+    zh_docs = zh["docs"]
+    assert any("\u200b" in e["text"] for e in zh_docs), "Chinese text is segmented (jieba)"
+    zh_tmul = [e for e in zh_docs if e["location"] == "zh/" + TMUL_HTML]
+    assert len(zh_tmul) == 1 and "签名" in tokens(zh_tmul[0]), "the zh entry is the Chinese summary, segmented"
+
+
+def test_zh_pages_have_chinese_chrome_and_their_own_index(built: tuple[Path, str, str]) -> None:
+    out = built[0]
+    zh = (out / "zh" / TMUL_HTML).read_text()
+    en = (out / "en" / TMUL_HTML).read_text()
+    assert '<html lang="zh-CN"' in zh and '<html lang="en"' in en
+    assert 'placeholder="搜索"' in zh and 'placeholder="Search"' in en
+    assert "<title>TMUL - PTO ISA 规范</title>" in zh and "<title>TMUL - PTO ISA specification</title>" in en
+    assert 'var lang="zh"' in zh and 'var lang=' not in en  # a zh page loads zh/search/search_index.json
+
+
+def test_supplied_nav_is_a_pruned_tree(built: tuple[Path, str, str]) -> None:
+    """No nav in mkdocs.yml: surface → class → instruction, only the page's own path opened."""
+    page = (built[0] / "en" / TMUL_HTML).read_text()
+    nav = page[page.index('<nav class="md-nav md-nav--primary"'):page.index("</nav>", page.index('md-nav--primary'))]
+    assert 'href="TADD.html"' in page and "md-nav__link--active" in page
+    links = page.count('class="md-nav__link')
+    assert links < 120, f"{links} nav links on one page: the nav is not pruned"
+    assert nav
 
 
 def _broken_config(tmp: Path) -> Path:

@@ -24,7 +24,10 @@ def test_site_modules_import_one_way_only() -> None:
     assert _imports("build") == {"inputs", "releases"}
     assert _imports("releases") == {"inputs"}
     assert _imports("serve") == {"inputs"}
-    assert _imports("plugin") == {"build", "inputs", "releases", "serve"}
+    assert _imports("options") == set()
+    assert _imports("language") == {"options"}
+    assert _imports("searchindex") == set()
+    assert _imports("plugin") == {"build", "inputs", "language", "options", "releases", "searchindex", "serve"}
 
 
 def test_serve_uses_no_private_field_of_the_plugin() -> None:

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 from typing import TextIO
 
+from .common import default_root
 from .exitcodes import ExitCode
 
 COLLECT = True  # runs long or runs spec code without bound: keep the cyclic collector (see specgen.cli)
@@ -22,18 +23,20 @@ DESCRIPTION = 'Build the mkdocs documentation site of one spec tree, or of sever
 EPILOG = """examples:
   specgen build --root path/to/spec --out build/site
   specgen build --root spec-0.58.0 --root spec-0.58.3 --out site
+  specgen build --config my-project/mkdocs.yml --out my-project/site
 """
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--root", type=Path, action="append", default=None,
-                   help="spec tree root (default: the bundled sample spec); give one per release for a "
-                        "multi-release site with a release switcher")
+    p.add_argument("--root", type=Path, action="append", default=argparse.SUPPRESS,
+                   help="spec tree root (default: the config's root: with --config, else the bundled sample "
+                        "spec or $SPECGEN_ROOT); give one per release for a multi-release site with a release switcher")
     p.add_argument("--out", type=Path, default=Path("build/site"),
                    help="site directory to write (default: %(default)s)")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                    help="pages rendered in parallel (default: the CPU count)")
-    p.add_argument("--config", type=Path, default=None, help="mkdocs.yml to use")
+    p.add_argument("--config", type=Path, default=None,
+                   help="mkdocs.yml to use (default: the repository's); its specgen root: is used unless --root is given")
 
 
 class Progress:
@@ -69,7 +72,10 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ..site.build import STAGES, BuildFailed, build_site  # mkdocs and the loader: only a build pays
     from ..site.inputs import SiteInputError, default_config
     progress = Progress(err, STAGES)
-    roots = [Path(r) for r in (args.root if isinstance(args.root, list) else [args.root]) if r]
+    given = getattr(args, "root", None)
+    roots = [Path(r) for r in (given if isinstance(given, list) else [given]) if r]
+    if not roots and args.config is None:  # the bundled config: the bundled spec, or $SPECGEN_ROOT
+        roots = [default_root()]
     try:
         result = build_site(roots[0] if roots else None, Path(args.out or "build/site"),
                             Path(args.config or default_config()), jobs=max(1, int(args.jobs or 1)),

@@ -12,7 +12,7 @@ import logging
 from pathlib import Path
 from typing import TextIO
 
-from .common import root_arg
+from .common import default_root
 from .exitcodes import ExitCode
 
 COLLECT = True  # runs long or runs spec code without bound: keep the cyclic collector (see specgen.cli)
@@ -22,11 +22,14 @@ DESCRIPTION = 'Serve the documentation site locally and rebuild it when a spec f
 EPILOG = """examples:
   specgen serve --root path/to/spec
   specgen serve --root path/to/spec --dev-addr 0.0.0.0:8080
+  specgen serve --config my-project/mkdocs.yml
 """
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    root_arg(p)
+    p.add_argument("--root", type=Path, default=argparse.SUPPRESS,
+                   help="spec tree root (default: the config's root: with --config, else the bundled sample spec "
+                        "or $SPECGEN_ROOT)")
     p.add_argument("--dev-addr", default="127.0.0.1:8000", help="HOST:PORT to listen on (default: %(default)s)")
     p.add_argument("--config", type=Path, default=None, help="mkdocs.yml to use")
 
@@ -37,7 +40,8 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ..site.serve import serve
     mk_log = logging.getLogger("mkdocs")
     try:
-        root = Path(args.root) if args.root else None
+        given = getattr(args, "root", None)
+        root = Path(given) if given else (None if args.config else default_root())
         config_file = Path(args.config or default_config())
         mk_log.setLevel(logging.INFO)
         if not mk_log.handlers:

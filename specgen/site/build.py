@@ -37,7 +37,7 @@ from .releases import Graphs, Release, order, release_name, write_root
 log = logging.getLogger("mkdocs.plugins.specgen")
 STAGES = ("config", "load", "examples", "render", "mkdocs", "swap")
 ASSETS = DEFAULT_TEMPLATES.parent / "assets"
-ASSET_URIS = ("assets/specgen/specgen.css", "assets/specgen/specgen.js")
+ASSET_URIS = ("assets/specgen/specgen.css", "assets/specgen/specgen.js", "assets/specgen/specgen-site.js")
 Progress = Callable[[str], None]
 
 
@@ -197,6 +197,7 @@ def build_site(root: Path | None, out_dir: Path, config_file: Path, jobs: int = 
     out_dir = out_dir.resolve()
     for r in releases or [root]:
         check_inputs(r, config_file)
+    load_mkdocs_config(config_file, root, None, strict=True)  # a bad value is a usage error, before any work
     if len(releases) == 1:
         root, releases = releases[0], ()
 

@@ -8,6 +8,7 @@ build rewrote (:func:`forget_rebuilt_pages`).
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
 from typing import Any
@@ -41,19 +42,45 @@ def check_inputs(root: Path | None, config_file: Path) -> None:
 
 def load_mkdocs_config(config_file: Path, root: Path | None, site_dir: Path | None, strict: bool,
                        dev_addr: str | None = None) -> Any:
-    """The mkdocs config with the specgen plugin reading ``root`` (None: the config's own ``root``)."""
+    """The mkdocs config with the specgen plugin reading ``root`` (None: the config's own ``root``).
+
+    A bad value (``lang: fr``, an unknown key, a theme that is not installed) is a
+    :class:`SiteInputError` naming the file and each error mkdocs found, never a traceback.
+    """
+    from mkdocs.exceptions import MkDocsException
+
     kwargs: dict[str, Any] = {"config_file": str(config_file), "strict": strict}
     if site_dir is not None:
         kwargs["site_dir"] = str(site_dir)
     if dev_addr is not None:
         kwargs["dev_addr"] = dev_addr
-    cfg = load_config(**kwargs)
+    errors = _Errors()
+    mk_log = logging.getLogger("mkdocs")
+    mk_log.addHandler(errors)
+    try:
+        cfg = load_config(**kwargs)
+    except (MkDocsException, OSError, ValueError) as e:
+        found = "; ".join(errors.messages) or str(e)
+        raise SiteInputError(f"configuration error in {config_file}: {found}") from e
+    finally:
+        mk_log.removeHandler(errors)
     plugin = cfg.plugins.get("specgen")
     if plugin is None:
-        raise ValueError(f"{config_file} does not enable the specgen plugin")
+        raise SiteInputError(f"{config_file} does not enable the specgen plugin (add '- specgen' under plugins:)")
     if root is not None:
         plugin.config.root = str(root.resolve())
     return cfg
+
+
+class _Errors(logging.Handler):
+    """The errors mkdocs logs while it validates a config (its exception only counts them)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
 
 
 class PageFile(File):

@@ -18,10 +18,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from mkdocs.config import config_options as c
-from mkdocs.config.base import Config
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin, event_priority
+from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.toc import get_toc
 
@@ -29,10 +27,13 @@ from ..diff import SpecDiff
 from ..graph import SpecGraph
 from ..render import Page, RenderCache, RenderOptions
 from ..render.core import DEFAULT_TEMPLATES
-from ..render.i18n import LANGUAGES, page_locale, set_document_lang
+from ..render.i18n import LANGUAGES, set_document_lang
 from ..render.kinds import BY_NAME
 from . import build
+from . import searchindex
 from .inputs import SiteInputError, forget_rebuilt_pages, search_plugin
+from .language import Chrome, page_language, supplied_nav
+from .options import SpecgenConfig, declared_languages
 from .releases import RELEASE_ASSETS, Graphs, Release, order, parse_releases, release_name
 from .serve import ROOT_ENV, ServeState
 
@@ -43,16 +44,6 @@ def _add_assets(config: Any, uris: tuple[str, ...]) -> None:
         key = "extra_css" if uri.endswith(".css") else "extra_javascript"
         if uri not in [str(x) for x in config[key]]:
             config[key].append(uri)
-
-
-class SpecgenConfig(Config):
-    root = c.Type(str, default="spec")
-    lang = c.Type((str, list), default=["en", "zh"])
-    source_url = c.Optional(c.Type(str))
-    commit = c.Optional(c.Type(str))
-    templates_dir = c.Optional(c.Type(str))
-    releases = c.Type(list, default=[])  # [{root, name}]: one site, a directory per release (``specgen build``)
-    release = c.Optional(c.Type(str))  # which of ``releases`` this build renders (default: the newest)
 
 
 class SpecgenPlugin(BasePlugin[SpecgenConfig]):
@@ -72,6 +63,11 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         self.graphs: Graphs | None = None  # a multi-release build's graphs, shared by its releases' builds
         self.releases: list[Release] = []  # oldest first; empty for a single-release site
         self.changes: SpecDiff | None = None  # since the previous release (multi-release sites)
+        self.langs: list[str] = ["en"]  # the languages rendered; the first is the site's main one
+        self.chrome: Chrome | None = None
+        self.kinds: dict[str, str] = {}  # site URL -> page kind (what search shaping needs)
+        self.added_search: Any = None  # the search plugin this plugin added (kept across serve rebuilds)
+        self.index_sizes: dict[str, int] = {}  # bytes of each language's search index
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """Defined so mkdocs keeps this instance (and its caches) across serve rebuilds."""
@@ -93,6 +89,7 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         # ``specgen serve --root`` passes the root here: mkdocs re-reads the config on every rebuild.
         self.root = self._resolve(os.environ.get(ROOT_ENV) or self.config.root, config)
         self._configure_releases(config)
+        self._configure_languages(config)
         try:  # material segments Chinese with jieba; its start-up chatter is not a build message
             import jieba
             jieba.setLogLevel(logging.WARNING)
@@ -100,6 +97,16 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
             pass
         _add_assets(config, build.ASSET_URIS)
         return config
+
+    def _configure_languages(self, config: Any) -> None:
+        """The languages (given, or what mkdocs.yml declares), the main one first; search kept."""
+        declared = declared_languages(config)
+        langs = list(self.config.lang or declared)
+        main = next((x for x in declared if x in langs), langs[0])
+        self.langs = [main, *(x for x in langs if x != main)]
+        self.chrome = Chrome(config, dict(self.config.site_name))
+        if self.config.search:
+            self.added_search = searchindex.ensure_search(config, self.added_search) or self.added_search
 
     def _loaded(self, root: Path) -> tuple[SpecGraph, build.LoadTimes]:
         if self.graphs is None:
@@ -130,9 +137,7 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         _add_assets(config, RELEASE_ASSETS)
 
     def _options(self, config: Any) -> RenderOptions:
-        langs = self.config.lang
-        if isinstance(langs, str):
-            langs = [x.strip() for x in langs.split(",") if x.strip()]
+        langs = sorted(self.langs, key=list(LANGUAGES).index)  # page order independent of the main language
         return RenderOptions(langs=tuple(langs), source_url=self.config.source_url, commit=self.config.commit,
                              templates_dir=self._resolve(self.config.templates_dir, config),
                              directory_urls=bool(config.use_directory_urls), jobs=self.jobs)
@@ -172,6 +177,8 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
     def on_files(self, files: Files, *, config: Any) -> Files:
         pages, changed = self.render_pages(config)
         self._rewritten = build.add_pages(files, config, pages, changed)
+        hand = [f.src_uri for f in files.documentation_pages() if f.src_uri not in self.pages]
+        config.nav = supplied_nav(config, hand, pages, self.langs, self.config.nav) or config.nav
         for uri in RELEASE_ASSETS if self.releases else ():
             if files.get_file_from_path(uri) is None:
                 files.append(File.generated(config, uri, content=(build.ASSETS / uri.rsplit("/", 1)[-1]).read_bytes()))
@@ -199,17 +206,28 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         p = self.pages.get(page.file.src_uri)
         if p is None:
             return html_text
+        self.kinds[page.url] = p.kind
         page.toc = get_toc(build.toc_tokens(p.toc))
         if not BY_NAME[p.kind].searchable:  # listings are data, not prose: keep the index small
             page.meta["search"] = {"exclude": True}
         return p.content
 
+    def on_page_context(self, context: Any, *, page: Any, config: Any, nav: Any) -> Any:
+        """The page is rendered in its language's chrome (theme language, site title)."""
+        if self.chrome is not None:
+            self.chrome.enter(config, page_language(page.file.src_uri, self.langs))
+        return context
+
     def on_post_page(self, output: str, *, page: Any, config: Any) -> str:
-        """A zh page must say ``lang="zh-CN"`` on ``<html>``; material writes the site language everywhere."""
-        locale = page_locale(page.file.src_uri)
-        if locale is None or locale == LANGUAGES.get(str(config.theme.get("language") or "en")):
+        """``<html lang>`` is the page's locale (``zh-CN``); a page of another language loads its own index."""
+        if self.chrome is not None:
+            self.chrome.leave(config)
+        lang = page_language(page.file.src_uri, self.langs)
+        if lang is None:
             return output
-        return set_document_lang(output, locale)
+        if lang != self.langs[0] and searchindex.splits(config):
+            output = searchindex.redirect_index(output, lang)
+        return set_document_lang(output, LANGUAGES[lang])
 
     def on_serve(self, server: Any, *, config: Any, builder: Any) -> Any:
         if self.root is not None:
@@ -225,9 +243,27 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
             self.serving.failed()
 
     @event_priority(50)  # before the search plugin writes its index
-    def on_post_build(self, *, config: Any) -> None:
+    def _before_search(self, *, config: Any) -> None:
         forget_rebuilt_pages(search_plugin(config), self._rewritten if self.dirty else None)
+        self.shape_search(config)
         if "SOURCE_DATE_EPOCH" not in os.environ:
             build.neutralise_sitemap(Path(config.site_dir))
+
+    @event_priority(-50)  # after the search plugin wrote its index
+    def _after_search(self, *, config: Any) -> None:
+        self.split_search_index(config)
         if self.serving is not None:
             self.serving.finished()
+
+    on_post_build = CombinedEvent(_before_search, _after_search)
+
+    def shape_search(self, config: Any) -> None:
+        """Instruction pages as one entry each, the exact mnemonic first (before search writes its index)."""
+        searchindex.shape_plugin_entries(search_plugin(config), self.kinds)
+
+    def split_search_index(self, config: Any) -> None:
+        """One search index per language (material only: its pages fetch the index themselves)."""
+        if searchindex.splits(config):
+            self.index_sizes = searchindex.split_index(Path(config.site_dir), self.langs[0], self.langs,
+                                                       searchindex.separator_of(config))
+            self.stats["search_index"] = dict(self.index_sizes)

@@ -40,7 +40,7 @@ from typing import Any, Protocol
 from ..cache import RecordCache, cache_enabled
 from ..render import Page, RenderCache
 from ..render.core import DEFAULT_TEMPLATES
-from .inputs import PageFile, check_inputs, forget_rebuilt_pages, search_plugin
+from .inputs import PageFile, check_inputs, forget_rebuilt_pages, load_mkdocs_config, search_plugin
 
 log = logging.getLogger("mkdocs.plugins.specgen")
 ROOT_ENV = "SPECGEN_SITE_ROOT"  # ``specgen serve --root``: the plugin reads it on every config load
@@ -57,6 +57,10 @@ class ServingPlugin(Protocol):
     def on_pre_build(self, *, config: Any) -> None: ...
 
     def render_pages(self, config: Any) -> tuple[list[Page], dict[str, bool]]: ...
+
+    def shape_search(self, config: Any) -> None: ...
+
+    def split_search_index(self, config: Any) -> None: ...
 
 
 def stamp(paths: list[str | None], h: Any = None) -> str:
@@ -225,7 +229,9 @@ def spec_rebuild(plugin: ServingPlugin, inputs_digest: str) -> bool:
             _build_page(f.page, config, doc_files, nav, env)
         if search is not None:
             forget_rebuilt_pages(search, {f.url for f in todo})
+            plugin.shape_search(config)
             search.on_post_build(config=config)
+            plugin.split_search_index(config)
     except Exception as e:  # noqa: BLE001 - the full build reports it the way mkdocs does
         log.info("specgen: spec rebuild gave way to a full build (%s: %s)", type(e).__name__, e)
         state.handed = handed
@@ -277,6 +283,7 @@ def serve(config_file: Path, dev_addr: str | None, root: Path | None = None) -> 
     from mkdocs.livereload import LiveReloadServer, _serve_url
 
     check_inputs(root, config_file)
+    load_mkdocs_config(config_file, root, None, strict=False)  # a bad value is a usage error (exit 2)
     if root is not None:
         os.environ[ROOT_ENV] = str(Path(root).resolve())
     site_dir = tempfile.mkdtemp(prefix="specgen-serve-")

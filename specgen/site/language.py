@@ -1,0 +1,119 @@
+"""Each language's pages in that language's theme chrome, and the navigation the plugin supplies.
+
+One mkdocs build writes ``en/…`` and ``zh/…``. material translates its chrome
+(search box, "Table of contents", "Skip to content", footer) from
+``theme.language`` every time it renders a page, so the plugin sets the
+page's language (and the site title of that language) just before the page is
+rendered and restores the site's own after (:class:`Chrome`). Search gets one
+index per language (:mod:`specgen.site.searchindex`).
+
+Navigation: when ``mkdocs.yml`` has no ``nav``, the plugin supplies one
+(:func:`supplied_nav`). Under material (which prunes the navigation with
+``navigation.prune`` to the current page's path) each language is a tree:
+surface → class → instruction and unit, each directory opened by its index page,
+then the test index, the ADRs, the traceability matrix and the release page.
+Other themes render every nav link on every page (4,977 links per page made a
+corpus build take 292 s), so they get a short list: the hand pages and each
+language's home page.
+"""
+
+from __future__ import annotations
+
+import html
+import posixpath
+from typing import Any, Iterable
+
+from ..render import Page
+from .options import LANGUAGE_NAMES, THEME_LANGUAGE
+
+TREE_KINDS = ("instruction", "unit")  # pages placed in the directory tree
+TAIL_KINDS = ("tests-index", "adr-index", "matrix", "release", "changes")  # one entry each after the tree
+
+
+def page_language(uri: str, langs: Iterable[str]) -> str | None:
+    """The language directory a docs-relative URI lies in (None: a hand page or a source page)."""
+    head = uri.split("/", 1)[0]
+    return head if "/" in uri and head in set(langs) else None
+
+
+class Chrome:
+    """Swaps the theme language and site title per page and restores the site's own afterwards."""
+
+    def __init__(self, config: Any, names: dict[str, str]) -> None:
+        self.theme = config.theme
+        self.language = self.theme["language"] if "language" in self.theme else None
+        self.site_name = config.site_name
+        self.names = names
+
+    def enter(self, config: Any, lang: str | None) -> None:
+        """Before a page is rendered: its language's chrome (a page outside the language trees keeps the site's)."""
+        if lang is None:
+            return
+        if self.language is not None:  # material (and any theme with a ``language`` key)
+            self.theme["language"] = THEME_LANGUAGE.get(lang, lang)
+        config["site_name"] = self.names.get(lang, self.site_name)
+
+    def leave(self, config: Any) -> None:
+        if self.language is not None:
+            self.theme["language"] = self.language
+        config["site_name"] = self.site_name
+
+
+def is_material(config: Any) -> bool:
+    return str(getattr(config.theme, "name", "") or "") == "material"
+
+
+def supplied_nav(config: Any, hand: list[str], pages: list[Page], langs: list[str], mode: str) -> list[Any] | None:
+    """The nav when ``mkdocs.yml`` gives none: hand pages (mkdocs' own order), the languages between."""
+    from mkdocs.structure.nav import nest_paths  # mkdocs' default ordering of hand pages
+
+    if mode == "none" or config.nav is not None:
+        return None
+    tree = mode == "tree" or (mode == "auto" and is_material(config))
+    by_lang: dict[str, list[Page]] = {lang: [] for lang in langs}
+    for p in pages:
+        lang = page_language(p.url, langs)
+        if lang is not None:
+            by_lang[lang].append(p)
+    sections = [language_section(lang, by_lang[lang], tree) for lang in langs if by_lang[lang]]
+    rest = list(nest_paths(sorted(hand)))
+    head = [x for x in rest if x == "index.md"]
+    return head + sections + [x for x in rest if x != "index.md"]
+
+
+def _title(p: Page) -> str:
+    return html.escape(p.title)  # nav titles reach the page unescaped (material writes them as is)
+
+
+def language_section(lang: str, pages: list[Page], tree: bool) -> dict[str, Any]:
+    """One language: its home page, then (tree) directories of instructions and units, then the tail pages."""
+    name = LANGUAGE_NAMES.get(lang, lang)
+    home = f"{lang}/index.md"
+    if not tree:
+        return {name: home}
+    index_of: dict[str, Page] = {}
+    leaves: dict[str, list[Page]] = {}
+    for p in pages:
+        d = posixpath.dirname(p.url)
+        if p.kind == "index":
+            index_of[d] = p
+        elif p.kind in TREE_KINDS:
+            leaves.setdefault(d, []).append(p)
+    dirs: set[str] = set()
+    for d in leaves:
+        while d and d != lang and d not in dirs:
+            dirs.add(d)
+            d = posixpath.dirname(d)
+
+    def node(d: str) -> list[Any]:
+        subdirs = sorted(x for x in dirs if posixpath.dirname(x) == d)
+        items: list[Any] = []
+        for sub in subdirs:
+            idx = index_of.get(sub)
+            title = _title(idx) if idx is not None else html.escape(posixpath.basename(sub))
+            items.append({title: ([idx.url] if idx is not None else []) + node(sub)})
+        items += [{_title(p): p.url} for p in sorted(leaves.get(d, []), key=lambda p: p.title)]
+        return items
+
+    tail = [{_title(p): p.url} for kind in TAIL_KINDS for p in pages if p.kind == kind]
+    return {name: [home, *node(lang), *tail]}

@@ -1,0 +1,122 @@
+"""The plugin's configuration keys: each with a default, each bad value a configuration error.
+
+mkdocs validates a plugin's config before any event runs and reports a
+``ValidationError`` as ``Config value 'plugins': Plugin 'specgen' option
+'lang': …`` with a non-zero exit, never a traceback. Every key is documented
+with its default and an example in ``site/plugin.md`` and the README.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mkdocs.config import config_options as c
+from mkdocs.config.base import Config, ValidationError
+
+from ..render.i18n import LANGUAGES
+
+# material's own language code for each language directory (its ``partials/languages/<code>.html``)
+THEME_LANGUAGE: dict[str, str] = {"en": "en", "zh": "zh"}
+# the name a language is listed under in the navigation, in that language
+LANGUAGE_NAMES: dict[str, str] = {"en": "English", "zh": "中文"}
+
+
+def language_of(code: Any) -> str | None:
+    """A language directory for a theme or ``extra.alternate`` code (``zh-CN``, ``zh_Hans`` → ``zh``)."""
+    text = str(code or "").strip().lower().replace("_", "-")
+    if text in LANGUAGES:
+        return text
+    if text in ("zh-cn", "zh-hans", "zh-sg"):
+        return "zh"
+    if text.startswith("en-"):
+        return "en"
+    return None
+
+
+class _Option(c.BaseConfigOption[Any]):
+    """A config option with a default (mkdocs' base class takes none)."""
+
+    def __init__(self, default: Any = None) -> None:
+        super().__init__()
+        self.default = default
+
+
+class Languages(_Option):
+    """``lang``: a list (or comma-separated text) of language directories specgen renders."""
+
+    def run_validation(self, value: object) -> list[str] | None:
+        if value is None:
+            return None
+        items: list[Any] = [x.strip() for x in value.split(",")] if isinstance(value, str) else value \
+            if isinstance(value, list) else [value]
+        langs: list[str] = []
+        for item in items:
+            if not isinstance(item, str) or item not in LANGUAGES:
+                raise ValidationError(f"unknown language {item!r}: specgen renders {', '.join(sorted(LANGUAGES))} "
+                                      "(e.g. lang: [en, zh])")
+            if item in langs:
+                raise ValidationError(f"language {item!r} is listed twice")
+            langs.append(item)
+        if not langs:
+            raise ValidationError("no language given: list at least one of " + ", ".join(sorted(LANGUAGES)))
+        return langs
+
+
+class SiteNames(_Option):
+    """``site_name``: the site's title per language (``{zh: PTO ISA 规范}``); others keep mkdocs' ``site_name``."""
+
+    def run_validation(self, value: object) -> dict[str, str]:
+        if value is None:
+            return {}
+        if not isinstance(value, dict):
+            raise ValidationError(f"expected a mapping of language to title (e.g. {{zh: 规范}}), got {value!r}")
+        for k, v in value.items():
+            if k not in LANGUAGES:
+                raise ValidationError(f"unknown language {k!r} (known: {', '.join(sorted(LANGUAGES))})")
+            if not isinstance(v, str) or not v.strip():
+                raise ValidationError(f"the title of {k!r} must be non-empty text, got {v!r}")
+        return {str(k): str(v) for k, v in value.items()}
+
+
+class Navigation(_Option):
+    """``nav``: ``auto`` (a tree under material, a short list elsewhere), ``tree``, ``short`` or ``none``."""
+
+    CHOICES = ("auto", "tree", "short", "none")
+
+    def run_validation(self, value: object) -> str:
+        if value is None:
+            return "auto"
+        if value is True:
+            return "auto"
+        if value is False:
+            return "none"
+        if value not in self.CHOICES:
+            raise ValidationError(f"expected one of {', '.join(self.CHOICES)}, got {value!r}")
+        return str(value)
+
+
+class SpecgenConfig(Config):
+    """The keys of ``plugins: [specgen: {...}]``; the user page ``site/plugin.md`` lists them all."""
+
+    root = c.Type(str, default="spec")
+    lang = Languages(default=None)  # None: what mkdocs.yml declares (theme language, extra.alternate), else en
+    site_name = SiteNames(default={})
+    nav = Navigation(default="auto")
+    search = c.Type(bool, default=True)  # add the theme's search plugin when ``plugins:`` lists none
+    source_url = c.Optional(c.Type(str))
+    commit = c.Optional(c.Type(str))
+    templates_dir = c.Optional(c.Type(str))
+    releases = c.Type(list, default=[])  # [{root, name}]: one site, a directory per release (``specgen build``)
+    release = c.Optional(c.Type(str))  # which of ``releases`` this build renders (default: the newest)
+
+
+def declared_languages(config: Any) -> list[str]:
+    """The languages a user's ``mkdocs.yml`` declares: the theme's, then ``extra.alternate``; else English."""
+    found: list[str] = []
+    theme = config.theme
+    for code in [theme["language"] if "language" in theme else None, theme["locale"] if "locale" in theme else None,
+                 *[a.get("lang") for a in (config.extra.get("alternate") or []) if isinstance(a, dict)]]:
+        lang = language_of(code)
+        if lang is not None and lang not in found:
+            found.append(lang)
+    return found or ["en"]

@@ -1,0 +1,198 @@
+"""The search index: one file per language, instruction pages as one entry each, the exact mnemonic first.
+
+material's search plugin makes one entry per section of every page and writes
+one index for the whole site: on the corpus 15 MB that every page downloads,
+English and Chinese hits interleaved, snippets starting with the breadcrumb.
+specgen shapes it in two steps:
+
+* :func:`shape_entries` (before search writes the index): an instruction page
+  becomes a single entry: title = mnemonic, text = the summary section (summary
+  sentence, signature, IDs, class, engine) and its normative clause IDs, tags =
+  the mnemonic and the IDs (material's ``tags`` field, boost 10⁶, so an ID or a
+  mnemonic typed in full finds its page before any prose that mentions it). A
+  document boost that falls with the mnemonic's length puts ``TMUL`` before
+  ``TMULS`` for the query ``TMUL`` (material appends a wildcard to every term,
+  so both match equally otherwise). Other generated pages drop their
+  breadcrumb/language-switch text.
+* :func:`split_index` (after search wrote it): ``search/search_index.json``
+  keeps the main language's pages and the hand-written ones,
+  ``<lang>/search/search_index.json`` gets each other language's pages (with
+  ``lang`` set for its segmentation); a page loads only its own language's file
+  (:data:`INDEX_REDIRECT`). Locations stay relative to the site root, which is
+  what material resolves them against (its ``base``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any, Iterable
+
+# an ID: upper-case words joined by hyphens (PTO-TILE-TMUL, PTO-TMUL-CONTRACT-001)
+_ID = re.compile(r"<code>([A-Z][A-Z0-9]*(?:-[A-Z0-9.]+)+)</code>")
+_CLAUSE = re.compile(r"([A-Z][A-Z0-9]*(?:-[A-Z0-9]+){2,})\u00b6")
+_CRUMBS = re.compile(r"^\s*<ol>.*?</ol>\s*", re.S)
+# the separator for lunr: whitespace and punctuation, but not '-' or '.', so an ID or a
+# version is one token (material's default splits on '-', and PTO-TILE-TMUL matched 2,000 entries)
+SEPARATOR = r'[\s\u200b_,:;!=\[\]()"`/<>]+|\.(?!\d)|&[lg]t;'
+# material's lunr language per language directory (Chinese also tokenises English words)
+LUNR_LANG: dict[str, list[str]] = {"en": ["en"], "zh": ["en", "zh"]}
+
+
+def mnemonic_boost(mnemonic: str) -> float:
+    """Falls by 3 % per character, so of the mnemonics a typed prefix matches the shortest (the exact one) wins."""
+    return round(2.0 * 0.97 ** len(mnemonic), 4)
+
+
+def _ids(text: str) -> list[str]:
+    seen: list[str] = []
+    for m in _ID.finditer(text):
+        if m.group(1) not in seen:
+            seen.append(m.group(1))
+    return seen
+
+
+def instruction_entry(url: str, title: str, entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """The one entry of an instruction page: its summary (snippet), IDs and clause IDs."""
+    by_anchor = {str(e.get("location", "")).partition("#")[2]: e for e in entries}
+    summary = str(by_anchor.get("summary", {}).get("text", ""))
+    clauses = _CLAUSE.findall(str(by_anchor.get("ndf", {}).get("text", "")))
+    ids = _ids(summary)
+    text = summary + (f"<p>{' '.join(clauses)}</p>" if clauses else "")
+    return {"location": url, "title": title, "text": text, "tags": [title, *ids],
+            "boost": mnemonic_boost(title)}
+
+
+def shape_entries(entries: list[dict[str, Any]], kinds: dict[str, str]) -> list[dict[str, Any]]:
+    """Entries as the site searches them; ``kinds`` maps a page's site URL to its page kind."""
+    out: list[dict[str, Any]] = []
+    grouped: dict[str, list[dict[str, Any]]] = {}
+    order: list[str] = []
+    for e in entries:
+        page = str(e.get("location", "")).partition("#")[0]
+        kind = kinds.get(page)
+        if kind == "instruction":
+            if page not in grouped:
+                grouped[page] = []
+                order.append(page)
+                out.append({"location": page})  # placeholder, filled below in place
+            grouped[page].append(e)
+            continue
+        if kind is not None and "#" not in str(e.get("location", "")):
+            e = dict(e, text=_CRUMBS.sub("", str(e.get("text", ""))))  # no breadcrumb as the snippet
+        out.append(e)
+    shaped = {p: instruction_entry(p, _page_title(grouped[p]), grouped[p]) for p in order}
+    return [shaped.get(e["location"], e) if len(e) == 1 else e for e in out]
+
+
+def _page_title(entries: list[dict[str, Any]]) -> str:
+    first = next((e for e in entries if "#" not in str(e.get("location", ""))), entries[0])
+    return str(first.get("title", ""))
+
+
+def language_of_location(location: str, langs: Iterable[str]) -> str | None:
+    head = location.split("/", 1)[0]
+    return head if "/" in location and head in set(langs) else None
+
+
+def split_index(site_dir: Path, main: str, langs: list[str], separator: str | None) -> dict[str, int]:
+    """Rewrite material's one index as one per language; the bytes of each file, by language."""
+    path = site_dir / "search" / "search_index.json"
+    if not path.is_file():
+        return {}
+    data = json.loads(path.read_text(encoding="utf-8"))
+    docs: list[dict[str, Any]] = data.get("docs", [])
+    groups: dict[str, list[dict[str, Any]]] = {lang: [] for lang in langs}
+    for d in docs:
+        lang = language_of_location(str(d.get("location", "")), langs) or main
+        groups.setdefault(lang, []).append(d)
+    sizes: dict[str, int] = {}
+    for lang, items in groups.items():
+        config = dict(data.get("config", {}), lang=LUNR_LANG.get(lang, [lang]))
+        if separator:
+            config["separator"] = separator
+        body = json.dumps({"config": config, "docs": items}, ensure_ascii=False, separators=(",", ":"))
+        target = path if lang == main else site_dir / lang / "search" / "search_index.json"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_suffix(".json.tmp")
+        tmp.write_text(body, encoding="utf-8")
+        tmp.replace(target)
+        sizes[lang] = len(body.encode("utf-8"))
+    return sizes
+
+
+# A page of another language than the site's main one loads its own language's index: material
+# requests ``<base>/search/search_index.json`` (XMLHttpRequest); this script, in <head> before
+# material's bundle, sends that one request to ``<base>/<lang>/search/search_index.json``.
+# Search needs JavaScript anyway; nothing else is touched.
+INDEX_REDIRECT = """<script>(function(){var lang=%s,X=window.XMLHttpRequest;if(!X)return;var open=X.prototype.open;
+X.prototype.open=function(m,u){var s=String(u);if(/\\/search\\/search_index\\.json$/.test(s)&&s.indexOf("/"+lang+"/search/")<0){
+arguments[1]=s.replace(/search\\/search_index\\.json$/,lang+"/search/search_index.json");}return open.apply(this,arguments);};})();</script>"""
+
+
+def redirect_index(output: str, lang: str) -> str:
+    """Insert :data:`INDEX_REDIRECT` for ``lang`` right after ``<head>`` (a page without one is left alone)."""
+    i = output.find("<head>")
+    if i < 0:
+        return output
+    i += len("<head>")
+    return output[:i] + INDEX_REDIRECT % json.dumps(lang) + output[i:]
+
+
+def ensure_search(config: Any, kept: Any = None) -> Any:
+    """The theme's search plugin, added when ``plugins:`` lists none (mkdocs drops its default search then).
+
+    A plugin added here, during the config event, runs that event later in the same
+    pass (mkdocs inserts it after the running handlers of equal priority). ``kept``
+    is the instance a server added before: reused so a dirty rebuild keeps its index.
+    """
+    from mkdocs.plugins import get_plugins
+
+    found = next((pl for pl in config.plugins.values() if hasattr(pl, "search_index") or
+                  type(pl).__module__.endswith("search.plugin") or type(pl).__module__.startswith("mkdocs.contrib.search")),
+                 None)
+    if found is not None:
+        return None
+    name = "material/search" if str(getattr(config.theme, "name", "")) == "material" else "search"
+    plugin = kept
+    if plugin is None:
+        plugin = get_plugins()[name].load()()
+        errors, _ = plugin.load_config({})
+        if errors:
+            raise ValueError(f"search plugin {name}: {errors}")
+    config.plugins[name] = plugin
+    return plugin
+
+
+def splits(config: Any) -> bool:
+    """Whether this site gets one index per language: material's pages fetch theirs (mkdocs' theme loads
+    its index inside a worker, where a page cannot redirect it, so it keeps one index)."""
+    search = next((pl for pl in config.plugins.values() if hasattr(pl, "search_index_prev")), None)
+    return search is not None and bool(getattr(search.config, "enabled", True)) and \
+        str(getattr(config.theme, "name", "")) == "material"
+
+
+def separator_of(config: Any) -> str:
+    """The separator ``mkdocs.yml`` gives the search plugin, else :data:`SEPARATOR`."""
+    from mkdocs.utils import yaml_load
+
+    try:
+        with open(config.config_file_path, encoding="utf-8") as f:
+            raw = yaml_load(f) or {}
+    except (OSError, TypeError, ValueError):
+        return SEPARATOR
+    plugins = raw.get("plugins") if isinstance(raw, dict) else None
+    items = plugins.items() if isinstance(plugins, dict) else \
+        [next(iter(x.items())) for x in plugins or [] if isinstance(x, dict) and len(x) == 1]
+    for name, value in items:
+        if name in ("search", "material/search") and isinstance(value, dict) and value.get("separator"):
+            return str(value["separator"])
+    return SEPARATOR
+
+
+def shape_plugin_entries(search: Any, kinds: dict[str, str]) -> None:
+    """Shape the entries material's search plugin collected this build (see :func:`shape_entries`)."""
+    index = getattr(search, "search_index", None) if search is not None else None
+    if index is not None and isinstance(getattr(index, "entries", None), list):
+        index.entries = shape_entries(index.entries, kinds)
