@@ -42,7 +42,7 @@ DOMAIN: dict[str, set[str]] = {
     "asl": {"encoding", "vocabulary"},  # the generated shards assemble words with encoding's one function
     "examples": {"asl", "encoding", "vocabulary", "prose"},
     "diff": {"asl", "encoding", "vocabulary", "prose"},  # what changed between two releases
-    "render": {"encoding", "examples", "trace", "vocabulary", "prose", "diff"},
+    "render": {"encoding", "examples", "trace", "vocabulary", "prose", "diff", "asl"},  # linked pseudocode
     "report": set(),
     "schema": {"report"},
 }

@@ -12,7 +12,7 @@ import json
 import posixpath
 import re
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
 from markupsafe import Markup, escape
 from markdown_it import MarkdownIt
@@ -71,32 +71,73 @@ def _spans(text: str) -> list[tuple[str, str]]:
     return out
 
 
+class RefLinks(Protocol):
+    """Where a listing's identifiers link: the page's view of the spec's definition table.
+
+    Hashable (listings and lines are cached per resolver), so one resolver per
+    page directory and language is shared by every listing rendered there.
+    """
+
+    def ref(self, name: str) -> tuple[str, str] | None:
+        """``(href, title)`` of the definition of ``name``, or None: not a name the spec defines."""
+
+
+_BINDERS = frozenset({"func", "getter", "setter", "type", "constant", "config", "let", "var"})
+
+
+def _piece(cls: str, tok: str, refs: RefLinks | None, prev_word: str) -> str:
+    e = escape_text(tok)
+    if refs is not None and not cls and (tok[0].isalpha() or tok[0] == "_"):
+        # a declared name (after func/type/let …) is the definition itself, not a use, and a
+        # name after "." is a record field
+        hit = None if prev_word in _BINDERS or prev_word == "." else refs.ref(tok)
+        if hit is not None:
+            href, title = hit
+            return f'<a class="sg-ref" href="{href}" title="{escape_attr(title)}">{e}</a>'
+    return f'<span class="{cls}">{e}</span>' if cls else e
+
+
 @lru_cache(maxsize=65536)
-def _line_html(line: str) -> str:
+def _line_html(line: str, refs: RefLinks | None = None) -> str:
     parts = []
+    prev = ""
     for cls, tok in _spans(line):
-        e = escape_text(tok)
-        parts.append(f'<span class="{cls}">{e}</span>' if cls else e)
+        parts.append(_piece(cls, tok, refs, prev))
+        if tok.strip():
+            prev = tok
     return "".join(parts)
 
 
-def _lines_html(text: str) -> list[str]:
+def _lines_html(text: str, refs: RefLinks | None) -> list[str]:
     if "/*" not in text:  # every token is inside one line: tokenize (and cache) line by line
-        return [_line_html(line) for line in text.split("\n")]
+        return [_line_html(line, refs) for line in text.split("\n")]
     lines: list[list[str]] = [[]]
+    prev = ""
     for cls, tok in _spans(text):
         for i, part in enumerate(tok.split("\n")):
             if i:
                 lines.append([])
             if part:
-                e = escape_text(part)
-                lines[-1].append(f'<span class="{cls}">{e}</span>' if cls else e)
+                lines[-1].append(_piece(cls, part, refs, prev))
+        if tok.strip():
+            prev = tok
     return ["".join(x) for x in lines]
 
 
 @lru_cache(maxsize=4096)
-def highlight_asl(text: str, *, first_line: int = 1, anchor: str | None = None) -> Markup:
-    """Numbered, highlighted ASL; with ``anchor`` every line number is an anchor ``<anchor>-<n>``.
+def highlight_asl(text: str, *, first_line: int = 1, anchor: str | None = None,
+                  refs: RefLinks | None = None) -> Markup:
+    """Numbered, highlighted ASL: one ``<span class="ln" id="<anchor>-<n>">`` per source line.
+
+    The markup is what mkdocs-material's code blocks are made of: ``<code>`` whose
+    children are one element per line (material's JavaScript turns such a
+    ``<code>`` into a grid of its ``span[id]`` children, so anything else, such as
+    a number span beside loose tokens, falls apart into one token per row). Line
+    numbers are a CSS counter in the gutter (``specgen-code.css``), not text, so
+    copying a listing copies the ASL alone and ``#<anchor>-<n>`` highlights its
+    line through ``:target`` with or without JavaScript. With ``refs`` every
+    identifier the spec defines links to its definition (``a.sg-ref``, the
+    signature in its title).
 
     A single-regex tokenizer (same token classes as :class:`ASLLexer`, so
     material's Pygments colours apply) instead of Pygments itself: the site
@@ -104,22 +145,23 @@ def highlight_asl(text: str, *, first_line: int = 1, anchor: str | None = None) 
     build time. Lines are cached (tests share much boilerplate) and so are
     whole listings (both languages show the same ones).
     """
-    out = ['<div class="highlight sg-asl" data-search-exclude><pre><code>']
-    for i, body in enumerate(_lines_html(text.rstrip("\n"))):
+    style = f' style="counter-reset: sg-ln {first_line - 1}"' if first_line != 1 else ""
+    out = [f'<div class="highlight sg-asl copy" data-search-exclude><pre><code{style}>']
+    for i, body in enumerate(_lines_html(text.rstrip("\n"), refs)):
         n = first_line + i
-        if anchor:
-            # a span, not <a id>: material hides anchors with ids inside code blocks
-            out.append(f'<span class="ln" id="{anchor}-{n}">{n}</span>')
-        else:
-            out.append(f'<span class="ln">{n}</span>')
-        out.append(body)
-        out.append("\n")
+        ident = f' id="{anchor}-{n}"' if anchor else ""
+        out.append(f'<span class="ln"{ident}>{body}\n</span>')
     out.append("</code></pre></div>")
     return Markup("".join(out))
 
 
 def escape_text(s: str) -> str:
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def escape_attr(s: str) -> str:
+    """Text for a double-quoted attribute (newlines kept: a title shows them as line breaks)."""
+    return escape_text(s).replace('"', "&quot;").replace("\n", "&#10;")
 
 
 def json_pretty(value: Any) -> str:

@@ -25,8 +25,9 @@ from ..models.catalog import CATALOG_STEMS
 from ..models.evidence import TraceabilityView, UnitRow
 from ..models.located import Adr, AslUnit, AvsTest
 from .chain import evidence_paths, unit_chain
-from .html import highlight_asl, json_pretty
+from .html import json_pretty
 from .i18n import Messages
+from .xref import linked_listing, symbol_deps
 from .links import Linker, adr_uri, dir_index_uri, other_lang_uri, source_uri, tests_uri, unit_uri
 
 ALL = "*"  # dependency meaning "the whole tree" (home, release, the tests and ADR indexes)
@@ -173,11 +174,13 @@ def plan_site(graph: SpecGraph, langs: tuple[str, ...], local_sources: bool,
                     a = graph.adr(aid)
                     if a is not None:
                         deps.add(a.path)
+            deps |= symbol_deps(graph, u.path)  # the lines and signatures its links show
             kind = "instruction" if u.instruction is not None else "unit"
             plans.append(PagePlan(unit_uri(lang, u.path), kind, lang, u.path, frozenset(deps), unit_title(u)))
             if tests:
                 plans.append(PagePlan(tests_uri(lang, u.path), "tests", lang, u.path,
-                                      frozenset({u.path, *(t.path for t in tests)} | common),
+                                      frozenset({u.path, *(t.path for t in tests)} | common
+                                                | symbol_deps(graph, None, tuple(t.text for t in tests))),
                                       unit_title(u)))
         plans.append(PagePlan(f"{lang}/tests/index.md", "tests-index", lang, None, frozenset({ALL}), ""))
         for a in graph.adrs:
@@ -192,7 +195,8 @@ def plan_site(graph: SpecGraph, langs: tuple[str, ...], local_sources: bool,
             plans.append(PagePlan(f"{lang}/changes.md", "changes", lang, None, frozenset({ALL}), ""))
     if local_sources:
         for u in units:
-            plans.append(PagePlan(source_uri(u.path), "source", "", u.path, frozenset({u.path}), u.path))
+            plans.append(PagePlan(source_uri(u.path), "source", "", u.path,
+                                  frozenset({u.path} | symbol_deps(graph, u.path)), u.path))
     return plans
 
 
@@ -301,7 +305,7 @@ class Ctx:
                 "uri": self.plan.uri}
 
     def listing(self, path: str, text: str, start: int, anchor: str) -> Markup:
-        return highlight_asl(text, first_line=start, anchor=anchor)
+        return linked_listing(self, text, first_line=start, anchor=anchor)
 
     def trace(self, unit: AslUnit) -> dict[str, Any]:
         chain = unit_chain(self.graph, unit)

@@ -37,7 +37,8 @@ from .releases import Graphs, Release, order, release_name, write_root
 log = logging.getLogger("mkdocs.plugins.specgen")
 STAGES = ("config", "load", "examples", "render", "mkdocs", "swap")
 ASSETS = DEFAULT_TEMPLATES.parent / "assets"
-ASSET_URIS = ("assets/specgen/specgen.css", "assets/specgen/specgen.js", "assets/specgen/specgen-site.js")
+ASSET_URIS = ("assets/specgen/specgen.css", "assets/specgen/specgen.js", "assets/specgen/specgen-site.js",
+              "assets/specgen/specgen-code.css", "assets/specgen/specgen-code.js")
 Progress = Callable[[str], None]
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import posixpath
 from typing import Any
 
-from ..html import highlight_asl
 from ..pages import Ctx, PageKind, PagePlan, unit_title
+from ..xref import linked_listing
 
 
 def tests_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
@@ -26,7 +26,7 @@ def tests_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
             "requirements": [(r, cx.requirement_href(r)) for r in h.requirements],
             "related": [(p, cx.unit_href(p) if p in cx.graph.units_by_path else None) for p in h.related_sources],
             "header_src": cx.src(tst.path, s, e) if cx.source_url else None,
-            "html": highlight_asl(tst.text, anchor=h.id),
+            "html": linked_listing(cx, tst.text, anchor=h.id),
         })
     ctx.update({"unit": unit, "title": unit_title(unit), "path": unit.path, "tests": tests,
                 "unit_href": cx.unit_href(unit.path), "crumbs": cx.crumbs(posixpath.dirname(unit.path))})

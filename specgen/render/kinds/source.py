@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..html import highlight_asl
 from ..i18n import Messages
 from ..links import unit_uri
 from ..pages import Ctx, PageKind, PagePlan
+from ..xref import linked_listing
 
 
 def source_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
@@ -20,7 +20,7 @@ def source_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
     ctx.update({"title": path, "unit": unit, "path": path, "sha256": unit.sha256, "crumbs": [],
                 "pages": [(Messages(lang)("lang.name"),
                            cx.link(unit_uri(lang, path))) for lang in cx.langs],
-                "html": highlight_asl(unit.text, anchor="L")})
+                "html": linked_listing(cx, unit.text, anchor="L")})
     return ctx
 
 

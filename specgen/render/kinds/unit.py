@@ -8,14 +8,14 @@ import posixpath
 from pathlib import Path
 from typing import Any
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from ...cache import cache_dir, content_key
 from ...graph import Derived, SpecGraph
 from ...models.located import AslUnit
-from ..html import highlight_asl
 from ..links import tests_uri
 from ..pages import COVERAGE, Ctx, PageKind, PagePlan, unit_title
+from ..xref import definitions, linked_listing
 
 
 def unit_common(cx: Ctx, unit: AslUnit) -> dict[str, Any]:
@@ -31,6 +31,7 @@ def unit_common(cx: Ctx, unit: AslUnit) -> dict[str, Any]:
         "tests_href": cx.link(tests_uri(cx.plan.lang, unit.path)) if cx.graph.unit_tests(unit) else None,
         "coverage": STORED_COVERAGE(cx.graph).get(unit.path) if STORED_COVERAGE(cx.graph) is not None else None,
         "coverage_measured": STORED_COVERAGE(cx.graph) is not None,
+        "definitions": definitions(cx, unit.path),
         "depends_on": [(d, cx.requirement_href(d)) for d in
                        ((unit.instruction or unit.unit).depends_on if (unit.instruction or unit.unit) else [])],
     })
@@ -40,9 +41,9 @@ def unit_common(cx: Ctx, unit: AslUnit) -> dict[str, Any]:
 def unit_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
     unit = cx.graph.units_by_path[plan.subject]
     ctx = unit_common(cx, unit)
-    listing = highlight_asl(unit.text, anchor="L") if unit.text else None
+    listing = linked_listing(cx, unit.text, anchor="L") if unit.text else None
     if listing is not None and ctx["coverage"]:
-        listing = mark_unreached(listing, ctx["coverage"]["unreached"])
+        listing = mark_unreached(listing, ctx["coverage"]["unreached"], cx.t("listing.unreached"))
     ctx["full_listing"] = listing
     return ctx
 
@@ -87,12 +88,13 @@ def coverage_digest(graph: SpecGraph) -> str:
         return "-"
 
 
-def mark_unreached(listing: Markup, lines: list[int]) -> Markup:
-    """The listing with each unreached line's number marked (class ``sg-unreached``)."""
+def mark_unreached(listing: Markup, lines: list[int], title: str) -> Markup:
+    """The listing with each unreached line marked (class ``sg-unreached``: its number in the gutter)."""
     text = str(listing)
+    attr = str(escape(title))
     for n in lines:
         text = text.replace(f'<span class="ln" id="L-{n}">',
-                            f'<span class="ln sg-unreached" id="L-{n}" title="no test reaches this line">', 1)
+                            f'<span class="ln sg-unreached" id="L-{n}" title="{attr}">', 1)
     return Markup(text)
 
 

@@ -1,0 +1,156 @@
+"""Listings with linked pseudocode, as one page sees them.
+
+Every identifier of a listing that the spec defines links to the line of its
+definition (:mod:`specgen.render.symbols`), with the signature as the link's
+title, so hovering shows it without JavaScript. Where a definition is shown:
+
+* a model unit's definition: that unit's page in the same language, whose full
+  listing numbers every line (``#L-<n>``);
+* an instruction unit's definition: the instruction page's ``decode`` /
+  ``operation`` listing holding the line, else its numbered source page
+  (``source/…#L-<n>``) when the site has source pages, else the repository
+  (``source_url``);
+* from a language-neutral source page: the defining unit's source page.
+
+Resolvers are shared by every page of one directory and language (their hrefs
+are relative to it), so highlighted lines stay cached across pages.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from markupsafe import Markup
+
+from ..graph import Derived, SpecGraph
+from .html import highlight_asl
+from .links import dest_url, relative, source_uri, unit_uri
+from .symbols import SYMBOLS, Definition, SymbolTable, words
+
+OVERLOADS_SHOWN = 3  # signatures in one title; the rest are counted
+
+
+@dataclass(eq=False)
+class PageRefs:
+    """The definition table seen from one page directory (hashable by identity, for the line cache)."""
+
+    graph: SpecGraph
+    table: SymbolTable
+    page_uri: str
+    lang: str
+    directory_urls: bool
+    local_sources: bool
+    source_link: Callable[[str, int], str]  # repository URL of a path and line (source_url set)
+    _hrefs: dict[str, tuple[str, str, str] | None] = field(default_factory=dict)
+
+    def target(self, d: Definition) -> tuple[str, str]:
+        """(page URI or absolute URL, anchor) where the definition's line is shown."""
+        unit = self.graph.units_by_path.get(d.path)
+        if not self.lang:
+            return source_uri(d.path), f"L-{d.line}"
+        if unit is not None and unit.instruction is None:
+            return unit_uri(self.lang, d.path), f"L-{d.line}"
+        for doc in (unit.docs if unit is not None else ()):
+            start, end = doc.span.lines
+            if start <= d.line <= end:
+                return unit_uri(self.lang, d.path), f"{doc.name}-L-{d.line}"
+        if self.local_sources:
+            return source_uri(d.path), f"L-{d.line}"
+        return self.source_link(d.path, d.line), ""
+
+    def resolve(self, name: str) -> tuple[str, str, str] | None:
+        """(href, title, target page URI or "") of ``name``'s first definition."""
+        if name in self._hrefs:
+            return self._hrefs[name]
+        ds = self.table.defs.get(name)
+        hit = None
+        if ds:
+            uri, anchor = self.target(ds[0])
+            if anchor:
+                href = relative(self.page_uri, uri, self.directory_urls, anchor)
+            else:
+                href, uri = uri, ""
+            hit = (href, title_of(ds), uri)
+        self._hrefs[name] = hit
+        return hit
+
+    def ref(self, name: str) -> tuple[str, str] | None:
+        hit = self.resolve(name)
+        return (hit[0], hit[1]) if hit else None
+
+
+def title_of(ds: tuple[Definition, ...]) -> str:
+    """What hovering a use shows: each signature, then where the (first) definition is."""
+    sigs = [d.signature for d in ds[:OVERLOADS_SHOWN]]
+    if len(ds) > OVERLOADS_SHOWN:
+        sigs.append(f"(+{len(ds) - OVERLOADS_SHOWN})")
+    return "\n".join(sigs) + f"\n{ds[0].path}:{ds[0].line}"
+
+
+_RESOLVERS: Derived[dict[tuple[Any, ...], PageRefs]] = Derived(lambda graph: {})
+
+
+def page_refs(cx: Any) -> PageRefs:
+    """The resolver for the page ``cx`` renders (one per page directory, language and link mode)."""
+    plan = cx.plan
+    directory = dest_url(plan.uri, cx.link.directory_urls).rsplit("/", 1)[0]
+    key = (directory, plan.lang, cx.link.directory_urls, cx.source_url, cx.commit)
+    store = _RESOLVERS(cx.graph)
+    refs = store.get(key)
+    if refs is None:
+        refs = store[key] = PageRefs(cx.graph, SYMBOLS(cx.graph), plan.uri, plan.lang, cx.link.directory_urls,
+                                     not cx.source_url, lambda path, line: cx.src(path, line, line))
+    return refs
+
+
+def linked_listing(cx: Any, text: str, *, first_line: int = 1, anchor: str | None = None) -> Markup:
+    """A numbered listing whose defined identifiers link to their definitions; records the link targets."""
+    refs = page_refs(cx)
+    html = highlight_asl(text, first_line=first_line, anchor=anchor, refs=refs)
+    for w in words(text) & refs.table.defs.keys():
+        hit = refs.resolve(w)
+        if hit is not None and hit[2]:
+            cx.link.targets.add(hit[2])
+    return html
+
+
+def definitions(cx: Any, path: str) -> list[dict[str, Any]]:
+    """The unit's own definitions, each linked to its line, with the declarations using each function."""
+    refs = page_refs(cx)
+    out = []
+    for d in refs.table.by_unit.get(path, ()):
+        if d.kind == "enum_member":
+            continue
+        out.append({"name": d.name, "kind": d.kind, "line": d.line, "signature": d.signature,
+                    "href": _href(cx, refs, d),
+                    "used_by": [{"name": u.name, "path": u.path, "line": u.line,
+                                 "href": _href(cx, refs, Definition(u.name, "func", u.path, u.line, ""))}
+                                for u in refs.table.used_by.get(d.name, ())]})
+    return out
+
+
+def _href(cx: Any, refs: PageRefs, d: Definition) -> str:
+    uri, anchor = refs.target(d)
+    return cx.link(uri, anchor) if anchor else uri
+
+
+def symbol_deps(graph: SpecGraph, path: str | None = None, texts: tuple[str, ...] = ()) -> frozenset[str]:
+    """Files a page showing ``path`` (and listings of ``texts``) reads through its symbol links.
+
+    The units defining the names its listings use (their lines and signatures are
+    on the page) and, for a unit, those whose declarations use its functions
+    (its "used by" list): an edit to one of them re-renders the page.
+    """
+    table = SYMBOLS(graph)
+    names = set(table.names_of_unit.get(path, frozenset())) if path else set()
+    for t in texts:
+        names |= words(t)
+    deps = table.definers(names & table.defs.keys())
+    for d in table.by_unit.get(path, ()) if path else ():
+        deps |= {u.path for u in table.used_by.get(d.name, ())}
+    deps.discard(path or "")
+    return frozenset(deps)
+
+
+__all__ = ["PageRefs", "page_refs", "linked_listing", "definitions", "symbol_deps", "title_of"]
