@@ -73,16 +73,18 @@ def test_tmul_page_has_every_reference_element(corpus_graph: SpecGraph, corpus_r
     assert marks["B.DATR PadValue (optional)"] == ["optional"]
     assert marks["B.DIM LB0=ValidCol"] == ["required", "repeatable"]
     assert marks["B.DIM LB2=Col (optional)"] == ["optional", "repeatable"]
-    minimal = _text(comp.split('class="highlight sg-minimal">', 1)[1])
+    minimal = _text(comp.split('class="highlight sg-minimal sg-copyable">', 1)[1])
     assert minimal.split("\n")[:4] == ["BSTART.VEC TMUL, DataType", "B.DIM LB0=ValidCol",
                                        "B.IOT SrcLeft, SrcRight, mask=PE_MASK, <last>, ->DstTile<TSize>", "BSTOP"]
     # 4. field table
     fields = _text(_section(page, "fields"))
-    assert re.search(r"DataType\s*5\s*encoding-defined", fields)
+    assert re.search(r"DataType\D*5\s*encoding-defined", fields)
     assert "destination0" in fields and "right factor" in fields
     # 5. encoding: decoded items, inline SVG (no JS), WaveJSON, carrier
     enc = _section(page, "encoding")
     items = re.findall(r"<tr><td>([^<]*)</td><td><code>([^<]*)</code></td><td><code>([^<]*)</code>", enc)
+    assert "fixed to" not in _text(enc.split("<figure", 1)[0])  # issue 14.4: a pinned field shows its bits, not "variable fixed to 0"
+    assert html.unescape(items[1][2]) == "2'b00" and html.unescape(items[2][2]) == "5'b00010"
     assert [(a, b) for a, b, _ in items] == [("DataType", "31:27"), ("Mode", "26:25"), ("Function", "24:20"),
                                              ("Constant", "19:0")]
     assert html.unescape(items[-1][2]) == "20'b00011001000110000001"
@@ -98,7 +100,8 @@ def test_tmul_page_has_every_reference_element(corpus_graph: SpecGraph, corpus_r
     asl = _text(_section(page, "asl"))
     assert "InstructionContractOperation_TMUL" in asl and "InstructionContractExecute_TMUL" in asl
     records = _text(_section(page, "records"))
-    header = json.loads(records.split("PTO-INSTRUCTION record", 1)[1].split("source", 1)[1].split("PTO-REVIEW")[0])
+    header_text = records.split("PTO-INSTRUCTION record", 1)[1].split("source", 1)[1].split("PTO-REVIEW")[0]
+    header = json.loads(header_text[header_text.index("{"):])
     assert header == unit.raw_header
     assert '"outcome": "FORMAL-COMPLETE"' in records
     # 7. NDF clause with attributes and a stable anchor
@@ -107,7 +110,7 @@ def test_tmul_page_has_every_reference_element(corpus_graph: SpecGraph, corpus_r
     assert all(x in _text(ndf) for x in ("contract", "L1", "tile", "accepted", "Rejection MUST precede all effects."))
     # 8. prose explanation generated from the contract
     sem = _text(_section(page, "semantics"))
-    assert "Mode 0 and Function 2" in sem and "legality rules are checked before any effect" in sem
+    assert "Mode 0 and Function 2" in sem and "Before any effect, TMUL checks the whole block" in sem
     # 9. traceability: tests with sha256, evidence, ADR titles inline, the count
     trace = _section(page, "traceability")
     tests = corpus_graph.unit_tests(unit)

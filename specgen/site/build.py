@@ -38,7 +38,8 @@ log = logging.getLogger("mkdocs.plugins.specgen")
 STAGES = ("config", "load", "examples", "render", "mkdocs", "swap")
 ASSETS = DEFAULT_TEMPLATES.parent / "assets"
 ASSET_URIS = ("assets/specgen/specgen.css", "assets/specgen/specgen.js", "assets/specgen/specgen-site.js",
-              "assets/specgen/specgen-code.css", "assets/specgen/specgen-code.js")
+              "assets/specgen/specgen-code.css", "assets/specgen/specgen-code.js",
+              "assets/specgen/specgen-instr.css", "assets/specgen/specgen-instr.js")
 Progress = Callable[[str], None]
 
 

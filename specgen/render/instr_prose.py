@@ -1,0 +1,138 @@
+"""The contract of an instruction as sentences a reader follows, in the page's language.
+
+Each sentence is a message-catalog pattern (``instr.*`` in
+``locales/<locale>/instr.json``) filled with identifiers the spec states in
+structured records: the mnemonic, the carrier and its Mode/Function, the
+handlers of the tile catalog record, operand names, DataType and PadValue
+names, fault names. Identifiers are set in ``<code>``; nothing the spec writes
+as English prose is put inside a generated sentence, so a Chinese page never
+mixes languages within a sentence. The contract's own lines (English, as the
+spec writes them) follow each topic, each line under exactly one topic, marked
+``lang="en"``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from markupsafe import Markup, escape
+
+from ..prose import datatype_sentence
+from ..vocabulary import Vocabulary
+from .blocks import Signature
+from .i18n import Messages
+
+_FAULT = re.compile(r"\bFault_[A-Za-z0-9_]+")
+_PAD = re.compile(r"\bpad", re.I)
+
+
+def code(value: Any) -> Markup:
+    return Markup("<code>{}</code>").format(value)
+
+
+def sentence(t: Messages, key: str, **values: Any) -> Markup:
+    """The catalog pattern ``key`` with each value set as an identifier (``<code>``), escaped."""
+    pattern = escape(t(key))
+    filled = {k: v if isinstance(v, Markup) else code(v) for k, v in values.items()}
+    return Markup(pattern.format(**filled))
+
+
+def id_list(t: Messages, names: Sequence[str]) -> Markup:
+    return Markup(escape(t("instr.list_sep"))).join(code(n) for n in names)
+
+
+@dataclass
+class Topic:
+    """One part of the contract: generated sentences, then the spec's own lines for it."""
+
+    id: str
+    label: str
+    sentences: list[Markup] = field(default_factory=list)
+    spec_lines: list[str] = field(default_factory=list)
+
+
+def contract_topics(t: Messages, ins: Any, contract: Any, sig: Signature, tile_rec: Any,
+                    vocab: Vocabulary) -> tuple[list[Markup], list[Topic]]:
+    """(the opening sentences, the topics) of one instruction's contract."""
+    mn = ins.mnemonic
+    lead: list[Markup] = []
+    cls = " / ".join(ins.classification)
+    if ins.engine:
+        lead.append(sentence(t, "instr.identity_engine", mnemonic=mn, surface=ins.surface,
+                             classification=cls, engine=ins.engine))
+    else:
+        lead.append(sentence(t, "instr.identity", mnemonic=mn, surface=ins.surface, classification=cls))
+    if tile_rec is not None and getattr(tile_rec, "mode", None) is not None:
+        lead.append(sentence(t, "instr.selector", carrier=tile_rec.command_mnemonic, mode=f"Mode {tile_rec.mode}",
+                             function=f"Function {tile_rec.function}", selector=tile_rec.selector))
+    elif tile_rec is not None:
+        lead.append(sentence(t, "instr.selector_nomode", carrier=tile_rec.command_mnemonic,
+                             function=f"Function {tile_rec.function}"))
+    elif contract.standalone_opcode:
+        lead.append(sentence(t, "instr.standalone", encoding_class=contract.encoding_class))
+    elif contract.encoding_class:
+        lead.append(sentence(t, "instr.encoding_other", encoding_class=contract.encoding_class))
+
+    topics = {k: Topic(k, t("instr.topic." + k)) for k in
+              ("preflight", "snapshot", "publication", "padding", "faults", "defaults")}
+    # preflight
+    pre = topics["preflight"]
+    if contract.legality:
+        if tile_rec is not None:
+            pre.sentences.append(sentence(t, "instr.preflight_handler", mnemonic=mn, handler=tile_rec.legality_handler))
+        else:
+            pre.sentences.append(sentence(t, "instr.preflight", mnemonic=mn))
+    dts = datatype_sentence(list(contract.legality), vocab)
+    if dts is not None:
+        names = [d for d in vocab.datatype_names if d in dts.names]
+        pre.sentences.append(sentence(t, "instr.datatype_closed" if dts.closed else "instr.datatype_open",
+                                      types=id_list(t, names)))
+    pre.spec_lines = list(contract.legality)
+    # snapshot: what it reads before what it writes
+    snap = topics["snapshot"]
+    ins_names = [o.name for o in sig.inputs]
+    out_names = [o.name for o in sig.outputs]
+    if ins_names and out_names:
+        snap.sentences.append(sentence(t, "instr.reads_writes", mnemonic=mn, inputs=id_list(t, ins_names),
+                                       outputs=id_list(t, out_names)))
+    elif out_names:
+        snap.sentences.append(sentence(t, "instr.writes", mnemonic=mn, outputs=id_list(t, out_names)))
+    snap.spec_lines = list(contract.ordering)
+    # publication
+    pub = topics["publication"]
+    if tile_rec is not None:
+        pub.sentences.append(sentence(t, "instr.handler", handler=tile_rec.semantic_handler))
+    memory = [m for m in contract.memory_effects if m.strip().lower() != "none"]
+    if contract.memory_effects and not memory:
+        pub.sentences.append(sentence(t, "instr.no_memory", mnemonic=mn))
+    pad = topics["padding"]
+    pub.spec_lines = [s for s in contract.state_effects if not _PAD.search(s)] + memory
+    pad.spec_lines = [s for s in contract.state_effects if _PAD.search(s)]
+    # padding: the B.DATR union the tile record declares
+    if tile_rec is not None:
+        union = tile_rec.datr_contract.pad_union
+        if union == "pad-value" and vocab.pad_values:
+            pad.sentences.append(sentence(t, "instr.pad_value", field="PadValue", command="B.DATR",
+                                          pads=id_list(t, [p.name for p in vocab.pad_values])))
+        elif union in ("must-zero", "histogram-byte-id"):
+            pad.sentences.append(sentence(t, "instr.pad_" + union.replace("-", "_"), field="PadValue",
+                                          command="B.DATR", byteid="ByteId"))
+    defaults = topics["defaults"]
+    defaults.spec_lines = [s for s in contract.defaults if "PadValue" not in s]
+    pad.spec_lines += [s for s in contract.defaults if "PadValue" in s]
+    if defaults.spec_lines:
+        defaults.sentences.append(sentence(t, "instr.defaults", mnemonic=mn))
+    # faults
+    faults = topics["faults"]
+    named: list[str] = []
+    for line in contract.exceptions:
+        named += [f for f in _FAULT.findall(line) if f not in named]
+    if named:
+        faults.sentences.append(sentence(t, "instr.faults_named", mnemonic=mn, faults=id_list(t, named)))
+    if tile_rec is not None:
+        faults.sentences.append(sentence(t, "instr.fault_contract", fault=tile_rec.fault_contract,
+                                         restart=tile_rec.restart_contract))
+    faults.spec_lines = list(contract.exceptions)
+    return lead, [tp for tp in topics.values() if tp.sentences or tp.spec_lines]
