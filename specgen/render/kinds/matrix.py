@@ -55,12 +55,16 @@ class MatrixFacts:
     executable_covered: int  # ... tested and their owner's evidence present
     units_tested: int
     missing_evidence: tuple[tuple[str, int], ...]  # (artifact path, instructions naming it)
+    semantic_required: bool  # False: the release's format generation records no semantic-test requirement
 
 
 def _matrix_facts(graph: SpecGraph) -> MatrixFacts:
     """Computed once per graph: every matrix page and the dependency digest read it."""
     view = graph.spec.traceability_view
     index_rows = {r.source: r for r in view.units} if view is not None else {}
+    # an older format generation records no semantic-test requirement per instruction (its rows have
+    # no ``semantic_tests``); check does not hold it to one (``rule-not-run``), and neither does the matrix
+    semantic_required = view is None or any(r.semantic_tests is not None for r in view.units)
     rows = []
     missing: dict[str, int] = {}
     owner_ok: dict[str, bool] = {}
@@ -75,7 +79,7 @@ def _matrix_facts(graph: SpecGraph) -> MatrixFacts:
         reasons = []
         if not tests:
             reasons.append("no-tests")
-        elif not semantic:
+        elif not semantic and semantic_required:
             reasons.append("no-semantic-test")
         if not present:
             reasons.append("evidence-missing")
@@ -90,7 +94,8 @@ def _matrix_facts(graph: SpecGraph) -> MatrixFacts:
     covered = [r for r in tested if owner_ok.get(r.owner.path, True)]
     return MatrixFacts(tuple(sorted(rows, key=lambda r: (r.unit.instruction.surface, r.unit.instruction.mnemonic))),  # type: ignore[union-attr]
                        len(exe), len(tested), len(covered),
-                       sum(1 for u in graph.spec.units if graph.unit_tests(u)), tuple(sorted(missing.items())))
+                       sum(1 for u in graph.spec.units if graph.unit_tests(u)), tuple(sorted(missing.items())),
+                       semantic_required)
 
 
 matrix_facts = Derived(_matrix_facts)
@@ -103,7 +108,7 @@ def matrix_digest(graph: SpecGraph) -> str:
             f"{'/'.join(r.unit.instruction.classification)}\0{r.tests}\0{r.semantic}\0{len(r.unit.clauses)}\0"  # type: ignore[union-attr]
             f"{','.join(r.adrs)}\0{r.evidence}\0{r.evidence_present}\0{','.join(r.reasons)}" for r in f.rows]
     rows.append(f"{f.executable}\0{f.executable_tested}\0{f.executable_covered}\0{f.units_tested}\0"
-                f"{len(graph.spec.units)}\0{f.missing_evidence}")
+                f"{len(graph.spec.units)}\0{f.missing_evidence}\0{f.semantic_required}")
     return hashlib.sha256("\n".join(rows).encode()).hexdigest()
 
 
@@ -156,6 +161,7 @@ def matrix_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
             (t("matrix.tested_units"), _cov(cx, facts.units_tested, len(g.spec.units))),
         ],
         "covered": n_cov, "total": total,
+        "rule": t("matrix.rule") if facts.semantic_required else t("matrix.rule_no_semantic"),
         "reasons": [(name, n) for name, n in reasons if n],
         "missing": [{"path": p, "count": n, "href": cx.link(f"{lang}/release.md", "artifacts")}
                     for p, n in facts.missing_evidence],
