@@ -81,6 +81,8 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if not report.results:
         print(f"no test matched {' '.join(selectors) or '(all)'} under {root / test_root}", file=out)
         return ExitCode.USAGE
+    from ..render.kinds.avs import store_results  # the site's test pages show the last result of this content
+    store_results(spec, report.results, args.profile)
     if args.format == "json":
         json.dump(report.to_json(), out, indent=1)
         out.write("\n")

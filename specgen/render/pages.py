@@ -34,6 +34,7 @@ ALL = "*"  # dependency meaning "the whole tree" (home, release, the tests and A
 IDS = "#ids"  # dependency on which file defines each ID (what ID links resolve to), not on file contents
 MATRIX = "#matrix"  # dependency on the rows of the traceability matrix, not on the files behind them
 COVERAGE = "#coverage"  # dependency on the test coverage stored for this tree (unit pages show it)
+RESULTS = "#results"  # dependency on the AVS results `specgen test` stored for this tree (test pages show them)
 
 
 def ids_digest(graph: SpecGraph) -> str:
@@ -49,6 +50,7 @@ def ids_digest(graph: SpecGraph) -> str:
 class PagePlan:
     uri: str
     kind: str  # instruction | unit | index | home | adr | adr-index | tests | tests-index | matrix | release | source
+    # | instruction-index | changes
     lang: str  # "en" | "zh" | "" for language-neutral pages
     subject: Any
     deps: frozenset[str]
@@ -155,6 +157,9 @@ def plan_site(graph: SpecGraph, langs: tuple[str, ...], local_sources: bool,
             below[d] |= files
             d = posixpath.dirname(d)
     dir_deps = {d: frozenset(fs | {IDS} | common) for d, fs in below.items()}
+    # the matrix has a page per surface with instructions; the instruction index shows their records
+    instruction_paths = {u.path for u in units if u.instruction is not None}
+    instruction_surfaces = sorted({u.instruction.surface for u in units if u.instruction is not None})
     for lang in langs:
         plans.append(PagePlan(f"{lang}/index.md", "home", lang, None, frozenset({ALL}), ""))
         for d in sorted(all_dirs):
@@ -179,7 +184,7 @@ def plan_site(graph: SpecGraph, langs: tuple[str, ...], local_sources: bool,
             plans.append(PagePlan(unit_uri(lang, u.path), kind, lang, u.path, frozenset(deps), unit_title(u)))
             if tests:
                 plans.append(PagePlan(tests_uri(lang, u.path), "tests", lang, u.path,
-                                      frozenset({u.path, *(t.path for t in tests)} | common
+                                      frozenset({u.path, RESULTS, *(t.path for t in tests)} | common
                                                 | symbol_deps(graph, None, tuple(t.text for t in tests))),
                                       unit_title(u)))
         plans.append(PagePlan(f"{lang}/tests/index.md", "tests-index", lang, None, frozenset({ALL}), ""))
@@ -190,6 +195,12 @@ def plan_site(graph: SpecGraph, langs: tuple[str, ...], local_sources: bool,
         plans.append(PagePlan(f"{lang}/adr/index.md", "adr-index", lang, None, frozenset({ALL}), ""))
         plans.append(PagePlan(f"{lang}/traceability.md", "matrix", lang, None,
                               frozenset({MATRIX, IDS} | common), ""))
+        for s in instruction_surfaces:
+            plans.append(PagePlan(f"{lang}/traceability/{s}.md", "matrix", lang, s,
+                                  frozenset({MATRIX, IDS} | common), s))
+        if instruction_paths:
+            plans.append(PagePlan(f"{lang}/instructions/index.md", "instruction-index", lang, None,
+                                  frozenset(instruction_paths | common), ""))
         plans.append(PagePlan(f"{lang}/release.md", "release", lang, None, frozenset({ALL}), ""))
         if changes:
             plans.append(PagePlan(f"{lang}/changes.md", "changes", lang, None, frozenset({ALL}), ""))
@@ -198,6 +209,16 @@ def plan_site(graph: SpecGraph, langs: tuple[str, ...], local_sources: bool,
             plans.append(PagePlan(source_uri(u.path), "source", "", u.path,
                                   frozenset({u.path} | symbol_deps(graph, u.path)), u.path))
     return plans
+
+
+def human_label(t: Messages, prefix: str, key: str) -> str:
+    """The catalog's label for ``prefix + key``; a key the catalogs do not know (a newer or older
+    format generation) reads as words, never as snake_case."""
+    label = t(prefix + key)
+    if label != prefix + key:
+        return label
+    words = key.replace("_", " ").replace("-", " ").strip()
+    return words[:1].upper() + words[1:]
 
 
 # ------------------------------------------------------------------ contexts

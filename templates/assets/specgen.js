@@ -24,10 +24,85 @@
     input.addEventListener("input", apply);
     apply();
   }
-  if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", setup);
-  } else {
-    setup();
+  // Filterable tables: a hidden .sg-table-filter names its table (data-table); each control's
+  // data-key is a row attribute (data-<key>) or "text" (substring of data-text). Rows that do not
+  // match get [hidden]; the .sg-table-count after the controls says how many remain.
+  function setupTableFilters() {
+    Array.prototype.forEach.call(document.querySelectorAll(".sg-table-filter[data-table]"), function (box) {
+      if (box.dataset.sgReady) { return; }
+      var table = document.getElementById(box.getAttribute("data-table"));
+      if (!table || !table.tBodies.length) { return; }
+      box.dataset.sgReady = "1";
+      box.hidden = false;
+      var count = box.nextElementSibling && box.nextElementSibling.classList.contains("sg-table-count")
+        ? box.nextElementSibling : null;
+      var template = count ? (count.getAttribute("data-template") || "{count}") : "";
+      var controls = Array.prototype.slice.call(box.querySelectorAll("[data-key]"));
+      function apply() {
+        var n = 0;
+        Array.prototype.forEach.call(table.tBodies[0].rows, function (tr) {
+          var hit = controls.every(function (c) {
+            var v = c.value.trim().toLowerCase();
+            if (!v) { return true; }
+            var key = c.getAttribute("data-key");
+            if (key === "text") { return (tr.getAttribute("data-text") || "").indexOf(v) !== -1; }
+            return (tr.getAttribute("data-" + key) || "").toLowerCase() === v;
+          });
+          tr.hidden = !hit;
+          if (hit) { n += 1; }
+        });
+        if (count) { count.textContent = template.replace("{count}", String(n)); }
+      }
+      controls.forEach(function (c) { c.addEventListener("input", apply); c.addEventListener("change", apply); });
+      apply();
+    });
   }
-  if (window.document$ && window.document$.subscribe) { window.document$.subscribe(setup); }
+  // Sortable tables (table[data-sortable]): each column heading becomes a button; a click sorts by
+  // that column's text (numbers as numbers), a second click reverses; aria-sort tells assistive tech.
+  function setupSortable() {
+    Array.prototype.forEach.call(document.querySelectorAll("table[data-sortable]"), function (table) {
+      if (table.dataset.sgReady || !table.tHead || !table.tBodies.length) { return; }
+      table.dataset.sgReady = "1";
+      var heads = Array.prototype.slice.call(table.tHead.rows[0].cells);
+      heads.forEach(function (th, col) {
+        var button = document.createElement("button");
+        button.type = "button";
+        button.className = "sg-sort";
+        while (th.firstChild) { button.appendChild(th.firstChild); }
+        th.appendChild(button);
+        button.addEventListener("click", function () {
+          var asc = th.getAttribute("aria-sort") !== "ascending";
+          heads.forEach(function (h) { h.removeAttribute("aria-sort"); });
+          th.setAttribute("aria-sort", asc ? "ascending" : "descending");
+          var body = table.tBodies[0];
+          var rows = Array.prototype.slice.call(body.rows);
+          var key = function (tr) { return (tr.cells[col] ? tr.cells[col].textContent : "").trim(); };
+          rows.sort(function (a, b) {
+            var x = key(a), y = key(b);
+            var nx = parseFloat(x), ny = parseFloat(y);
+            var r = (!isNaN(nx) && !isNaN(ny) && String(nx) === x && String(ny) === y)
+              ? nx - ny : x.localeCompare(y, undefined, {numeric: true, sensitivity: "base"});
+            return asc ? r : -r;
+          });
+          rows.forEach(function (tr) { body.appendChild(tr); });
+        });
+      });
+    });
+  }
+  // A box that scrolls sideways on this screen (a diagram, a listing, a wide table) must be reachable
+  // by keyboard to be scrolled: give it a tab stop while it overflows (axe scrollable-region-focusable).
+  function focusableScrollers() {
+    Array.prototype.forEach.call(document.querySelectorAll(".sg-diagram, .sg-page pre, .sg-page table[class]"), function (el) {
+      if (el.scrollWidth > el.clientWidth + 1 && !el.hasAttribute("tabindex") && !el.querySelector("a, button, input, select, [tabindex]")) {
+        el.setAttribute("tabindex", "0");
+      }
+    });
+  }
+  function all() { setup(); setupTableFilters(); setupSortable(); focusableScrollers(); }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", all);
+  } else {
+    all();
+  }
+  if (window.document$ && window.document$.subscribe) { window.document$.subscribe(all); }
 })();

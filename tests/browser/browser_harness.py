@@ -39,6 +39,9 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 LANGS = ("en", "zh")
+# Screenshots the browser tests save for people to look at; build/ is what CI keeps (and git ignores).
+ARTIFACTS = REPO / "build" / "test-artifacts"
+NARROW = 390  # px: the phone width every sample page must fit without scrolling sideways
 
 
 def chromium_or_skip() -> Path:
@@ -140,6 +143,65 @@ class Site:
 
     def abs(self, rel: str) -> str:
         return self.url + rel.lstrip("/")
+
+
+def sample_pages(site: Site, lang: str = "en") -> dict[str, str]:
+    """The pages the narrow-screen and axe tests visit, one per kind of page, found on disk."""
+    d = site.dir / lang
+    adrs = sorted(p for p in (d / "adr").glob("0*.html") if not p.name.startswith("0000"))
+    tests = sorted((d / "tests").rglob("*.html"))
+    tests = sorted((p for p in tests if p.name != "index.html"), key=lambda p: (p.stem != "TMUL", str(p)))
+    matrix = sorted((d / "traceability").glob("*.html"))
+    pages = {
+        "tmul": site.instruction(lang, "TMUL"),
+        "home": f"{lang}/index.html",
+        "index": site.find(lang, "arithmetic"),
+        "surface-index": f"{lang}/tile/index.html",
+        "instruction-index": f"{lang}/instructions/index.html",
+        "matrix": f"{lang}/traceability.html",
+        "release": f"{lang}/release.html",
+        "adr-index": f"{lang}/adr/index.html",
+        "tests-index": f"{lang}/tests/index.html",
+    }
+    if adrs:
+        pages["adr"] = site.rel_url(adrs[0])
+    if matrix:
+        pages["matrix-surface"] = site.rel_url(matrix[-1])
+    if tests:
+        pages["tests"] = site.rel_url(tests[0])
+    for name, rel in pages.items():
+        assert (site.dir / rel).is_file() or (site.dir / rel / "index.html").is_file(), f"{name}: no {rel}"
+    return pages
+
+
+def save_screenshot(page: Any, name: str, full_page: bool = True) -> Path:
+    """Write ``ARTIFACTS/<name>.png`` and return its path (the test asserts on it)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=full_page)
+    return path
+
+
+SIDEWAYS_JS = """() => {
+  const width = document.documentElement.clientWidth;
+  const out = [];
+  for (const e of document.querySelectorAll('.md-content *')) {
+    const r = e.getBoundingClientRect();
+    if (r.width === 0 || r.right <= width + 1) { continue; }
+    let clipped = false;
+    for (let p = e.parentElement; p; p = p.parentElement) {
+      const s = getComputedStyle(p);
+      if (s.overflowX !== 'visible' && p.getBoundingClientRect().right <= width + 1) { clipped = true; break; }
+    }
+    if (!clipped) { out.push(e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + ' right=' + Math.round(r.right)); }
+  }
+  return {scrollWidth: document.documentElement.scrollWidth, culprits: out.slice(0, 8)};
+}"""
+
+
+def sideways(page: Any) -> dict[str, Any]:
+    """The document's scroll width and the first elements that stick out of the viewport unclipped."""
+    return page.evaluate(SIDEWAYS_JS)
 
 
 @dataclass

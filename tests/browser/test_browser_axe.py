@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_harness import REPO, Site, Tab
+from browser_harness import NARROW, REPO, Site, Tab, open_tab, sample_pages
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -27,18 +27,32 @@ def describe(violations: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def adr_page(site: Site) -> str:
-    pages = sorted(p for p in (site.dir / "en" / "adr").glob("0*.html") if not p.name.startswith("0000"))
-    assert pages, "no ADR page under en/adr/"
-    return site.rel_url(pages[0])
+PAGES = ("tmul", "home", "index", "surface-index", "instruction-index", "matrix", "matrix-surface", "release",
+         "adr", "adr-index", "tests", "tests-index")
 
 
-@pytest.mark.parametrize("which", ["tmul", "index", "adr"])
-def test_axe_finds_no_serious_violation(site: Site, tab: Tab, which: str) -> None:
-    rel = {"tmul": lambda: site.instruction("en", "TMUL"),
-           "index": lambda: site.find("en", "arithmetic"),
-           "adr": lambda: adr_page(site)}[which]()
+# every kind of page in English; the Chinese pages whose layout differs most (long CJK labels, filters)
+CASES = [(w, "en") for w in PAGES] + [(w, "zh") for w in ("tmul", "home", "instruction-index", "matrix-surface", "adr")]
+
+
+@pytest.mark.parametrize(("which", "lang"), CASES, ids=[f"{w}-{lang}" for w, lang in CASES])
+def test_axe_finds_no_serious_violation(site: Site, tab: Tab, which: str, lang: str) -> None:
+    rel = sample_pages(site, lang)[which]
     response = tab.page.goto(site.abs(rel), wait_until="load")
     assert response is not None and response.ok
     blocking = [v for v in axe_violations(tab.page) if v["impact"] in BLOCKING]
     assert not blocking, f"axe on {rel}:\n{describe(blocking)}"
+
+
+def test_axe_finds_no_serious_violation_at_390px(site: Site, browser: Any) -> None:
+    """A narrow screen makes diagrams and tables scroll in their boxes: those must stay keyboard-reachable."""
+    ctx = browser.new_context(viewport={"width": NARROW, "height": 844})
+    try:
+        tab = open_tab(ctx)
+        for which in ("tmul", "instruction-index", "matrix-surface", "release"):
+            rel = sample_pages(site, "en")[which]
+            tab.page.goto(site.abs(rel), wait_until="load")
+            blocking = [v for v in axe_violations(tab.page) if v["impact"] in BLOCKING]
+            assert not blocking, f"axe at {NARROW} px on {rel}:\n{describe(blocking)}"
+    finally:
+        ctx.close()

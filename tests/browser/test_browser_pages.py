@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_harness import BUNDLED, REPO, Site, Tab, open_tab, section_body_text, section_svgs
+from browser_harness import (ARTIFACTS, BUNDLED, NARROW, Site, Tab, open_tab, sample_pages, save_screenshot,
+                             section_body_text, section_svgs, sideways)
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -21,7 +22,6 @@ SECTIONS = ("summary", "operands", "block-composition", "fields", "encoding", "a
             "ndf", "semantics", "examples", "traceability", "index-record", "release")
 TMUL_SOURCE = "asl/tile/elementwise-tile-tile/arithmetic/TMUL.asl"
 CJK = re.compile(r"[\u4e00-\u9fff]")
-ARTIFACTS = REPO / "artifacts"
 
 
 def tmul_test_ids(root: Path = BUNDLED) -> list[str]:
@@ -151,9 +151,122 @@ def test_trace_filter_narrows_and_clearing_restores(site: Site, tab: Tab) -> Non
 
 def test_tmul_full_page_screenshot(site: Site, tab: Tab) -> None:
     page = goto(tab, site, site.instruction("en", "TMUL"))
-    ARTIFACTS.mkdir(exist_ok=True)
-    shot = ARTIFACTS / "tmul.png"
-    data = page.screenshot(path=str(shot), full_page=True)
-    assert shot.stat().st_size == len(data) > 10_000
+    shot = save_screenshot(page, "tmul-en-1280")
+    assert shot.parent == ARTIFACTS and shot.stat().st_size > 10_000
     height = page.evaluate("() => document.documentElement.scrollHeight")
     assert height > 900, "the TMUL page should be longer than one screen"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_tmul_narrow_screenshot_and_readable_diagram(site: Site, browser: Any, lang: str) -> None:
+    """At 390 px the TMUL page fits the screen; the diagram keeps its size and scrolls in its own box."""
+    ctx = browser.new_context(viewport={"width": NARROW, "height": 844})
+    try:
+        tab = open_tab(ctx)
+        page = goto(tab, site, site.instruction(lang, "TMUL"))
+        wide = sideways(page)
+        assert wide["scrollWidth"] <= NARROW, f"TMUL ({lang}) scrolls sideways at {NARROW} px: {wide}"
+        boxes = section_svgs(page, "encoding")
+        assert boxes and all(b["texts"] > 0 for b in boxes)
+        # labels stay legible: the diagram is not shrunk to the screen (it is at least 36rem = 720 px wide)
+        assert max(b["width"] for b in boxes) >= 600, boxes
+        shot = save_screenshot(page, f"tmul-{lang}-{NARROW}")
+        assert shot.stat().st_size > 10_000
+        assert not tab.page_errors and not tab.console_errors, (tab.page_errors, tab.console_errors)
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
+def test_no_sample_page_scrolls_sideways_at_390px(site: Site, browser: Any, js: bool) -> None:
+    """Every kind of page (instruction, indexes, matrix, ADR, release, home, tests) fits a phone screen."""
+    ctx = browser.new_context(viewport={"width": NARROW, "height": 844}, java_script_enabled=js)
+    try:
+        tab = open_tab(ctx)
+        failures = {}
+        for lang in ("en", "zh"):
+            for name, rel in sample_pages(site, lang).items():
+                page = goto(tab, site, rel)
+                wide = sideways(page)
+                if wide["scrollWidth"] > NARROW or wide["culprits"]:
+                    failures[f"{lang}:{name}"] = wide
+        assert not failures, f"pages wider than {NARROW} px: {failures}"
+    finally:
+        ctx.close()
+
+
+def _rows(page: Any, table: str) -> list[str]:
+    return page.evaluate(f"() => Array.from(document.querySelectorAll('#{table} tbody tr'))"
+                         ".filter(r => !r.hidden).map(r => r.cells[0].innerText.trim())")
+
+
+def test_instruction_index_is_complete_without_javascript(site: Site, browser: Any) -> None:
+    ctx = browser.new_context(java_script_enabled=False)
+    try:
+        tab = open_tab(ctx)
+        page = goto(tab, site, "en/instructions/index.html")
+        rows = _rows(page, "instruction-table")
+        assert sorted(rows) == sorted(instruction_mnemonics()), "every instruction of spec/, once"
+        assert page.locator(".sg-table-filter").is_hidden(), "no dead controls without JavaScript"
+        assert page.locator("#instruction-table thead th").count() == 6
+    finally:
+        ctx.close()
+
+
+def test_instruction_index_filters_and_sorts(site: Site, tab: Tab) -> None:
+    page = goto(tab, site, "en/instructions/index.html")
+    box = page.locator(".sg-table-filter")
+    assert box.is_visible()
+    everything = _rows(page, "instruction-table")
+    count = page.locator(".sg-table-count")
+    assert str(len(everything)) in count.inner_text()
+    page.select_option(".sg-table-filter select[data-key=surface]", "tile")
+    tile = _rows(page, "instruction-table")
+    assert 0 < len(tile) < len(everything) and "TMUL" in tile and "B.DIM" not in tile
+    assert f"{len(tile)} of {len(everything)}" in count.inner_text()
+    page.fill(".sg-table-filter input[data-key=text]", "tmul")
+    assert _rows(page, "instruction-table") == ["TMUL"]
+    page.fill(".sg-table-filter input[data-key=text]", "")
+    page.select_option(".sg-table-filter select[data-key=surface]", "")
+    assert len(_rows(page, "instruction-table")) == len(everything)
+    head = page.locator("#instruction-table thead th").first
+    head.locator("button.sg-sort").click()
+    assert head.get_attribute("aria-sort") == "ascending"
+    asc = _rows(page, "instruction-table")
+    assert asc == sorted(asc, key=str.lower)
+    head.locator("button.sg-sort").click()
+    assert head.get_attribute("aria-sort") == "descending"
+    assert _rows(page, "instruction-table") == list(reversed(asc))
+    assert not tab.page_errors and not tab.console_errors
+
+
+def test_matrix_surface_page_filters_by_status_and_class(site: Site, tab: Tab) -> None:
+    page = goto(tab, site, "en/traceability/tile.html")
+    everything = _rows(page, "matrix-table")
+    assert "TMUL" in everything
+    classes = page.eval_on_selector_all(".sg-table-filter select[data-key=class] option", "os => os.map(o => o.value)")
+    assert classes[0] == "" and len(classes) >= 2
+    page.select_option(".sg-table-filter select[data-key=class]", classes[1])
+    some = _rows(page, "matrix-table")
+    want = page.evaluate(f"() => Array.from(document.querySelectorAll('#matrix-table tbody tr'))"
+                         f".filter(r => r.dataset.class === {json.dumps(classes[1])}).length")
+    assert len(some) == want > 0
+    page.select_option(".sg-table-filter select[data-key=class]", "")
+    statuses = page.eval_on_selector_all(".sg-table-filter select[data-key=status] option", "os => os.map(o => o.value)")
+    for status in statuses[1:]:
+        page.select_option(".sg-table-filter select[data-key=status]", status)
+        shown = page.evaluate("() => Array.from(document.querySelectorAll('#matrix-table tbody tr'))"
+                              ".filter(r => !r.hidden).map(r => r.dataset.status)")
+        assert shown and set(shown) == {status}
+    assert not tab.page_errors and not tab.console_errors
+
+
+def instruction_mnemonics(root: Path = BUNDLED) -> list[str]:
+    """Every ``// PTO-INSTRUCTION:`` record's mnemonic under ``asl/`` (the oracle: the spec, not the page)."""
+    out = []
+    for path in sorted((root / "asl").rglob("*.asl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.startswith("// PTO-INSTRUCTION: "):
+                out.append(json.loads(line[len("// PTO-INSTRUCTION: "):])["mnemonic"])
+                break
+    return out

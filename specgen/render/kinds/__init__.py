@@ -9,11 +9,12 @@ new module here and one entry in :data:`KINDS`.
 from __future__ import annotations
 
 from ..pages import PageKind
-from . import adr, adr_index, avs, avs_index, changes, home, index, instruction, matrix, release, source, unit
+from . import (adr, adr_index, avs, avs_index, changes, home, index, instruction, instruction_index, matrix, release,
+               source, unit)
 
 KINDS: tuple[PageKind, ...] = (
     instruction.KIND, unit.KIND, avs.KIND, index.KIND, home.KIND, adr.KIND, adr_index.KIND,
-    avs_index.KIND, matrix.KIND, release.KIND, source.KIND, changes.KIND,
+    avs_index.KIND, matrix.KIND, release.KIND, source.KIND, changes.KIND, instruction_index.KIND,
 )
 BY_NAME: dict[str, PageKind] = {k.name: k for k in KINDS}
 

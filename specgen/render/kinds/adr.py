@@ -6,6 +6,7 @@ the source when the site links sources elsewhere.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..html import markdown_body, resolve_relative
@@ -37,28 +38,68 @@ def adr_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
         return None
 
     front = adr.raw if isinstance(adr.raw, dict) else adr.front.model_dump(mode="json")
-    rows = []
-    for k in sorted(front):
-        v = front[k]
-        if isinstance(v, list):
-            v = ", ".join(str(x) for x in v) if v else "—"
-        elif v is None:
-            v = "—"
-        rows.append((k, str(v)))
+    rows = front_rows(cx, front)
     f = adr.front
     ctx.update({
         "title": f"{f.id}: {f.title}", "adr": adr, "front": f, "front_rows": rows,
+        "issue": f.implementation_issue if f.implementation_issue and f.implementation_issue.startswith("https://") else None,
         "crumbs": [(cx.t("nav.home"), cx.link(f"{lang}/index.md")), (cx.t("nav.adrs"), cx.link(f"{lang}/adr/index.md"))],
         "body": markdown_body(adr.body, resolve),
-        # an older ADR generation (markdown headers) never recorded some of these: None, shown as none
-        "units": [(uid, cx.requirement_href(uid)) for uid in f.affected_units or ()],
-        "ndf": [(nid, cx.requirement_href(nid)) for nid in f.affected_ndf or ()],
-        "related": [(x, cx.adr_href(x)) for x in sorted({*(f.resolves or ()), *(f.supersedes or ()),
-                                                         *(f.superseded_by or ())})],
-        "issue": f.implementation_issue if f.implementation_issue and f.implementation_issue.startswith("https://") else None,
         "src_href": cx.src(adr.path, 1, adr.span.lines[1]),
     })
     return ctx
+
+
+# front-matter keys whose values are IDs the site can link to, and how to resolve each
+_ID_KEYS = {"affected_ndf": "requirement", "affected_units": "requirement", "resolves": "adr", "supersedes": "adr",
+            "superseded_by": "adr"}
+_ORDER = ("id", "title", "status", "created", "accepted", "rejected", "superseded", "authors", "approvers",
+          "release_impact", "target_releases", "affected_units", "affected_ndf", "resolves", "supersedes",
+          "superseded_by", "implementation_issue", "baseline", "legacy_ids")
+
+
+_MD_LINK = re.compile(r"\[([^\]]+)\]\((https://[^)\s]+)\)")
+
+
+def _label(cx: Ctx, key: str) -> str:
+    """The catalog's label for a known key; an unknown key (a newer or older generation) as written."""
+    label = cx.t("adr.field." + key)
+    return label if label != "adr.field." + key else key.replace("_", " ").strip().capitalize()
+
+
+def front_rows(cx: Ctx, front: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every front-matter key once, with a human label; ID lists become their links (no second list)."""
+    headers = front.get("headers")
+    if isinstance(headers, dict):
+        # an older generation (Markdown "- Key: value" headers): the keys and values as the file writes them
+        front = {"id": front.get("id"), "title": front.get("title"), **headers}
+    keys = [k for k in _ORDER if k in front] + [k for k in front if k not in _ORDER]
+    rows = []
+    for k in keys:
+        v = front[k]
+        link = _MD_LINK.fullmatch(v.strip()) if isinstance(v, str) else None
+        if link is not None:
+            rows.append({"key": k, "label": _label(cx, k), "kind": "link", "value": link.group(2),
+                         "text": link.group(1), "items": []})
+            continue
+        row: dict[str, Any] = {"key": k, "label": _label(cx, k), "kind": "text", "value": "", "items": []}
+        if v is None or v == [] or v == "":
+            row["kind"] = "none"
+        elif k in _ID_KEYS and isinstance(v, list):
+            resolve = cx.adr_href if _ID_KEYS[k] == "adr" else cx.requirement_href
+            row.update(kind="ids", items=[(str(x), resolve(str(x))) for x in v])
+        elif isinstance(v, list):
+            row.update(kind="list", items=[str(x) for x in v])
+        elif isinstance(v, str) and v.startswith("https://"):
+            row.update(kind="link", value=v, text=v)
+        elif isinstance(v, str) and len(v) >= 32 and all(c in "0123456789abcdef" for c in v):
+            row.update(kind="hash", value=v)
+        elif k in ("status", "release_impact") or isinstance(v, bool):
+            row.update(kind="code", value=str(v))
+        else:
+            row["value"] = str(v)
+        rows.append(row)
+    return rows
 
 
 KIND = PageKind("adr", "adr.html", adr_context, digests=((IDS, ids_digest),))

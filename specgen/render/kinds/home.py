@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..links import dir_index_uri
-from ..pages import Ctx, PageKind, PagePlan
+from ..pages import Ctx, PageKind, PagePlan, human_label
+from .instruction_index import instruction_index_uri
 
 
 def home_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
@@ -19,13 +20,15 @@ def home_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
         "surfaces": [{"name": cx.t("surface." + s), "key": s, "href": cx.link(dir_index_uri(lang, "asl/" + s)),
                       "instructions": sum(1 for u in spec.units if u.instruction and u.path.startswith(f"asl/{s}/")),
                       "units": sum(1 for u in spec.units if u.path.startswith(f"asl/{s}/"))} for s in surfaces],
-        "links": [(cx.t("nav.adrs"), cx.link(f"{lang}/adr/index.md")),
+        "links": ([(cx.t("index.title"), cx.link(instruction_index_uri(lang)))]
+                  if any(u.instruction is not None for u in spec.units) else [])
+        + [(cx.t("nav.adrs"), cx.link(f"{lang}/adr/index.md")),
                   (cx.t("nav.tests"), cx.link(f"{lang}/tests/index.md")),
                   (cx.t("nav.traceability"), cx.link(f"{lang}/traceability.md")),
                   (cx.t("nav.release"), cx.link(f"{lang}/release.md"))]
         + ([(cx.t("nav.changes", previous=cx.data.changes.old), cx.link(f"{lang}/changes.md"))]
            if cx.data.changes is not None else []),
-        "counts": spec.counts(),
+        "counts": [(human_label(cx.t, "count.", k), k, v) for k, v in spec.counts().items()],
     })
     return ctx
 

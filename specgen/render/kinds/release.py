@@ -6,7 +6,7 @@ from typing import Any
 
 from ..chain import evidence_id, evidence_paths, recorded_hash
 from ..html import json_pretty
-from ..pages import Ctx, PageKind, PagePlan
+from ..pages import Ctx, PageKind, PagePlan, human_label
 
 
 def release_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
@@ -20,13 +20,28 @@ def release_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
     man = spec.manifest
     ctx.update({
         "title": cx.t("nav.release"), "crumbs": cx.crumbs(None), "artifacts": arts,
-        "counts": sorted(spec.counts().items()),
-        "catalog_counts": json_pretty(man.catalog_counts) if man else None,
+        "counts": [(human_label(cx.t, "count.", k), k, v) for k, v in spec.counts().items()],
+        "catalog_counts": catalog_rows(cx, man.catalog_counts) if man and isinstance(man.catalog_counts, dict) else [],
+        "catalog_json": json_pretty(man.catalog_counts) if man and man.catalog_counts else None,
         "changes": (cx.t("nav.changes", previous=cx.data.changes.old), cx.link(f"{plan.lang}/changes.md"))
         if cx.data.changes is not None else None,
         "manifest_src": cx.src(spec.manifest_path, 1, 1) if spec.manifest_path in spec.files and cx.source_url else None,
     })
     return ctx
+
+
+def catalog_rows(cx: Ctx, counts: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """(label, key, value) per manifest catalog count; a breakdown reads "BBD 5 · CMD 69"."""
+    out = []
+    for k, v in counts.items():
+        if isinstance(v, dict):
+            value = " · ".join(f"{sub} {n}" for sub, n in v.items())
+        elif isinstance(v, list):
+            value = cx.t("prose.list_sep").join(str(x) for x in v)
+        else:
+            value = str(v)
+        out.append((human_label(cx.t, "release.catalog.", k), k, value))
+    return out
 
 
 KIND = PageKind("release", "release.html", release_context)

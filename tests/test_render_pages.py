@@ -1,0 +1,166 @@
+"""The site-wide pages (matrix, instruction index, ADR, release, home, directory indexes, test pages).
+
+Oracles are the spec tree and ``specgen check`` itself: the matrix's coverage
+must name exactly the instructions the check's findings name, on both corpora.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+import pytest
+
+from specgen.check import run_checks
+from specgen.graph import SpecGraph
+from specgen.loader import load_spec
+from specgen.render.core import Page, RenderOptions, render_site
+from specgen.render.kinds.matrix import matrix_facts
+
+OLD_CORPUS_NAME = "pto-spec-0.58.0"
+TAGS = re.compile(r"<[^>]+>")
+
+
+def _graph(root: Path) -> SpecGraph:
+    return SpecGraph.build(load_spec(root))
+
+
+def _pages(graph: SpecGraph, *kinds: str, lang: str = "en") -> dict[str, Page]:
+    pages = render_site(graph, RenderOptions(examples=False), only=lambda p: p.kind in kinds and p.lang == lang)
+    return {p.url: p for p in pages}
+
+
+def _text(fragment: str) -> str:
+    return " ".join(html.unescape(TAGS.sub(" ", fragment)).split())
+
+
+def _old_corpus(corpus_root: Path) -> Path:
+    old = corpus_root.parent / OLD_CORPUS_NAME
+    if not old.is_dir():
+        pytest.skip(f"{old} is absent")
+    return old
+
+
+def _not_covered_by_check(graph: SpecGraph) -> set[str]:
+    """Instructions a check finding is about: untested, or naming an evidence file check reports absent."""
+    findings, _ = run_checks(graph, only=["instruction-untested", "manifest-missing-file",
+                                          "instruction-missing-artifact"])
+    untested = {f.subject for f in findings if f.rule == "instruction-untested"}
+    absent = {f.subject for f in findings if f.rule in ("manifest-missing-file", "instruction-missing-artifact")}
+    view = graph.spec.traceability_view
+    rows = {r.source: r for r in view.units} if view is not None else {}
+    out = set()
+    for u in graph.iter_instruction_units():
+        row = rows.get(u.path)
+        art = row.instruction_contract.artifact if row is not None and row.instruction_contract else None
+        if u.instruction.id in untested or (art is not None and art in absent):  # type: ignore[union-attr]
+            out.add(u.instruction.mnemonic)  # type: ignore[union-attr]
+    return out
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("which", ["0.58.3", "0.58.0"])
+def test_matrix_coverage_is_what_check_reports(corpus_root: Path, which: str) -> None:
+    root = corpus_root if which == "0.58.3" else _old_corpus(corpus_root)
+    graph = _graph(root)
+    facts = matrix_facts(graph)
+    not_covered = {r.unit.instruction.mnemonic for r in facts.rows if not r.covered}  # type: ignore[union-attr]
+    assert not_covered == _not_covered_by_check(graph)
+    pages = _pages(graph, "matrix")
+    summary = _text(pages["en/traceability.md"].content)
+    total = len(facts.rows)
+    covered = total - len(not_covered)
+    assert f"{covered} of {total} instructions are covered" in summary
+    if which == "0.58.3":
+        # the absent instruction-contract closure: nothing is covered, and the page says why
+        assert covered == 0 and f"Instructions covered 0 of {total} (0.0 %)" in summary
+        assert "spec/evidence/instruction-contract-closure.json" in summary
+        assert f"evidence artifact absent: {total} instructions" in summary
+    else:
+        assert covered == total  # nothing is missing in 0.58.0 and its generation asks no semantic test
+        assert "records no semantic-test requirement" in summary
+    surfaces = sorted({r.unit.instruction.surface for r in facts.rows})  # type: ignore[union-attr]
+    assert sorted(u for u in pages if u.startswith("en/traceability/")) == [
+        f"en/traceability/{s}.md" for s in surfaces]
+    rows = sum(pages[f"en/traceability/{s}.md"].content.count('<tr data-class=') for s in surfaces)
+    assert rows == total, "each instruction is a row of exactly one surface page"
+
+
+def test_matrix_without_missing_evidence_counts_covered(bundled_root: Path) -> None:
+    graph = _graph(bundled_root)
+    facts = matrix_facts(graph)
+    assert facts.rows and all(r.covered for r in facts.rows) == (not _not_covered_by_check(graph))
+    page = _pages(graph, "matrix")["en/traceability/tile.md"].content
+    assert 'data-status="covered"' in page and "<table id=\"matrix-table\"" in page
+
+
+def test_instruction_index_lists_every_instruction_once(bundled_root: Path) -> None:
+    graph = _graph(bundled_root)
+    pages = _pages(graph, "instruction-index")
+    page = pages["en/instructions/index.md"].content
+    want = sorted(u.instruction.mnemonic for u in graph.iter_instruction_units())  # type: ignore[union-attr]
+    got = sorted(re.findall(r'<tr data-surface="[^"]*"[^>]*><td><a href="[^"]+"><code class="sg-id">([^<]+)</code>',
+                            page))
+    assert got == want
+    tmul = next(u.instruction for u in graph.iter_instruction_units() if u.instruction.mnemonic == "TMUL")  # type: ignore[union-attr]
+    row = page[page.index(">TMUL<"):].split("</tr>", 1)[0]
+    assert html.escape(tmul.summary, quote=False) in row and tmul.engine in row
+    assert all(c in row for c in tmul.classification) and tmul.contract.encoding_class in row
+    assert "<table id=\"instruction-table\" data-sortable>" in page  # no class: material styles it
+    zh = _pages(graph, "instruction-index", lang="zh")["zh/instructions/index.md"].content
+    assert "指令索引" in _text(zh)
+
+
+def test_adr_front_matter_has_labels_and_no_repeated_lists(bundled_root: Path) -> None:
+    graph = _graph(bundled_root)
+    adr = next(a for a in graph.adrs if a.front is not None and a.front.affected_ndf)
+    pages = _pages(graph, "adr")
+    page = next(p for p in pages.values() if p.title.startswith(adr.front.id + ":")).content  # type: ignore[union-attr]
+    front = page[page.index('<dl class="sg-front">'):page.index("</dl>", page.index('<dl class="sg-front">'))]
+    assert "Affected clauses" in front and "affected_ndf" not in _text(front)
+    for nid in adr.front.affected_ndf:  # type: ignore[union-attr]
+        assert page.count(f"<code>{nid}</code>") == 1, f"{nid} appears once, as a link in the front matter"
+    assert "<table class=" not in page
+
+
+def test_release_and_home_use_labels_not_keys(bundled_root: Path) -> None:
+    graph = _graph(bundled_root)
+    pages = {**_pages(graph, "release", "home"), **_pages(graph, "release", "home", lang="zh")}
+    for url, page in pages.items():
+        text = _text(page.content.split('<details class="sg-raw">')[0])
+        assert not re.search(r"\b[a-z]+_[a-z_]+\b", text), f"{url} shows a snake_case key: {text}"
+        assert "{" not in text, f"{url} shows raw JSON outside its collapsed details"
+        assert "<table class=" not in page.content
+    assert "AVS tests" in _text(pages["en/release.md"].content)
+    assert "Catalog counts recorded by the release" in _text(pages["en/release.md"].content)
+
+
+def test_directory_index_has_a_title_and_says_instructions(bundled_root: Path) -> None:
+    graph = _graph(bundled_root)
+    pages = _pages(graph, "index")
+    arith = pages["en/tile/elementwise-tile-tile/arithmetic/index.md"]
+    assert arith.title == "Arithmetic"
+    assert 'id="instructions"' in arith.content and 'id="units"' not in arith.content
+    assert pages["en/tile/index.md"].title == "Tile"
+
+
+def test_test_page_shows_the_stored_result_of_this_content(bundled_copy: Path) -> None:
+    from specgen.asl.runner import run_tests
+    from specgen.render.kinds.avs import store_results
+
+    spec = load_spec(bundled_copy)
+    uri = "en/tests/tile/elementwise-tile-tile/arithmetic/TMUL.md"
+    before = _pages(SpecGraph.build(spec), "tests")[uri].content
+    assert 'data-status="not-run"' in before and "not run" in _text(before)
+    report = run_tests(spec, ["TMUL"], jobs=1)
+    assert report.results and report.ok
+    assert store_results(spec, report.results, "reference")
+    after = _pages(SpecGraph.build(load_spec(bundled_copy)), "tests")[uri].content
+    assert after.count('data-status="passed"') == len(report.results)
+    assert 'data-status="not-run"' not in after
+    # an edit to the ASL makes the stored results stale for every page: "not run" again
+    unit = bundled_copy / "asl/tile/elementwise-tile-tile/arithmetic/TMUL.asl"
+    unit.write_text(unit.read_text(encoding="utf-8") + "\n// edited\n", encoding="utf-8")
+    stale = _pages(SpecGraph.build(load_spec(bundled_copy)), "tests")[uri].content
+    assert 'data-status="passed"' not in stale and 'data-status="not-run"' in stale
