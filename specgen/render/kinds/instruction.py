@@ -19,7 +19,7 @@ from ...encoding.wavejson import wavejson_text
 from ...examples.results import ExampleResult
 from ...graph import SpecGraph
 from ..blocks import parse_composition, signature
-from ..examples import instruction_examples, results_digest
+from ..examples import instruction_examples, results_digest, worked_digest, worked_view
 from ..pages import Ctx, PageKind, PagePlan
 from .changes import instruction_changes
 from .unit import unit_common
@@ -105,6 +105,7 @@ def instruction_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
         "fields": fields, "encodings": encodings, "encoding_class": c.encoding_class,
         "canonical_assembly": list(c.canonical_assembly),
         "prose": prose, "examples": examples, "changes": instruction_changes(cx, ins.mnemonic),
+        "worked": worked_view(cx.graph, ins.mnemonic, cx.src),
         "contract_lists": [("defaults", t("label.defaults"), c.defaults),
                            ("legality", t("label.legality"), c.legality),
                            ("state-effects", t("label.state_effects"), c.state_effects),
@@ -131,7 +132,9 @@ def json_pretty_compactless(compact: str) -> str:
 def examples_key(graph: SpecGraph, plan: PagePlan, results: dict[str, list[ExampleResult]]) -> str:
     """The digest of what this build's examples showed for the page's mnemonic."""
     ins = graph.units_by_path[plan.subject].instruction
-    return results_digest(results.get(ins.mnemonic, [])) if ins is not None else ""
+    if ins is None:
+        return ""
+    return results_digest(results.get(ins.mnemonic, [])) + worked_digest(graph, ins.mnemonic)
 
 
 KIND = PageKind("instruction", "instruction.html", instruction_context, key=examples_key)
