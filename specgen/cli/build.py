@@ -100,6 +100,8 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
           f"examples {stats.get('examples_s', 0):.1f} s, "
           f"render {stats.get('render_s', 0):.1f} s, total {result.elapsed:.1f} s; "
           f"largest page body {size / 1024:.0f} KiB ({largest}); warnings: {len(result.warnings)}", file=out)
+    for line in stats.get("worked", []):
+        print(f"{line}, {stats.get('worked_s', 0):.1f} s", file=out)
     for line in stats.get("not_rendered", []):
         print(line, file=out)
     return ExitCode.OK

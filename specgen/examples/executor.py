@@ -373,6 +373,10 @@ class Executor:
         if m == "B.DIM":
             return "BlockDim", (f["lb"], f["value"])
         if m == "B.IOT":
+            if "source_right" not in f or "destination_hand" not in f:
+                raise RunError(f"line {st.line}: this spec's BlockIOT entry point binds two sources and a "
+                               "destination; other B.IOT forms run on the word path only", st,
+                               Span("", st.line, st.col))
             return "BlockIOT", (f["source_left"], f["source_right"], f["pe_mask"], bool(f["last"]),
                                 f["destination_hand"], f["size_code"])
         return "BlockStop", ()

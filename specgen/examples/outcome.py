@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from ..diagnostics import Finding
 from .executor import RunResult, TileState
 from .program import Program
+from .words import COMMAND_ENTRY
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +48,7 @@ class ParsedLine:
     entry: str = ""
     status: str = ""  # BlockStatus_Executed | BlockStatus_Faulted | "" (not reached)
     destination: str = ""
+    word: str = ""  # the instruction word run (the corpus' command path), e.g. 0x88219181
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,8 +109,9 @@ def parsed_lines(program: Program, run: RunResult | None) -> list[ParsedLine]:
     out = []
     for st in program.statements:
         s = steps.get(id(st))
+        word = str(s.args[0]) if s and s.entry == COMMAND_ENTRY and s.args else ""
         out.append(ParsedLine(st.line, st.text, st.mnemonic, dict(st.fields), s.entry if s else "",
-                              s.status if s else "", (s.destination or "") if s else ""))
+                              s.status if s else "", (s.destination or "") if s else "", word))
     return out
 
 

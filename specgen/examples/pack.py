@@ -50,7 +50,7 @@ def _runs_on(config: SpecConfig) -> Callable[[str], bool]:
 class ResultPack:
     """The pack of one spec root: reuse the results whose key still matches, keep what this run used."""
 
-    def __init__(self, spec: Spec) -> None:
+    def __init__(self, spec: Spec, name: str = "examples") -> None:
         h = hashlib.sha256(CACHE_VERSION.encode())
         runs_on = _runs_on(spec.config)
         for rel, sha in sorted(spec.files.items()):
@@ -59,7 +59,7 @@ class ResultPack:
         h.update(_code_digest().encode())
         self.tree_key = h.hexdigest()
         root_key = hashlib.sha256(str(Path(spec.root).resolve()).encode()).hexdigest()
-        self.path = cache_dir("examples") / f"{root_key}.pack"
+        self.path = cache_dir(name) / f"{root_key}.pack"
         self._pack: dict[str, object] = read_pickle(self.path, dict) or {}
         self._used: dict[str, object] = {}
 

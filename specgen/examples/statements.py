@@ -274,18 +274,27 @@ class StatementParser:
         raise self.error("'LB0=value' or 'zero, value, ->LB0'")
 
     def _b_iot(self) -> None:
-        self.fields["source_left"] = self.tile_register("left source")
-        self.expect(",", "',' after the left source")
-        self.fields["source_right"] = self.tile_register("right source")
+        # zero, one or two sources before the mask (the spec's B.IOT forms: binary, unary, destination-only)
+        sources = 0
+        while sources < 2 and not self._at_mask() and self.cur.kind in ("ident", "number"):
+            key, role = (("source_left", "left source"), ("source_right", "right source"))[sources]
+            self.fields[key] = self.tile_register(role)
+            sources += 1
+            if not self.at(","):
+                break
+            self.take()
         self.fields["last"] = False
         seen_mask = False
-        while self.at(","):
-            self.take()
-            tok = self.cur
-            if tok.kind == "ident" and tok.text.lower() == "mask":
+        item = self.cur.kind not in ("sep", "eof") and sources > 0 and self.t[self.i - 1].text == ","
+        if sources == 0 or item:
+            item = True
+        while item or self.at(","):
+            if not item:
                 self.take()
-                self.expect("=", "'=' after mask")
-                self.fields["pe_mask"] = self._mask()
+            item = False
+            tok = self.cur
+            if self._at_mask():
+                self.fields["pe_mask"] = self._mask_operand()
                 seen_mask = True
             elif self.at("<"):
                 self.take()
@@ -305,8 +314,18 @@ class StatementParser:
                 raise self.error("'mask=…', '<last>' or '->Hand<SizeCode>'")
         if not seen_mask:
             raise self.error("', mask=0b…' (every binding names its PE mask)", kind="missing-operand")
-        if "destination_hand" not in self.fields:
+        if "destination_hand" not in self.fields and (self.fields["last"] or sources == 0):
+            # a non-terminating binding may name only sources (TFMA's first B.IOT); the last one binds the output
             raise self.error("', ->T<SizeCode>' (the destination hand and its size)", kind="missing-operand")
+
+    def _at_mask(self) -> bool:
+        tok = self.cur
+        return tok.kind == "ident" and tok.text.lower() == "mask" and self.t[self.i + 1].text == "="
+
+    def _mask_operand(self) -> int | None:
+        self.take()
+        self.expect("=", "'=' after mask")
+        return self._mask()
 
     def _mask(self) -> int | None:
         tok = self.cur

@@ -19,6 +19,7 @@ from markupsafe import Markup
 
 from ..diagnostics import Severity
 from ..examples.results import ExampleResult, TileTable, run_suite
+from ..examples.worked import WORKED
 from ..graph import SpecGraph
 from .html import escape_text
 
@@ -195,3 +196,57 @@ def instruction_examples(results: list[ExampleResult], ident: str, contract_exam
         if r.kind == "checked":
             views.append(example_view(r, r.program, len(views) + 1, src))
     return views
+
+
+# ------------------------------------------------------------------ worked examples
+def worked_view(graph: SpecGraph, mnemonic: str, src: Any) -> dict[str, Any] | None:
+    """The worked-example section of an instruction page (None: no block composition, or not run this build).
+
+    Reads the suite the build computed (:data:`~specgen.examples.worked.WORKED`, run by the site's load
+    step) and never starts the interpreter itself, so a page render without the examples stage stays fast.
+    """
+    suite = WORKED.peek(graph)
+    entry = suite.entries.get(mnemonic) if suite is not None else None
+    if entry is None:
+        return None
+    examples = []
+    for n, w in enumerate(entry.examples, 1):
+        r = w.result
+        anchor = f"worked-{n}"
+        examples.append({
+            "n": n, "anchor": anchor, "id": r.id, "data_type": w.data_type, "pad": w.pad, "edges": w.edges,
+            "seed": f"0x{w.seed:08x}", "rows": w.rows, "columns": w.columns, "valid_rows": w.valid_rows,
+            "valid_columns": w.valid_columns, "prose_admits": w.prose_admits, "profile": r.profile,
+            "program": highlight_program(r.program, anchor=anchor + "-L"),
+            "lines": [{"line": x.line, "text": x.text, "word": x.word, "destination": x.destination}
+                      for x in r.lines],
+            "inputs": [_pad_marked(tile_view(t), t) for t in r.inputs],
+            "outputs": [_pad_marked(tile_view(t), t) for t in r.outputs],
+        })
+    reason = None
+    if entry.reason is not None:
+        reason = {"key": "worked.reason." + entry.reason.key, "params": dict(entry.reason.params)}
+    return {"examples": examples, "reason": reason, "omitted": list(entry.omitted),
+            "attempts": [{"data_type": a.data_type, "pad": a.pad, "edges": a.edges, "problem": a.problem}
+                         for a in entry.attempts],
+            "path": entry.path, "path_href": src(entry.path, entry.line, entry.line)}
+
+
+def _pad_marked(view: dict[str, Any], t: TileTable) -> dict[str, Any]:
+    """Mark each cell outside the valid region (the pad region the PadValue fills, or leaves undefined)."""
+    for row in view["rows"]:
+        if row["collapsed"]:
+            row["pad"] = True
+            continue
+        r = int(row["label"])
+        for c, cell in enumerate(row["cells"]):
+            cell["pad"] = not (r < t.valid_rows and c < t.valid_columns)
+    view["pad_count"] = t.rows * t.columns - t.valid_rows * t.valid_columns
+    return view
+
+
+def worked_digest(graph: SpecGraph, mnemonic: str) -> str:
+    """Part of an instruction page's cache key: the worked examples this build showed for it."""
+    suite = WORKED.peek(graph)
+    entry = suite.entries.get(mnemonic) if suite is not None else None
+    return hashlib.sha256(repr(entry).encode()).hexdigest() if entry is not None else ""

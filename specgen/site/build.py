@@ -26,6 +26,7 @@ from mkdocs.structure.files import File, Files
 
 from ..cache import RecordCache
 from ..diff import SpecDiff
+from ..examples.worked import worked_examples
 from ..graph import SpecGraph
 from ..loader import UNUSABLE_RULES, RootError, load_spec
 from ..render import BrokenLinks, Page, RenderCache, RenderOptions, example_failures, failures_message, render_site
@@ -51,6 +52,8 @@ class LoadTimes:
     started: float = 0.0  # ``time.perf_counter()``
     load_s: float = 0.0
     examples_s: float = 0.0
+    worked_s: float = 0.0
+    worked: str = ""  # the worked-example coverage line (specgen.examples.worked)
 
 
 def load_graph(root: Path, records: RecordCache | None, stage: Progress) -> tuple[SpecGraph, LoadTimes]:
@@ -80,7 +83,9 @@ def load_graph(root: Path, records: RecordCache | None, stage: Progress) -> tupl
     t2 = time.perf_counter()
     if failures:
         raise PluginError("specgen: " + failures_message(failures))
-    return graph, LoadTimes(t0, t1 - t0, t2 - t1)
+    worked = worked_examples(graph)  # every instruction page's worked example, run once (cached by content)
+    t3 = time.perf_counter()
+    return graph, LoadTimes(t0, t1 - t0, t2 - t1, t3 - t2, worked.summary())
 
 
 def render_pages(graph: SpecGraph, options: RenderOptions, cache: RenderCache, stage: Progress,
@@ -101,7 +106,8 @@ def page_stats(pages: list[Page], cache: RenderCache, changed: dict[str, bool], 
         kinds[p.kind] = kinds.get(p.kind, 0) + 1
     stats: dict[str, Any] = {"pages": len(pages), "kinds": kinds, "rendered": cache.rendered,
                              "changed": sum(changed.values()), "reused": cache.reused,
-                             "load_s": times.load_s, "examples_s": times.examples_s, "render_s": render_s}
+                             "load_s": times.load_s, "examples_s": times.examples_s, "render_s": render_s,
+                             "worked_s": times.worked_s, "worked": [times.worked] if times.worked else []}
     if measure:  # encoding every page to measure it costs a serve rebuild 0.1 s
         stats["largest"] = max(((len(p.content.encode()), p.url) for p in pages), default=(0, ""))
     log.info("specgen: %d pages (%d rendered, %d unchanged) in %.1f s",

@@ -22,7 +22,7 @@ from ...graph import SpecGraph
 from ...models.located import AslUnit
 from ...vocabulary import VOCABULARY
 from ..blocks import parse_composition, signature
-from ..examples import instruction_examples, results_digest
+from ..examples import instruction_examples, results_digest, worked_digest, worked_view
 from ..i18n import Messages
 from ..instr_facts import columns, domain_tables, instruction_path, neighbours_digest, related
 from ..instr_prose import contract_topics, sentence
@@ -78,6 +78,7 @@ def instruction_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
         "lead": lead, "topics": topics,
         "pattern_help": sentence(t, "instr.pattern_help", rule="word & mask = match", q="?", sep="_", casez="casez"),
         "examples": examples, "changes": instruction_changes(cx, ins.mnemonic),
+        "worked": worked_view(cx.graph, ins.mnemonic, cx.src),
     })
     for r in ctx["records"]:
         r["lines"] = r["json"].count("\n") + 1
@@ -181,7 +182,8 @@ def examples_key(graph: SpecGraph, plan: PagePlan, results: dict[str, list[Examp
     ins = graph.units_by_path[plan.subject].instruction
     if ins is None:
         return ""
-    return results_digest(results.get(ins.mnemonic, [])) + ":" + neighbours_digest(graph)
+    return (results_digest(results.get(ins.mnemonic, [])) + ":" + neighbours_digest(graph)
+            + ":" + worked_digest(graph, ins.mnemonic))
 
 
 KIND = PageKind("instruction", "instruction.html", instruction_context, key=examples_key)

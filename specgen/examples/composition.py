@@ -1,0 +1,164 @@
+"""An instruction's block composition, read as a template the worked-example generator can fill.
+
+The record's ``contract.block_composition`` (or, in older generations, its
+``block`` lines) lists the commands of the instruction's Block, with symbolic
+operands (``B.DIM LB0=ValidCol``, ``B.IOT SrcLeft, SrcRight, mask=PE_MASK,
+<last>, ->DstTile<TSize>``) and ``(optional)`` annotations. This module reads
+that list into what a concrete program needs: the BSTART spelling and
+operation, the DataTypes the line itself names, whether B.DATR can carry a
+PadValue, which loop bounds B.DIM sets, the shape of each B.IOT binding, and
+every command the generator cannot fill, with the exact reason. Nothing here
+knows an instruction by name; the composition text is the only input.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+# the spellings the program parser reads (specgen.examples.syntax.FORMS); other BSTART forms have no syntax yet
+SPELLINGS = ("BSTART.VEC", "BSTART.SFU")
+_LB = re.compile(r"\bLB([0-2])\b")
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+@dataclass(frozen=True, slots=True)
+class Binding:
+    """One B.IOT line: how many sources it names (None: the line does not say), destination, last."""
+
+    sources: int | None
+    destination: bool
+    last: bool
+    predicate: bool = False  # the destination is a predicate Tile (``->Predicate<TSize>``)
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """Why something could not be instantiated: a catalog key (``worked.reason.<key>``) and its values."""
+
+    key: str
+    params: tuple[tuple[str, str], ...] = ()
+
+    def english(self) -> str:
+        """The reason in the build log's words (pages use the catalogs)."""
+        p = dict(self.params)
+        return ENGLISH[self.key].format(**p)
+
+
+ENGLISH = {
+    "spelling": "the Block opens with {command}, a BSTART form the Block assembly syntax does not spell yet",
+    "datr": "the composition requires '{line}', whose fields the generator does not derive",
+    "ior": "the composition requires '{line}' (scalar register operands); the generator sets no "
+           "general-purpose registers",
+    "command": "the composition line '{line}' is a command the Block assembly syntax does not spell",
+    "no-bstart": "the composition has no BSTART command",
+    "no-iot": "the composition binds no Tile (no B.IOT command)",
+    "no-executor": "the spec's ASL has no command path to run a program ({missing})",
+    "no-type": "no DataType is admitted by the ASL (and named by the composition)",
+    "faulted": "every attempt faulted or could not run ({attempts} tried); the last: {problem}",
+}
+
+
+@dataclass(slots=True)
+class Template:
+    """A block composition read for instantiation; ``blockers`` say exactly why it cannot be filled."""
+
+    lines: list[str]
+    spelling: str = ""
+    operation: str = ""
+    listed_types: list[str] = field(default_factory=list)
+    datr: str = "absent"  # absent | pad (optional, carries PadValue) | optional (no PadValue) | required
+    datr_text: str = ""
+    loop_bounds: set[int] = field(default_factory=set)
+    bindings: list[Binding] = field(default_factory=list)
+    omitted: list[str] = field(default_factory=list)  # optional commands left out, as written
+    blockers: list[Reason] = field(default_factory=list)
+
+    @property
+    def fillable(self) -> bool:
+        return not self.blockers and bool(self.bindings)
+
+
+def composition_lines(record: object) -> list[str]:
+    """The record's block composition: ``contract.block_composition`` or, without a contract, ``block``."""
+    contract = getattr(record, "contract", None)
+    lines = list(getattr(contract, "block_composition", None) or []) if contract is not None else []
+    return lines or list(getattr(record, "block", None) or [])
+
+
+def is_block_program(lines: list[str]) -> bool:
+    """Whether the composition spells a Block (a ``BSTART…`` command and a closing ``BSTOP``), not prose."""
+    heads = [_head(x) for x in lines]
+    return any(h.startswith("BSTART.") for h in heads) and "BSTOP" in heads
+
+
+def _head(line: str) -> str:
+    return line.strip().split(None, 1)[0].rstrip(";,").upper() if line.strip() else ""
+
+
+def _optional(line: str) -> bool:
+    return "optional" in line.lower()
+
+
+def read_template(lines: list[str], datatype_names: tuple[str, ...]) -> Template:
+    """Read ``lines`` (a Block program composition) into a :class:`Template`."""
+    tpl = Template(list(lines))
+    names = {n.upper(): n for n in datatype_names}
+    for raw in lines:
+        line = raw.strip()
+        head = _head(line)
+        if not head or head.startswith("#"):
+            continue
+        rest = line.split(None, 1)[1] if " " in line else ""
+        if head.startswith("BSTART."):
+            tpl.spelling = head
+            if head not in SPELLINGS:
+                tpl.blockers.append(Reason("spelling", (("command", head),)))
+                continue
+            op, _, types = rest.partition(",")
+            tpl.operation = op.strip().split()[0] if op.strip() else ""
+            tpl.listed_types = [names[w.upper()] for w in _WORD.findall(types) if w.upper() in names]
+        elif head == "B.DATR":
+            tpl.datr_text = line
+            if _optional(line):
+                tpl.datr = "pad" if "padvalue" in line.lower() else "optional"
+                if tpl.datr == "optional":
+                    tpl.omitted.append(line)
+            else:
+                tpl.datr = "required"
+                tpl.blockers.append(Reason("datr", (("line", line),)))
+        elif head == "B.DIM":
+            tpl.loop_bounds.update(int(m) for m in _LB.findall(line))
+        elif head in ("B.IOT", "B.IOT/B.IOR"):
+            tpl.bindings.append(_binding(line, rest))
+        elif head == "B.IOR":
+            if _optional(line):
+                tpl.omitted.append(line)
+            else:
+                tpl.blockers.append(Reason("ior", (("line", line),)))
+        elif head == "BSTOP":
+            continue
+        else:
+            tpl.blockers.append(Reason("command", (("line", line),)))
+    if not tpl.spelling:
+        tpl.blockers.append(Reason("no-bstart"))
+    if not tpl.bindings and not tpl.blockers:
+        tpl.blockers.append(Reason("no-iot"))
+    if not tpl.loop_bounds and tpl.bindings:
+        tpl.loop_bounds = {0}
+    return tpl
+
+
+def _binding(line: str, rest: str) -> Binding:
+    low = line.lower()
+    sources: int | None = None
+    if "mask" in low:
+        before = re.split(r"\bmask\b|\bPE_MASK\b", rest, maxsplit=1)[0]
+        sources = len([x for x in before.split(",") if x.strip()])
+    elif re.search(r"\btwo\b[^;]*\bsources?\b", low):
+        sources = 2
+    elif re.search(r"\b(one|a)\b[^;]*\bsource\b", low):
+        sources = 1
+    destination = "->" in line or "destination" in low
+    last = "last" in low or "l=1" in low
+    return Binding(sources, destination, last, "->predicate" in low.replace(" ", ""))

@@ -1,0 +1,308 @@
+"""A worked, executed example for every instruction whose record composes a Block.
+
+For each instruction with a block composition (:mod:`specgen.examples.composition`)
+the generator fills the template with concrete operands:
+
+* a DataType the ASL admits (``InstructionContractDataTypeLegal_<MN>``, via
+  :data:`specgen.asl.legality.ADMITTED`) and, where the record's legality prose
+  states a closed set, one the prose admits too; the record's own example
+  sketch's DataType first, then the types its BSTART line names. When the
+  sketch's DataType is admitted by the ASL but excluded by the prose, a second
+  example runs on it and says so;
+* a small legal shape (valid 2 x 3 in a physical 4-column Tile of SizeCode 1),
+  so the padded region is visible;
+* seeded, deterministic inputs (:mod:`specgen.examples.seeds`) whose first source
+  holds the type's edge cases;
+* the PadValue ``Max`` when the composition's B.DATR carries a PadValue.
+
+The program is assembled and run through the spec's own path (the executor:
+words through ``ExecuteCommandInstruction`` on the corpus). A run that faults
+is retried with fewer edges (no B.DATR, tame values, the next DataType), a few
+runs at most; each retry is recorded on the page. An instruction that cannot
+be instantiated gets the exact reason. Results are cached by content in one
+pack per tree (:mod:`specgen.examples.pack`, key: every file the ASL run reads
+and this package's code, which carries :data:`GENERATOR`).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+
+from ..graph import Derived, SpecGraph
+from ..models.located import AslUnit
+from ..prose import datatype_sentence
+from ..vocabulary import VOCABULARY, DataType
+from .composition import Reason, Template, composition_lines, is_block_program, read_template
+from .executor import Executor, RunError, TileInput, executor_for
+from .outcome import ExampleResult, result_from_run
+from .pack import ResultPack
+from .program import ProgramError, parse_program
+from .seeds import seed_of, source_words
+
+GENERATOR = "worked-1"
+VALID_ROWS, VALID_COLUMNS, COLUMNS, SIZE_CODE = 2, 3, 4, 1
+PAD = "Max"
+MAX_RUNS = 4
+# the order DataTypes are tried in when neither the sketch nor the composition names one: common widths first
+PREFERRED = ("S32", "FP32", "FP16", "S16", "U32", "U16", "BF16", "S8", "U8", "S64", "U64", "FP64")
+
+
+@dataclass(slots=True)
+class Attempt:
+    """One run that did not give an example: what was tried and what happened (English, for the log and page)."""
+
+    data_type: str
+    pad: str
+    edges: bool
+    problem: str
+
+
+@dataclass(slots=True)
+class Worked:
+    """One executed worked example and the facts a page states about it."""
+
+    result: ExampleResult
+    data_type: str
+    pad: str  # "" when the Block has no B.DATR (the spec's default padding)
+    edges: bool
+    seed: int
+    rows: int
+    columns: int
+    valid_rows: int
+    valid_columns: int
+    prose_admits: bool  # False: the legality prose excludes this DataType (the ASL admits it)
+
+
+@dataclass(slots=True)
+class WorkedEntry:
+    """An instruction with a block composition: its worked examples, or why there is none."""
+
+    mnemonic: str
+    path: str
+    line: int
+    examples: list[Worked] = field(default_factory=list)
+    reason: Reason | None = None
+    attempts: list[Attempt] = field(default_factory=list)  # runs that faulted before the one shown
+    omitted: list[str] = field(default_factory=list)  # optional commands the example leaves out
+
+
+@dataclass(slots=True)
+class WorkedSuite:
+    entries: dict[str, WorkedEntry]
+
+    @property
+    def total(self) -> int:
+        return len(self.entries)
+
+    @property
+    def executed(self) -> int:
+        return sum(1 for e in self.entries.values() if e.examples)
+
+    def summary(self) -> str:
+        """The build summary line."""
+        pct = 100.0 * self.executed / self.total if self.total else 100.0
+        return (f"worked examples: {self.executed}/{self.total} instructions with a block composition "
+                f"({pct:.1f} %)")
+
+
+def _compute(graph: SpecGraph) -> WorkedSuite:
+    return Generator(graph).run()
+
+
+WORKED = Derived(_compute)
+
+
+def worked_examples(graph: SpecGraph) -> WorkedSuite:
+    """Every instruction's worked examples, computed once per graph (cached on disk by content)."""
+    return WORKED(graph)
+
+
+class Generator:
+    """Instantiate and run the worked examples of one graph's spec."""
+
+    def __init__(self, graph: SpecGraph) -> None:
+        self.graph = graph
+        self.spec = graph.spec
+        self.vocabulary = VOCABULARY(graph)
+        self.pack = ResultPack(self.spec, "worked")
+        self._admitted: dict[str, frozenset[str]] | None = None
+        self._executor: Executor | None = None
+
+    def run(self) -> WorkedSuite:
+        entries: dict[str, WorkedEntry] = {}
+        for unit in self.graph.iter_instruction_units():
+            ins = unit.instruction
+            assert ins is not None
+            lines = composition_lines(ins)
+            if not is_block_program(lines):
+                continue
+            key = f"worked\0{GENERATOR}\0{unit.path}\0{ins.mnemonic}\0{json.dumps(lines)}"
+            entry, _ = self.pack.get(key, lambda u=unit, ls=lines: (self._entry(u, ls), []))
+            entries[ins.mnemonic] = entry
+        self.pack.save()
+        return WorkedSuite(entries)
+
+    # -- facts ---------------------------------------------------------------------------------
+    def admitted(self, mnemonic: str) -> frozenset[str] | None:
+        if self._admitted is None:
+            from ..asl.legality import ADMITTED
+            try:
+                self._admitted = ADMITTED(self.graph)
+            except Exception:  # noqa: BLE001 - an unevaluable predicate leaves the choice to the run
+                self._admitted = {}
+        return self._admitted.get(mnemonic)
+
+    def executor(self) -> Executor:
+        if self._executor is None:
+            self._executor = executor_for(self.spec, "reference", vocabulary=self.vocabulary)
+        return self._executor
+
+    def candidates(self, unit: AslUnit, tpl: Template) -> list[tuple[DataType, bool]]:
+        """DataTypes to try, each with whether the legality prose admits it (the ASL admits them all)."""
+        ins = unit.instruction
+        assert ins is not None
+        voc = self.vocabulary
+        admitted = self.admitted(ins.mnemonic)
+        legality = ins.contract.legality if ins.contract is not None else []
+        sentence = datatype_sentence(legality, voc)
+        prose = sentence.names if sentence is not None else None
+        order = [*self._sketch_types(ins, tpl), *tpl.listed_types, *PREFERRED, *voc.datatype_names]
+        seen: set[str] = set()
+        out: list[tuple[DataType, bool]] = []
+        for name in order:
+            et = voc.datatype(name)
+            if et is None or et.name in seen or et.kind == "packed":
+                continue
+            seen.add(et.name)
+            if admitted is not None and et.name not in admitted:
+                continue
+            if tpl.listed_types and et.name not in tpl.listed_types:
+                continue
+            out.append((et, prose is None or et.name in prose))
+        both = [c for c in out if c[1]]
+        return both + [c for c in out if not c[1]]
+
+    def _sketch_types(self, ins: object, tpl: Template) -> list[str]:
+        contract = getattr(ins, "contract", None)
+        out = []
+        for text in (getattr(contract, "examples", None) or []):
+            head = text.strip().split(";", 1)[0]
+            if head.upper().startswith(tpl.spelling) and "," in head:
+                out.append(head.rsplit(",", 1)[1].strip())
+        return out
+
+    # -- one instruction -----------------------------------------------------------------------
+    def _entry(self, unit: AslUnit, lines: list[str]) -> WorkedEntry:
+        ins = unit.instruction
+        assert ins is not None
+        line = unit.header_span.line if unit.header_span else 1
+        entry = WorkedEntry(ins.mnemonic, unit.path, line)
+        tpl = read_template(lines, self.vocabulary.datatype_names)
+        entry.omitted = list(tpl.omitted)
+        if not tpl.fillable:
+            entry.reason = tpl.blockers[0] if tpl.blockers else Reason("no-iot")
+            return entry
+        ex = self.executor()
+        if not ex.supported:
+            entry.reason = Reason("no-executor", (("missing", ", ".join(ex.missing)),))
+            return entry
+        cands = self.candidates(unit, tpl)
+        if not cands:
+            entry.reason = Reason("no-type")
+            return entry
+        runs = 0
+        # the PadValue with edge values first; a rejected B.DATR is not retried with other values
+        plans = ([(PAD, True)] if tpl.datr == "pad" else []) + [("", True), ("", False)]
+        for et, prose_ok in cands:
+            if runs >= MAX_RUNS or (not prose_ok and entry.examples):
+                break
+            for pad, edges in plans:
+                if runs >= MAX_RUNS:
+                    break
+                runs += 1
+                got = self._try(unit, tpl, et, pad, edges, prose_ok, len(entry.examples) + 1)
+                if isinstance(got, Worked):
+                    entry.examples.append(got)
+                    break
+                entry.attempts.append(Attempt(et.name, pad, edges, got))
+            if entry.examples:
+                break
+        if entry.examples:
+            self._prose_excluded(unit, tpl, entry, cands)
+        else:
+            last = entry.attempts[-1].problem if entry.attempts else ""
+            entry.reason = Reason("faulted", (("attempts", str(runs)), ("problem", last)))
+        return entry
+
+    def _prose_excluded(self, unit: AslUnit, tpl: Template, entry: WorkedEntry,
+                        cands: list[tuple[DataType, bool]]) -> None:
+        """Where the sketch's DataType is admitted by the ASL but excluded by the prose, run it too."""
+        ins = unit.instruction
+        shown = {w.data_type for w in entry.examples}
+        for name in self._sketch_types(ins, tpl)[:1]:
+            for et, prose_ok in cands:
+                if et.name == name and not prose_ok and et.name not in shown:
+                    first = entry.examples[0]
+                    got = self._try(unit, tpl, et, first.pad, first.edges, False, len(entry.examples) + 1)
+                    if isinstance(got, Worked):
+                        entry.examples.append(got)
+                    else:
+                        entry.attempts.append(Attempt(et.name, first.pad, first.edges, got))
+
+    def program_text(self, tpl: Template, et: DataType, pad: str) -> tuple[str, list[str]]:
+        """The concrete program (one command a line) and the source registers it binds, in order."""
+        lines = [f"{tpl.spelling} {tpl.operation}, {et.name}"]
+        if pad:
+            lines.append(f"B.DATR PadValue={pad}")
+        value = {0: VALID_COLUMNS, 1: VALID_ROWS, 2: COLUMNS}
+        lines += [f"B.DIM LB{lb}={value[lb]}" for lb in sorted(tpl.loop_bounds)]
+        sources: list[str] = []
+        for k, b in enumerate(tpl.bindings):
+            n = b.sources if b.sources is not None else 1
+            regs = [f"T{len(sources) + i + 1}" for i in range(n)]
+            sources += regs
+            parts = regs + ["mask=0b0001"]
+            final = k == len(tpl.bindings) - 1
+            if b.last or final:
+                parts.append("<last>")
+            if b.destination or final:
+                parts.append(f"->T<{SIZE_CODE}>")
+            lines.append("B.IOT " + ", ".join(parts))
+        lines.append("BSTOP")
+        return "\n".join(lines), sources
+
+    def _try(self, unit: AslUnit, tpl: Template, et: DataType, pad: str, edges: bool, prose_ok: bool,
+             n: int) -> Worked | str:
+        """Run one instantiation: the example, or what went wrong (English)."""
+        ins = unit.instruction
+        assert ins is not None
+        text, sources = self.program_text(tpl, et, pad)
+        try:
+            program = parse_program(text, self.vocabulary, path=unit.path)
+        except ProgramError as e:
+            return f"the generated program does not parse: line {e.line}: {e.message}"
+        capacity = 128 * 2 ** (SIZE_CODE - 1)
+        rows = capacity * 8 // (COLUMNS * et.bits)
+        seed = seed_of(ins.mnemonic, et.name, GENERATOR)
+        rng = random.Random(seed)
+        tiles = [TileInput(reg, et.name, rows, COLUMNS, VALID_ROWS, VALID_COLUMNS,
+                           source_words(et, VALID_ROWS, VALID_COLUMNS, k, rng, edges=edges))
+                 for k, reg in enumerate(sources)]
+        try:
+            run = self.executor().run(program, tiles)
+        except RunError as e:
+            return f"cannot run: {e.message}"
+        if run.fault is not None:
+            return run.fault.describe()
+        if not run.outputs:
+            return "the run wrote no destination Tile"
+        ident = f"{ins.id}#worked-{n}"
+        res = result_from_run("worked", ins.mnemonic, ident, "", program, run, unit.path,
+                              unit.header_span.line if unit.header_span else 1)
+        res.verified = True
+        return Worked(res, et.name, pad, edges, seed, rows, COLUMNS, VALID_ROWS, VALID_COLUMNS, prose_ok)
+
+
+__all__ = ["GENERATOR", "WORKED", "Worked", "WorkedEntry", "WorkedSuite", "worked_examples"]
