@@ -32,6 +32,8 @@ family. The SYS-specific sweeps live in :mod:`specgen.asl.gen_canonical_sys`.
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..encoding.model import catalog_word
 from .gen_scalar_shards import MASK64, _ident, _w
 
@@ -47,6 +49,22 @@ def _fixed_bits(form: dict) -> int:
     return bin(int(form["encoding"][0]["mask"], 16)).count("1")
 
 
+class _Probes:
+    """The forms of one word length as arrays: the first whose mask and match accept a word, in one pass."""
+
+    def __init__(self, rows: list[tuple[int, int, int]]) -> None:
+        self.rows = rows
+        wide = any(m >= 1 << 64 or v >= 1 << 64 for m, v, _ in rows)
+        self.masks = None if wide else np.array([m for m, _, _ in rows], dtype=np.uint64)
+        self.matches = None if wide else np.array([v for _, v, _ in rows], dtype=np.uint64)
+
+    def first(self, word: int) -> int | None:
+        if self.masks is None or word >= 1 << 64:
+            return next((i for m, v, i in self.rows if word & m == v), None)
+        hits = np.flatnonzero((np.uint64(word) & self.masks) == self.matches)
+        return self.rows[int(hits[0])][2] if hits.size else None
+
+
 class Catalog:
     """The scalar forms in the decoder's priority order."""
 
@@ -54,14 +72,17 @@ class Catalog:
         self.forms: list[dict] = [f for f in catalog.get("forms") or [] if isinstance(f, dict)]
         self.order = sorted(range(len(self.forms)), key=lambda i: (-_fixed_bits(self.forms[i]),
                                                                      self.forms[i]["form_id"]))
+        # per word length: masks, matches and form indices in priority order, parsed once (decode runs
+        # for every candidate word of every sweep: tens of thousands of times over ~1,000 forms)
+        by_length: dict[int, list[tuple[int, int, int]]] = {}
+        for i in self.order:
+            enc = self.forms[i]["encoding"][0]
+            by_length.setdefault(self.forms[i]["length_bits"], []).append((int(enc["mask"], 16), int(enc["match"], 16), i))
+        self._probes = {n: _Probes(rows) for n, rows in by_length.items()}
 
     def decode(self, word: int, length: int) -> int | None:
-        for i in self.order:
-            f = self.forms[i]
-            enc = f["encoding"][0]
-            if f["length_bits"] == length and word & int(enc["mask"], 16) == int(enc["match"], 16):
-                return i
-        return None
+        probes = self._probes.get(length)
+        return probes.first(word) if probes is not None else None
 
     def family(self, name: str | None) -> list[int]:
         return [i for i, f in enumerate(self.forms) if name is None or f.get("semantic_family") == name]
