@@ -75,7 +75,8 @@ def _func(text: str, at: int, name_end: int, name: str) -> tuple[Header, int] | 
     close = _balanced(text, open_at)
     if close < 0:
         return None
-    tail = text[close:text.find("\n", close) if "\n" in text[close:] else len(text)].lstrip()
+    eol = text.find("\n", close)
+    tail = text[close:eol if eol >= 0 else len(text)].lstrip()
     return Header("func", name, len(_top_level_items(text[open_at + 1:close - 1])), tail.startswith("=>")), close
 
 
@@ -90,39 +91,38 @@ def _type(text: str, name_end: int, name: str) -> tuple[Header, int] | None:
     return Header("enum", name, members=tuple(_top_level_items(text[open_at + 1:close - 1]))), close
 
 
+_COLUMN0 = re.compile(r"^(?![ \t\r\f]|$|//|begin\b|end;)[^\n]*", re.MULTILINE)
+
+
 def scan_headers(text: str) -> list[Header] | None:
     """Every top-level declaration of ``text``; None when a column-0 line is not one the scan knows."""
     out: list[Header] = []
-    pos, n = 0, len(text)
-    while pos < n:
-        end = text.find("\n", pos)
-        end = n if end < 0 else end
-        line = text[pos:end]
-        if line and not line[0].isspace() and not line.startswith(("//", "begin", "end;")):
-            words = line.split()
-            i = 0
-            while i < len(words) and words[i] in _QUALIFIERS:
-                i += 1
-            if i >= len(words) or i + 1 >= len(words):
+    consumed = 0  # the end of the last declaration's header (its parameters or enumeration body)
+    for m in _COLUMN0.finditer(text):
+        pos, line = m.start(), m.group(0)
+        if pos < consumed:
+            continue
+        words = line.split()
+        i = 0
+        while i < len(words) and words[i] in _QUALIFIERS:
+            i += 1
+        if i + 1 >= len(words):
+            return None
+        kind, nm = words[i], _NAME.match(words[i + 1])
+        if nm is None:
+            return None
+        name = nm.group(0)
+        name_end = pos + line.index(words[i + 1], line.index(kind) + len(kind)) + len(name)
+        if kind in ("func", "type"):
+            got = _func(text, pos, name_end, name) if kind == "func" else _type(text, name_end, name)
+            if got is None:
                 return None
-            kind = words[i]
-            m = _NAME.match(words[i + 1])
-            if m is None:
-                return None
-            name = m.group(0)
-            name_end = pos + line.index(words[i + 1], line.index(kind) + len(kind)) + len(name)
-            if kind in ("func", "type"):
-                got = _func(text, pos, name_end, name) if kind == "func" else _type(text, name_end, name)
-                if got is None:
-                    return None
-                out.append(got[0])
-                after = text.find("\n", got[1])
-                end = max(end, n if after < 0 else after)
-            elif kind in ("constant", "var", "let", "config"):
-                out.append(Header("global", name))
-            else:
-                return None
-        pos = end + 1
+            out.append(got[0])
+            consumed = got[1]
+        elif kind in ("constant", "var", "let", "config"):
+            out.append(Header("global", name))
+        else:
+            return None
     return out
 
 
