@@ -38,15 +38,18 @@ compare/set-commit shards (:mod:`specgen.asl.gen_bru_shards`) are generated.
 
 from __future__ import annotations
 
+import re
 import sys
 from typing import Callable
 
 from ..loader.tree import Spec
 from ..vocabulary import CLASS_PREFIX, vocabulary_of
 from .ast import Module
+from .errors import ASLError
 from .gen_bru_jumps import jump_shards_asl
 from .gen_bru_shards import bru_shards_asl
 from .gen_canonical import canonical_asl
+from .gen_canonical_sys import sys_canonical_asl
 from .gen_commands import command_forms_asl, tile_selectors
 from .gen_fsu_shards import fsu_shards_asl
 from .gen_scalar import scalar_forms_asl
@@ -56,6 +59,8 @@ from .gen_tile_dispatch import tile_dispatch_asl
 from .index import parse_cached
 
 GENERATED_PATH = "<generated>/tile-operations.asl"
+# the validation functions a test calls: the slices of a split sweep are named by the tests
+_VALIDATION_CALL = re.compile(r"\b(Validate[A-Za-z0-9_]+)\s*\(")
 
 _DATR_FIELDS = ("CMode", "PadValueOrByteId", "Sat", "Canonicalize", "DataType", "RMode", "Layout")
 
@@ -253,6 +258,10 @@ def _optional_modules(spec: Spec) -> list[Module]:
     sysregs = _catalog(spec, "system-registers.json")
     if sysregs and sysregs.get("registers"):
         mods.append(_parse(system_registers_asl(sysregs), "<generated>/system-registers.asl"))
+    if scalar and scalar.get("forms"):
+        called = sorted({n for t in spec.tests for n in _VALIDATION_CALL.findall(t.text)})
+        mods.extend(_shard_module(lambda c: sys_canonical_asl(c, sysregs, called), scalar,
+                                  "<generated>/canonical-sys.asl"))
     return mods
 
 
@@ -266,7 +275,7 @@ def _shard_module(generate: Callable[[dict], str], catalog: dict, path: str) -> 
     """
     try:
         return [_parse(generate(catalog), path)]
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError, StopIteration) as exc:
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, StopIteration, ASLError) as exc:
         sys.stderr.write(f"specgen: could not generate {path} from scalar-forms.json: "
                          f"{type(exc).__name__}: {exc}\n")
         return []
