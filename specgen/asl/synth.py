@@ -49,6 +49,7 @@ from .errors import ASLError
 from .gen_bru_jumps import jump_shards_asl
 from .gen_bru_shards import bru_shards_asl
 from .gen_canonical import canonical_asl
+from .gen_canonical_misc import command_asl, decoders_asl, fp_helpers_asl, sysreg_reset_asl
 from .gen_canonical_sys import sys_canonical_asl
 from .gen_commands import command_forms_asl, tile_selectors
 from .gen_fsu_shards import fsu_shards_asl
@@ -211,7 +212,16 @@ def generated_modules(spec: Spec, *, tile_only: bool = False) -> list[Module]:
     forms = _catalog(spec, "command-forms.json")
     if forms is not None and forms.get("forms"):
         mods.append(_parse(command_forms_asl(forms, tile_selectors(catalog)), "<generated>/command-forms.asl"))
+        mnemonics = set(tile_selectors(catalog))
+        mods.extend(_shard_module(lambda c: command_asl(c, mnemonics), forms, "<generated>/canonical-commands.asl"))
     mods.extend(_optional_modules(spec))
+    scalar = _catalog(spec, "scalar-forms.json")
+    if scalar and scalar.get("forms"):
+        mods.extend(_shard_module(lambda c: decoders_asl(c, forms, catalog) + "\n" + fp_helpers_asl(c), scalar,
+                                  "<generated>/canonical-decoders.asl"))
+    sysregs = _catalog(spec, "system-registers.json")
+    if sysregs and sysregs.get("registers"):
+        mods.extend(_shard_module(sysreg_reset_asl, sysregs, "<generated>/canonical-system-registers.asl"))
     return mods
 
 
@@ -276,6 +286,6 @@ def _shard_module(generate: Callable[[dict], str], catalog: dict, path: str) -> 
     try:
         return [_parse(generate(catalog), path)]
     except (KeyError, TypeError, ValueError, IndexError, AttributeError, StopIteration, ASLError) as exc:
-        sys.stderr.write(f"specgen: could not generate {path} from scalar-forms.json: "
+        sys.stderr.write(f"specgen: could not generate {path} from the catalogs: "
                          f"{type(exc).__name__}: {exc}\n")
         return []
