@@ -38,15 +38,19 @@ compare/set-commit shards (:mod:`specgen.asl.gen_bru_shards`) are generated.
 
 from __future__ import annotations
 
+import re
 import sys
 from typing import Callable
 
 from ..loader.tree import Spec
 from ..vocabulary import CLASS_PREFIX, vocabulary_of
 from .ast import Module
+from .errors import ASLError
 from .gen_bru_jumps import jump_shards_asl
 from .gen_bru_shards import bru_shards_asl
 from .gen_canonical import canonical_asl
+from .gen_canonical_misc import command_asl, decoders_asl, fp_helpers_asl, sysreg_reset_asl
+from .gen_canonical_sys import sys_canonical_asl
 from .gen_commands import command_forms_asl, tile_selectors
 from .gen_fsu_shards import fsu_shards_asl
 from .gen_scalar import scalar_forms_asl
@@ -56,6 +60,8 @@ from .gen_tile_dispatch import tile_dispatch_asl
 from .index import parse_cached
 
 GENERATED_PATH = "<generated>/tile-operations.asl"
+# the validation functions a test calls: the slices of a split sweep are named by the tests
+_VALIDATION_CALL = re.compile(r"\b(Validate[A-Za-z0-9_]+)\s*\(")
 
 _DATR_FIELDS = ("CMode", "PadValueOrByteId", "Sat", "Canonicalize", "DataType", "RMode", "Layout")
 
@@ -193,7 +199,13 @@ def generated_modules(spec: Spec, *, tile_only: bool = False) -> list[Module]:
     ``tile_only`` leaves out the command, scalar and system-register modules: what
     a tile predicate (the legality sets) reaches, without unpickling the large shards.
     """
-    return [_parse(text, path) for text, path in generated_sources(spec, tile_only=tile_only)]
+    mods: list[Module] = []
+    for text, path in generated_sources(spec, tile_only=tile_only):
+        try:
+            mods.append(_parse(text, path))
+        except ASLError as exc:  # specgen's own generator wrote bad ASL: the tests that need it fail naming it
+            sys.stderr.write(f"specgen: generated {path} does not parse: {exc}\n")
+    return mods
 
 
 def generated_sources(spec: Spec, *, tile_only: bool = False) -> list[tuple[str, str]]:
@@ -211,7 +223,16 @@ def generated_sources(spec: Spec, *, tile_only: bool = False) -> list[tuple[str,
     forms = _catalog(spec, "command-forms.json")
     if forms is not None and forms.get("forms"):
         out.append((command_forms_asl(forms, tile_selectors(catalog)), "<generated>/command-forms.asl"))
+        mnemonics = set(tile_selectors(catalog))
+        out.extend(_shard_source(lambda c: command_asl(c, mnemonics), forms, "<generated>/canonical-commands.asl"))
     out.extend(_optional_sources(spec))
+    scalar = _catalog(spec, "scalar-forms.json")
+    if scalar and scalar.get("forms"):
+        out.extend(_shard_source(lambda c: decoders_asl(c, forms, catalog) + "\n" + fp_helpers_asl(c), scalar,
+                                 "<generated>/canonical-decoders.asl"))
+    sysregs = _catalog(spec, "system-registers.json")
+    if sysregs and sysregs.get("registers"):
+        out.extend(_shard_source(sysreg_reset_asl, sysregs, "<generated>/canonical-system-registers.asl"))
     return out
 
 
@@ -258,6 +279,10 @@ def _optional_sources(spec: Spec) -> list[tuple[str, str]]:
     sysregs = _catalog(spec, "system-registers.json")
     if sysregs and sysregs.get("registers"):
         out.append((system_registers_asl(sysregs), "<generated>/system-registers.asl"))
+    if scalar and scalar.get("forms"):
+        called = sorted({n for t in spec.tests for n in _VALIDATION_CALL.findall(t.text)})
+        out.extend(_shard_source(lambda c: sys_canonical_asl(c, sysregs, called), scalar,
+                                 "<generated>/canonical-sys.asl"))
     return out
 
 
@@ -272,6 +297,6 @@ def _shard_source(generate: Callable[[dict], str], catalog: dict, path: str) -> 
     try:
         return [(generate(catalog), path)]
     except (KeyError, TypeError, ValueError, IndexError, AttributeError, StopIteration) as exc:
-        sys.stderr.write(f"specgen: could not generate {path} from scalar-forms.json: "
+        sys.stderr.write(f"specgen: could not generate {path} from the catalogs: "
                          f"{type(exc).__name__}: {exc}\n")
         return []
