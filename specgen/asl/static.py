@@ -39,7 +39,7 @@ from .compile_stmt import collect_locals
 from .generated_names import looks_like_member
 from .index import SpecIndex, build_index
 from .stdlib import BUILTINS
-from .synth import generated_modules
+from .synth import generated_modules, generation_findings
 
 _NAME_KINDS = ("e_var", "l_var")
 _CALL_KINDS = ("e_call", "s_call")
@@ -235,7 +235,8 @@ def asl_findings(spec: Spec) -> list[Finding]:
     path = cache_dir("asl") / f"static-{_cache_key(spec, index)}.pickle"
     out = read_pickle(path, list)
     if out is None:
-        out = syntax_findings(index) + static_findings(index, known_names(index, generated_modules(spec)))
+        out = (syntax_findings(index) + static_findings(index, known_names(index, generated_modules(spec)))
+               + generation_findings(spec))
         write_pickle(path, out)
     # a line the loader already diagnosed (an NDF body line that is not a comment) is one cause
     told = {(f.path, f.line) for f in spec.findings if f.severity is Severity.ERROR}

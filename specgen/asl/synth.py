@@ -38,9 +38,11 @@ compare/set-commit shards (:mod:`specgen.asl.gen_bru_shards`) are generated.
 
 from __future__ import annotations
 
+from ..diagnostics import Finding, Severity
 from ..loader.tree import Spec
 from ..vocabulary import CLASS_PREFIX, vocabulary_of
 from .ast import Module
+from .errors import ASLError
 from .gen_bru_shards import bru_shards_asl
 from .gen_commands import command_forms_asl, tile_selectors
 from .gen_fsu_shards import fsu_shards_asl
@@ -187,7 +189,29 @@ def generated_modules(spec: Spec, *, tile_only: bool = False) -> list[Module]:
     The catalogs are the JSON artifacts the loader read under the configured JSON root.
     ``tile_only`` leaves out the command, scalar and system-register modules: what
     a tile predicate (the legality sets) reaches, without unpickling the large shards.
+    A catalog value that makes the generated text unparsable (a name with a stray byte)
+    leaves no generated ASL at all, never an exception; :func:`generation_findings` says why.
     """
+    try:
+        return _generated_modules(spec, tile_only)
+    except ASLError:
+        return []
+
+
+def generation_findings(spec: Spec) -> list[Finding]:
+    """One finding at the tile catalog when the ASL generated from the catalogs does not parse."""
+    try:
+        _generated_modules(spec, False)
+    except ASLError as e:
+        rel = f"{spec.config.json_root}/catalog/tile-operations.json"
+        return [Finding("asl-syntax", Severity.ERROR, rel, 0,
+                        f"the ASL specgen generates from the catalogs does not parse ({e.span.path}:{e.span.line}:"
+                        f"{e.span.col}: {e.message}); a catalog value spliced into ASL is not an ASL name or "
+                        "expression", subject=rel)]
+    return []
+
+
+def _generated_modules(spec: Spec, tile_only: bool) -> list[Module]:
     catalog = _catalog(spec, "tile-operations.json")
     if catalog is None or not catalog.get("operations"):
         return []
