@@ -156,3 +156,13 @@ def test_editor_files_are_ignored_with_a_note(bundled_copy: Path) -> None:
     assert sorted((f["rule"], f["severity"], f["path"].rsplit("/", 1)[-1]) for f in found) == [
         ("file-editor-backup", "note", ".TADD.asl.swp"), ("file-editor-backup", "note", "TADD.asl~")]
     assert all("manifest" not in f["message"] for f in found)
+
+
+def test_a_page_over_the_page_budget_is_built_with_a_warning(bundled_copy: Path, tmp_path: Path) -> None:
+    """A strict build (specgen build) turns the warning into a failure naming the page and the budget."""
+    toml = bundled_copy / "specification.toml"
+    toml.write_text(toml.read_text(encoding="utf-8") + "\n[specgen]\npage_budget_bytes = 20000\n", encoding="utf-8")
+    rc, out, err = _cli("build", "--root", str(bundled_copy), "--out", str(tmp_path / "site"), "--jobs", "1")
+    assert "Traceback" not in out + err
+    assert rc == ExitCode.FINDINGS and "over the page budget of 20000 ([specgen] page_budget_bytes)" in err
+    assert not (tmp_path / "site").exists()
