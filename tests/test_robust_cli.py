@@ -166,3 +166,50 @@ def test_a_page_over_the_page_budget_is_built_with_a_warning(bundled_copy: Path,
     assert "Traceback" not in out + err
     assert rc == ExitCode.FINDINGS and "over the page budget of 20000 ([specgen] page_budget_bytes)" in err
     assert not (tmp_path / "site").exists()
+
+
+class _Tty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_one_line_per_stage_off_a_terminal_and_one_rewritten_line_on_one(
+        bundled_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from specgen.cli.progress import Progress
+
+    monkeypatch.delenv("SPECGEN_PROGRESS", raising=False)
+    rc, out, err = _cli("check", "--root", str(bundled_copy), "--format", "json", "--no-cache")
+    assert rc == ExitCode.OK and json.loads(out)["findings"] is not None  # stdout is the report alone
+    assert [line.split(" (")[0] for line in err.splitlines()] == ["specgen check: load", "specgen check: rules"]
+    rc, out, err = _cli("test", "--root", str(bundled_copy), "--jobs", "1", "TAND")
+    assert rc == ExitCode.OK and err.splitlines()[0].startswith("specgen test: load")
+    assert len(err.splitlines()) == 2  # counts are not logged off a terminal
+    tty = _Tty()
+    p = Progress(tty, "test")
+    p.stage("run")
+    for i in range(1, 4):
+        p.count(i, 3)
+    p.finish()
+    text = tty.getvalue()
+    assert "\n" not in text and text.count("\r") >= 3 and "run 3/3" in text and text.endswith("\r")
+    monkeypatch.setenv("SPECGEN_PROGRESS", "0")
+    rc, out, err = _cli("check", "--root", str(bundled_copy), "--format", "json", "--no-cache")
+    assert rc == ExitCode.OK and err == ""
+
+
+ROOT_COMMANDS = [["validate"], ["check"], ["trace", "TADD"], ["manifest", "--check"], ["decode", "0x1"],
+                 ["render", "TADD", "--format", "encoding"], ["asm", "BSTOP"], ["test"], ["build"], ["serve"]]
+
+
+@pytest.mark.parametrize("argv", ROOT_COMMANDS, ids=lambda a: a[0])
+def test_a_missing_root_is_exit_2_in_every_command(argv: list[str], tmp_path: Path) -> None:
+    rc, out, err = _cli(*argv, "--root", str(tmp_path / "absent"))
+    assert rc == ExitCode.USAGE and "Traceback" not in out + err
+    assert "absent" in out + err
+
+
+def test_run_and_diff_with_a_missing_root_exit_2(tmp_path: Path) -> None:
+    prog = tmp_path / "p.s"
+    prog.write_text("BSTOP\n", encoding="utf-8")
+    assert _cli("run", str(prog), "--root", str(tmp_path / "absent"))[0] == ExitCode.USAGE
+    assert _cli("diff", str(tmp_path / "absent"), str(tmp_path / "absent"))[0] == ExitCode.USAGE
