@@ -58,7 +58,18 @@ def _generate(root: Path, spec: dict[str, Any]) -> None:
             fh.truncate(spec["bytes"])
     elif kind == "deep-json":
         d = spec["depth"]
-        p.write_text(spec["prefix"] + "[" * d + "]" * d + "\n" + TAIL, encoding="ascii")
+        # an ASL header line followed by a unit body, or (``tail: false``) a JSON file on its own
+        tail = "\n" + TAIL if spec.get("tail", True) else ("}" if spec["prefix"].startswith("{") else "") + "\n"
+        p.write_text(spec["prefix"] + "[" * d + "]" * d + tail, encoding="ascii")
+    elif kind == "big-unit":  # a header, then ordinary ASL functions up to ``bytes``
+        with p.open("w", encoding="ascii") as fh:
+            fh.write(spec["prefix"] + TAIL)
+            n, size = 0, 0
+            while size < spec["bytes"]:
+                chunk = f"// filler {n}\nfunc Filler{n}() => integer\nbegin\n    return {n};\nend;\n"
+                fh.write(chunk)
+                size += len(chunk)
+                n += 1
     else:
         raise ValueError(f"unknown generator {kind!r}")
 
@@ -68,7 +79,7 @@ def materialize(case: Path, tmp: Path) -> Path:
 
     ``setup`` makes at test time what git should not carry: ``outside`` ({path: text} written
     beside the root), ``symlinks`` ({path: relative target} inside it), ``generate``
-    (long-line / sparse / deep-json files) and ``base: bundled`` (overlay on the bundled spec).
+    (long-line / sparse / deep-json / big-unit files) and ``base: bundled`` (overlay on the bundled spec).
     """
     root = tmp / "root"
     setup = expectation(case).get("setup", {})
@@ -118,7 +129,8 @@ REQUIRED = {  # the kinds of breakage the corpus must keep covering (a case may 
     "25-non-utf8", "26-bom", "27-crlf", "28-empty-file", "30-long-header-line",
     "37-test-dangling-requirement", "40-adr-no-title", "50-manifest-absolute-path",
     "51-manifest-dotdot-path", "52-manifest-symlink-path", "54-symlink-loop", "55-dir-symlink-outside",
-    "61-example-program-syntax",
+    "61-example-program-syntax", "63-unit-too-large", "64-nul-bytes", "65-deep-json-catalog",
+    "66-deep-json-example", "67-editor-files", "68-json-invalid-utf8", "69-test-nul-bytes",
 }
 
 

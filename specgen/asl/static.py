@@ -36,11 +36,12 @@ from ..graph import Derived, SpecGraph
 from ..loader.tree import Spec
 from .ast import Decl, FuncDecl, GlobalDecl, Module, Node, TypeDecl
 from .compile_stmt import collect_locals
+from .errors import ASLError
 from .generated_names import looks_like_member
 from .headers import Header, scan_headers
 from .index import SpecIndex, build_index, parse_cached
 from .stdlib import BUILTINS
-from .synth import generated_sources
+from .synth import generated_sources, generation_findings
 
 _NAME_KINDS = ("e_var", "l_var")
 _CALL_KINDS = ("e_call", "s_call")
@@ -101,7 +102,12 @@ def generated_headers(spec: Spec) -> list[Header]:
     out: list[Header] = []
     for text, path in generated_sources(spec):
         scanned = scan_headers(text)
-        out.extend(scanned if scanned is not None else headers_of(parse_cached(text.encode("utf-8"), path)))
+        if scanned is None:
+            try:
+                scanned = headers_of(parse_cached(text.encode("utf-8"), path))
+            except ASLError:  # declares nothing; generation_findings or the run that needs it says why
+                scanned = []
+        out.extend(scanned)
     return out
 
 
@@ -257,7 +263,8 @@ def asl_findings(spec: Spec) -> list[Finding]:
     path = cache_dir("asl") / f"static-{_cache_key(spec, index)}.pickle"
     out = read_pickle(path, list)
     if out is None:
-        out = syntax_findings(index) + static_findings(index, known_names(index, generated_headers(spec)))
+        out = (syntax_findings(index) + static_findings(index, known_names(index, generated_headers(spec)))
+               + generation_findings(spec))
         write_pickle(path, out)
     # a line the loader already diagnosed (an NDF body line that is not a comment) is one cause
     told = {(f.path, f.line) for f in spec.findings if f.severity is Severity.ERROR}

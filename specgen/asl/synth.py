@@ -42,6 +42,7 @@ import re
 import sys
 from typing import Callable
 
+from ..diagnostics import Finding, Severity
 from ..loader.tree import Spec
 from ..vocabulary import CLASS_PREFIX, vocabulary_of
 from .ast import Module
@@ -198,6 +199,8 @@ def generated_modules(spec: Spec, *, tile_only: bool = False) -> list[Module]:
     The catalogs are the JSON artifacts the loader read under the configured JSON root.
     ``tile_only`` leaves out the command, scalar and system-register modules: what
     a tile predicate (the legality sets) reaches, without unpickling the large shards.
+    A catalog value that makes the generated text unparsable (a name with a stray byte)
+    leaves no generated ASL at all, never an exception; :func:`generation_findings` says why.
     """
     mods: list[Module] = []
     for text, path in generated_sources(spec, tile_only=tile_only):
@@ -206,6 +209,25 @@ def generated_modules(spec: Spec, *, tile_only: bool = False) -> list[Module]:
         except ASLError as exc:  # specgen's own generator wrote bad ASL: the tests that need it fail naming it
             sys.stderr.write(f"specgen: generated {path} does not parse: {exc}\n")
     return mods
+
+
+def generation_findings(spec: Spec) -> list[Finding]:
+    """One finding at the tile catalog when the tile ASL generated from the catalogs does not parse.
+
+    Only the tile modules are parsed here (the legality rule parses them anyway): a cold check
+    must not parse the megabytes of validation shards, which only tests run. A shard module that
+    does not parse is said on stderr when a run needs it, and its tests fail naming its functions.
+    """
+    for text, path in generated_sources(spec, tile_only=True):
+        try:
+            _parse(text, path)
+        except ASLError as e:
+            rel = f"{spec.config.json_root}/catalog/tile-operations.json"
+            return [Finding("asl-syntax", Severity.ERROR, rel, 0,
+                            f"the ASL specgen generates from the catalogs does not parse ({e.span.path}:{e.span.line}:"
+                            f"{e.span.col}: {e.message}); a catalog value spliced into ASL is not an ASL name or "
+                            "expression", subject=rel)]
+    return []
 
 
 def generated_sources(spec: Spec, *, tile_only: bool = False) -> list[tuple[str, str]]:

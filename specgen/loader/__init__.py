@@ -182,10 +182,14 @@ def _too_large(rel: str, size: int, limit: int, what: str) -> Finding:
 
 def _load_json(files: SpecFiles, rel: str, findings: list[Finding], cache: RecordCache | None = None
                ) -> JsonArtifact | None:
+    before = len(files.findings)
     ft = files.read(rel)
     if ft is None or ft.text is None:
         return None
     text = ft.text
+    if any(f.rule in BYTE_RULES for f in files.findings[before:]):
+        # invalid bytes (reported) are not parsed as data: one cause, not a second "invalid JSON"
+        return JsonArtifact(path=rel, sha256=ft.sha256, data=None, text=text)
 
     def parse() -> tuple[Any, list[Finding]]:
         found: list[Finding] = []
@@ -202,8 +206,9 @@ def _check_example_files(files: SpecFiles, example_root: str, findings: list[Fin
     checked here, so ``validate`` reports a malformed one like any other file. What an example
     means needs the spec's vocabulary and interpreter (``check`` runs them) and skips these files."""
     for rel in files.walk(example_root, ".json"):
+        before = len(files.findings)
         ft = files.read(rel)
-        if ft is None or ft.text is None:
+        if ft is None or ft.text is None or any(f.rule in BYTE_RULES for f in files.findings[before:]):
             continue
         text = ft.text
 

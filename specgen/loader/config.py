@@ -18,6 +18,9 @@ DEFAULT_MAX_STEPS = 120_000_000
 #: Largest ASL unit or AVS test parsed, run and rendered (the corpus' largest unit is 28 KB): a
 #: bigger one is one finding, so a 30 MB unit costs seconds, not minutes and gigabytes
 DEFAULT_MAX_UNIT_BYTES = 1 << 20
+#: A generated page body larger than this is built with a warning (a strict build fails): the
+#: corpus' largest is about 100 KB
+DEFAULT_PAGE_BUDGET_BYTES = 1 << 20
 """Interpreter steps one run of spec code may take (see ``specgen.asl.budget``)."""
 
 
@@ -39,6 +42,7 @@ class SpecConfig:
     hardware_profile: str = "spec/hardware-conformance-profile.json"
     max_steps: int = DEFAULT_MAX_STEPS
     max_unit_bytes: int = DEFAULT_MAX_UNIT_BYTES
+    page_budget_bytes: int = DEFAULT_PAGE_BUDGET_BYTES
     raw: dict[str, Any] = field(default_factory=dict)
 
 
@@ -77,12 +81,8 @@ def load_config(text: str | None, path: str, findings: list[Finding]) -> SpecCon
                                 f"[specgen] max_steps must be a positive integer, not {max_steps!r}; "
                                 f"using {DEFAULT_MAX_STEPS}"))
         max_steps = DEFAULT_MAX_STEPS
-    max_unit = sg.get("max_unit_bytes", DEFAULT_MAX_UNIT_BYTES)
-    if isinstance(max_unit, bool) or not isinstance(max_unit, int) or max_unit < 1:
-        findings.append(Finding("config-invalid", Severity.ERROR, path, _key_line(text, "max_unit_bytes"),
-                                f"[specgen] max_unit_bytes must be a positive integer, not {max_unit!r}; "
-                                f"using {DEFAULT_MAX_UNIT_BYTES}"))
-        max_unit = DEFAULT_MAX_UNIT_BYTES
+    max_unit = _positive(sg, "max_unit_bytes", DEFAULT_MAX_UNIT_BYTES, text, path, findings)
+    page_budget = _positive(sg, "page_budget_bytes", DEFAULT_PAGE_BUDGET_BYTES, text, path, findings)
     return SpecConfig(
         name=text_of(spec, "name", "Specification"),
         short_name=text_of(spec, "short_name", text_of(spec, "name", "Spec")),
@@ -96,8 +96,20 @@ def load_config(text: str | None, path: str, findings: list[Finding]) -> SpecCon
         example_root=text_of(sg, "example_root", "examples"),
         max_steps=max_steps,
         max_unit_bytes=max_unit,
+        page_budget_bytes=page_budget,
         raw=data,
     )
+
+
+def _positive(table: dict[str, Any], key: str, default: int, text: str, path: str,
+              findings: list[Finding]) -> int:
+    """A ``[specgen]`` size setting: a positive integer, else the default with a finding where it is set."""
+    v = table.get(key, default)
+    if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+        findings.append(Finding("config-invalid", Severity.ERROR, path, _key_line(text, key),
+                                f"[specgen] {key} must be a positive integer, not {v!r}; using {default}"))
+        return default
+    return v
 
 
 def _key_line(text: str, key: str) -> int:

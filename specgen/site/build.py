@@ -93,9 +93,15 @@ def render_pages(graph: SpecGraph, options: RenderOptions, cache: RenderCache, s
     """Render the loaded graph, reusing the cache's unchanged pages; a broken link fails the build."""
     stage("render")
     try:
-        return render_site(graph, options, cache, changes=changes)
+        pages = render_site(graph, options, cache, changes=changes)
     except BrokenLinks as e:
         raise PluginError(f"specgen: broken links between generated pages: {e}") from e
+    budget = graph.spec.config.page_budget_bytes
+    for p in pages:  # characters first: encoding every page would cost a serve rebuild
+        if len(p.content) * 4 > budget and len(p.content.encode()) > budget:
+            log.warning("specgen: %s is %d bytes, over the page budget of %d ([specgen] page_budget_bytes)",
+                        p.url, len(p.content.encode()), budget)
+    return pages
 
 
 def page_stats(pages: list[Page], cache: RenderCache, changed: dict[str, bool], times: LoadTimes,
