@@ -32,7 +32,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 SOURCES = ("pyproject.toml", "README.md", "mkdocs.yml", "specgen", "spec", "site", "templates")
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("site-build")]
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("wheel")]  # beside the site builds, not after them
 
 
 def _run(cmd: list[str], **kw) -> subprocess.CompletedProcess:
