@@ -35,7 +35,7 @@ def search(page: Any, query: str) -> list[str]:
     tries = 0
     while True:
         box.fill("")
-        box.fill(query)
+        box.type(query, delay=30)  # key events: material's search listens for them (a bare fill was seen dropped)
         try:
             links.first.wait_for(state="attached", timeout=10_000)
             break
