@@ -38,6 +38,7 @@ def search(page: Any, query: str) -> list[str]:
         box.type(query, delay=30)  # key events: material's search listens for them (a bare fill was seen dropped)
         try:
             links.first.wait_for(state="attached", timeout=10_000)
+            page.wait_for_timeout(1500)  # hits of a partly typed query show first; let the whole query's settle
             break
         except PlaywrightTimeout:
             if time.monotonic() > deadline:
