@@ -64,8 +64,28 @@ def is_material(config: Any) -> bool:
     return str(getattr(config.theme, "name", "") or "") == "material"
 
 
-def supplied_nav(config: Any, hand: list[str], pages: list[Page], langs: list[str], mode: str) -> list[Any] | None:
-    """The nav when ``mkdocs.yml`` gives none: hand pages (mkdocs' own order), the languages between."""
+def hand_title(markdown: str) -> str | None:
+    """A hand page's first ``# heading``: the nav names it even when a dirty build does not read the page."""
+    for line in markdown.splitlines():
+        if line.startswith("# "):
+            return html.escape(line[2:].strip().rstrip("#").strip()) or None
+    return None
+
+
+def _titled(items: list[Any], titles: dict[str, str | None]) -> list[Any]:
+    out: list[Any] = []
+    for x in items:
+        if isinstance(x, str):
+            out.append({titles[x]: x} if titles.get(x) else x)
+        elif isinstance(x, dict):
+            out.append({k: _titled(v, titles) if isinstance(v, list) else v for k, v in x.items()})
+    return out
+
+
+def supplied_nav(config: Any, hand: dict[str, str | None], pages: list[Page], langs: list[str],
+                 mode: str) -> list[Any] | None:
+    """The nav when ``mkdocs.yml`` gives none: hand pages (mkdocs' own order, named by their first
+    heading; ``hand`` maps each to it), the languages between."""
     from mkdocs.structure.nav import nest_paths  # mkdocs' default ordering of hand pages
 
     if mode == "none" or config.nav is not None:
@@ -77,9 +97,9 @@ def supplied_nav(config: Any, hand: list[str], pages: list[Page], langs: list[st
         if lang is not None:
             by_lang[lang].append(p)
     sections = [language_section(lang, by_lang[lang], tree) for lang in langs if by_lang[lang]]
-    rest = list(nest_paths(sorted(hand)))
-    head = [x for x in rest if x == "index.md"]
-    return head + sections + [x for x in rest if x != "index.md"]
+    rest = _titled(list(nest_paths(sorted(hand))), hand)
+    head = [x for x in rest if x == "index.md" or (isinstance(x, dict) and "index.md" in x.values())]
+    return head + sections + [x for x in rest if x not in head]
 
 
 def _title(p: Page) -> str:
