@@ -38,7 +38,6 @@ def search(page: Any, query: str) -> list[str]:
         box.type(query, delay=30)  # key events: material's search listens for them (a bare fill was seen dropped)
         try:
             links.first.wait_for(state="attached", timeout=10_000)
-            page.wait_for_timeout(1500)  # hits of a partly typed query show first; let the whole query's settle
             break
         except PlaywrightTimeout:
             if time.monotonic() > deadline:
@@ -48,7 +47,16 @@ def search(page: Any, query: str) -> list[str]:
                 page.reload(wait_until="load")
                 box = page.locator("input.md-search__input")
                 box.click()
-    return [page_of(h) for h in links.evaluate_all("els => els.map(e => e.href)")]
+    # every keystroke queries the worker, and on a loaded machine a partly typed query's hits can
+    # show after the query is complete: read until the list is the same twice, 1.5 s apart
+    hrefs: list[str] = []
+    for _ in range(40):
+        page.wait_for_timeout(1500)
+        now = links.evaluate_all("els => els.map(e => e.href)")
+        if now and now == hrefs:
+            break
+        hrefs = now
+    return [page_of(h) for h in hrefs]
 
 
 def page_of(href: str) -> str:
