@@ -2,7 +2,8 @@
 
 The built site is served by a local static server; Debian's chromium runs
 headless. Pages: the TMUL instruction page, the English index and the
-largest unit page. Budget: HTML ≤ 750 KB a page. Prints "n/a" with the reason
+largest unit page. Budget: HTML ≤ 750 KB a page. Each line also gives the bytes of search index the page
+loaded (lighthouse's network log; one index per language, ≤ 3 MB each). Prints "n/a" with the reason
 when the site, node, chromium or lighthouse is missing (``cd bench && npm ci``).
 """
 
@@ -25,11 +26,12 @@ CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 
 
 def pick_pages(site: Path) -> list[tuple[str, Path]]:
-    """(label, file) of the TMUL page, an index page and the largest unit page."""
+    """(label, file) of the TMUL page (English and Chinese), an index page and the largest unit page."""
     out: list[tuple[str, Path]] = []
-    tmul = sorted(p for p in site.glob("en/**/TMUL.html") if not {"tests", "source"} & set(p.parts))
-    if tmul:
-        out.append(("TMUL", tmul[0]))
+    for lang in ("en", "zh"):
+        tmul = sorted(p for p in site.glob(f"{lang}/**/TMUL.html") if not {"tests", "source"} & set(p.parts))
+        if tmul:
+            out.append(("TMUL" if lang == "en" else "TMUL (zh)", tmul[0]))
     for idx in (site / "en" / "index.html", site / "index.html"):
         if idx.is_file():
             out.append(("index", idx))
@@ -62,7 +64,16 @@ def audit(url: str, desktop: bool, chrome: str) -> dict[str, float] | str:
     if r.returncode != 0:
         return f"lighthouse failed: {(r.stderr or r.stdout).strip()[-200:]}"
     data = json.loads(r.stdout)
-    return {c: round(100 * (data["categories"][c]["score"] or 0)) for c in CATEGORIES}
+    scores: dict[str, float] = {c: round(100 * (data["categories"][c]["score"] or 0)) for c in CATEGORIES}
+    scores["search_index_bytes"] = search_index_bytes(data)
+    return scores
+
+
+def search_index_bytes(data: dict[str, Any]) -> int:
+    """Bytes of search index the page loaded (transfer size, as lighthouse's network log records it)."""
+    items = (data.get("audits", {}).get("network-requests", {}).get("details", {}) or {}).get("items", [])
+    return sum(int(i.get("transferSize") or i.get("resourceSize") or 0) for i in items
+               if "search_index" in str(i.get("url", "")))
 
 
 def report(site: Path, root: Path | None = None) -> None:
@@ -89,7 +100,8 @@ def report(site: Path, root: Path | None = None) -> None:
                 continue
             print(f"  {label:18s} html {size / 1000:.0f} KB ({verdict}); performance desktop {d['performance']} "
                   f"mobile {m['performance']}; accessibility {d['accessibility']}; best practices "
-                  f"{d['best-practices']}; SEO {d['seo']}  [{rel}]", flush=True)
+                  f"{d['best-practices']}; SEO {d['seo']}; search index loaded "
+                  f"{d['search_index_bytes'] / 1e6:.2f} MB  [{rel}]", flush=True)
     finally:
         server.shutdown()
 

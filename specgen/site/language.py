@@ -28,6 +28,7 @@ from .options import LANGUAGE_NAMES, THEME_LANGUAGE
 
 TREE_KINDS = ("instruction", "unit")  # pages placed in the directory tree
 TAIL_KINDS = ("tests-index", "adr-index", "matrix", "release", "changes")  # one entry each after the tree
+CHUNK = 30  # a directory with more pages than this lists them in alphabetical runs of this many
 
 
 def page_language(uri: str, langs: Iterable[str]) -> str | None:
@@ -63,8 +64,28 @@ def is_material(config: Any) -> bool:
     return str(getattr(config.theme, "name", "") or "") == "material"
 
 
-def supplied_nav(config: Any, hand: list[str], pages: list[Page], langs: list[str], mode: str) -> list[Any] | None:
-    """The nav when ``mkdocs.yml`` gives none: hand pages (mkdocs' own order), the languages between."""
+def hand_title(markdown: str) -> str | None:
+    """A hand page's first ``# heading``: the nav names it even when a dirty build does not read the page."""
+    for line in markdown.splitlines():
+        if line.startswith("# "):
+            return html.escape(line[2:].strip().rstrip("#").strip()) or None
+    return None
+
+
+def _titled(items: list[Any], titles: dict[str, str | None]) -> list[Any]:
+    out: list[Any] = []
+    for x in items:
+        if isinstance(x, str):
+            out.append({titles[x]: x} if titles.get(x) else x)
+        elif isinstance(x, dict):
+            out.append({k: _titled(v, titles) if isinstance(v, list) else v for k, v in x.items()})
+    return out
+
+
+def supplied_nav(config: Any, hand: dict[str, str | None], pages: list[Page], langs: list[str],
+                 mode: str) -> list[Any] | None:
+    """The nav when ``mkdocs.yml`` gives none: hand pages (mkdocs' own order, named by their first
+    heading; ``hand`` maps each to it), the languages between."""
     from mkdocs.structure.nav import nest_paths  # mkdocs' default ordering of hand pages
 
     if mode == "none" or config.nav is not None:
@@ -76,13 +97,23 @@ def supplied_nav(config: Any, hand: list[str], pages: list[Page], langs: list[st
         if lang is not None:
             by_lang[lang].append(p)
     sections = [language_section(lang, by_lang[lang], tree) for lang in langs if by_lang[lang]]
-    rest = list(nest_paths(sorted(hand)))
-    head = [x for x in rest if x == "index.md"]
-    return head + sections + [x for x in rest if x != "index.md"]
+    rest = _titled(list(nest_paths(sorted(hand))), hand)
+    head = [x for x in rest if x == "index.md" or (isinstance(x, dict) and "index.md" in x.values())]
+    return head + sections + [x for x in rest if x not in head]
 
 
 def _title(p: Page) -> str:
     return html.escape(p.title)  # nav titles reach the page unescaped (material writes them as is)
+
+
+def chunked(items: list[dict[str, str]]) -> list[Any]:
+    """A long list of pages as runs of :data:`CHUNK` (``HL.LBI – HL.LHUI``), so a pruned page carries at
+    most the runs' titles and its own run: the corpus' 184 AGU instructions cost every one of them
+    73 KB of navigation when listed whole."""
+    if len(items) <= CHUNK:
+        return list(items)
+    runs = [items[i:i + CHUNK] for i in range(0, len(items), CHUNK)]
+    return [{f"{next(iter(r[0]))} – {next(iter(r[-1]))}": r} for r in runs]
 
 
 def language_section(lang: str, pages: list[Page], tree: bool) -> dict[str, Any]:
@@ -112,8 +143,7 @@ def language_section(lang: str, pages: list[Page], tree: bool) -> dict[str, Any]
             idx = index_of.get(sub)
             title = _title(idx) if idx is not None else html.escape(posixpath.basename(sub))
             items.append({title: ([idx.url] if idx is not None else []) + node(sub)})
-        items += [{_title(p): p.url} for p in sorted(leaves.get(d, []), key=lambda p: p.title)]
-        return items
+        return items + chunked([{_title(p): p.url} for p in sorted(leaves.get(d, []), key=lambda p: p.title)])
 
     tail = [{_title(p): p.url} for kind in TAIL_KINDS for p in pages if p.kind == kind]
     return {name: [home, *node(lang), *tail]}

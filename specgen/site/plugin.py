@@ -32,7 +32,7 @@ from ..render.kinds import BY_NAME
 from . import build
 from . import searchindex
 from .inputs import SiteInputError, forget_rebuilt_pages, search_plugin
-from .language import Chrome, page_language, supplied_nav
+from .language import Chrome, hand_title, page_language, supplied_nav
 from .options import SpecgenConfig, declared_languages
 from .releases import RELEASE_ASSETS, Graphs, Release, order, parse_releases, release_name
 from .serve import ROOT_ENV, ServeState
@@ -177,7 +177,8 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
     def on_files(self, files: Files, *, config: Any) -> Files:
         pages, changed = self.render_pages(config)
         self._rewritten = build.add_pages(files, config, pages, changed)
-        hand = [f.src_uri for f in files.documentation_pages() if f.src_uri not in self.pages]
+        hand = {f.src_uri: hand_title(f.content_string) for f in files.documentation_pages()
+                if f.src_uri not in self.pages}
         config.nav = supplied_nav(config, hand, pages, self.langs, self.config.nav) or config.nav
         for uri in RELEASE_ASSETS if self.releases else ():
             if files.get_file_from_path(uri) is None:

@@ -1,4 +1,4 @@
-"""Search: mkdocs-material's search box finds TMUL, and the index holds NDF ids and Chinese text."""
+"""Search: one index per language; TMUL and its ID find TMUL first; the index holds NDF ids and Chinese text."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def search(page: Any, query: str) -> list[str]:
     tries = 0
     while True:
         box.fill("")
-        box.fill(query)
+        box.type(query, delay=30)  # key events: material's search listens for them (a bare fill was seen dropped)
         try:
             links.first.wait_for(state="attached", timeout=10_000)
             break
@@ -47,7 +47,16 @@ def search(page: Any, query: str) -> list[str]:
                 page.reload(wait_until="load")
                 box = page.locator("input.md-search__input")
                 box.click()
-    return [page_of(h) for h in links.evaluate_all("els => els.map(e => e.href)")]
+    # every keystroke queries the worker, and on a loaded machine a partly typed query's hits can
+    # show after the query is complete: read until the list is the same twice, 1.5 s apart
+    hrefs: list[str] = []
+    for _ in range(40):
+        page.wait_for_timeout(1500)
+        now = links.evaluate_all("els => els.map(e => e.href)")
+        if now and now == hrefs:
+            break
+        hrefs = now
+    return [page_of(h) for h in hrefs]
 
 
 def page_of(href: str) -> str:
@@ -57,11 +66,33 @@ def page_of(href: str) -> str:
 
 
 def test_search_box_finds_tmul(site: Site, tab: Tab) -> None:
+    """On the English site TMUL is first and no Chinese page is among the hits (issue 14 item 7)."""
     tmul = site.instruction("en", "TMUL")
+    loaded: list[str] = []
+    tab.page.on("request", lambda r: loaded.append(r.url) if "search_index" in r.url else None)
     tab.page.goto(site.abs("en/"), wait_until="load")
     hrefs = search(tab.page, "TMUL")
     assert hrefs[0] == site.abs(tmul), f"first search result for TMUL is {hrefs[0]}, not {tmul}"
+    assert not [h for h in hrefs if "/zh/" in h], f"zh pages among the English results: {hrefs}"
+    assert loaded and all("/zh/" not in u for u in loaded), loaded
     assert not tab.page_errors, tab.page_errors
+
+
+def test_search_by_id_finds_its_page_first(site: Site, tab: Tab) -> None:
+    tmul = site.instruction("en", "TMUL")
+    tab.page.goto(site.abs("en/"), wait_until="load")
+    hrefs = search(tab.page, "PTO-TILE-TMUL")
+    assert hrefs[0] == site.abs(tmul), f"first result for PTO-TILE-TMUL is {hrefs[0]}, not {tmul}"
+
+
+def test_chinese_site_searches_its_own_index(site: Site, tab: Tab) -> None:
+    loaded: list[str] = []
+    tab.page.on("request", lambda r: loaded.append(r.url) if "search_index" in r.url else None)
+    tab.page.goto(site.abs("zh/"), wait_until="load")
+    hrefs = search(tab.page, "TMUL")
+    assert hrefs[0] == site.abs(site.instruction("zh", "TMUL")), hrefs[:3]
+    assert all("/zh/" in h for h in hrefs), f"a page of another language among the zh results: {hrefs}"
+    assert loaded and all("/zh/search/" in u for u in loaded), loaded
 
 
 def test_search_box_finds_chinese_word(site: Site, tab: Tab) -> None:
@@ -74,6 +105,7 @@ def test_search_box_finds_chinese_word(site: Site, tab: Tab) -> None:
 def test_search_index_has_tmul_ndf_and_chinese(site: Site, tab: Tab) -> None:
     tab.page.goto(site.abs("en/"), wait_until="load")
     index = tab.page.evaluate("async () => (await fetch('../search/search_index.json')).json()")
+    zh_index = tab.page.evaluate("async () => (await fetch('../zh/search/search_index.json')).json()")
     docs = index["docs"]
     tmul = site.instruction("en", "TMUL")
     assert any(d["location"].split("#")[0] == tmul and "TMUL" in d["title"] for d in docs), \
@@ -81,7 +113,8 @@ def test_search_index_has_tmul_ndf_and_chinese(site: Site, tab: Tab) -> None:
     assert any(NDF_ID in d["title"] or NDF_ID in d["text"] for d in docs), \
         f"the NDF clause id {NDF_ID} is not searchable"
     word = zh_label("sec.summary")
-    zh_docs = [d for d in docs if d["location"].startswith("zh/")]
-    assert zh_docs, "no zh page in the search index"
+    assert not [d for d in docs if d["location"].startswith("zh/")], "zh pages in the English index"
+    zh_docs = [d for d in zh_index["docs"] if d["location"].startswith("zh/")]
+    assert zh_docs, "no zh page in the Chinese search index"
     assert any(word in d["title"] or word in d["text"] for d in zh_docs), \
         f"the Chinese word {word!r} is in no zh entry of the search index"
