@@ -124,6 +124,12 @@ def test_unit_and_source_pages_link_and_list_uses(bundled_graph: SpecGraph) -> N
     assert f'#L-{d.line}"' in row.group(1)
     for u in table.used_by[name]:
         assert f"<code>{u.name}</code>" in row.group(1) and f"{u.path}:{u.line}" in row.group(1)
+    # a Chinese page links Chinese pages (links and line caches are shared by both languages)
+    assert f"<tr id=\"def-{name}\">" in pages[f"zh/{stem}.md"]
+    zh = pages[f"zh/{stem}.md"] + pages[f"zh/{user_stem}.md"]
+    defs_zh = zh.split('<table class="sg-defs"', 1)[1].split("</table>", 1)[0]
+    assert 'class="sg-ref"' in zh and not re.search(r'class="sg-ref" href="[^"]*\.\./en/', zh)
+    assert "href=" in defs_zh and "../en/" not in defs_zh
     # the user's listing links the name to the definition's line, on the unit page and the source page
     leaf = re.escape(stem.rsplit("/", 1)[-1])
     for uri in (f"en/{user_stem}.md", f"zh/{user_stem}.md", f"source/{user.path.removesuffix('.asl')}.md"):

@@ -97,7 +97,7 @@ def _piece(cls: str, tok: str, refs: RefLinks | None, prev_word: str) -> str:
     return f'<span class="{cls}">{e}</span>' if cls else e
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=131072)
 def _line_html(line: str, refs: RefLinks | None = None) -> str:
     parts = []
     prev = ""

@@ -12,8 +12,9 @@ title, so hovering shows it without JavaScript. Where a definition is shown:
   (``source_url``);
 * from a language-neutral source page: the defining unit's source page.
 
-Resolvers are shared by every page of one directory and language (their hrefs
-are relative to it), so highlighted lines stay cached across pages.
+Resolvers are shared by every page of one directory, in both languages (their
+hrefs are relative to it and the same under ``en/`` and ``zh/``), so highlighted
+lines and listings stay cached across pages.
 """
 
 from __future__ import annotations
@@ -44,17 +45,18 @@ class PageRefs:
     source_link: Callable[[str, int], str]  # repository URL of a path and line (source_url set)
     _hrefs: dict[str, tuple[str, str, str] | None] = field(default_factory=dict)
 
-    def target(self, d: Definition) -> tuple[str, str]:
-        """(page URI or absolute URL, anchor) where the definition's line is shown."""
+    def target(self, d: Definition, lang: str | None = None) -> tuple[str, str]:
+        """(page URI or absolute URL, anchor) where the definition's line is shown (to ``lang`` readers)."""
+        lang = self.lang if lang is None else lang
         unit = self.graph.units_by_path.get(d.path)
-        if not self.lang:
+        if not lang:
             return source_uri(d.path), f"L-{d.line}"
         if unit is not None and unit.instruction is None:
-            return unit_uri(self.lang, d.path), f"L-{d.line}"
+            return unit_uri(lang, d.path), f"L-{d.line}"
         for doc in (unit.docs if unit is not None else ()):
             start, end = doc.span.lines
             if start <= d.line <= end:
-                return unit_uri(self.lang, d.path), f"{doc.name}-L-{d.line}"
+                return unit_uri(lang, d.path), f"{doc.name}-L-{d.line}"
         if self.local_sources:
             return source_uri(d.path), f"L-{d.line}"
         return self.source_link(d.path, d.line), ""
@@ -81,11 +83,15 @@ class PageRefs:
 
 
 def title_of(ds: tuple[Definition, ...]) -> str:
-    """What hovering a use shows: each signature, then where the (first) definition is."""
+    """What hovering a use shows: each signature (where it is defined is the link itself).
+
+    Only the signature: a title is repeated on every use (143,000 links on the corpus
+    site), and the defining path and line added 7 MB to it.
+    """
     sigs = [d.signature for d in ds[:OVERLOADS_SHOWN]]
     if len(ds) > OVERLOADS_SHOWN:
         sigs.append(f"(+{len(ds) - OVERLOADS_SHOWN})")
-    return "\n".join(sigs) + f"\n{ds[0].path}:{ds[0].line}"
+    return "\n".join(sigs)
 
 
 _RESOLVERS: Derived[dict[tuple[Any, ...], PageRefs]] = Derived(lambda graph: {})
@@ -95,7 +101,9 @@ def page_refs(cx: Any) -> PageRefs:
     """The resolver for the page ``cx`` renders (one per page directory, language and link mode)."""
     plan = cx.plan
     directory = dest_url(plan.uri, cx.link.directory_urls).rsplit("/", 1)[0]
-    key = (directory, plan.lang, cx.link.directory_urls, cx.source_url, cx.commit)
+    if plan.lang:  # en/x and zh/x see the same relative hrefs: share the resolver (and the line cache)
+        directory = directory.removeprefix(plan.lang)
+    key = (directory, bool(plan.lang), cx.link.directory_urls, cx.source_url, cx.commit)
     store = _RESOLVERS(cx.graph)
     refs = store.get(key)
     if refs is None:
@@ -108,10 +116,12 @@ def linked_listing(cx: Any, text: str, *, first_line: int = 1, anchor: str | Non
     """A numbered listing whose defined identifiers link to their definitions; records the link targets."""
     refs = page_refs(cx)
     html = highlight_asl(text, first_line=first_line, anchor=anchor, refs=refs)
+    other = refs.lang + "/" if refs.lang and refs.lang != cx.plan.lang else ""
     for w in words(text) & refs.table.defs.keys():
         hit = refs.resolve(w)
         if hit is not None and hit[2]:
-            cx.link.targets.add(hit[2])
+            uri = hit[2]
+            cx.link.targets.add(cx.plan.lang + "/" + uri[len(other):] if other and uri.startswith(other) else uri)
     return html
 
 
@@ -131,7 +141,7 @@ def definitions(cx: Any, path: str) -> list[dict[str, Any]]:
 
 
 def _href(cx: Any, refs: PageRefs, d: Definition) -> str:
-    uri, anchor = refs.target(d)
+    uri, anchor = refs.target(d, cx.plan.lang)
     return cx.link(uri, anchor) if anchor else uri
 
 
