@@ -77,6 +77,7 @@ def instruction_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
         "canonical_assembly": list(c.canonical_assembly), "related": _related(cx, unit),
         "lead": lead, "topics": topics,
         "pattern_help": sentence(t, "instr.pattern_help", rule="word & mask = match", q="?", sep="_", casez="casez"),
+        "opcode_legend": sentence(t, "instr.opcode_legend", mode="Mode", function="Function"),
         "examples": examples, "changes": instruction_changes(cx, ins.mnemonic),
         "worked": worked_view(cx.graph, ins.mnemonic, cx.src),
     })

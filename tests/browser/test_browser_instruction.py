@@ -1,0 +1,94 @@
+"""The instruction page in chromium with JavaScript on, 1280 px wide: half the height, copy buttons, listings.
+
+Issue 14: the corpus TMUL page was 13,500 px tall (13,632 measured in chromium before this change); it must
+be at most half of that (6,750 px) with every section of the reference page still on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser_harness import REPO, Site, Tab, open_tab, serve, shared_build
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+MAX_HEIGHT = 6750  # half of the 13,500 px the issue measured
+CORPUS = REPO.parent / "shared" / "corpus" / "pto-spec-0.58.3"
+SECTIONS = ("summary", "operands", "block-composition", "fields", "encoding", "related", "asl", "records",
+            "ndf", "semantics", "examples", "traceability", "index-record", "release")
+
+
+def _height(tab: Tab, url: str) -> int:
+    response = tab.page.goto(url, wait_until="load")
+    assert response is not None and response.ok, url
+    tab.page.wait_for_function("() => document.querySelector('button.sg-copy:not([hidden])') !== null")
+    return int(tab.page.evaluate("() => document.documentElement.scrollHeight"))
+
+
+EXAMPLES_JS = """() => { const h = document.getElementById('examples'); if (!h) { return 0; }
+  let n = h.nextElementSibling; while (n && n.tagName !== 'H2') { n = n.nextElementSibling; }
+  const top = h.getBoundingClientRect().top;
+  return (n ? n.getBoundingClientRect().top : document.querySelector('.sg-page').getBoundingClientRect().bottom) - top; }"""
+
+
+def _check_page(tab: Tab, url: str, *, without_examples: bool = False) -> None:
+    height = _height(tab, url)
+    page = tab.page
+    if without_examples:
+        height -= int(page.evaluate(EXAMPLES_JS))
+    assert height <= MAX_HEIGHT, f"{url}: {height} px tall{' without #examples' if without_examples else ''} (at most {MAX_HEIGHT})"
+    missing = [s for s in SECTIONS if page.locator(f"#{s}").count() != 1]
+    assert not missing, missing
+    # the listings are one line per source line, not one token per row (material's code grid)
+    listing = page.locator("#asl-operation pre code")
+    lines = listing.inner_text().count("\n") + 1
+    box = listing.bounding_box()
+    assert box is not None and box["height"] < lines * 30, f"{lines} lines drawn {box['height']} px tall"
+    # records are collapsed, their JSON still in the page
+    assert page.locator("details.sg-record:not([open])").count() >= 2
+    assert not tab.page_errors, tab.page_errors
+
+
+def test_bundled_tmul_is_at_most_half_height_and_copies(site: Site, tab: Tab, context: Any) -> None:
+    """The bundled TMUL has eight checked examples with full tile tables (the examples area, not this page's
+    layout: 6,800 px of them); everything else on the page keeps the corpus page's budget."""
+    url = site.abs(site.instruction("en", "TMUL"))
+    _check_page(tab, url, without_examples=True)
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site.url.rstrip("/"))
+    button = tab.page.locator(".sg-encoding button.sg-copy[data-copy]").first
+    expected = button.get_attribute("data-copy")
+    assert expected and expected.startswith("0x")
+    button.click()
+    tab.page.wait_for_function("(b) => b.getAttribute('data-copied') !== null", arg=button.element_handle())
+    assert tab.page.evaluate("() => navigator.clipboard.readText()") == expected
+    listing_button = tab.page.locator("#asl-decode button.sg-copy")
+    listing_button.click()
+    tab.page.wait_for_function("(b) => b.getAttribute('data-copied') !== null", arg=listing_button.element_handle())
+    copied = listing_button.get_attribute("data-copied") or ""
+    assert "func" in copied and not copied[:1].isdigit(), f"listing copied with its line numbers: {copied[:80]!r}"
+    _check_page(tab, site.abs(site.instruction("zh", "TMUL")), without_examples=True)
+
+
+@pytest.fixture(scope="module")
+def corpus_site(chromium: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    if not CORPUS.is_dir():
+        pytest.skip(f"corpus not found at {CORPUS}")
+    out = shared_build(CORPUS, tmp_path_factory, "corpus-0.58.3")
+    with serve(out) as url:
+        yield Site(out, url)
+
+
+@pytest.mark.corpus
+@pytest.mark.slow
+def test_corpus_tmul_is_at_most_half_height(corpus_site: Site, browser: Any) -> None:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        tab = open_tab(ctx)
+        for lang in ("en", "zh"):
+            _check_page(tab, corpus_site.abs(corpus_site.instruction(lang, "TMUL")))
+    finally:
+        ctx.close()
+
