@@ -164,3 +164,16 @@ def test_test_page_shows_the_stored_result_of_this_content(bundled_copy: Path) -
     unit.write_text(unit.read_text(encoding="utf-8") + "\n// edited\n", encoding="utf-8")
     stale = _pages(SpecGraph.build(load_spec(bundled_copy)), "tests")[uri].content
     assert 'data-status="passed"' not in stale and 'data-status="not-run"' in stale
+
+
+@pytest.mark.corpus
+def test_markdown_header_adr_shows_its_headers_once(corpus_root: Path) -> None:
+    """0.58.0 ADRs carry "- Key: value" headers: labelled front matter, not repeated in the body."""
+    graph = _graph(_old_corpus(corpus_root))
+    adr = next(a for a in graph.adrs if a.front is not None and isinstance(a.raw, dict)
+               and "formal-model issue" in a.raw.get("headers", {}))
+    page = next(p for p in _pages(graph, "adr").values() if p.title.startswith(adr.front.id + ":")).content  # type: ignore[union-attr]
+    front, body = page.split('id="decision"', 1)
+    assert "Formal-model issue" in _text(front) and 'href="https://' in front
+    assert "Formal-model issue" not in _text(body) and "Decision date" not in _text(body)
+    assert _text(body).strip(), "the decision text itself is still there"

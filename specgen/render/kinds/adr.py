@@ -44,7 +44,7 @@ def adr_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
         "title": f"{f.id}: {f.title}", "adr": adr, "front": f, "front_rows": rows,
         "issue": f.implementation_issue if f.implementation_issue and f.implementation_issue.startswith("https://") else None,
         "crumbs": [(cx.t("nav.home"), cx.link(f"{lang}/index.md")), (cx.t("nav.adrs"), cx.link(f"{lang}/adr/index.md"))],
-        "body": markdown_body(adr.body, resolve),
+        "body": markdown_body(_without_header_list(adr.body, adr.raw), resolve),
         "src_href": cx.src(adr.path, 1, adr.span.lines[1]),
     })
     return ctx
@@ -56,6 +56,25 @@ _ID_KEYS = {"affected_ndf": "requirement", "affected_units": "requirement", "res
 _ORDER = ("id", "title", "status", "created", "accepted", "rejected", "superseded", "authors", "approvers",
           "release_impact", "target_releases", "affected_units", "affected_ndf", "resolves", "supersedes",
           "superseded_by", "implementation_issue", "baseline", "legacy_ids")
+
+
+def _without_header_list(body: str, raw: Any) -> str:
+    """An older generation's body opens with its "- Key: value" headers, shown as front matter above:
+    drop exactly those lines so the page does not repeat them."""
+    headers = raw.get("headers") if isinstance(raw, dict) else None
+    if not isinstance(headers, dict) or not headers:
+        return body
+    lines = body.split("\n")
+    i = 0
+    while i < len(lines) and not lines[i].strip():
+        i += 1
+    start = i
+    while i < len(lines):
+        m = re.match(r"^[-*]\s+([^:]+):", lines[i])
+        if m is None or m.group(1).strip().lower() not in headers:
+            break
+        i += 1
+    return body if i == start else "\n".join(lines[:start] + lines[i:])
 
 
 _MD_LINK = re.compile(r"\[([^\]]+)\]\((https://[^)\s]+)\)")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...graph import SpecGraph
 from ..pages import Ctx, PageKind, PagePlan
 
 URI = "instructions/index.md"  # below each language directory
@@ -51,10 +50,6 @@ def instruction_index_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
                              ("class_key", "label.classification"), ("encoding_class", "index.encoding_class"))
                             if options(k)]})
     return ctx
-
-
-def has_instructions(graph: SpecGraph) -> bool:
-    return any(u.instruction is not None for u in graph.spec.units)
 
 
 KIND = PageKind("instruction-index", "instruction_index.html", instruction_index_context)
