@@ -30,6 +30,11 @@ class Binding:
     destination: bool
     last: bool
     predicate: bool = False  # the destination is a predicate Tile (``->Predicate<TSize>``)
+    names: tuple[str, ...] = ()  # the source operands as the composition names them (``SrcLeft``)
+
+    def broadcast(self, k: int) -> bool:
+        """Whether source ``k`` is named a broadcast operand (a row or column vector, not a full Tile)."""
+        return k < len(self.names) and "broadcast" in self.names[k].lower()
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +82,24 @@ class Template:
     @property
     def fillable(self) -> bool:
         return not self.blockers and bool(self.bindings)
+
+    def infer_sources(self, sources: int) -> None:
+        """Give bindings whose line names no operands (``B.IOT`` alone, 0.58.0) the record's source count.
+
+        ``sources`` is how many source operands the instruction's catalog record binds; they fill the
+        unspecified bindings in order, at most two a binding (the B.IOT forms bind two sources).
+        """
+        if sources <= 0 or all(b.sources is not None for b in self.bindings):
+            return
+        left = sources - sum(b.sources or 0 for b in self.bindings)
+        out = []
+        for b in self.bindings:
+            if b.sources is None:
+                n = max(0, min(2, left))
+                left -= n
+                b = Binding(n, b.destination, b.last, b.predicate, b.names)
+            out.append(b)
+        self.bindings = out
 
 
 def composition_lines(record: object) -> list[str]:
@@ -152,13 +175,15 @@ def read_template(lines: list[str], datatype_names: tuple[str, ...]) -> Template
 def _binding(line: str, rest: str) -> Binding:
     low = line.lower()
     sources: int | None = None
+    names: tuple[str, ...] = ()
     if "mask" in low:
         before = re.split(r"\bmask\b|\bPE_MASK\b", rest, maxsplit=1)[0]
-        sources = len([x for x in before.split(",") if x.strip()])
+        names = tuple(x.strip() for x in before.split(",") if x.strip())
+        sources = len(names)
     elif re.search(r"\btwo\b[^;]*\bsources?\b", low):
         sources = 2
     elif re.search(r"\b(one|a)\b[^;]*\bsource\b", low):
         sources = 1
     destination = "->" in line or "destination" in low
     last = "last" in low or "l=1" in low
-    return Binding(sources, destination, last, "->predicate" in low.replace(" ", ""))
+    return Binding(sources, destination, last, "->predicate" in low.replace(" ", ""), names)

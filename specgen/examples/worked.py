@@ -73,6 +73,7 @@ class Worked:
     valid_rows: int
     valid_columns: int
     prose_admits: bool  # False: the legality prose excludes this DataType (the ASL admits it)
+    broadcast: str = ""  # "row" | "column": the shape given to the composition's broadcast operand
 
 
 @dataclass(slots=True)
@@ -130,18 +131,22 @@ class Generator:
         self._admitted: dict[str, frozenset[str]] | None = None
         self._executor: Executor | None = None
 
-    def run(self) -> WorkedSuite:
+    def run(self, only: frozenset[str] | None = None) -> WorkedSuite:
+        """Every worked example (``only``: just these mnemonics, for tests and tools)."""
         entries: dict[str, WorkedEntry] = {}
         for unit in self.graph.iter_instruction_units():
             ins = unit.instruction
             assert ins is not None
+            if only is not None and ins.mnemonic not in only:
+                continue
             lines = composition_lines(ins)
             if not is_block_program(lines):
                 continue
             key = f"worked\0{GENERATOR}\0{unit.path}\0{ins.mnemonic}\0{json.dumps(lines)}"
             entry, _ = self.pack.get(key, lambda u=unit, ls=lines: (self._entry(u, ls), []))
             entries[ins.mnemonic] = entry
-        self.pack.save()
+        if only is None:  # a partial run must not replace the pack of the whole tree
+            self.pack.save()
         return WorkedSuite(entries)
 
     # -- facts ---------------------------------------------------------------------------------
@@ -200,6 +205,8 @@ class Generator:
         line = unit.header_span.line if unit.header_span else 1
         entry = WorkedEntry(ins.mnemonic, unit.path, line)
         tpl = read_template(lines, self.vocabulary.datatype_names)
+        tpl.infer_sources(max((sum(1 for o in getattr(r, "operands", None) or () if o.role != "destination")
+                               for r in ins.catalog_records), default=0))
         entry.omitted = list(tpl.omitted)
         if not tpl.fillable:
             entry.reason = tpl.blockers[0] if tpl.blockers else Reason("no-iot")
@@ -214,15 +221,19 @@ class Generator:
             return entry
         runs = 0
         # the PadValue with edge values first; a rejected B.DATR is not retried with other values
-        plans = ([(PAD, True)] if tpl.datr == "pad" else []) + [("", True), ("", False)]
+        # a broadcast operand is a row vector (1 x ValidCol) or a column vector (ValidRow x 1): both are tried
+        shapes = ("row", "column") if self._has_broadcast(tpl) else ("",)
+        plans = ([(PAD, True, shapes[0])] if tpl.datr == "pad" else []) + \
+            [(pad, edges, shape) for pad, edges in (("", True), ("", False)) for shape in shapes]
+        budget = MAX_RUNS + len(shapes) - 1
         for et, prose_ok in cands:
-            if runs >= MAX_RUNS or (not prose_ok and entry.examples):
+            if runs >= budget or (not prose_ok and entry.examples):
                 break
-            for pad, edges in plans:
-                if runs >= MAX_RUNS:
+            for pad, edges, shape in plans:
+                if runs >= budget:
                     break
                 runs += 1
-                got = self._try(unit, tpl, et, pad, edges, prose_ok, len(entry.examples) + 1)
+                got = self._try(unit, tpl, et, pad, edges, prose_ok, len(entry.examples) + 1, shape)
                 if isinstance(got, Worked):
                     entry.examples.append(got)
                     break
@@ -245,11 +256,16 @@ class Generator:
             for et, prose_ok in cands:
                 if et.name == name and not prose_ok and et.name not in shown:
                     first = entry.examples[0]
-                    got = self._try(unit, tpl, et, first.pad, first.edges, False, len(entry.examples) + 1)
+                    got = self._try(unit, tpl, et, first.pad, first.edges, False, len(entry.examples) + 1,
+                                    first.broadcast)
                     if isinstance(got, Worked):
                         entry.examples.append(got)
                     else:
                         entry.attempts.append(Attempt(et.name, first.pad, first.edges, got))
+
+    @staticmethod
+    def _has_broadcast(tpl: Template) -> bool:
+        return any(b.broadcast(k) for b in tpl.bindings for k in range(b.sources or 0))
 
     def program_text(self, tpl: Template, et: DataType, pad: str) -> tuple[str, list[str]]:
         """The concrete program (one command a line) and the source registers it binds, in order."""
@@ -274,7 +290,7 @@ class Generator:
         return "\n".join(lines), sources
 
     def _try(self, unit: AslUnit, tpl: Template, et: DataType, pad: str, edges: bool, prose_ok: bool,
-             n: int) -> Worked | str:
+             n: int, broadcast: str = "") -> Worked | str:
         """Run one instantiation: the example, or what went wrong (English)."""
         ins = unit.instruction
         assert ins is not None
@@ -287,9 +303,16 @@ class Generator:
         rows = capacity * 8 // (COLUMNS * et.bits)
         seed = seed_of(ins.mnemonic, et.name, GENERATOR)
         rng = random.Random(seed)
-        tiles = [TileInput(reg, et.name, rows, COLUMNS, VALID_ROWS, VALID_COLUMNS,
-                           source_words(et, VALID_ROWS, VALID_COLUMNS, k, rng, edges=edges))
-                 for k, reg in enumerate(sources)]
+        flags = [b.broadcast(k) for b in tpl.bindings for k in range(b.sources if b.sources is not None else 1)]
+        tiles = []
+        for k, reg in enumerate(sources):
+            vr, vc, cols = VALID_ROWS, VALID_COLUMNS, COLUMNS
+            if k < len(flags) and flags[k] and broadcast == "row":
+                vr = 1
+            elif k < len(flags) and flags[k] and broadcast == "column":
+                vc = cols = 1
+            r = capacity * 8 // (cols * et.bits)
+            tiles.append(TileInput(reg, et.name, r, cols, vr, vc, source_words(et, vr, vc, k, rng, edges=edges)))
         try:
             run = self.executor().run(program, tiles)
         except RunError as e:
@@ -302,7 +325,8 @@ class Generator:
         res = result_from_run("worked", ins.mnemonic, ident, "", program, run, unit.path,
                               unit.header_span.line if unit.header_span else 1)
         res.verified = True
-        return Worked(res, et.name, pad, edges, seed, rows, COLUMNS, VALID_ROWS, VALID_COLUMNS, prose_ok)
+        return Worked(res, et.name, pad, edges, seed, rows, COLUMNS, VALID_ROWS, VALID_COLUMNS, prose_ok,
+                      broadcast if any(flags) else "")
 
 
 __all__ = ["GENERATOR", "WORKED", "Worked", "WorkedEntry", "WorkedSuite", "worked_examples"]

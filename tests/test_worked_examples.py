@@ -1,0 +1,99 @@
+"""Worked examples on instruction pages: generated from the block composition, executed by the spec's ASL.
+
+The corpus part runs a few instructions (the whole corpus is the build's and the benchmark's business);
+the bundled part covers every instruction of the sample spec and the page in both languages.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from markupsafe import escape
+
+from specgen.examples.worked import WORKED, Generator, WorkedSuite, worked_examples
+from specgen.graph import SpecGraph
+from specgen.loader import load_spec
+from specgen.render import RenderOptions, render_site
+from specgen.render.i18n import Messages
+from specgen.site.build import load_graph
+
+TMUL_PAGE = "tile/elementwise-tile-tile/arithmetic/TMUL"
+W64 = (1 << 64) - 1
+
+
+def _s32(word: str) -> int:
+    v = int(word, 16) & 0xFFFFFFFF
+    return v - (1 << 32) if v >> 31 else v
+
+
+def _pages(graph: SpecGraph, suite: WorkedSuite) -> dict[str, str]:
+    WORKED.set(graph, suite)
+    uris = {f"{lang}/{TMUL_PAGE}.md" for lang in ("en", "zh")}
+    return {p.url: p.content for p in render_site(graph, RenderOptions(), only=lambda p: p.uri in uris)}
+
+
+@pytest.mark.corpus
+@pytest.mark.slow  # ~15 s on a quiet machine, mostly compiling the corpus interpreter (shared with the oracle)
+@pytest.mark.xdist_group("oracle-elementwise")  # shares the corpus executor with the oracle test
+def test_corpus_tmul_has_an_executed_example_with_edges_words_and_tiles(corpus_root: Path) -> None:
+    graph = SpecGraph.build(load_spec(corpus_root))
+    suite = Generator(graph).run(only=frozenset({"TMUL", "TNEG", "TMATMUL"}))
+    tmul = suite.entries["TMUL"]
+    assert tmul.reason is None and [w.data_type for w in tmul.examples] == ["S32", "U64"]
+    first, second = tmul.examples
+    assert first.prose_admits and not second.prose_admits  # U64: the record's sketch, excluded by the prose
+    r = first.result
+    assert [ln.word for ln in r.lines][0] == "0x88219181"  # BSTART.VEC TMUL, S32 (notes/tadd-family-semantics.md)
+    assert all(re.fullmatch(r"0x[0-9A-F]{8}", ln.word) for ln in r.lines)
+    left, right = r.inputs
+    assert left.values[0][:3] == ["2147483647", "-2147483648", "0"] and left.values[1][0] == "-1"
+    (out,) = r.outputs
+    assert (out.valid_rows, out.valid_columns, out.columns) == (2, 3, 4)
+    for i in range(2):
+        for j in range(3):  # S32 products wrap in 32 bits and are stored sign-extended
+            p = (_s32(left.words[i][j]) * _s32(right.words[i][j])) & 0xFFFFFFFF
+            want = (p - (1 << 32) if p >> 31 else p) & W64
+            assert int(out.words[i][j], 16) == want and out.defined[i][j]
+    assert not any(out.defined[i][j] for i in range(out.rows) for j in range(out.columns) if i >= 2 or j >= 3)
+    # 0.58.3 rejects the B.DATR PadValue short form for TMUL; the page says so with the ASL line
+    assert any(a.pad == "Max" and "Fault_TileLegality" in a.problem and "tile-schema.asl" in a.problem
+               for a in tmul.attempts)
+    assert suite.entries["TNEG"].examples and suite.entries["TMATMUL"].reason is not None
+    assert suite.entries["TMATMUL"].reason.key == "spelling"
+    pages = _pages(graph, suite)
+    for lang in ("en", "zh"):
+        page = pages[f"{lang}/{TMUL_PAGE}.md"]
+        t = Messages(lang)
+        assert '<h2 id="worked-example"' in page and str(escape(t("worked.title"))) in page
+        section = page[page.index('id="worked-1"'):page.index('id="worked-2"')]
+        assert 'data-data-type="S32"' in section and "0x88219181" in section
+        assert section.count('class="sg-tile-table sg-worked-tile"') == 3  # two inputs, one output
+        assert "sg-pad" in section and str(escape(t("worked.seeded_edges", seed=f"0x{first.seed:08x}"))) in section
+        assert str(escape(t("worked.prose_excludes"))) in page[page.index('id="worked-2"'):]
+
+
+def test_bundled_spec_every_instruction_with_a_composition_runs_with_its_pad_region(bundled_root: Path) -> None:
+    graph = SpecGraph.build(load_spec(bundled_root))
+    suite = worked_examples(graph)
+    assert suite.total > 0 and suite.executed == suite.total
+    assert re.fullmatch(r"worked examples: (\d+)/\1 instructions with a block composition \(100\.0 %\)",
+                        suite.summary())
+    tmul = suite.entries["TMUL"].examples[0]
+    assert tmul.pad == "Max"
+    (out,) = tmul.result.outputs
+    pad = [out.values[i][j] for i in range(out.rows) for j in range(out.columns) if i >= 2 or j >= 3]
+    assert pad and all(out.defined[i][j] for i in range(out.rows) for j in range(out.columns))
+    assert set(pad) == {"65504.0"} if tmul.data_type == "FP16" else len(set(pad)) == 1
+    pages = _pages(graph, suite)
+    for lang in ("en", "zh"):
+        page = pages[f"{lang}/{TMUL_PAGE}.md"]
+        assert '<h2 id="worked-example"' in page and Messages(lang)("worked.title") in page
+        assert page.count('<td class="sg-pad"') >= len(pad)  # every pad cell is marked, and defined
+
+
+def test_build_reports_the_worked_example_coverage(bundled_root: Path) -> None:
+    graph, times = load_graph(bundled_root, None, lambda stage: None)
+    assert times.worked == worked_examples(graph).summary()
+    assert times.worked.startswith("worked examples: ")
