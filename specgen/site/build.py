@@ -41,7 +41,8 @@ TMP_PREFIX = ".specgen-build-"
 OLD_PREFIX = ".specgen-old-"
 STAGES = ("config", "load", "examples", "render", "mkdocs", "swap")
 ASSETS = DEFAULT_TEMPLATES.parent / "assets"
-ASSET_URIS = ("assets/specgen/specgen.css", "assets/specgen/specgen.js", "assets/specgen/specgen-instr.css", "assets/specgen/specgen-instr.js")
+ASSET_URIS = ("assets/specgen/specgen.css", "assets/specgen/specgen.js",
+              "assets/specgen/specgen-instr.css", "assets/specgen/specgen-instr.js")
 Progress = Callable[[str], None]
 
 
