@@ -94,8 +94,8 @@ def test_opcode_map_lists_every_operation_of_the_carrier(graph: SpecGraph, pages
     enc = _tmul(graph)
     om = opcode_map(encodings_for(graph), enc.carrier.form_id)
     assert om is not None
-    expected = {(r.mode, r.function): r.name for u in graph.iter_instruction_units() for r in u.instruction.catalog_records
-                if getattr(r, "command_mnemonic", None) == enc.carrier.mnemonic}
+    expected = {(r.mode, r.function): r.name for u in graph.iter_instruction_units()
+                for r in u.instruction.catalog_records if getattr(r, "command_mnemonic", None) == enc.carrier.mnemonic}
     got = {(c.mode, c.function): m for c in om.cells for m in c.mnemonics}
     assert got == expected
     assert len(om.cells) == len(om.modes) * (1 << om.function_bits)
@@ -165,7 +165,8 @@ def test_chinese_prose_has_no_english_outside_identifiers(pages: dict[str, str])
     assert 'class="sg-spec-text sg-contract-preflight" lang="en"' in sem
     enc = _text(_section(zh, "encoding").split("<figure", 1)[0])
     assert "Constant" not in enc and "常量" in enc
-    assert "encoding-defined" not in _text(_section(zh, "fields")) and "由编码定义" in _text(_section(zh, "fields"))
+    fields = _text(_section(zh, "fields"))
+    assert "encoding-defined" not in fields and "由编码定义" in fields
 
 
 def test_instr_catalogs_say_each_sentence_in_both_languages() -> None:
