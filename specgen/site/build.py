@@ -300,6 +300,7 @@ def _atomic(out_dir: Path, work: Callable[[Path], dict[str, Any]], stage: Progre
     stats: dict[str, Any] = {}
     try:
         with claim(out_dir, notice) as tmp:
+            t0 = time.perf_counter()  # the summary's total is the build's, not the wait for another build
             try:
                 stats = work(tmp)
                 stage("swap")
