@@ -44,6 +44,7 @@ def test_axe_finds_no_serious_violation(site: Site, tab: Tab, which: str, lang: 
     assert not blocking, f"axe on {rel}:\n{describe(blocking)}"
 
 
+@pytest.mark.slow  # ~28 s on the loaded 2-core machine (four axe runs)
 def test_axe_finds_no_serious_violation_at_390px(site: Site, browser: Any) -> None:
     """A narrow screen makes diagrams and tables scroll in their boxes: those must stay keyboard-reachable."""
     ctx = browser.new_context(viewport={"width": NARROW, "height": 844})

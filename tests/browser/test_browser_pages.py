@@ -177,6 +177,7 @@ def test_tmul_narrow_screenshot_and_readable_diagram(site: Site, browser: Any, l
         ctx.close()
 
 
+@pytest.mark.slow  # ~25 s on the loaded 2-core machine: 24 page loads per parameter
 @pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
 def test_no_sample_page_scrolls_sideways_at_390px(site: Site, browser: Any, js: bool) -> None:
     """Every kind of page (instruction, indexes, matrix, ADR, release, home, tests) fits a phone screen."""
