@@ -162,6 +162,7 @@ def test_editor_files_are_ignored_with_a_note(bundled_copy: Path) -> None:
     assert all("manifest" not in f["message"] for f in found)
 
 
+@pytest.mark.slow  # a whole bundled build (~30 s on the loaded 2-core machine); runs in CI
 def test_a_page_over_the_page_budget_is_built_with_a_warning(bundled_copy: Path, tmp_path: Path) -> None:
     """A strict build (specgen build) turns the warning into a failure naming the page and the budget."""
     toml = bundled_copy / "specification.toml"
