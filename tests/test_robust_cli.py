@@ -100,14 +100,18 @@ def test_test_names_the_damaged_unit_and_fails(bundled_copy: Path, probe: str) -
     json.loads(out)  # stdout stays the JSON report
 
 
-def test_build_stops_naming_the_file_and_keeps_the_old_site(bundled_copy: Path, tmp_path: Path) -> None:
-    root = _damaged(bundled_copy, "nul-bytes")
+@pytest.mark.parametrize("probe", ["nul-bytes", "deep-catalog"])
+def test_build_stops_naming_the_file_and_keeps_the_old_site(bundled_copy: Path, tmp_path: Path, probe: str) -> None:
+    """A site is not built over a file that cannot be used as written (a catalog that does not
+    parse would leave every encoding off the pages, silently)."""
+    root = _damaged(bundled_copy, probe)
+    rule, path, line = PROBES[probe][1]
     out_dir = tmp_path / "site"
     out_dir.mkdir()
     (out_dir / "index.html").write_text("previous site", encoding="utf-8")
     rc, out, err = _cli("build", "--root", str(root), "--out", str(out_dir), "--jobs", "1")
     assert "Traceback" not in out + err
-    assert rc == ExitCode.FINDINGS and f"{TADD}:51:" in err and "file-nul" in err
+    assert rc == ExitCode.FINDINGS and f"{path}:{line}:" in err and rule in err
     assert (out_dir / "index.html").read_text(encoding="utf-8") == "previous site"
 
 
@@ -158,6 +162,7 @@ def test_editor_files_are_ignored_with_a_note(bundled_copy: Path) -> None:
     assert all("manifest" not in f["message"] for f in found)
 
 
+@pytest.mark.slow  # a whole bundled build (~30 s on the loaded 2-core machine); runs in CI
 def test_a_page_over_the_page_budget_is_built_with_a_warning(bundled_copy: Path, tmp_path: Path) -> None:
     """A strict build (specgen build) turns the warning into a failure naming the page and the budget."""
     toml = bundled_copy / "specification.toml"

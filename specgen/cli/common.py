@@ -63,10 +63,8 @@ def load(root: Path, err: TextIO | None = None) -> "Spec":
 
 def report_unusable(spec: "Spec", err: TextIO, prefix: str = "") -> int:
     """Print the findings of files the reader could not use as written; how many there were."""
-    from ..diagnostics import UNUSABLE_FILE_RULES
-    from ..loader import UNUSABLE_RULES
-    bad = [f for f in spec.findings if f.path.startswith(prefix) and (
-        f.rule in UNUSABLE_RULES or (f.rule in UNUSABLE_FILE_RULES and f.path.endswith(".json")))]
+    from ..loader import unusable_findings
+    bad = unusable_findings(spec.findings, prefix)
     for f in bad:
         print(printable(f.format()), file=err)
     return len(bad)

@@ -10,7 +10,8 @@ from enum import IntEnum
 
 
 class ExitCode(IntEnum):
-    """0 success, 1 findings (or failed tests, a fault, an unknown id), 2 usage or unreadable root."""
+    """0 success, 1 findings (or failed tests, a fault, an unknown id), 2 usage, unreadable root or an
+    output path the system refuses."""
 
     OK = 0
     FINDINGS = 1

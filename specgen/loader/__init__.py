@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..cache import RecordCache, open_cache
-from ..diagnostics import Finding, Severity
+from ..diagnostics import UNUSABLE_FILE_RULES, Finding, Severity
 from ..models.catalog import CATALOG_MODELS
 from ..models.evidence import TraceabilityView, traceability_model
 from ..models.located import JsonArtifact
@@ -30,12 +30,19 @@ from .jsonrec import parse_json
 from .scans import Scans, memo
 from .tree import Spec
 
-__all__ = ["Spec", "SpecConfig", "load_spec", "RootError", "TOO_LARGE_RULE", "UNPARSED_STUB", "UNUSABLE_RULES"]
+__all__ = ["Spec", "SpecConfig", "load_spec", "RootError", "TOO_LARGE_RULE", "UNPARSED_STUB", "UNUSABLE_RULES", "unusable_findings"]
 
 TRACEABILITY_SCHEMA = "pto.release-traceability.v2"
 TOO_LARGE_RULE = "asl-unit-too-large"  # an ``asl-`` rule: its consequences fold into it (asl.static)
 #: Findings after which a file is not shown as written: a site is not built over them
 UNUSABLE_RULES = BYTE_RULES | {TOO_LARGE_RULE}
+
+
+def unusable_findings(findings: list[Finding], prefix: str = "") -> list[Finding]:
+    """The findings (under ``prefix``) of files that cannot be used as written: their bytes, their
+    size, or, for a JSON file, its syntax (a catalog that does not parse has no records at all)."""
+    return [f for f in findings if f.path.startswith(prefix) and (
+        f.rule in UNUSABLE_RULES or (f.rule in UNUSABLE_FILE_RULES and f.path.endswith(".json")))]
 
 
 class RootError(Exception):

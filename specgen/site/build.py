@@ -28,7 +28,7 @@ from ..cache import RecordCache
 from ..diff import SpecDiff
 from ..examples.worked import worked_examples
 from ..graph import SpecGraph
-from ..loader import UNUSABLE_RULES, RootError, load_spec
+from ..loader import UNUSABLE_RULES, RootError, load_spec, unusable_findings
 from ..render import BrokenLinks, Page, RenderCache, RenderOptions, example_failures, failures_message, render_site
 from ..render.core import DEFAULT_TEMPLATES
 from .inputs import PageFile, check_inputs, load_mkdocs_config
@@ -68,7 +68,11 @@ def load_graph(root: Path, records: RecordCache | None, stage: Progress) -> tupl
         spec = load_spec(root, cache=records)
     except RootError as e:
         raise PluginError(f"specgen: {e}") from e
-    unusable = [f for f in spec.findings if f.rule in UNUSABLE_RULES]
+    # bytes and sizes anywhere; JSON syntax where the pages would silently lose what it holds (a
+    # catalog's encodings, a checked example); an unreadable evidence view is said on its pages
+    cfg = spec.config
+    unusable = [f for f in unusable_findings(spec.findings) if f.rule in UNUSABLE_RULES
+                or f.path.startswith((f"{cfg.json_root}/catalog/", f"{cfg.example_root}/"))]
     if unusable:  # a page would show replacement characters or miss the file: say which file instead
         raise PluginError("specgen: " + "; ".join(f.format() for f in unusable[:10])
                           + (f" (and {len(unusable) - 10} more)" if len(unusable) > 10 else "")
