@@ -61,7 +61,6 @@ ENGLISH = {
     "no-executor": "the spec's ASL has no command path to run a program ({missing})",
     "no-type": "no DataType is admitted by the ASL (and named by the composition)",
     "faulted": "every attempt faulted or could not run ({attempts} tried); the last: {problem}",
-    "not-run": "not run by this server rebuild: the spec's ASL changed since the last full build ran it",
 }
 
 

@@ -70,15 +70,6 @@ class ResultPack:
         self._used[key] = value
         return value  # type: ignore[return-value]
 
-    def peek(self, text: str) -> object | None:
-        """The result stored for ``text`` under this tree, or None (nothing is computed)."""
-        key = hashlib.sha256((self.tree_key + "\0" + text).encode()).hexdigest()
-        value = self._pack.get(key)
-        if not (isinstance(value, tuple) and len(value) == 2):
-            return None
-        self._used[key] = value
-        return value
-
     def save(self) -> None:
         """Write the entries this run used (when they differ from the pack read), pruning other roots' packs."""
         if self._used.keys() == self._pack.keys():

@@ -115,13 +115,8 @@ def _compute(graph: SpecGraph) -> WorkedSuite:
 WORKED = Derived(_compute)
 
 
-def worked_examples(graph: SpecGraph, *, reuse_only: bool = False) -> WorkedSuite:
-    """Every instruction's worked examples, computed once per graph (cached on disk by content).
-
-    ``reuse_only``: run nothing, take the stored results of this exact tree (a server's rebuild).
-    """
-    if reuse_only and WORKED.peek(graph) is None:
-        WORKED.set(graph, Generator(graph).run(reuse_only=True))
+def worked_examples(graph: SpecGraph) -> WorkedSuite:
+    """Every instruction's worked examples, computed once per graph (cached on disk by content)."""
     return WORKED(graph)
 
 
@@ -136,12 +131,8 @@ class Generator:
         self._admitted: dict[str, frozenset[str] | None] = {}
         self._executor: Executor | None = None
 
-    def run(self, only: frozenset[str] | None = None, *, reuse_only: bool = False) -> WorkedSuite:
-        """Every worked example (``only``: just these mnemonics, for tests and tools).
-
-        ``reuse_only`` (a ``specgen serve`` rebuild): take what the pack holds for this exact tree and run
-        nothing; an instruction without a stored result says so on its page (``worked.reason.not-run``).
-        """
+    def run(self, only: frozenset[str] | None = None) -> WorkedSuite:
+        """Every worked example (``only``: just these mnemonics, for tests and tools)."""
         entries: dict[str, WorkedEntry] = {}
         for unit in self.graph.iter_instruction_units():
             ins = unit.instruction
@@ -152,15 +143,9 @@ class Generator:
             if not is_block_program(lines):
                 continue
             key = f"worked\0{GENERATOR}\0{unit.path}\0{ins.mnemonic}\0{json.dumps(lines)}"
-            if reuse_only:
-                hit = self.pack.peek(key)
-                line = unit.header_span.line if unit.header_span else 1
-                entry = hit[0] if isinstance(hit, tuple) else WorkedEntry(ins.mnemonic, unit.path, line,
-                                                                          reason=Reason("not-run"))
-            else:
-                entry, _ = self.pack.get(key, lambda u=unit, ls=lines: (self._entry(u, ls), []))
+            entry, _ = self.pack.get(key, lambda u=unit, ls=lines: (self._entry(u, ls), []))
             entries[ins.mnemonic] = entry
-        if only is None and not reuse_only:  # a partial run must not replace the pack of the whole tree
+        if only is None:  # a partial run must not replace the pack of the whole tree
             self.pack.save()
         return WorkedSuite(entries)
 

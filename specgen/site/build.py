@@ -58,8 +58,7 @@ class LoadTimes:
     worked: str = ""  # the worked-example coverage line (specgen.examples.worked)
 
 
-def load_graph(root: Path, records: RecordCache | None, stage: Progress, *,
-               worked_reuse_only: bool = False) -> tuple[SpecGraph, LoadTimes]:
+def load_graph(root: Path, records: RecordCache | None, stage: Progress) -> tuple[SpecGraph, LoadTimes]:
     """Load the spec and gate on its examples; a contradicted example result stops the build here.
 
     Called before mkdocs cleans ``site_dir``, so even a plain ``mkdocs build``
@@ -81,8 +80,7 @@ def load_graph(root: Path, records: RecordCache | None, stage: Progress, *,
     t2 = time.perf_counter()
     if failures:
         raise PluginError("specgen: " + failures_message(failures))
-    # every instruction page's worked example, run once (cached by content); a server's rebuild only reuses
-    worked = worked_examples(graph, reuse_only=worked_reuse_only)
+    worked = worked_examples(graph)  # every instruction page's worked example, run once (cached by content)
     t3 = time.perf_counter()
     return graph, LoadTimes(t0, t1 - t0, t2 - t1, t3 - t2, worked.summary())
 

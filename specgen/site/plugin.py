@@ -153,9 +153,7 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
                 self.changes = self.graphs.diff(self.releases[i - 1], self.releases[i], lambda x: x[0])
             return
         records = self.serving.record_cache(self.root) if self.serving is not None else None
-        # a server's rebuild after its first build reuses stored worked examples and runs none (seconds of ASL)
-        rebuild = self.serving is not None and self.serving.last_build is not None
-        self.graph, self._times = build.load_graph(self.root, records, self._stage, worked_reuse_only=rebuild)
+        self.graph, self._times = build.load_graph(self.root, records, self._stage)
 
     def render_pages(self, config: Any) -> tuple[list[Page], dict[str, bool]]:
         """Render the loaded graph (reusing unchanged pages) and say which pages changed since mkdocs
