@@ -73,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     ap.add_argument("--root", type=Path, default=DEFAULT_ROOT, help="spec root (default: the shared corpus)")
     ap.add_argument("--skip", action="append", default=[],
-                    choices=["site", "scaling", "lighthouse", "parallel", "avs"], help="leave a part out")
+                    choices=["site", "scaling", "lighthouse", "parallel", "avs", "worked"], help="leave a part out")
     ap.add_argument("--previous", type=Path, default=DEFAULT_ROOT.parent / "pto-spec-0.58.0",
                     help="the release before --root, for the multi-release build (skipped when absent)")
     ap.add_argument("--scales", default="1,2,4,8", help="scaling factors (default 1,2,4,8)")
@@ -166,6 +166,9 @@ def _run(root: Path, tmp: Path, args: argparse.Namespace) -> int:
               note="" if "na" in e2e else f"median of {e2e.get('walls')}; watcher + settle delay + rebuild + "
                                            f"HTTP; first build {fmt_s(e2e.get('first_build_s'))}")
     t.print()
+    if "worked" not in args.skip:  # the worked examples' cold and warm cost (bench/bench_worked.py)
+        print()
+        subprocess.run([sys.executable, str(REPO / "bench" / "bench_worked.py"), "--root", str(root)], cwd=REPO)
     if "scaling" not in args.skip:
         print()
         _scaling(root, tmp, [int(x) for x in args.scales.split(",")])

@@ -280,9 +280,9 @@ class StatementParser:
             key, role = (("source_left", "left source"), ("source_right", "right source"))[sources]
             self.fields[key] = self.tile_register(role)
             sources += 1
-            if not self.at(","):
+            if self.cur.kind in ("sep", "eof"):
                 break
-            self.take()
+            self.expect(",", f"',' after the {role}")
         self.fields["last"] = False
         seen_mask = False
         item = self.cur.kind not in ("sep", "eof") and sources > 0 and self.t[self.i - 1].text == ","

@@ -128,7 +128,7 @@ class Generator:
         self.spec = graph.spec
         self.vocabulary = VOCABULARY(graph)
         self.pack = ResultPack(self.spec, "worked")
-        self._admitted: dict[str, frozenset[str]] | None = None
+        self._admitted: dict[str, frozenset[str] | None] = {}
         self._executor: Executor | None = None
 
     def run(self, only: frozenset[str] | None = None) -> WorkedSuite:
@@ -151,13 +151,33 @@ class Generator:
 
     # -- facts ---------------------------------------------------------------------------------
     def admitted(self, mnemonic: str) -> frozenset[str] | None:
-        if self._admitted is None:
-            from ..asl.legality import ADMITTED
+        """The DataTypes ``InstructionContractDataTypeLegal_<MN>`` admits, asked of the executor's interpreter.
+
+        The same predicate the check's ``ADMITTED`` fact evaluates, but only for the instructions that get
+        a worked example and on the interpreter the runs compile anyway (no second interpreter on a cold
+        build); None when the spec states no such predicate or it cannot be evaluated.
+        """
+        if mnemonic in self._admitted:
+            return self._admitted[mnemonic]
+        from ..asl import ASLError
+        from ..asl.legality import ENUM, PREFIX
+        it = self.executor().interp
+        name = PREFIX + mnemonic
+        got: frozenset[str] | None = None
+        if it.has_function(name):
             try:
-                self._admitted = ADMITTED(self.graph)
-            except Exception:  # noqa: BLE001 - an unevaluable predicate leaves the choice to the run
-                self._admitted = {}
-        return self._admitted.get(mnemonic)
+                out = set()
+                for member in it.enum_members(ENUM):
+                    it.reset()
+                    if it.call(name, member) is True:
+                        out.add(member.removeprefix(ENUM + "_"))
+                got = frozenset(out)
+            except ASLError as e:
+                if e.kind == "budget":
+                    raise
+                got = None
+        self._admitted[mnemonic] = got
+        return got
 
     def executor(self) -> Executor:
         if self._executor is None:
