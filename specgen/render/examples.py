@@ -232,17 +232,55 @@ def worked_view(graph: SpecGraph, mnemonic: str, src: Any) -> dict[str, Any] | N
             "path": entry.path, "path_href": src(entry.path, entry.line, entry.line)}
 
 
+def short_word(word: str) -> str:
+    """A carrier word without its leading zero digits (at least four kept): ``0x0000000000007bff`` is
+    ``0x7bff``. The same number, written so three Tiles fit side by side on a worked example."""
+    if not word.startswith("0x") or len(word) <= 6:
+        return word
+    digits = word[2:].lstrip("0")
+    return "0x" + digits.rjust(4, "0")
+
+
 def _pad_marked(view: dict[str, Any], t: TileTable) -> dict[str, Any]:
     """Mark each cell outside the valid region (the pad region the PadValue fills, or leaves undefined)."""
     for row in view["rows"]:
         if row["collapsed"]:
             row["pad"] = True
+            row["word"] = short_word(row["word"])
             continue
         r = int(row["label"])
         for c, cell in enumerate(row["cells"]):
             cell["pad"] = not (r < t.valid_rows and c < t.valid_columns)
+            cell["word"] = short_word(cell["word"])
     view["pad_count"] = t.rows * t.columns - t.valid_rows * t.valid_columns
+    view["rows"] = _merge_pad_rows(view["rows"])
     return view
+
+
+def _merge_pad_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A run of pad-region rows whose every element holds one value (the PadValue) becomes one row."""
+    out: list[dict[str, Any]] = []
+    for row in rows:
+        cells = row.get("cells") or []
+        same = (not row["collapsed"] and cells and all(c["pad"] and c["defined"] for c in cells)
+                and len({(c["value"], c["word"]) for c in cells}) == 1)
+        if not same:
+            out.append(row)
+            continue
+        prev = out[-1] if out else None
+        key = (cells[0]["value"], cells[0]["word"])
+        if prev is not None and prev.get("merge_key") == key:
+            first = prev["label"].split("–")[0]
+            prev["count"] += 1
+            prev["label"] = f"{first}–{row['label']}"
+        else:
+            out.append({"label": row["label"], "collapsed": True, "pad": True, "merge_key": key, "count": 1,
+                        "value": key[0], "word": key[1], "cells": cells})
+    for row in out:  # a run of one keeps its cells
+        if row.pop("merge_key", None) is not None and row["count"] == 1:
+            row.update(collapsed=False)
+            row.pop("value"), row.pop("word"), row.pop("count")
+    return out
 
 
 def worked_digest(graph: SpecGraph, mnemonic: str) -> str:
