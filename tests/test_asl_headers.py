@@ -6,14 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPUS, corpus_or_skip
 from specgen.asl.headers import Header, scan_headers
 from specgen.asl.index import parse_cached
 from specgen.asl.static import headers_of
 from specgen.asl.synth import generated_sources
 from specgen.loader import load_spec
 
-CORPUS_0580 = CORPUS.parent / "pto-spec-0.58.0"
 
 
 def _compare(root: Path) -> int:
@@ -32,9 +30,8 @@ def test_bundled(bundled_root: Path) -> None:
 
 @pytest.mark.corpus
 @pytest.mark.parametrize("release", ["0.58.3", "0.58.0"])
-def test_corpora(release: str) -> None:
-    corpus_or_skip()
-    assert _compare(CORPUS.parent / f"pto-spec-{release}") >= 3
+def test_corpora(corpus_root: Path, release: str) -> None:
+    assert _compare(corpus_root.parent / f"pto-spec-{release}") >= 3
 
 
 def test_multi_line_headers_and_enumerations() -> None:
