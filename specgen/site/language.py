@@ -27,7 +27,8 @@ from ..render import Page
 from .options import LANGUAGE_NAMES, THEME_LANGUAGE
 
 TREE_KINDS = ("instruction", "unit")  # pages placed in the directory tree
-TAIL_KINDS = ("tests-index", "adr-index", "matrix", "release", "changes")  # one entry each after the tree
+TAIL_KINDS = ("tests-index", "adr-index", "matrix", "release", "changes")  # one entry each after the tree, in this order
+NOT_TAIL = TREE_KINDS + ("index", "home", "tests", "adr", "source")  # pages reached through the tree or an index
 CHUNK = 30  # a directory with more pages than this lists them in alphabetical runs of this many
 
 
@@ -106,6 +107,18 @@ def _title(p: Page) -> str:
     return html.escape(p.title)  # nav titles reach the page unescaped (material writes them as is)
 
 
+def tail_pages(pages: list[Page]) -> list[Page]:
+    """A language's own top-level pages (``<lang>/x.md``, ``<lang>/dir/index.md``) that no index lists:
+    the test and ADR indexes, the matrix, the release page, and any page kind added later (an
+    instruction index first)."""
+    return [p for p in pages if p.kind not in NOT_TAIL and p.url.count("/") <= 2]
+
+
+def _tail_order(p: Page) -> tuple[int, int, str]:
+    known = TAIL_KINDS.index(p.kind) if p.kind in TAIL_KINDS else len(TAIL_KINDS)
+    return (0 if "instruction" in p.kind else 1, known, p.url)
+
+
 def chunked(items: list[dict[str, str]]) -> list[Any]:
     """A long list of pages as runs of :data:`CHUNK` (``HL.LBI – HL.LHUI``), so a pruned page carries at
     most the runs' titles and its own run: the corpus' 184 AGU instructions cost every one of them
@@ -145,5 +158,5 @@ def language_section(lang: str, pages: list[Page], tree: bool) -> dict[str, Any]
             items.append({title: ([idx.url] if idx is not None else []) + node(sub)})
         return items + chunked([{_title(p): p.url} for p in sorted(leaves.get(d, []), key=lambda p: p.title)])
 
-    tail = [{_title(p): p.url} for kind in TAIL_KINDS for p in pages if p.kind == kind]
+    tail = [{_title(p): p.url} for p in sorted(tail_pages(pages), key=_tail_order)]
     return {name: [home, *node(lang), *tail]}
