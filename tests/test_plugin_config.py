@@ -108,6 +108,8 @@ def test_fresh_mkdocs_new_project_builds_with_only_the_plugin_line(tmp_path: Pat
     assert (site / "index.html").is_file()  # the user's own home page
     links = page.count("<a ")
     assert links < 400, f"{links} links on the TMUL page: the supplied nav is not small"
+    if theme == "material":  # the tree, pruned to the page's path even though mkdocs.yml lists no feature
+        assert "TADD/" in page and page.count('class="md-nav__link') < 120
 
 
 @pytest.mark.slow

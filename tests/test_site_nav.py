@@ -33,17 +33,25 @@ def test_tree_surface_class_instruction_then_the_tail() -> None:
         {"All": "en/instructions.md"}, {"Tests": "en/tests/index.md"}, {"Matrix": "en/traceability.md"}]}
 
 
+class _Theme(dict):  # type: ignore[type-arg]
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.name = name
+
+
 def test_supplied_nav_material_tree_other_themes_short() -> None:
     hand = {"index.md": "Home &amp; more", "about.md": "About"}
-    material = SimpleNamespace(nav=None, theme=SimpleNamespace(name="material"))
+    material = SimpleNamespace(nav=None, theme=_Theme("material"))
     nav = supplied_nav(material, hand, PAGES, ["en", "zh"], "auto")
     assert nav is not None
     assert nav[0] == {"Home &amp; more": "index.md"} and nav[-1] == {"About": "about.md"}
     assert [next(iter(x)) for x in nav[1:3]] == ["English", "中文"]
     assert isinstance(nav[1]["English"], list)
-    plain = SimpleNamespace(nav=None, theme=SimpleNamespace(name="mkdocs"))
+    assert material.theme["features"] == ["navigation.prune"], "the tree is pruned to the page's path"
+    plain = SimpleNamespace(nav=None, theme=_Theme("mkdocs"))
     assert supplied_nav(plain, hand, PAGES, ["en", "zh"], "auto")[1:3] == [{"English": "en/index.md"},
                                                                           {"中文": "zh/index.md"}]
+    assert "features" not in plain.theme
     assert supplied_nav(SimpleNamespace(nav=["x.md"], theme=material.theme), hand, PAGES, ["en"], "auto") is None
     assert supplied_nav(material, hand, PAGES, ["en"], "none") is None
 

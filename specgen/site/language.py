@@ -65,6 +65,14 @@ def is_material(config: Any) -> bool:
     return str(getattr(config.theme, "name", "") or "") == "material"
 
 
+def prune(config: Any) -> None:
+    """Turn on material's ``navigation.prune`` for the tree nav: without it material writes the whole
+    tree into every page (a fresh ``mkdocs new`` corpus project: 1,079 nav links a page, 1.1 GB site)."""
+    features = list(config.theme["features"] if "features" in config.theme else [])
+    if "navigation.prune" not in features:
+        config.theme["features"] = [*features, "navigation.prune"]
+
+
 def hand_title(markdown: str) -> str | None:
     """A hand page's first ``# heading``: the nav names it even when a dirty build does not read the page."""
     for line in markdown.splitlines():
@@ -92,6 +100,8 @@ def supplied_nav(config: Any, hand: dict[str, str | None], pages: list[Page], la
     if mode == "none" or config.nav is not None:
         return None
     tree = mode == "tree" or (mode == "auto" and is_material(config))
+    if tree and is_material(config):
+        prune(config)
     by_lang: dict[str, list[Page]] = {lang: [] for lang in langs}
     for p in pages:
         lang = page_language(p.url, langs)
