@@ -82,3 +82,7 @@ def test_instruction_page_is_one_entry_summary_first() -> None:
     assert tmul["tags"] == ["TMUL", "PTO-TILE-TMUL", "PTO-INST-TILE-TMUL"] and "long" not in tmul["text"]
     assert out[1]["text"] == "rows" and out[2]["text"] == "<ol>kept</ol>"
     assert mnemonic_boost("TMUL") > mnemonic_boost("TMULS") > 1
+    # a kind the site does not search (test listings, source pages) is dropped (mkdocs' own search)
+    kinds["en/tests/t/TMUL.html"] = "tests"
+    assert shape_entries([{"location": "en/tests/t/TMUL.html", "title": "t", "text": "x"}], kinds,
+                         frozenset({"tests"})) == []
