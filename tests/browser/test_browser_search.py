@@ -35,7 +35,8 @@ def search(page: Any, query: str) -> list[str]:
     tries = 0
     while True:
         box.fill("")
-        box.type(query, delay=30)  # key events: material's search listens for them (a bare fill was seen dropped)
+        box.fill(query)
+        box.press("End")  # a key event too: material's search listens for them (a bare fill was seen dropped)
         try:
             links.first.wait_for(state="attached", timeout=10_000)
             break
