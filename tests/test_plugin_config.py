@@ -103,10 +103,13 @@ def test_fresh_mkdocs_new_project_builds_with_only_the_plugin_line(tmp_path: Pat
     assert "<h1" in page and 'id="summary"' in page
     assert not (site / "zh").exists(), "English only: mkdocs.yml declares no other language"
     index = json.loads((site / "search" / "search_index.json").read_text())
-    assert any(d["location"].startswith("en/" + TMUL.replace(".html", "")) for d in index["docs"]), "search kept"
+    tmul = [d for d in index["docs"] if d["location"].split("#")[0] == "en/" + TMUL.replace(".html", "/")]
+    assert len(tmul) == 1, "search kept, an instruction page one entry"
     assert (site / "index.html").is_file()  # the user's own home page
     links = page.count("<a ")
     assert links < 400, f"{links} links on the TMUL page: the supplied nav is not small"
+    if theme == "material":  # the tree, pruned to the page's path even though mkdocs.yml lists no feature
+        assert "TADD/" in page and page.count('class="md-nav__link') < 120
 
 
 @pytest.mark.slow

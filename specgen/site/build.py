@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from mkdocs.exceptions import PluginError
-from mkdocs.structure.files import File, Files
+from mkdocs.structure.files import File, Files, InclusionLevel
 
 from ..cache import RecordCache
 from ..diff import SpecDiff
@@ -134,6 +134,7 @@ def add_pages(files: Files, config: Any, pages: list[Page], changed: dict[str, b
             log.warning("specgen: %s exists in docs_dir and is replaced by the generated page", p.url)
             files.remove(existing)
         f = PageFile.generated(config, p.url, content=p.markdown)
+        f.inclusion = InclusionLevel.NOT_IN_NAV  # reached through index pages: not an "omitted from nav" page
         f.changed = changed[p.url]
         if f.changed:
             rewritten.add(f.url)

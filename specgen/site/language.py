@@ -27,7 +27,8 @@ from ..render import Page
 from .options import LANGUAGE_NAMES, THEME_LANGUAGE
 
 TREE_KINDS = ("instruction", "unit")  # pages placed in the directory tree
-TAIL_KINDS = ("tests-index", "adr-index", "matrix", "release", "changes")  # one entry each after the tree
+TAIL_KINDS = ("tests-index", "adr-index", "matrix", "release", "changes")  # one entry each after the tree, in this order
+NOT_TAIL = TREE_KINDS + ("index", "home", "tests", "adr", "source")  # pages reached through the tree or an index
 CHUNK = 30  # a directory with more pages than this lists them in alphabetical runs of this many
 
 
@@ -64,6 +65,14 @@ def is_material(config: Any) -> bool:
     return str(getattr(config.theme, "name", "") or "") == "material"
 
 
+def prune(config: Any) -> None:
+    """Turn on material's ``navigation.prune`` for the tree nav: without it material writes the whole
+    tree into every page (a fresh ``mkdocs new`` corpus project: 1,079 nav links a page, 1.1 GB site)."""
+    features = list(config.theme["features"] if "features" in config.theme else [])
+    if "navigation.prune" not in features:
+        config.theme["features"] = [*features, "navigation.prune"]
+
+
 def hand_title(markdown: str) -> str | None:
     """A hand page's first ``# heading``: the nav names it even when a dirty build does not read the page."""
     for line in markdown.splitlines():
@@ -91,6 +100,8 @@ def supplied_nav(config: Any, hand: dict[str, str | None], pages: list[Page], la
     if mode == "none" or config.nav is not None:
         return None
     tree = mode == "tree" or (mode == "auto" and is_material(config))
+    if tree and is_material(config):
+        prune(config)
     by_lang: dict[str, list[Page]] = {lang: [] for lang in langs}
     for p in pages:
         lang = page_language(p.url, langs)
@@ -104,6 +115,18 @@ def supplied_nav(config: Any, hand: dict[str, str | None], pages: list[Page], la
 
 def _title(p: Page) -> str:
     return html.escape(p.title)  # nav titles reach the page unescaped (material writes them as is)
+
+
+def tail_pages(pages: list[Page]) -> list[Page]:
+    """A language's own top-level pages (``<lang>/x.md``, ``<lang>/dir/index.md``) that no index lists:
+    the test and ADR indexes, the matrix, the release page, and any page kind added later (an
+    instruction index first)."""
+    return [p for p in pages if p.kind not in NOT_TAIL and p.url.count("/") <= 2]
+
+
+def _tail_order(p: Page) -> tuple[int, int, str]:
+    known = TAIL_KINDS.index(p.kind) if p.kind in TAIL_KINDS else len(TAIL_KINDS)
+    return (0 if "instruction" in p.kind else 1, known, p.url)
 
 
 def chunked(items: list[dict[str, str]]) -> list[Any]:
@@ -145,5 +168,5 @@ def language_section(lang: str, pages: list[Page], tree: bool) -> dict[str, Any]
             items.append({title: ([idx.url] if idx is not None else []) + node(sub)})
         return items + chunked([{_title(p): p.url} for p in sorted(leaves.get(d, []), key=lambda p: p.title)])
 
-    tail = [{_title(p): p.url} for kind in TAIL_KINDS for p in pages if p.kind == kind]
+    tail = [{_title(p): p.url} for p in sorted(tail_pages(pages), key=_tail_order)]
     return {name: [home, *node(lang), *tail]}

@@ -260,7 +260,8 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
 
     def shape_search(self, config: Any) -> None:
         """Instruction pages as one entry each, the exact mnemonic first (before search writes its index)."""
-        searchindex.shape_plugin_entries(search_plugin(config), self.kinds)
+        unsearchable = frozenset(name for name, kind in BY_NAME.items() if not kind.searchable)
+        searchindex.shape_plugin_entries(config, self.kinds, unsearchable)
 
     def split_search_index(self, config: Any) -> None:
         """One search index per language (material only: its pages fetch the index themselves)."""

@@ -35,7 +35,8 @@ def search(page: Any, query: str) -> list[str]:
     tries = 0
     while True:
         box.fill("")
-        box.type(query, delay=30)  # key events: material's search listens for them (a bare fill was seen dropped)
+        box.fill(query)
+        box.press("End")  # a key event too: material's search listens for them (a bare fill was seen dropped)
         try:
             links.first.wait_for(state="attached", timeout=10_000)
             break
@@ -49,13 +50,13 @@ def search(page: Any, query: str) -> list[str]:
                 box.click()
     # every keystroke queries the worker, and on a loaded machine a partly typed query's hits can
     # show after the query is complete: read until the list is the same twice, 1.5 s apart
-    hrefs: list[str] = []
+    hrefs: list[str] = links.evaluate_all("els => els.map(e => e.href)")
     for _ in range(40):
         page.wait_for_timeout(1500)
         now = links.evaluate_all("els => els.map(e => e.href)")
         if now and now == hrefs:
             break
-        hrefs = now
+        hrefs = now or hrefs  # a list cleared between two renderings is not an answer
     return [page_of(h) for h in hrefs]
 
 

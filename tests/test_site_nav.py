@@ -1,0 +1,88 @@
+"""The navigation the plugin supplies when mkdocs.yml has none, and the search entries it shapes."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from specgen.render import Page
+from specgen.site.language import chunked, hand_title, language_section, supplied_nav
+from specgen.site.searchindex import mnemonic_boost, shape_entries
+
+
+def _page(url: str, kind: str, title: str) -> Page:
+    return Page(url=url, title=title, kind=kind, lang=url.split("/")[0], content="", depends_on=frozenset(),
+                links=frozenset())
+
+
+PAGES = [
+    _page("en/index.md", "home", "Home"), _page("en/tile/index.md", "index", "Tile"),
+    _page("en/tile/a/index.md", "index", "a"), _page("en/tile/a/TMUL.md", "instruction", "TMUL"),
+    _page("en/tile/a/TADD.md", "instruction", "TADD"), _page("en/tests/index.md", "tests-index", "Tests"),
+    _page("en/tests/tile/a/TMUL.md", "tests", "TMUL tests"), _page("en/instructions.md", "instruction-index", "All"),
+    _page("en/traceability.md", "matrix", "Matrix"), _page("zh/index.md", "home", "首页"),
+    _page("source/asl/tile/a/TMUL.md", "source", "TMUL.asl"),
+]
+
+
+def test_tree_surface_class_instruction_then_the_tail() -> None:
+    section = language_section("en", [p for p in PAGES if p.lang == "en"], tree=True)
+    assert section == {"English": [
+        "en/index.md",
+        {"Tile": ["en/tile/index.md", {"a": ["en/tile/a/index.md", {"TADD": "en/tile/a/TADD.md"},
+                                              {"TMUL": "en/tile/a/TMUL.md"}]}]},
+        {"All": "en/instructions.md"}, {"Tests": "en/tests/index.md"}, {"Matrix": "en/traceability.md"}]}
+
+
+class _Theme(dict):  # type: ignore[type-arg]
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.name = name
+
+
+def test_supplied_nav_material_tree_other_themes_short() -> None:
+    hand = {"index.md": "Home &amp; more", "about.md": "About"}
+    material = SimpleNamespace(nav=None, theme=_Theme("material"))
+    nav = supplied_nav(material, hand, PAGES, ["en", "zh"], "auto")
+    assert nav is not None
+    assert nav[0] == {"Home &amp; more": "index.md"} and nav[-1] == {"About": "about.md"}
+    assert [next(iter(x)) for x in nav[1:3]] == ["English", "中文"]
+    assert isinstance(nav[1]["English"], list)
+    assert material.theme["features"] == ["navigation.prune"], "the tree is pruned to the page's path"
+    plain = SimpleNamespace(nav=None, theme=_Theme("mkdocs"))
+    assert supplied_nav(plain, hand, PAGES, ["en", "zh"], "auto")[1:3] == [{"English": "en/index.md"},
+                                                                          {"中文": "zh/index.md"}]
+    assert "features" not in plain.theme
+    assert supplied_nav(SimpleNamespace(nav=["x.md"], theme=material.theme), hand, PAGES, ["en"], "auto") is None
+    assert supplied_nav(material, hand, PAGES, ["en"], "none") is None
+
+
+def test_long_directories_are_runs_and_titles_escaped() -> None:
+    runs = chunked([{f"M{i:03}": f"en/d/M{i:03}.md"} for i in range(65)])
+    assert [next(iter(r)) for r in runs] == ["M000 – M029", "M030 – M059", "M060 – M064"]
+    assert hand_title("intro\n# A <b> title #\n") == "A &lt;b&gt; title"
+    hostile = language_section("en", [_page("en/x/<i>.md", "instruction", "<img src=x>")], tree=True)
+    assert "<img" not in repr(hostile)
+
+
+def test_instruction_page_is_one_entry_summary_first() -> None:
+    kinds = {"en/t/TMUL.html": "instruction", "en/t/index.html": "index"}
+    entries = [
+        {"location": "en/t/TMUL.html", "title": "TMUL", "text": "<ol><li>Home</li></ol> 中文"},
+        {"location": "en/t/TMUL.html#summary", "title": "Summary",
+         "text": "<p>Multiply.</p> ID<code>PTO-TILE-TMUL</code> · <code>PTO-INST-TILE-TMUL</code>"},
+        {"location": "en/t/TMUL.html#ndf", "title": "Clauses", "text": "PTO-TMUL-CONTRACT-001\u00b6 Kind"},
+        {"location": "en/t/TMUL.html#examples", "title": "Examples", "text": "long " * 500},
+        {"location": "en/t/index.html", "title": "t", "text": "<ol><li>Home</li></ol> rows"},
+        {"location": "about.html", "title": "About", "text": "<ol>kept</ol>"},
+    ]
+    out = shape_entries(entries, kinds)
+    assert [e["location"] for e in out] == ["en/t/TMUL.html", "en/t/index.html", "about.html"]
+    tmul = out[0]
+    assert tmul["text"].startswith("<p>Multiply.</p>") and "PTO-TMUL-CONTRACT-001" in tmul["text"]
+    assert tmul["tags"] == ["TMUL", "PTO-TILE-TMUL", "PTO-INST-TILE-TMUL"] and "long" not in tmul["text"]
+    assert out[1]["text"] == "rows" and out[2]["text"] == "<ol>kept</ol>"
+    assert mnemonic_boost("TMUL") > mnemonic_boost("TMULS") > 1
+    # a kind the site does not search (test listings, source pages) is dropped (mkdocs' own search)
+    kinds["en/tests/t/TMUL.html"] = "tests"
+    assert shape_entries([{"location": "en/tests/t/TMUL.html", "title": "t", "text": "x"}], kinds,
+                         frozenset({"tests"})) == []
