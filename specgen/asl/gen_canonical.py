@@ -19,7 +19,9 @@ form of the family ``F`` (``ALU``, ``AGU``, …, read from the catalog's
   each also with both sources on one register): an executed attempt leaves
   every GPR that no ``RegDst*`` field (nor ``->Ra``) names unchanged;
 * ``Aliases`` / ``AliasAndFaults``: every Reg5 source reads T#1 (and, in a
-  second attempt, U#1); an executed attempt does not consume the queues;
+  second attempt, U#1); an executed attempt does not consume the queues
+  (not checked for a form that pushes its result to a queue implicitly:
+  ``->t`` in its asm and no ``RegDst`` field);
 * ``Totality``: the ``Execution`` rule for every form, then every value (up
   to 64) of every constrained field (``one-of``, ``not-equal``): an assigned
   value passes ``ScalarFormOperandsLegal``, a reserved one that still decodes
@@ -30,6 +32,8 @@ family. The SYS-specific sweeps live in :mod:`specgen.asl.gen_canonical_sys`.
 """
 
 from __future__ import annotations
+
+import re
 
 from ..encoding.model import catalog_word
 from .gen_scalar_shards import MASK64, _ident, _w
@@ -115,8 +119,8 @@ begin
     ResetProfileState();
     WriteTPC({_w(TPC)});
     CanonicalSeedRegisters();
-    if queue == 1 then PushTemporaryQueue(TRUE, {_w(0x180)});
-    elsif queue == 2 then PushTemporaryQueue(FALSE, {_w(0x180)});
+    if queue == 1 || queue == 3 then PushTemporaryQueue(TRUE, {_w(0x180)});
+    elsif queue == 2 || queue == 4 then PushTemporaryQueue(FALSE, {_w(0x180)});
     end;
     ClearFault();
     assert DecodeScalarForm(instruction, length) == form;
@@ -203,7 +207,9 @@ def aliases(cat: Catalog, forms: list[int]) -> list[str]:
             c = cat.canonical(i, base)
             if c is None:
                 continue
-            lines += attempt(cat, i, c[0], queue=queue)
+            # a form that pushes its result to a queue with no RegDst field (``->t``): not checked
+            implicit = not any(n.startswith("RegDst") for n in base) and re.search(r"->\s*\{?\s*[tu]\b", f.get("asm", ""))
+            lines += attempt(cat, i, c[0], queue=queue + 2 if implicit else queue)
     return lines
 
 
