@@ -163,7 +163,7 @@ def attempt(cat: Catalog, i: int, word: int, *, keep: set[int] | None = None, qu
 
 def _destinations(form: dict, vals: dict[str, int]) -> set[int]:
     out = {v for n, v in vals.items() if n.startswith("RegDst")}
-    if re.search(r"->\s*ra\b", form.get("asm", ""), re.IGNORECASE):  # ->Ra / ->ra: the link register R10
+    if re.search(r"-\s*>\s*ra\b", form.get("asm", ""), re.IGNORECASE):  # ->Ra, ->ra, "- >Ra" (0.58.0): the link register R10
         out.add(10)
     return out
 
