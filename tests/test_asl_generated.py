@@ -386,3 +386,29 @@ def test_bru_jump_shards_for_the_corpus_catalog(corpus):
     assert not _Jump(jumps["SETRET"]).signed and not _Jump(jumps["HL.SETRET"]).signed
     jr = text[text.index("func ValidateScalarBRUBounds_JR()"):]
     assert "Fault_InstructionPC" in jr[:jr.index("end;\nfunc ")]
+
+
+def test_canonical_sweeps_parse_and_slices_partition_the_transfers(corpus):
+    import json
+
+    from specgen.asl.gen_canonical import Catalog, canonical_asl
+    from specgen.asl.gen_canonical_sys import _Sys, sys_canonical_asl, transfers
+
+    cat = json.loads((corpus / "spec/catalog/scalar-forms.json").read_text())
+    regs = json.loads((corpus / "spec/catalog/system-registers.json").read_text())
+    text = canonical_asl(cat)
+    parse_source(text, "c.asl")
+    for fam in ("AGU", "ALU", "AMO", "BRU", "FSU", "SYS"):
+        assert f"func ValidateCanonicalScalar{fam}Totality()" in text
+    c = Catalog(cat)
+    assert all(c.canonical(i) is not None for i in range(len(c.forms)))  # every form has a canonical word
+    called = ["ValidateCanonicalScalarSYSRegisterTransfers0To9", "ValidateCanonicalScalarSYSRegisterTransfers10To19"]
+    sys_text = sys_canonical_asl(cat, regs, called)
+    parse_source(sys_text, "s.asl")
+    entries = transfers(_Sys(c), regs)
+    first = sys_text[sys_text.index("func ValidateCanonicalScalarSYSRegisterTransfers0To9()"):]
+    second = sys_text[sys_text.index("func ValidateCanonicalScalarSYSRegisterTransfers10To19()"):]
+    n_first = first[:first.index("end;\nfunc ")].count("    Canonical")
+    n_second = second[:second.index("end;\n") if "end;\nfunc " not in second else second.index("end;\nfunc ")].count(
+        "    Canonical")
+    assert n_first + n_second == len(entries) and n_first > 0 and n_second > 0

@@ -32,11 +32,11 @@ from the ASL is :mod:`specgen.asl.legality`.
 """
 
 from .ast import Module
-from .errors import ASLError, NeedsGenerated
+from .errors import ASLError, MissingFunction
 from .interp import Interpreter
 from .parser import parse_source
 from .session import interpreter_for
 from .values import Bits, bits
 
-__all__ = ["ASLError", "NeedsGenerated", "Interpreter", "Module", "parse_source", "Bits", "bits",
+__all__ = ["ASLError", "MissingFunction", "Interpreter", "Module", "parse_source", "Bits", "bits",
            "interpreter_for"]

@@ -14,7 +14,7 @@ from specgen.diagnostics import Span
 
 from .ast import Node, TypeDecl
 from .compile_base import AsFailure, Compiler, Ctx, DispatchTable
-from .errors import ASLError, NeedsGenerated
+from .errors import ASLError, MissingFunction
 from .values import Bits, show
 
 
@@ -112,7 +112,7 @@ def named_type(c: Compiler, types: dict[str, TypeInfo], name: str, span: Span) -
     """Resolve the declared type ``name`` once, caching it in ``types``.
 
     A type nothing declares but the upstream build generates is an
-    enumeration without members (its default value raises NeedsGenerated).
+    enumeration without members (its default value raises MissingFunction).
     """
     decls, _ = c._decls(name)
     tdecl = next((d for d in decls if isinstance(d, TypeDecl)), None)
@@ -150,7 +150,7 @@ def default(ti: TypeInfo) -> object:
         return ""
     if k == "enum":
         if not ti.enum:
-            raise NeedsGenerated(ti.name)
+            raise MissingFunction(ti.name)
         return ti.enum[0]
     if k == "record":
         return {f: default(t) for f, t in ti.fields}

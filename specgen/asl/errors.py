@@ -16,7 +16,7 @@ class ASLError(Exception):
 
     ``kind`` classifies it for the test runner: ``parse``, ``unknown-name``,
     ``assert``, ``type``, ``unsupported``, ``unreachable``, ``runtime``,
-    ``needs-generated``, ``broken-unit`` (the name belongs to a unit that does
+    ``missing-function``, ``broken-unit`` (the name belongs to a unit that does
     not parse; the message gives that unit's syntax error).
     """
 
@@ -41,15 +41,17 @@ class ASLAssertionError(ASLError):
     """An ASL ``assert`` (or ``as`` range check) evaluated to FALSE."""
 
 
-class NeedsGenerated(ASLError):
-    """A name belongs to code the upstream build generates and this tree lacks."""
+class MissingFunction(ASLError):
+    """A name the spec's code or a test uses is defined nowhere: not in the tree, not in the ASL
+    specgen generates from the tree's catalogs (a shard an unseen release adds, or a catalog a
+    generator cannot read). The run stops there; the test fails naming the function."""
 
     def __init__(self, name: str, span: Span | None = None, asl_stack: tuple = ()) -> None:
         super().__init__(
-            f"'{name}' is defined by generated ASL (decoder/validation shards) that the "
-            "spec tree does not contain; specgen does not produce it yet",
+            f"'{name}' is defined neither in the spec tree nor in the ASL specgen generates from "
+            "its catalogs (decoders, dispatch tables, validation shards)",
             span,
-            "needs-generated",
+            "missing-function",
             asl_stack,
         )
         self.name = name

@@ -46,7 +46,7 @@ class _Jump:
         self.width = self.fields[self.imm]["width"]
         self.signed = self._signed(form)
         self.jump = self.handler.startswith("Jump")
-        self.link = "->Ra" in form.get("asm", "")
+        self.link = bool(re.search(r"-\s*>\s*ra\b", form.get("asm", ""), re.IGNORECASE))
         self.reserved_dst = [c["value"] for c in form.get("constraints", [])
                              if c.get("field") == "RegDst" and c.get("operator") == "not-equal"]
 

@@ -19,7 +19,9 @@ form of the family ``F`` (``ALU``, ``AGU``, …, read from the catalog's
   each also with both sources on one register): an executed attempt leaves
   every GPR that no ``RegDst*`` field (nor ``->Ra``) names unchanged;
 * ``Aliases`` / ``AliasAndFaults``: every Reg5 source reads T#1 (and, in a
-  second attempt, U#1); an executed attempt does not consume the queues;
+  second attempt, U#1); an executed attempt does not consume the queues
+  (not checked for a form that pushes its result to a queue implicitly:
+  ``->t`` in its asm and no ``RegDst`` field);
 * ``Totality``: the ``Execution`` rule for every form, then every value (up
   to 64) of every constrained field (``one-of``, ``not-equal``): an assigned
   value passes ``ScalarFormOperandsLegal``, a reserved one that still decodes
@@ -30,6 +32,8 @@ family. The SYS-specific sweeps live in :mod:`specgen.asl.gen_canonical_sys`.
 """
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 
@@ -136,8 +140,8 @@ begin
     ResetProfileState();
     WriteTPC({_w(TPC)});
     CanonicalSeedRegisters();
-    if queue == 1 then PushTemporaryQueue(TRUE, {_w(0x180)});
-    elsif queue == 2 then PushTemporaryQueue(FALSE, {_w(0x180)});
+    if queue == 1 || queue == 3 then PushTemporaryQueue(TRUE, {_w(0x180)});
+    elsif queue == 2 || queue == 4 then PushTemporaryQueue(FALSE, {_w(0x180)});
     end;
     ClearFault();
     assert DecodeScalarForm(instruction, length) == form;
@@ -180,7 +184,7 @@ def attempt(cat: Catalog, i: int, word: int, *, keep: set[int] | None = None, qu
 
 def _destinations(form: dict, vals: dict[str, int]) -> set[int]:
     out = {v for n, v in vals.items() if n.startswith("RegDst")}
-    if "Ra" in form.get("asm", ""):
+    if re.search(r"-\s*>\s*ra\b", form.get("asm", ""), re.IGNORECASE):  # ->Ra, ->ra, "- >Ra" (0.58.0): the link register R10
         out.add(10)
     return out
 
@@ -224,7 +228,9 @@ def aliases(cat: Catalog, forms: list[int]) -> list[str]:
             c = cat.canonical(i, base)
             if c is None:
                 continue
-            lines += attempt(cat, i, c[0], queue=queue)
+            # a form that pushes its result to a queue with no RegDst field (``->t``): not checked
+            implicit = not any(n.startswith("RegDst") for n in base) and re.search(r"->\s*\{?\s*[tu]\b", f.get("asm", ""))
+            lines += attempt(cat, i, c[0], queue=queue + 2 if implicit else queue)
     return lines
 
 

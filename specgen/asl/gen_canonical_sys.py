@@ -58,10 +58,11 @@ begin
     CanonicalEnterSystemBlock();
     ClearFault();
     assert DecodeScalarForm(instruction, length) == form;
+    let tpc = ReadTPC();
     if executes then
         assert ExecuteScalarInstruction(instruction, length) == ScalarExecution_Executed;
         assert _LastFault == Fault_None;
-        assert ReadTPC() == {_w(TPC)} + (length DIV 8);
+        assert ReadTPC() == tpc + (length DIV 8);
     else
         assert ExecuteScalarInstruction(instruction, length) == ScalarExecution_Rejected;
         assert _LastFault == Fault_IllegalInstruction;

@@ -12,10 +12,11 @@ there, so the interpreter treats such names specially:
   and case selection, so the interpreter gives each its own name as value;
   this is exact for everything except ordinals, which nothing generated
   exposes without a generated function.
-* every other such name (functions like ``DecodeTileOperation``, constants
-  like ``PTO_TILE_OPERATION_COUNT``) raises :class:`NeedsGenerated` when a
-  run reaches it, and the test runner reports the distinct status
-  ``needs-generated`` naming it.
+* every other such name that specgen's generators (``synth.py``, ``gen_*.py``)
+  do not define either raises :class:`~specgen.asl.errors.MissingFunction`
+  when a run reaches it: the test fails with reason
+  ``missing-function:<name>``, at the file and line of the use, with the ASL
+  stack.
 """
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ from .compile_lvalue import compile_lvalue
 from .compile_stmt import collect_locals, compile_block, compile_stmt
 from .compile_types import TypeInfo, default, named_type, type_of, value_fits
 from .budget import DEFAULT_MAX_STEPS, StepBudgetExceeded
-from .errors import ASLAssertionError, ASLError, NeedsGenerated
+from .errors import ASLAssertionError, ASLError, MissingFunction
 from .generated_names import GeneratedNames
 from .index import SpecIndex
 from .stdlib import BUILTINS, BuiltinError
@@ -406,7 +406,7 @@ class Interpreter:
                             f"({broken[0]}:{broken[1]}:{broken[2]}: {broken[3]})", span, "broken-unit",
                             self._snapshot(span))
         if self.generated.is_generated(name):
-            return NeedsGenerated(name, span, self._snapshot(span))
+            return MissingFunction(name, span, self._snapshot(span))
         return ASLError(f"unknown identifier '{name}'", span, "unknown-name", self._snapshot(span))
 
     # ------------------------------------------------------------ compilers

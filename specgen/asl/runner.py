@@ -2,8 +2,8 @@
 
 A test passes when its ``main()`` returns 0 and no ``assert`` fails.
 Statuses: ``passed``, ``failed`` (an assert or ``as`` check failed, or main
-returned non-zero, or the test reached a name that the upstream build
-generates and specgen does not: reason ``needs-generated:<name>``) and ``error`` (the interpreter could not run it: syntax, unknown
+returned non-zero, or the test reached a function defined neither in the
+tree nor in specgen's generated ASL: reason ``missing-function:<name>``) and ``error`` (the interpreter could not run it: syntax, unknown
 name, unsupported construct, run-time error). Every non-passing result
 carries the file:line where it stopped and the ASL stack.
 
@@ -28,7 +28,7 @@ from xml.sax.saxutils import quoteattr
 from ..loader import load_spec
 from ..loader.tree import Spec
 from ..models.located import AvsTest
-from .errors import ASLError, NeedsGenerated, bounded_stack
+from .errors import ASLError, MissingFunction, bounded_stack
 from .index import build_index, parse_cached
 from .interp import Interpreter
 from .profiles import get_profile
@@ -65,7 +65,7 @@ class TestResult:
     message: str = ""
     location: str = ""
     stack: list[str] = field(default_factory=list)
-    reason: str = ""  # error kind, ``main-nonzero`` or ``needs-generated:<missing name>``
+    reason: str = ""  # error kind, ``main-nonzero`` or ``missing-function:<missing name>``
 
 
 @dataclass
@@ -163,9 +163,9 @@ def run_one(interp: Interpreter, case: TestCase) -> TestResult:
         if result != 0:
             status, message = "failed", f"main() returned {show(result)}, expected 0"
             reason = "main-nonzero"
-    except NeedsGenerated as exc:
-        # a missing piece of the build is the spec failing to run, not a skip
-        status, message, reason = "failed", exc.message, f"needs-generated:{exc.name}"
+    except MissingFunction as exc:
+        # a function nothing defines is the spec failing to run, not a skip
+        status, message, reason = "failed", exc.message, f"missing-function:{exc.name}"
         location, stack = str(exc.span), _format_stack(exc)
     except ASLError as exc:
         status = "failed" if exc.kind == "assert" else "error"

@@ -29,9 +29,9 @@ The command-form decoder (:mod:`specgen.asl.gen_commands`, from
 returned by :func:`generated_modules` too, as are the scalar decoder
 (:mod:`specgen.asl.gen_scalar`), the AGU validation shards
 (:mod:`specgen.asl.gen_scalar_shards`) and ``SystemRegisterAccessOf``
-(:mod:`specgen.asl.gen_sysregs`). Still not generated:
-the FSU/SYS validation shards and the BRU jump/link shards; a test that
-reaches one reports ``needs-generated`` naming it. ``ExecuteTileInstruction``
+(:mod:`specgen.asl.gen_sysregs`). The validation shards come from sibling ``gen_*`` modules too (FSU, BRU
+compare/set-commit and jump/link, the canonical sweeps); a name no
+generator defines fails the test that reaches it as ``missing-function``. ``ExecuteTileInstruction``
 (the timed tile entry point, :data:`TIMED_TILE_ENTRY_ASL`) and the BRU
 compare/set-commit shards (:mod:`specgen.asl.gen_bru_shards`) are generated.
 """
