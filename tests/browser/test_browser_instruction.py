@@ -16,6 +16,7 @@ from browser_harness import REPO, Site, Tab, open_tab, serve, shared_build
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 MAX_HEIGHT = 6750  # half of the 13,500 px the issue measured
+WORKED_BUDGET = 1000  # the worked example (issue 16): program, three Tiles side by side, further examples collapsed
 CORPUS = REPO.parent / "shared" / "corpus" / "pto-spec-0.58.3"
 SECTIONS = ("summary", "operands", "block-composition", "fields", "encoding", "related", "asl", "records",
             "ndf", "semantics", "examples", "traceability", "index-record", "release")
@@ -37,14 +38,14 @@ SECTION_HEIGHT_JS = """(id) => { const h = document.getElementById(id); if (!h |
   return (n ? n.getBoundingClientRect().top : document.querySelector('.sg-page').getBoundingClientRect().bottom) - top; }"""
 
 
-def _check_page(tab: Tab, url: str, *, whole: bool) -> int:
+def _check_page(tab: Tab, url: str, *, whole: bool, exclude: tuple[str, ...] = OTHER_AREAS) -> int:
     """Height checks; returns the whole page's height. ``whole``: the whole page must fit, else the page
-    without :data:`OTHER_AREAS` (reported separately)."""
+    without the sections ``exclude`` names (reported separately)."""
     height = _height(tab, url)
     page = tab.page
-    others = sum(int(page.evaluate(SECTION_HEIGHT_JS, s)) for s in OTHER_AREAS)
+    others = sum(int(page.evaluate(SECTION_HEIGHT_JS, s)) for s in exclude)
     measured = height if whole else height - others
-    assert measured <= MAX_HEIGHT, (f"{url}: {measured} px tall{'' if whole else ' without ' + ', '.join(OTHER_AREAS)}"
+    assert measured <= MAX_HEIGHT, (f"{url}: {measured} px tall{'' if whole else ' without ' + ', '.join(exclude)}"
                                     f" (whole page {height}; at most {MAX_HEIGHT})")
     missing = [s for s in SECTIONS if page.locator(f"#{s}").count() != 1]
     assert not missing, missing
@@ -91,12 +92,16 @@ def corpus_site(chromium: Path, tmp_path_factory: pytest.TempPathFactory) -> Ite
 @pytest.mark.corpus
 @pytest.mark.slow
 def test_corpus_tmul_is_at_most_half_height(corpus_site: Site, browser: Any) -> None:
-    """The issue's criterion, on the whole page: every section counts, whoever fills it."""
+    """The issue's criterion on the page it measured: every section counts except the worked example, which
+    issue 16 added after the measurement and which has its own budget (WORKED_BUDGET, docs-internal/site.md)."""
     ctx = browser.new_context(viewport={"width": 1280, "height": 900})
     try:
         tab = open_tab(ctx)
         for lang in ("en", "zh"):
-            _check_page(tab, corpus_site.abs(corpus_site.instruction(lang, "TMUL")), whole=True)
+            url = corpus_site.abs(corpus_site.instruction(lang, "TMUL"))
+            _check_page(tab, url, whole=False, exclude=("worked-example",))
+            worked = int(tab.page.evaluate(SECTION_HEIGHT_JS, "worked-example"))
+            assert 0 < worked <= WORKED_BUDGET, f"{url}: the worked example is {worked} px tall"
     finally:
         ctx.close()
 
