@@ -97,3 +97,34 @@ def test_build_reports_the_worked_example_coverage(bundled_root: Path) -> None:
     graph, times = load_graph(bundled_root, None, lambda stage: None)
     assert times.worked == worked_examples(graph).summary()
     assert times.worked.startswith("worked examples: ")
+
+
+@pytest.mark.corpus
+@pytest.mark.slow  # compiling the 0.58.0 interpreter dominates (~10-20 s)
+def test_0580_tile_scalar_block_runs_without_its_listed_b_ior(corpus_root: Path) -> None:
+    """0.58.0 lists a bare ``B.IOR`` for TADDS; its ASL completes the Block without it (scalar0 stays zero)."""
+    root = corpus_root.parent / "pto-spec-0.58.0"
+    if not root.is_dir():
+        pytest.fail(f"the 0.58.0 corpus must be at {root}")
+    graph = SpecGraph.build(load_spec(root))
+    suite = Generator(graph).run(only=frozenset({"TADDS", "TDIVS"}))
+    tadds = suite.entries["TADDS"]
+    assert tadds.reason is None and tadds.defaulted == ["B.IOR"]
+    r = tadds.examples[0].result
+    assert "B.IOR" not in r.program and r.program.startswith("BSTART.VEC TADDS, ")
+    (src,), (out,) = r.inputs, r.outputs
+    for i in range(out.valid_rows):  # x + 0: the architectural default scalar
+        for j in range(out.valid_columns):
+            assert out.defined[i][j] and out.values[i][j] == src.values[i][j]
+    # a zero divisor is not a legal TDIVS: without GPRs the generator cannot write it, and says why
+    tdivs = suite.entries["TDIVS"]
+    assert not tdivs.examples and tdivs.reason is not None and tdivs.reason.key == "ior"
+    assert tdivs.attempts and all("Fault_" in a.problem for a in tdivs.attempts)
+    page = "tile/tile-scalar-and-immediate/arithmetic/TADDS"
+    WORKED.set(graph, suite)
+    uris = {f"{lang}/{page}.md" for lang in ("en", "zh")}
+    pages = {p.url: p.content for p in render_site(graph, RenderOptions(), only=lambda p: p.uri in uris)}
+    assert len(pages) == 2
+    for lang in ("en", "zh"):
+        content = next(v for k, v in pages.items() if k.startswith(lang + "/"))
+        assert 'data-worked="defaulted"' in content and str(escape(Messages(lang)("worked.defaulted"))) in content

@@ -78,10 +78,18 @@ class Template:
     bindings: list[Binding] = field(default_factory=list)
     omitted: list[str] = field(default_factory=list)  # optional commands left out, as written
     blockers: list[Reason] = field(default_factory=list)
+    # B.IOR lines the composition lists without "(optional)": left out, so the spec's ASL decides whether the
+    # bindings are complete without them (its scalar operands then keep their architectural default)
+    scalar_lines: list[str] = field(default_factory=list)
 
     @property
     def fillable(self) -> bool:
         return not self.blockers and bool(self.bindings)
+
+    @property
+    def scalar_reason(self) -> Reason | None:
+        """Why the Block may not be writable: it lists a B.IOR the generator cannot fill (no GPRs are set)."""
+        return Reason("ior", (("line", self.scalar_lines[0]),)) if self.scalar_lines else None
 
     def infer_sources(self, sources: int) -> None:
         """Give bindings whose line names no operands (``B.IOT`` alone, 0.58.0) the record's source count.
@@ -158,7 +166,7 @@ def read_template(lines: list[str], datatype_names: tuple[str, ...]) -> Template
             if _optional(line):
                 tpl.omitted.append(line)
             else:
-                tpl.blockers.append(Reason("ior", (("line", line),)))
+                tpl.scalar_lines.append(line)
         elif head == "BSTOP":
             continue
         else:

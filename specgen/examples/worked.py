@@ -41,7 +41,7 @@ from .pack import ResultPack
 from .program import ProgramError, parse_program
 from .seeds import seed_of, source_words
 
-GENERATOR = "worked-1"
+GENERATOR = "worked-2"
 VALID_ROWS, VALID_COLUMNS, COLUMNS, SIZE_CODE = 2, 3, 4, 1
 PAD = "Max"
 MAX_RUNS = 4
@@ -87,6 +87,8 @@ class WorkedEntry:
     reason: Reason | None = None
     attempts: list[Attempt] = field(default_factory=list)  # runs that faulted before the one shown
     omitted: list[str] = field(default_factory=list)  # optional commands the example leaves out
+    # B.IOR lines the composition lists but the ASL completes the Block without (scalars at their default)
+    defaulted: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -225,7 +227,9 @@ class Generator:
         line = unit.header_span.line if unit.header_span else 1
         entry = WorkedEntry(ins.mnemonic, unit.path, line)
         tpl = read_template(lines, self.vocabulary.datatype_names)
-        tpl.infer_sources(max((sum(1 for o in getattr(r, "operands", None) or () if o.role != "destination")
+        # operands a listed B.IOR carries (fields ``scalar…``) are not Tile sources of the B.IOT lines
+        tpl.infer_sources(max((sum(1 for o in getattr(r, "operands", None) or () if o.role != "destination"
+                                   and not (tpl.scalar_lines and str(getattr(o, "field", "")).startswith("scalar")))
                                for r in ins.catalog_records), default=0))
         entry.omitted = list(tpl.omitted)
         if not tpl.fillable:
@@ -262,6 +266,9 @@ class Generator:
                 break
         if entry.examples:
             self._prose_excluded(unit, tpl, entry, cands)
+            entry.defaulted = list(tpl.scalar_lines)
+        elif tpl.scalar_reason is not None:  # the left-out B.IOR may be why; the attempts say what faulted
+            entry.reason = tpl.scalar_reason
         else:
             last = entry.attempts[-1].problem if entry.attempts else ""
             entry.reason = Reason("faulted", (("attempts", str(runs)), ("problem", last)))

@@ -227,6 +227,7 @@ def worked_view(graph: SpecGraph, mnemonic: str, src: Any) -> dict[str, Any] | N
     if entry.reason is not None:
         reason = {"key": "worked.reason." + entry.reason.key, "params": dict(entry.reason.params)}
     return {"examples": examples, "reason": reason, "omitted": list(entry.omitted),
+            "defaulted": list(getattr(entry, "defaulted", [])),
             "attempts": [{"data_type": a.data_type, "pad": a.pad, "edges": a.edges, "problem": a.problem}
                          for a in entry.attempts],
             "path": entry.path, "path_href": src(entry.path, entry.line, entry.line)}
