@@ -57,7 +57,7 @@ def test_a_listed_b_ior_is_left_to_the_asl_with_its_reason_kept() -> None:
     t = read_template(["BSTART.SFU TEXTRACT, DataType", "B.DIM LB0", "B.IOT", "B.IOR", "BSTOP"], NAMES)
     assert t.fillable and t.scalar_lines == ["B.IOR"] and not t.omitted
     reason = t.scalar_reason
-    assert reason is not None and reason.key == "ior" and "'B.IOR'" in reason.english()
+    assert reason is not None and reason.key == "ior-faulted" and "'B.IOR'" in reason.english()
     assert read_template(["BSTART.VEC TX, DataType", "B.IOT T, mask=PE_MASK, <last>, ->T<1>", "BSTOP"],
                          NAMES).scalar_reason is None
 

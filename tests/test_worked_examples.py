@@ -101,25 +101,33 @@ def test_build_reports_the_worked_example_coverage(bundled_root: Path) -> None:
 
 @pytest.mark.corpus
 @pytest.mark.slow  # compiling the 0.58.0 interpreter dominates (~10-20 s)
-def test_0580_tile_scalar_block_runs_without_its_listed_b_ior(corpus_root: Path) -> None:
-    """0.58.0 lists a bare ``B.IOR`` for TADDS; its ASL completes the Block without it (scalar0 stays zero)."""
+def test_0580_tile_scalar_blocks_bind_a_seeded_gpr_through_b_ior(corpus_root: Path) -> None:
+    """0.58.0 lists a bare ``B.IOR`` for TADDS/TDIVS: the program binds x5, set before the run, through it."""
     root = corpus_root.parent / "pto-spec-0.58.0"
     if not root.is_dir():
         pytest.fail(f"the 0.58.0 corpus must be at {root}")
     graph = SpecGraph.build(load_spec(root))
-    suite = Generator(graph).run(only=frozenset({"TADDS", "TDIVS"}))
-    tadds = suite.entries["TADDS"]
-    assert tadds.reason is None and tadds.defaulted == ["B.IOR"]
-    r = tadds.examples[0].result
-    assert "B.IOR" not in r.program and r.program.startswith("BSTART.VEC TADDS, ")
-    (src,), (out,) = r.inputs, r.outputs
-    for i in range(out.valid_rows):  # x + 0: the architectural default scalar
-        for j in range(out.valid_columns):
-            assert out.defined[i][j] and out.values[i][j] == src.values[i][j]
-    # a zero divisor is not a legal TDIVS: without GPRs the generator cannot write it, and says why
-    tdivs = suite.entries["TDIVS"]
-    assert not tdivs.examples and tdivs.reason is not None and tdivs.reason.key == "ior"
-    assert tdivs.attempts and all("Fault_" in a.problem for a in tdivs.attempts)
+    suite = Generator(graph).run(only=frozenset({"TADDS", "TDIVS", "TTRI"}))
+    for mn in ("TADDS", "TDIVS"):
+        entry = suite.entries[mn]
+        assert entry.reason is None and not entry.defaulted and entry.examples, mn
+        w = entry.examples[0]
+        assert w.data_type == "S32" and "\nB.IOR x5\nBSTOP" in w.result.program
+        (reg, shown), = w.scalars
+        scalar = int(shown.split()[0])
+        assert reg == "x5" and scalar != 0
+        assert w.result.lines[-2].word == f"0x{0x13 | 5 << 15:08X}"  # B.IOR RegSrc0=5 (command-forms.json)
+        (src,), (out,) = w.result.inputs, w.result.outputs
+        for i in range(out.valid_rows):
+            for j in range(out.valid_columns):
+                assert out.defined[i][j], (mn, i, j)
+                if mn == "TADDS":  # S32 sums wrap in 32 bits
+                    want = (_s32(src.words[i][j]) + scalar) & 0xFFFFFFFF
+                    assert _s32(out.words[i][j]) == (want - (1 << 32) if want >> 31 else want), (i, j)
+    # TTRI's B.IOR carries two operands (upper, diagonal): the page says why no attempt ran
+    ttri = suite.entries["TTRI"]
+    assert not ttri.examples and ttri.reason is not None and ttri.reason.key == "ior-faulted"
+    assert ttri.attempts and all("Fault_" in a.problem for a in ttri.attempts)
     page = "tile/tile-scalar-and-immediate/arithmetic/TADDS"
     WORKED.set(graph, suite)
     uris = {f"{lang}/{page}.md" for lang in ("en", "zh")}
@@ -127,4 +135,5 @@ def test_0580_tile_scalar_block_runs_without_its_listed_b_ior(corpus_root: Path)
     assert len(pages) == 2
     for lang in ("en", "zh"):
         content = next(v for k, v in pages.items() if k.startswith(lang + "/"))
-        assert 'data-worked="defaulted"' in content and str(escape(Messages(lang)("worked.defaulted"))) in content
+        assert 'data-worked="scalars"' in content and str(escape(Messages(lang)("worked.scalars"))) in content
+        assert "<code>x5 = " in content

@@ -55,6 +55,8 @@ ENGLISH = {
     "datr": "the composition requires '{line}', whose fields the generator does not derive",
     "ior": "the composition requires '{line}' (scalar register operands); the generator sets no "
            "general-purpose registers",
+    "ior-faulted": "the composition requires '{line}' (scalar register operands); every attempt, with one "
+                   "seeded GPR bound by B.IOR and without B.IOR, faulted (the attempts say where)",
     "command": "the composition line '{line}' is a command the Block assembly syntax does not spell",
     "no-bstart": "the composition has no BSTART command",
     "no-iot": "the composition binds no Tile (no B.IOT command)",
@@ -88,8 +90,8 @@ class Template:
 
     @property
     def scalar_reason(self) -> Reason | None:
-        """Why the Block may not be writable: it lists a B.IOR the generator cannot fill (no GPRs are set)."""
-        return Reason("ior", (("line", self.scalar_lines[0]),)) if self.scalar_lines else None
+        """Why no attempt ran, when the Block lists a B.IOR: one seeded GPR may not be what it needs."""
+        return Reason("ior-faulted", (("line", self.scalar_lines[0]),)) if self.scalar_lines else None
 
     def infer_sources(self, sources: int) -> None:
         """Give bindings whose line names no operands (``B.IOT`` alone, 0.58.0) the record's source count.

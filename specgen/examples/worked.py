@@ -35,15 +35,17 @@ from ..models.located import AslUnit
 from ..prose import datatype_sentence
 from ..vocabulary import VOCABULARY, DataType
 from .composition import Reason, Template, composition_lines, is_block_program, read_template
+from .datatypes import show_value, show_word
 from .executor import Executor, RunError, TileInput, executor_for
 from .outcome import ExampleResult, result_from_run
 from .pack import ResultPack
 from .program import ProgramError, parse_program
 from .seeds import seed_of, source_words
 
-GENERATOR = "worked-2"
+GENERATOR = "worked-3"
 VALID_ROWS, VALID_COLUMNS, COLUMNS, SIZE_CODE = 2, 3, 4, 1
 PAD = "Max"
+SCALAR_GPR = 5  # the absolute GPR a generated B.IOR reads (any of the catalog's legal selectors but zero)
 MAX_RUNS = 4
 # the order DataTypes are tried in when neither the sketch nor the composition names one: common widths first
 PREFERRED = ("S32", "FP32", "FP16", "S16", "U32", "U16", "BF16", "S8", "U8", "S64", "U64", "FP64")
@@ -74,6 +76,7 @@ class Worked:
     valid_columns: int
     prose_admits: bool  # False: the legality prose excludes this DataType (the ASL admits it)
     broadcast: str = ""  # "row" | "column": the shape given to the composition's broadcast operand
+    scalars: tuple[tuple[str, str], ...] = ()  # GPRs set before the run (B.IOR's sources): name, value
 
 
 @dataclass(slots=True)
@@ -247,17 +250,20 @@ class Generator:
         # the PadValue with edge values first; a rejected B.DATR is not retried with other values
         # a broadcast operand is a row vector (1 x ValidCol) or a column vector (ValidRow x 1): both are tried
         shapes = ("row", "column") if self._has_broadcast(tpl) else ("",)
-        plans = ([(PAD, True, shapes[0])] if tpl.datr == "pad" else []) + \
-            [(pad, edges, shape) for pad, edges in (("", True), ("", False)) for shape in shapes]
+        plans = [(p, e, sh, False) for p, e, sh in ([(PAD, True, shapes[0])] if tpl.datr == "pad" else []) +
+                 [(pad, edges, shape) for pad, edges in (("", True), ("", False)) for shape in shapes]]
         budget = MAX_RUNS + len(shapes) - 1
+        if self._scalar_lines(tpl):  # a B.IOR with a seeded GPR first, then the Block without it (default zero)
+            plans = [(p, e, sh, True) for p, e, sh, _ in plans] + [x for x in plans if not x[0]]
+            budget += 2
         for et, prose_ok in cands:
             if runs >= budget or (not prose_ok and entry.examples):
                 break
-            for pad, edges, shape in plans:
+            for pad, edges, shape, ior in plans:
                 if runs >= budget:
                     break
                 runs += 1
-                got = self._try(unit, tpl, et, pad, edges, prose_ok, len(entry.examples) + 1, shape)
+                got = self._try(unit, tpl, et, pad, edges, prose_ok, len(entry.examples) + 1, shape, ior)
                 if isinstance(got, Worked):
                     entry.examples.append(got)
                     break
@@ -266,7 +272,10 @@ class Generator:
                 break
         if entry.examples:
             self._prose_excluded(unit, tpl, entry, cands)
-            entry.defaulted = list(tpl.scalar_lines)
+            if entry.examples[0].scalars:  # the B.IOR the composition names is in the program
+                entry.omitted = [x for x in entry.omitted if x not in self._scalar_lines(tpl)]
+            else:
+                entry.defaulted = list(tpl.scalar_lines)
         elif tpl.scalar_reason is not None:  # the left-out B.IOR may be why; the attempts say what faulted
             entry.reason = tpl.scalar_reason
         else:
@@ -284,17 +293,22 @@ class Generator:
                 if et.name == name and not prose_ok and et.name not in shown:
                     first = entry.examples[0]
                     got = self._try(unit, tpl, et, first.pad, first.edges, False, len(entry.examples) + 1,
-                                    first.broadcast)
+                                    first.broadcast, bool(first.scalars))
                     if isinstance(got, Worked):
                         entry.examples.append(got)
                     else:
                         entry.attempts.append(Attempt(et.name, first.pad, first.edges, got))
 
     @staticmethod
+    def _scalar_lines(tpl: Template) -> list[str]:
+        """The composition's B.IOR lines, required or optional (a generated B.IOR binds one seeded GPR)."""
+        return tpl.scalar_lines + [x for x in tpl.omitted if x.strip().upper().startswith("B.IOR")]
+
+    @staticmethod
     def _has_broadcast(tpl: Template) -> bool:
         return any(b.broadcast(k) for b in tpl.bindings for k in range(b.sources or 0))
 
-    def program_text(self, tpl: Template, et: DataType, pad: str) -> tuple[str, list[str]]:
+    def program_text(self, tpl: Template, et: DataType, pad: str, ior: bool = False) -> tuple[str, list[str]]:
         """The concrete program (one command a line) and the source registers it binds, in order."""
         lines = [f"{tpl.spelling} {tpl.operation}, {et.name}"]
         if pad:
@@ -313,15 +327,17 @@ class Generator:
             if b.destination or final:
                 parts.append(f"->T<{SIZE_CODE}>")
             lines.append("B.IOT " + ", ".join(parts))
+        if ior:  # where the compositions put it: after the Tile bindings, before BSTOP
+            lines.append(f"B.IOR x{SCALAR_GPR}")
         lines.append("BSTOP")
         return "\n".join(lines), sources
 
     def _try(self, unit: AslUnit, tpl: Template, et: DataType, pad: str, edges: bool, prose_ok: bool,
-             n: int, broadcast: str = "") -> Worked | str:
+             n: int, broadcast: str = "", ior: bool = False) -> Worked | str:
         """Run one instantiation: the example, or what went wrong (English)."""
         ins = unit.instruction
         assert ins is not None
-        text, sources = self.program_text(tpl, et, pad)
+        text, sources = self.program_text(tpl, et, pad, ior)
         try:
             program = parse_program(text, self.vocabulary, path=unit.path)
         except ProgramError as e:
@@ -340,8 +356,11 @@ class Generator:
                 vc = cols = 1
             r = capacity * 8 // (cols * et.bits)
             tiles.append(TileInput(reg, et.name, r, cols, vr, vc, source_words(et, vr, vc, k, rng, edges=edges)))
+        gprs: dict[int, int] = {}
+        if ior:  # a small nonzero value of the DataType (a legal divisor or shift count), seeded like the Tiles
+            gprs[SCALAR_GPR] = source_words(et, 1, 1, len(sources), rng, edges=False)[0][0]
         try:
-            run = self.executor().run(program, tiles)
+            run = self.executor().run(program, tiles, gprs)
         except RunError as e:
             return f"cannot run: {e.message}"
         if run.fault is not None:
@@ -353,7 +372,8 @@ class Generator:
                               unit.header_span.line if unit.header_span else 1)
         res.verified = True
         return Worked(res, et.name, pad, edges, seed, rows, COLUMNS, VALID_ROWS, VALID_COLUMNS, prose_ok,
-                      broadcast if any(flags) else "")
+                      broadcast if any(flags) else "",
+                      tuple((f"x{k}", f"{show_value(v, et)} ({show_word(v)})") for k, v in gprs.items()))
 
 
 __all__ = ["GENERATOR", "WORKED", "Worked", "WorkedEntry", "WorkedSuite", "worked_examples"]
