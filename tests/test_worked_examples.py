@@ -107,16 +107,16 @@ def test_0580_tile_scalar_blocks_bind_a_seeded_gpr_through_b_ior(corpus_root: Pa
     if not root.is_dir():
         pytest.fail(f"the 0.58.0 corpus must be at {root}")
     graph = SpecGraph.build(load_spec(root))
-    suite = Generator(graph).run(only=frozenset({"TADDS", "TDIVS", "TTRI"}))
+    suite = Generator(graph).run(only=frozenset({"TADDS", "TDIVS", "TEXPANDS", "TEXTRACT"}))
     for mn in ("TADDS", "TDIVS"):
         entry = suite.entries[mn]
         assert entry.reason is None and not entry.defaulted and entry.examples, mn
         w = entry.examples[0]
-        assert w.data_type == "S32" and "\nB.IOR x5\nBSTOP" in w.result.program
+        assert w.data_type == "S32" and "\nB.IOR x5\nB.IOT T1, " in w.result.program
         (reg, shown), = w.scalars
         scalar = int(shown.split()[0])
         assert reg == "x5" and scalar != 0
-        assert w.result.lines[-2].word == f"0x{0x13 | 5 << 15:08X}"  # B.IOR RegSrc0=5 (command-forms.json)
+        assert w.result.lines[-3].word == f"0x{0x13 | 5 << 15:08X}"  # B.IOR RegSrc0=5 (command-forms.json)
         (src,), (out,) = w.result.inputs, w.result.outputs
         for i in range(out.valid_rows):
             for j in range(out.valid_columns):
@@ -124,10 +124,16 @@ def test_0580_tile_scalar_blocks_bind_a_seeded_gpr_through_b_ior(corpus_root: Pa
                 if mn == "TADDS":  # S32 sums wrap in 32 bits
                     want = (_s32(src.words[i][j]) + scalar) & 0xFFFFFFFF
                     assert _s32(out.words[i][j]) == (want - (1 << 32) if want >> 31 else want), (i, j)
-    # TTRI's B.IOR carries two operands (upper, diagonal): the page says why no attempt ran
-    ttri = suite.entries["TTRI"]
-    assert not ttri.examples and ttri.reason is not None and ttri.reason.key == "ior-faulted"
-    assert ttri.attempts and all("Fault_" in a.problem for a in ttri.attempts)
+    # a destination-only Block (no ``source…`` operand in the catalog): every element is the scalar
+    expands = suite.entries["TEXPANDS"].examples[0]
+    (reg, shown), = expands.scalars
+    (out,) = expands.result.outputs
+    assert not expands.result.inputs and "B.IOT mask=0b0001, <last>, ->T<1>" in expands.result.program
+    assert {out.values[i][j] for i in range(2) for j in range(3)} == {shown.split()[0]}
+    # TEXTRACT's B.IOR carries row and column offsets: one GPR does not do; the page says why
+    ext = suite.entries["TEXTRACT"]
+    assert not ext.examples and ext.reason is not None and ext.reason.key == "ior-faulted"
+    assert ext.attempts and all("Fault_" in a.problem for a in ext.attempts)
     page = "tile/tile-scalar-and-immediate/arithmetic/TADDS"
     WORKED.set(graph, suite)
     uris = {f"{lang}/{page}.md" for lang in ("en", "zh")}

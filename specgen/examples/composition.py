@@ -96,10 +96,11 @@ class Template:
     def infer_sources(self, sources: int) -> None:
         """Give bindings whose line names no operands (``B.IOT`` alone, 0.58.0) the record's source count.
 
-        ``sources`` is how many source operands the instruction's catalog record binds; they fill the
+        ``sources`` is how many source operands the instruction's catalog record binds (-1: no record says;
+        0: a destination-only binding, TEXPANDS); they fill the
         unspecified bindings in order, at most two a binding (the B.IOT forms bind two sources).
         """
-        if sources <= 0 or all(b.sources is not None for b in self.bindings):
+        if sources < 0 or all(b.sources is not None for b in self.bindings):
             return
         left = sources - sum(b.sources or 0 for b in self.bindings)
         out = []

@@ -42,7 +42,7 @@ from .pack import ResultPack
 from .program import ProgramError, parse_program
 from .seeds import seed_of, source_words
 
-GENERATOR = "worked-3"
+GENERATOR = "worked-4"
 VALID_ROWS, VALID_COLUMNS, COLUMNS, SIZE_CODE = 2, 3, 4, 1
 PAD = "Max"
 SCALAR_GPR = 5  # the absolute GPR a generated B.IOR reads (any of the catalog's legal selectors but zero)
@@ -230,10 +230,11 @@ class Generator:
         line = unit.header_span.line if unit.header_span else 1
         entry = WorkedEntry(ins.mnemonic, unit.path, line)
         tpl = read_template(lines, self.vocabulary.datatype_names)
-        # operands a listed B.IOR carries (fields ``scalar…``) are not Tile sources of the B.IOT lines
-        tpl.infer_sources(max((sum(1 for o in getattr(r, "operands", None) or () if o.role != "destination"
-                                   and not (tpl.scalar_lines and str(getattr(o, "field", "")).startswith("scalar")))
-                               for r in ins.catalog_records), default=0))
+        # only the catalog's ``source…`` operand fields are Tile sources of the B.IOT lines: ``scalar…`` is
+        # carried by B.IOR, ``comparison``, ``flag…``, ``numeric_control`` and the like by the operation itself
+        tpl.infer_sources(max((sum(1 for o in getattr(r, "operands", None) or ()
+                                   if str(getattr(o, "field", "")).startswith("source"))
+                               for r in ins.catalog_records), default=-1))
         entry.omitted = list(tpl.omitted)
         if not tpl.fillable:
             entry.reason = tpl.blockers[0] if tpl.blockers else Reason("no-iot")
@@ -315,6 +316,8 @@ class Generator:
             lines.append(f"B.DATR PadValue={pad}")
         value = {0: VALID_COLUMNS, 1: VALID_ROWS, 2: COLUMNS}
         lines += [f"B.DIM LB{lb}={value[lb]}" for lb in sorted(tpl.loop_bounds)]
+        if ior:  # before the Tile bindings: 0.58.0 takes no binding after the ``<last>`` one (Fault_BundleControl)
+            lines.append(f"B.IOR x{SCALAR_GPR}")
         sources: list[str] = []
         for k, b in enumerate(tpl.bindings):
             n = b.sources if b.sources is not None else 1
@@ -327,8 +330,6 @@ class Generator:
             if b.destination or final:
                 parts.append(f"->T<{SIZE_CODE}>")
             lines.append("B.IOT " + ", ".join(parts))
-        if ior:  # where the compositions put it: after the Tile bindings, before BSTOP
-            lines.append(f"B.IOR x{SCALAR_GPR}")
         lines.append("BSTOP")
         return "\n".join(lines), sources
 
