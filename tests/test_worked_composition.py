@@ -97,3 +97,13 @@ def test_seeded_inputs_are_deterministic_and_start_with_the_edges(bundled_vocabu
     assert fp32 is not None and "nan" in edge_values(fp32)
     tame = source_words(s32, 2, 3, 1, random.Random(1), edges=True)  # a second source: small, never zero
     assert all(w != 0 for row in tame for w in row)
+
+
+def test_a_record_without_tile_sources_gets_a_destination_only_binding() -> None:
+    # 0.58.0 TEXPANDS: a bare B.IOT and a catalog record whose only non-destination operand is scalar0
+    t = read_template(["BSTART.VEC TEXPANDS, DataType", "B.DIM LB0", "B.IOT", "B.IOR", "BSTOP"], NAMES)
+    t.infer_sources(0)
+    assert [b.sources for b in t.bindings] == [0]
+    u = read_template(["BSTART.VEC TX, DataType", "B.DIM LB0", "B.IOT", "BSTOP"], NAMES)
+    u.infer_sources(-1)  # no catalog record says: the binding stays unspecified
+    assert [b.sources for b in u.bindings] == [None]
