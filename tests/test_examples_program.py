@@ -81,9 +81,9 @@ def _err(text: str) -> ProgramError:
 
 
 def test_error_unknown_command() -> None:
-    e = _err("BSTART.VEC TADD, S32\nB.IOR a0, a1")
-    assert (e.kind, e.line, e.col, e.token) == ("unknown-command", 2, 1, "B.IOR")
-    assert "unknown command 'B.IOR'" in e.message and "BSTOP" in e.expected
+    e = _err("BSTART.VEC TADD, S32\nB.IOS a0, a1")
+    assert (e.kind, e.line, e.col, e.token) == ("unknown-command", 2, 1, "B.IOS")
+    assert "unknown command 'B.IOS'" in e.message and "BSTOP" in e.expected
     assert str(e).startswith("prog.s:2:1: ")
 
 

@@ -37,7 +37,6 @@ def test_two_bindings_and_listed_types() -> None:
     (["BSTART.TMATMUL AType", "B.IOT A, B, mask=PE_MASK, <last>, ->T<1>", "BSTOP"], "spelling", "BSTART.TMATMUL"),
     (["BSTART.SFU THISTOGRAM, U16|U32", "B.DATR DstDataType=U32, ByteId=0..3 (mandatory)",
       "B.IOT S, F, mask=PE_MASK, <last>, ->DstTile<TSize>", "BSTOP"], "datr", "ByteId"),
-    (["BSTART.SFU TEXTRACT, DataType", "B.DIM LB0", "B.IOT", "B.IOR", "BSTOP"], "ior", "B.IOR"),
     (["BSTART.VEC TX, DataType", "B.IOS S1", "B.IOT T, mask=PE_MASK, <last>, ->T<1>", "BSTOP"], "command", "B.IOS"),
 ])
 def test_what_cannot_be_filled_says_exactly_why(lines: list[str], key: str, fragment: str) -> None:
@@ -51,6 +50,16 @@ def test_an_optional_scalar_operand_is_left_out_not_a_blocker() -> None:
                        "B.IOT SrcTile, mask=PE_MASK, <last>, ->DstTile<TSize>",
                        "B.IOR ScalarGPR, zero, zero, ->zero (optional)", "BSTOP"], NAMES)
     assert t.fillable and t.omitted == ["B.IOR ScalarGPR, zero, zero, ->zero (optional)"]
+
+
+def test_a_listed_b_ior_is_left_to_the_asl_with_its_reason_kept() -> None:
+    # 0.58.0 lists a bare B.IOR for the tile-scalar family; its ASL completes a one-scalar Block without it
+    t = read_template(["BSTART.SFU TEXTRACT, DataType", "B.DIM LB0", "B.IOT", "B.IOR", "BSTOP"], NAMES)
+    assert t.fillable and t.scalar_lines == ["B.IOR"] and not t.omitted
+    reason = t.scalar_reason
+    assert reason is not None and reason.key == "ior-faulted" and "'B.IOR'" in reason.english()
+    assert read_template(["BSTART.VEC TX, DataType", "B.IOT T, mask=PE_MASK, <last>, ->T<1>", "BSTOP"],
+                         NAMES).scalar_reason is None
 
 
 def test_prose_is_not_a_block_program() -> None:
@@ -88,3 +97,13 @@ def test_seeded_inputs_are_deterministic_and_start_with_the_edges(bundled_vocabu
     assert fp32 is not None and "nan" in edge_values(fp32)
     tame = source_words(s32, 2, 3, 1, random.Random(1), edges=True)  # a second source: small, never zero
     assert all(w != 0 for row in tame for w in row)
+
+
+def test_a_record_without_tile_sources_gets_a_destination_only_binding() -> None:
+    # 0.58.0 TEXPANDS: a bare B.IOT and a catalog record whose only non-destination operand is scalar0
+    t = read_template(["BSTART.VEC TEXPANDS, DataType", "B.DIM LB0", "B.IOT", "B.IOR", "BSTOP"], NAMES)
+    t.infer_sources(0)
+    assert [b.sources for b in t.bindings] == [0]
+    u = read_template(["BSTART.VEC TX, DataType", "B.DIM LB0", "B.IOT", "BSTOP"], NAMES)
+    u.infer_sources(-1)  # no catalog record says: the binding stays unspecified
+    assert [b.sources for b in u.bindings] == [None]

@@ -102,3 +102,49 @@ def test_build_reports_the_worked_example_coverage(bundled_root: Path) -> None:
     graph, times = load_graph(bundled_root, None, lambda stage: None)
     assert times.worked == worked_examples(graph).summary()
     assert times.worked.startswith("worked examples: ")
+
+
+@pytest.mark.corpus
+@pytest.mark.slow  # compiling the 0.58.0 interpreter dominates (~10-20 s)
+def test_0580_tile_scalar_blocks_bind_a_seeded_gpr_through_b_ior(corpus_root: Path) -> None:
+    """0.58.0 lists a bare ``B.IOR`` for TADDS/TDIVS: the program binds x5, set before the run, through it."""
+    root = corpus_root.parent / "pto-spec-0.58.0"
+    if not root.is_dir():
+        pytest.fail(f"the 0.58.0 corpus must be at {root}")
+    graph = SpecGraph.build(load_spec(root))
+    suite = Generator(graph).run(only=frozenset({"TADDS", "TDIVS", "TEXPANDS", "TEXTRACT"}))
+    for mn in ("TADDS", "TDIVS"):
+        entry = suite.entries[mn]
+        assert entry.reason is None and not entry.defaulted and entry.examples, mn
+        w = entry.examples[0]
+        assert w.data_type == "S32" and "\nB.IOR x5\nB.IOT T1, " in w.result.program
+        (reg, shown), = w.scalars
+        scalar = int(shown.split()[0])
+        assert reg == "x5" and scalar != 0
+        assert w.result.lines[-3].word == f"0x{0x13 | 5 << 15:08X}"  # B.IOR RegSrc0=5 (command-forms.json)
+        (src,), (out,) = w.result.inputs, w.result.outputs
+        for i in range(out.valid_rows):
+            for j in range(out.valid_columns):
+                assert out.defined[i][j], (mn, i, j)
+                if mn == "TADDS":  # S32 sums wrap in 32 bits
+                    want = (_s32(src.words[i][j]) + scalar) & 0xFFFFFFFF
+                    assert _s32(out.words[i][j]) == (want - (1 << 32) if want >> 31 else want), (i, j)
+    # a destination-only Block (no ``source…`` operand in the catalog): every element is the scalar
+    expands = suite.entries["TEXPANDS"].examples[0]
+    (reg, shown), = expands.scalars
+    (out,) = expands.result.outputs
+    assert not expands.result.inputs and "B.IOT mask=0b0001, <last>, ->T<1>" in expands.result.program
+    assert {out.values[i][j] for i in range(2) for j in range(3)} == {shown.split()[0]}
+    # TEXTRACT's B.IOR carries row and column offsets: one GPR does not do; the page says why
+    ext = suite.entries["TEXTRACT"]
+    assert not ext.examples and ext.reason is not None and ext.reason.key == "ior-faulted"
+    assert ext.attempts and all("Fault_" in a.problem for a in ext.attempts)
+    page = "tile/tile-scalar-and-immediate/arithmetic/TADDS"
+    WORKED.set(graph, suite)
+    uris = {f"{lang}/{page}.md" for lang in ("en", "zh")}
+    pages = {p.url: p.content for p in render_site(graph, RenderOptions(), only=lambda p: p.uri in uris)}
+    assert len(pages) == 2
+    for lang in ("en", "zh"):
+        content = next(v for k, v in pages.items() if k.startswith(lang + "/"))
+        assert 'data-worked="scalars"' in content and str(escape(Messages(lang)("worked.scalars"))) in content
+        assert "<code>x5 = " in content

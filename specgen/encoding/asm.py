@@ -164,7 +164,8 @@ def assemble_command(es: EncodingSet, mnemonic: str, fields: Mapping[str, object
     errors: list[str] = []
     for enc in forms:
         try:
-            values = _values(enc, slots_of(enc), mnemonic, fields, order, pe_modes)
+            values = (_gpr_values(enc, fields) if "gpr_sources" in fields else
+                      _values(enc, slots_of(enc), mnemonic, fields, order, pe_modes))
         except AsmError as e:
             errors.append(str(e))
             continue
@@ -221,6 +222,32 @@ def _values(enc: Encoding, slots: Slots, mnemonic: str, fields: Mapping[str, obj
     return values
 
 
+def _gpr_values(enc: Encoding, fields: Mapping[str, object]) -> dict[str, int]:
+    """B.IOR's fields: the template ``[<gpr>[, <gpr>[, <gpr>]]][, -><gpr>]`` names no field, so the
+    form's fields are read in their catalog order: the one named a destination (``…Dst…``) takes
+    ``-><gpr>``, the others the sources in order; an operand not written is the zero GPR (the spec's
+    encoded surplus rule: unconsumed fields are zero)."""
+    names = [f.name for f in enc.fields]
+    dest = [n for n in names if "dst" in _norm(n) or "dest" in _norm(n)]
+    srcs = [n for n in names if n not in dest]
+    given = list(fields.get("gpr_sources") or [])
+    if len(given) > len(srcs) or len(dest) > 1 or (fields.get("gpr_destination") is not None and not dest):
+        raise AsmError(f"{enc.assembly}: takes {len(srcs)} source GPRs{' and a destination' if dest else ''}")
+    values = {n: 0 for n in names}
+    for n, v in zip(srcs, given):
+        values[n] = _int(v, n)
+    if dest and fields.get("gpr_destination") is not None:
+        values[dest[0]] = _int(fields.get("gpr_destination"), dest[0])
+    for name, v in values.items():
+        f = enc.field(name)
+        if f is None or not f.representable(v):
+            raise AsmError(f"{enc.assembly}: {name}={v} does not fit its {f.width if f else 0}-bit field")
+        for c in enc.constraints_for(name):
+            if not c.allows(v):
+                raise AsmError(f"{enc.assembly}: {name}={v} is not allowed ({c.describe()})")
+    return values
+
+
 def _int(v: object, name: str) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
         raise AsmError(f"{name}: needs a concrete value, found {v!r}")
@@ -234,9 +261,13 @@ def disassemble(enc: Encoding, values: Mapping[str, int], register: Callable[[in
     ``register`` names a TileIndex (``T1``), ``datatype`` a DataType code, and
     ``pe_masks`` maps a PEMode code to its four-bit mask (the spec's ASL).
     """
-    slots = slots_of(enc)
     head = enc.assembly.split(None, 1)[0]
     mn = head if enc.kind == "tile-operation" else enc.mnemonic
+    if mn == "B.IOR":  # every field written out: an encoded zero names the zero GPR, not an omitted one
+        dest = [f.name for f in enc.fields if "dst" in _norm(f.name) or "dest" in _norm(f.name)]
+        regs = [f"x{values[f.name]}" for f in enc.fields if f.name not in dest]
+        return f"B.IOR {', '.join(regs + [f'->x{values[n]}' for n in dest[:1]])}".rstrip()
+    slots = slots_of(enc)
     parts: list[str] = []
     if enc.kind == "tile-operation":
         parts.append(enc.mnemonic)

@@ -55,6 +55,8 @@ ENGLISH = {
     "datr": "the composition requires '{line}', whose fields the generator does not derive",
     "ior": "the composition requires '{line}' (scalar register operands); the generator sets no "
            "general-purpose registers",
+    "ior-faulted": "the composition requires '{line}' (scalar register operands); every attempt, with one "
+                   "seeded GPR bound by B.IOR and without B.IOR, faulted (the attempts say where)",
     "command": "the composition line '{line}' is a command the Block assembly syntax does not spell",
     "no-bstart": "the composition has no BSTART command",
     "no-iot": "the composition binds no Tile (no B.IOT command)",
@@ -78,18 +80,27 @@ class Template:
     bindings: list[Binding] = field(default_factory=list)
     omitted: list[str] = field(default_factory=list)  # optional commands left out, as written
     blockers: list[Reason] = field(default_factory=list)
+    # B.IOR lines the composition lists without "(optional)": left out, so the spec's ASL decides whether the
+    # bindings are complete without them (its scalar operands then keep their architectural default)
+    scalar_lines: list[str] = field(default_factory=list)
 
     @property
     def fillable(self) -> bool:
         return not self.blockers and bool(self.bindings)
 
+    @property
+    def scalar_reason(self) -> Reason | None:
+        """Why no attempt ran, when the Block lists a B.IOR: one seeded GPR may not be what it needs."""
+        return Reason("ior-faulted", (("line", self.scalar_lines[0]),)) if self.scalar_lines else None
+
     def infer_sources(self, sources: int) -> None:
         """Give bindings whose line names no operands (``B.IOT`` alone, 0.58.0) the record's source count.
 
-        ``sources`` is how many source operands the instruction's catalog record binds; they fill the
+        ``sources`` is how many source operands the instruction's catalog record binds (-1: no record says;
+        0: a destination-only binding, TEXPANDS); they fill the
         unspecified bindings in order, at most two a binding (the B.IOT forms bind two sources).
         """
-        if sources <= 0 or all(b.sources is not None for b in self.bindings):
+        if sources < 0 or all(b.sources is not None for b in self.bindings):
             return
         left = sources - sum(b.sources or 0 for b in self.bindings)
         out = []
@@ -158,7 +169,7 @@ def read_template(lines: list[str], datatype_names: tuple[str, ...]) -> Template
             if _optional(line):
                 tpl.omitted.append(line)
             else:
-                tpl.blockers.append(Reason("ior", (("line", line),)))
+                tpl.scalar_lines.append(line)
         elif head == "BSTOP":
             continue
         else:

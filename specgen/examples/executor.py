@@ -21,6 +21,8 @@ spec root and profile; see :func:`executor_for`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -201,8 +203,9 @@ class Executor:
             interp.hooks["SetFault"] = set_fault
 
     # -- running ----------------------------------------------------------------------
-    def run(self, program: Program, tiles: list[TileInput]) -> RunResult:
-        """Run ``program`` on fresh state holding ``tiles``; raise :class:`RunError` when it cannot run."""
+    def run(self, program: Program, tiles: list[TileInput], gprs: Mapping[int, int] | None = None) -> RunResult:
+        """Run ``program`` on fresh state holding ``tiles`` (and ``gprs``: absolute GPR -> Word, written in
+        every PE's file, for B.IOR); raise :class:`RunError` when it cannot run."""
         if program.is_sketch:
             first = program.sketch[0]
             raise RunError(f"{program.sketch_reason}: cannot run as written",
@@ -210,15 +213,20 @@ class Executor:
         if not self.supported:
             raise RunError("the spec defines no Block executor entry points ("
                            + ", ".join(self.missing) + "); see ADR-0004 of the bundled spec")
+        if gprs and self.words is None:
+            raise RunError("general-purpose registers are set only on the spec's command path "
+                           "(ExecuteCommandInstruction)")
         with self.lock:
-            return self._run(program, tiles)
+            return self._run(program, tiles, gprs or {})
 
-    def _run(self, program: Program, tiles: list[TileInput]) -> RunResult:
+    def _run(self, program: Program, tiles: list[TileInput], gprs: Mapping[int, int]) -> RunResult:
         it = self.interp
         it.reset()
         result = RunResult(program, self.profile)
         try:
             it.call("ResetProfileState")
+            if gprs and self.words is not None:
+                self.words.write_gprs(gprs)
             for t in tiles:
                 self._install(t)
             for t in tiles:

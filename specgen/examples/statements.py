@@ -377,6 +377,42 @@ class StatementParser:
         self.fields["size_code"] = self.number("SizeCode", 0, 15)
         self.expect(">", "'>' closing the SizeCode")
 
+    def _b_ior(self) -> None:
+        # the spec's form: up to three source GPRs and an optional destination GPR (absolute selectors;
+        # which codes are legal is the catalog's constraint, checked when the word is assembled)
+        sources: list[int | None] = []
+        while self.cur.kind in ("ident", "number") and len(sources) < 3:
+            sources.append(self._gpr("source GPR"))
+            if not self.at(","):
+                break
+            self.take()
+        if self.at("->"):
+            self.take()
+            self.fields["gpr_destination"] = self._gpr("destination GPR")
+        elif sources and self.t[self.i - 1].text == ",":
+            raise self.error("a GPR such as x5 or '->x8'")
+        self.fields["gpr_sources"] = sources
+
+    def _gpr(self, role: str) -> int | None:
+        tok = self.cur
+        text = tok.text.lower()
+        if tok.kind == "ident" and text not in ZERO_REGISTERS and not re.fullmatch(r"x[0-9]+", text) \
+                and _SYMBOL.match(tok.text):
+            self.take()
+            self.placeholder(tok, f"{role} such as x5")
+            return None
+        m = re.fullmatch(r"x([0-9]+)", text) if tok.kind == "ident" else None
+        if tok.kind == "ident" and text in ZERO_REGISTERS:
+            value = 0
+        elif m or tok.kind == "number" and text.isdigit():
+            value = int(m.group(1) if m else text)
+        else:
+            raise self.error(f"a {role} (zero or x0..x31)")
+        if value > 31:
+            raise self.error(f"a {role} (zero or x0..x31)", tok, "range", f"GPR {tok.text} does not exist")
+        self.take()
+        return value
+
     def _bstop(self) -> None:
         pass
 

@@ -17,6 +17,7 @@ FORMS: dict[str, str] = {
     "B.DATR": "B.DATR PadValue={pads}  or  B.DATR {{layout, datatype, pad, cmode, rmode, sat, canonicalize}}",
     "B.DIM": "B.DIM LB0=value  or  B.DIM zero, value, ->LB0",
     "B.IOT": "B.IOT SrcLeft, SrcRight, mask=0b0001, <last>, ->T<SizeCode>",
+    "B.IOR": "B.IOR x5[, x6[, x7]][, ->x8]  (absolute GPRs: zero or x0..x31)",
     "BSTOP": "BSTOP",
     "EXECUTE": "EXECUTE Mnemonic Destination, SrcLeft, SrcRight",
 }

@@ -82,6 +82,19 @@ class WordRunner:
         new = sorted(allocated(it) - before)
         return COMMAND_ENTRY, (a.hex(), a.width), status, (new[0] if new else None)
 
+    def write_gprs(self, gprs: Mapping[int, int]) -> None:
+        """Set absolute GPRs with the spec's ``WritePEGPR`` in every PE's file (a B.IOR reads the selected
+        PEs' private GPRs), or ``WriteGPR`` where the spec has no per-PE files."""
+        it = self.interp
+        per_pe = it.has_function("WritePEGPR")
+        agents = int(it.get_global("PTO_MODEL_MEMORY_AGENTS")) if per_pe else 1  # type: ignore[arg-type]
+        for index, value in gprs.items():
+            for pe in range(agents):
+                if per_pe:
+                    it.call("WritePEGPR", pe, index, Bits(value & WORD_MASK, 64))
+                else:
+                    it.call("WriteGPR", index, Bits(value & WORD_MASK, 64))
+
     # -- tile state through the spec's element functions -------------------------------
     def write(self, idx: int, words: tuple[tuple[int, ...], ...]) -> None:
         """Install element words with the spec's ``WriteTileElement`` (a Word is 64 bits)."""

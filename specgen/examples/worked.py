@@ -35,15 +35,17 @@ from ..models.located import AslUnit
 from ..prose import datatype_sentence
 from ..vocabulary import VOCABULARY, DataType
 from .composition import Reason, Template, composition_lines, is_block_program, read_template
+from .datatypes import show_value, show_word
 from .executor import Executor, RunError, TileInput, executor_for
 from .outcome import ExampleResult, result_from_run
 from .pack import ResultPack
 from .program import ProgramError, parse_program
 from .seeds import seed_of, source_words
 
-GENERATOR = "worked-1"
+GENERATOR = "worked-4"
 VALID_ROWS, VALID_COLUMNS, COLUMNS, SIZE_CODE = 2, 3, 4, 1
 PAD = "Max"
+SCALAR_GPR = 5  # the absolute GPR a generated B.IOR reads (any of the catalog's legal selectors but zero)
 MAX_RUNS = 4
 # the order DataTypes are tried in when neither the sketch nor the composition names one: common widths first
 PREFERRED = ("S32", "FP32", "FP16", "S16", "U32", "U16", "BF16", "S8", "U8", "S64", "U64", "FP64")
@@ -74,6 +76,7 @@ class Worked:
     valid_columns: int
     prose_admits: bool  # False: the legality prose excludes this DataType (the ASL admits it)
     broadcast: str = ""  # "row" | "column": the shape given to the composition's broadcast operand
+    scalars: tuple[tuple[str, str], ...] = ()  # GPRs set before the run (B.IOR's sources): name, value
 
 
 @dataclass(slots=True)
@@ -87,6 +90,8 @@ class WorkedEntry:
     reason: Reason | None = None
     attempts: list[Attempt] = field(default_factory=list)  # runs that faulted before the one shown
     omitted: list[str] = field(default_factory=list)  # optional commands the example leaves out
+    # B.IOR lines the composition lists but the ASL completes the Block without (scalars at their default)
+    defaulted: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -225,8 +230,11 @@ class Generator:
         line = unit.header_span.line if unit.header_span else 1
         entry = WorkedEntry(ins.mnemonic, unit.path, line)
         tpl = read_template(lines, self.vocabulary.datatype_names)
-        tpl.infer_sources(max((sum(1 for o in getattr(r, "operands", None) or () if o.role != "destination")
-                               for r in ins.catalog_records), default=0))
+        # only the catalog's ``source…`` operand fields are Tile sources of the B.IOT lines: ``scalar…`` is
+        # carried by B.IOR, ``comparison``, ``flag…``, ``numeric_control`` and the like by the operation itself
+        tpl.infer_sources(max((sum(1 for o in getattr(r, "operands", None) or ()
+                                   if str(getattr(o, "field", "")).startswith("source"))
+                               for r in ins.catalog_records), default=-1))
         entry.omitted = list(tpl.omitted)
         if not tpl.fillable:
             entry.reason = tpl.blockers[0] if tpl.blockers else Reason("no-iot")
@@ -243,17 +251,20 @@ class Generator:
         # the PadValue with edge values first; a rejected B.DATR is not retried with other values
         # a broadcast operand is a row vector (1 x ValidCol) or a column vector (ValidRow x 1): both are tried
         shapes = ("row", "column") if self._has_broadcast(tpl) else ("",)
-        plans = ([(PAD, True, shapes[0])] if tpl.datr == "pad" else []) + \
-            [(pad, edges, shape) for pad, edges in (("", True), ("", False)) for shape in shapes]
+        plans = [(p, e, sh, False) for p, e, sh in ([(PAD, True, shapes[0])] if tpl.datr == "pad" else []) +
+                 [(pad, edges, shape) for pad, edges in (("", True), ("", False)) for shape in shapes]]
         budget = MAX_RUNS + len(shapes) - 1
+        if self._scalar_lines(tpl):  # a B.IOR with a seeded GPR first, then the Block without it (default zero)
+            plans = [(p, e, sh, True) for p, e, sh, _ in plans] + [x for x in plans if not x[0]]
+            budget += 2
         for et, prose_ok in cands:
             if runs >= budget or (not prose_ok and entry.examples):
                 break
-            for pad, edges, shape in plans:
+            for pad, edges, shape, ior in plans:
                 if runs >= budget:
                     break
                 runs += 1
-                got = self._try(unit, tpl, et, pad, edges, prose_ok, len(entry.examples) + 1, shape)
+                got = self._try(unit, tpl, et, pad, edges, prose_ok, len(entry.examples) + 1, shape, ior)
                 if isinstance(got, Worked):
                     entry.examples.append(got)
                     break
@@ -262,6 +273,12 @@ class Generator:
                 break
         if entry.examples:
             self._prose_excluded(unit, tpl, entry, cands)
+            if entry.examples[0].scalars:  # the B.IOR the composition names is in the program
+                entry.omitted = [x for x in entry.omitted if x not in self._scalar_lines(tpl)]
+            else:
+                entry.defaulted = list(tpl.scalar_lines)
+        elif tpl.scalar_reason is not None:  # the left-out B.IOR may be why; the attempts say what faulted
+            entry.reason = tpl.scalar_reason
         else:
             last = entry.attempts[-1].problem if entry.attempts else ""
             entry.reason = Reason("faulted", (("attempts", str(runs)), ("problem", last)))
@@ -277,23 +294,30 @@ class Generator:
                 if et.name == name and not prose_ok and et.name not in shown:
                     first = entry.examples[0]
                     got = self._try(unit, tpl, et, first.pad, first.edges, False, len(entry.examples) + 1,
-                                    first.broadcast)
+                                    first.broadcast, bool(first.scalars))
                     if isinstance(got, Worked):
                         entry.examples.append(got)
                     else:
                         entry.attempts.append(Attempt(et.name, first.pad, first.edges, got))
 
     @staticmethod
+    def _scalar_lines(tpl: Template) -> list[str]:
+        """The composition's B.IOR lines, required or optional (a generated B.IOR binds one seeded GPR)."""
+        return tpl.scalar_lines + [x for x in tpl.omitted if x.strip().upper().startswith("B.IOR")]
+
+    @staticmethod
     def _has_broadcast(tpl: Template) -> bool:
         return any(b.broadcast(k) for b in tpl.bindings for k in range(b.sources or 0))
 
-    def program_text(self, tpl: Template, et: DataType, pad: str) -> tuple[str, list[str]]:
+    def program_text(self, tpl: Template, et: DataType, pad: str, ior: bool = False) -> tuple[str, list[str]]:
         """The concrete program (one command a line) and the source registers it binds, in order."""
         lines = [f"{tpl.spelling} {tpl.operation}, {et.name}"]
         if pad:
             lines.append(f"B.DATR PadValue={pad}")
         value = {0: VALID_COLUMNS, 1: VALID_ROWS, 2: COLUMNS}
         lines += [f"B.DIM LB{lb}={value[lb]}" for lb in sorted(tpl.loop_bounds)]
+        if ior:  # before the Tile bindings: 0.58.0 takes no binding after the ``<last>`` one (Fault_BundleControl)
+            lines.append(f"B.IOR x{SCALAR_GPR}")
         sources: list[str] = []
         for k, b in enumerate(tpl.bindings):
             n = b.sources if b.sources is not None else 1
@@ -310,11 +334,11 @@ class Generator:
         return "\n".join(lines), sources
 
     def _try(self, unit: AslUnit, tpl: Template, et: DataType, pad: str, edges: bool, prose_ok: bool,
-             n: int, broadcast: str = "") -> Worked | str:
+             n: int, broadcast: str = "", ior: bool = False) -> Worked | str:
         """Run one instantiation: the example, or what went wrong (English)."""
         ins = unit.instruction
         assert ins is not None
-        text, sources = self.program_text(tpl, et, pad)
+        text, sources = self.program_text(tpl, et, pad, ior)
         try:
             program = parse_program(text, self.vocabulary, path=unit.path)
         except ProgramError as e:
@@ -333,8 +357,11 @@ class Generator:
                 vc = cols = 1
             r = capacity * 8 // (cols * et.bits)
             tiles.append(TileInput(reg, et.name, r, cols, vr, vc, source_words(et, vr, vc, k, rng, edges=edges)))
+        gprs: dict[int, int] = {}
+        if ior:  # a small nonzero value of the DataType (a legal divisor or shift count), seeded like the Tiles
+            gprs[SCALAR_GPR] = source_words(et, 1, 1, len(sources), rng, edges=False)[0][0]
         try:
-            run = self.executor().run(program, tiles)
+            run = self.executor().run(program, tiles, gprs)
         except RunError as e:
             return f"cannot run: {e.message}"
         if run.fault is not None:
@@ -346,7 +373,8 @@ class Generator:
                               unit.header_span.line if unit.header_span else 1)
         res.verified = True
         return Worked(res, et.name, pad, edges, seed, rows, COLUMNS, VALID_ROWS, VALID_COLUMNS, prose_ok,
-                      broadcast if any(flags) else "")
+                      broadcast if any(flags) else "",
+                      tuple((f"x{k}", f"{show_value(v, et)} ({show_word(v)})") for k, v in gprs.items()))
 
 
 __all__ = ["GENERATOR", "WORKED", "Worked", "WorkedEntry", "WorkedSuite", "worked_examples"]

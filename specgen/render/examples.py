@@ -217,6 +217,7 @@ def worked_view(graph: SpecGraph, mnemonic: str, src: Any) -> dict[str, Any] | N
             "n": n, "anchor": anchor, "id": r.id, "data_type": w.data_type, "pad": w.pad, "edges": w.edges,
             "seed": f"0x{w.seed:08x}", "rows": w.rows, "columns": w.columns, "valid_rows": w.valid_rows,
             "valid_columns": w.valid_columns, "prose_admits": w.prose_admits, "profile": r.profile,
+            "scalars": list(getattr(w, "scalars", ())),
             "program": highlight_program(r.program, anchor=anchor + "-L"),
             "lines": [{"line": x.line, "text": x.text, "word": x.word, "destination": x.destination}
                       for x in r.lines],
@@ -227,6 +228,7 @@ def worked_view(graph: SpecGraph, mnemonic: str, src: Any) -> dict[str, Any] | N
     if entry.reason is not None:
         reason = {"key": "worked.reason." + entry.reason.key, "params": dict(entry.reason.params)}
     return {"examples": examples, "reason": reason, "omitted": list(entry.omitted),
+            "defaulted": list(getattr(entry, "defaulted", [])),
             "attempts": [{"data_type": a.data_type, "pad": a.pad, "edges": a.edges, "problem": a.problem}
                          for a in entry.attempts],
             "path": entry.path, "path_href": src(entry.path, entry.line, entry.line)}
