@@ -6,6 +6,8 @@ defines ``on_startup``); each rebuild re-reads the config like the server does.
 
 from __future__ import annotations
 
+import pytest
+
 import json
 import logging
 from pathlib import Path
@@ -40,6 +42,13 @@ def _edit_summary(root: Path) -> None:
 def _search(out: Path) -> list[tuple[str, str, str]]:
     doc = json.loads((out / "search" / "search_index.json").read_text())
     return sorted((d["location"], d["title"], d["text"]) for d in doc["docs"])
+
+
+@pytest.fixture(autouse=True)
+def _own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Test results another test stored for the same content would turn every test page on the edit
+    (stored results are keyed by the whole ASL): what is measured here is the renderer's own reuse."""
+    monkeypatch.setenv("SPECGEN_CACHE_DIR", str(tmp_path / "cache"))
 
 
 def test_dirty_rebuild_rewrites_only_changed_pages_and_equals_a_full_build(bundled_copy: Path,
