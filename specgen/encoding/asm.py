@@ -212,14 +212,7 @@ def _values(enc: Encoding, slots: Slots, mnemonic: str, fields: Mapping[str, obj
             raise AsmError(f"PE mask 0b{mask:04b} has no {slots.mask} code in this spec")
         else:
             values[slots.mask] = pe_modes[mask]
-    for name, v in values.items():
-        f = enc.field(name)
-        if f is None or not f.representable(v):
-            raise AsmError(f"{enc.assembly}: {name}={v} does not fit its {f.width if f else 0}-bit field")
-        for c in enc.constraints_for(name):
-            if not c.allows(v):
-                raise AsmError(f"{enc.assembly}: {name}={v} is not allowed ({c.describe()})")
-    return values
+    return _checked(enc, values)
 
 
 def _gpr_values(enc: Encoding, fields: Mapping[str, object]) -> dict[str, int]:
@@ -238,6 +231,11 @@ def _gpr_values(enc: Encoding, fields: Mapping[str, object]) -> dict[str, int]:
         values[n] = _int(v, n)
     if dest and fields.get("gpr_destination") is not None:
         values[dest[0]] = _int(fields.get("gpr_destination"), dest[0])
+    return _checked(enc, values)
+
+
+def _checked(enc: Encoding, values: dict[str, int]) -> dict[str, int]:
+    """``values``, once each fits its field and the catalog's constraints allow it (else one AsmError)."""
     for name, v in values.items():
         f = enc.field(name)
         if f is None or not f.representable(v):
