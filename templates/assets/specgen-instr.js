@@ -7,9 +7,8 @@
     var el = document.getElementById(target);
     if (!el) { return ""; }
     if (!el.matches("code")) { el = el.querySelector("pre code") || el; }
-    var clone = el.cloneNode(true);
-    Array.prototype.forEach.call(clone.querySelectorAll(".ln"), function (n) { n.remove(); });
-    return clone.textContent.replace(/\n$/, "");
+    // a listing line is one element whose number is a CSS counter, so its text is the source alone
+    return el.textContent.replace(/\n$/, "");
   }
   function fallback(text) {
     var area = document.createElement("textarea");
