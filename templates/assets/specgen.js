@@ -92,7 +92,7 @@
   // A box that scrolls sideways on this screen (a diagram, a listing, a wide table) must be reachable
   // by keyboard to be scrolled: give it a tab stop while it overflows (axe scrollable-region-focusable).
   function focusableScrollers() {
-    Array.prototype.forEach.call(document.querySelectorAll(".sg-diagram, .sg-page pre, .sg-page table[class]"), function (el) {
+    Array.prototype.forEach.call(document.querySelectorAll(".sg-diagram, .sg-page pre, .sg-page table[class], .sg-page .sg-table, .sg-page .sg-items, .sg-page .sg-tile"), function (el) {
       if (el.scrollWidth > el.clientWidth + 1 && !el.hasAttribute("tabindex") && !el.querySelector("a, button, input, select, [tabindex]")) {
         el.setAttribute("tabindex", "0");
       }
