@@ -16,6 +16,7 @@ from specgen.render import RenderCache, RenderOptions, render_site
 from specgen.render.blocks import parse_composition, signature
 from specgen.render.html import highlight_asl
 from specgen.render.links import relative
+from htmltext import text as _text, section as _section
 
 TMUL_SRC = "asl/tile/elementwise-tile-tile/arithmetic/TMUL.asl"
 TMUL_EN = "en/tile/elementwise-tile-tile/arithmetic/TMUL.md"
@@ -24,18 +25,6 @@ TMUL_ZH = "zh/tile/elementwise-tile-tile/arithmetic/TMUL.md"
 
 def _graph(root: Path) -> SpecGraph:
     return SpecGraph.build(load_spec(root))
-
-
-def _text(fragment: str) -> str:
-    """Visible text of an HTML fragment (tags dropped, entities decoded)."""
-    return html.unescape(re.sub(r"<[^>]+>", "", fragment))
-
-
-def _section(page: str, ident: str) -> str:
-    """The HTML from the ``<h2 id=ident>`` to the next ``<h2``."""
-    start = page.index(f'<h2 id="{ident}"')
-    nxt = page.find("<h2 ", start + 1)
-    return page[start: nxt if nxt > 0 else len(page)]
 
 
 @pytest.fixture(scope="module")

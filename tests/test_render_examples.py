@@ -15,6 +15,7 @@ from specgen.loader import load_spec
 from specgen.render import RenderOptions, example_failures, render_site
 from specgen.render.examples import highlight_program
 from specgen.render.i18n import Messages, page_locale, set_document_lang
+from htmltext import section as _section
 
 TMUL_DIR = "tile/elementwise-tile-tile/arithmetic/TMUL"
 BDIM_DIR = "block/attributes/B.DIM"
@@ -27,12 +28,6 @@ def esc(text: str) -> str:
 
 def _graph(root: Path) -> SpecGraph:
     return SpecGraph.build(load_spec(root))
-
-
-def _section(page: str, ident: str) -> str:
-    start = page.index(f'<h2 id="{ident}"')
-    nxt = page.find("<h2 ", start + 1)
-    return page[start: nxt if nxt > 0 else len(page)]
 
 
 def _item(section: str, example_id: str) -> str:

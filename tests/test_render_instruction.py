@@ -7,7 +7,6 @@ runs), never the rendered HTML itself.
 
 from __future__ import annotations
 
-import html
 import json
 import re
 from pathlib import Path
@@ -24,21 +23,12 @@ from specgen.render.i18n import LOCALES
 from specgen.render.instr_facts import domain_tables, related
 from specgen.render.pages import encodings_for
 from specgen.vocabulary import VOCABULARY
+from htmltext import text as _text, section as _section
 
 TMUL_SRC = "asl/tile/elementwise-tile-tile/arithmetic/TMUL.asl"
 TMUL_EN = "en/tile/elementwise-tile-tile/arithmetic/TMUL.md"
 TMUL_ZH = "zh/tile/elementwise-tile-tile/arithmetic/TMUL.md"
 LATIN = re.compile(r"[A-Za-z]")
-
-
-def _text(fragment: str) -> str:
-    return html.unescape(re.sub(r"<[^>]+>", "", fragment))
-
-
-def _section(page: str, ident: str) -> str:
-    start = page.index(f'<h2 id="{ident}"')
-    nxt = page.find("<h2 ", start + 1)
-    return page[start: nxt if nxt > 0 else len(page)]
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,6 @@ declaration, a use's line the using declaration, a listing's text the file.
 
 from __future__ import annotations
 
-import html
 import re
 from pathlib import Path
 
@@ -18,13 +17,10 @@ from specgen.render import RenderOptions, render_site
 from specgen.render.html import highlight_asl
 from specgen.render.symbols import SYMBOLS, build_symbols
 from specgen.render.xref import symbol_deps
+from htmltext import text as _text
 
 TMUL_SRC = "asl/tile/elementwise-tile-tile/arithmetic/TMUL.asl"
 LINE = re.compile(r'<span class="ln"( id="([^"]+)")?>(.*?)\n</span>', re.S)
-
-
-def _text(fragment: str) -> str:
-    return html.unescape(re.sub(r"<[^>]+>", "", fragment))
 
 
 class FakeRefs:

@@ -17,9 +17,9 @@ from specgen.graph import SpecGraph
 from specgen.loader import load_spec
 from specgen.render.core import Page, RenderOptions, render_site
 from specgen.render.kinds.matrix import matrix_facts
+from htmltext import words as _text
 
 OLD_CORPUS_NAME = "pto-spec-0.58.0"
-TAGS = re.compile(r"<[^>]+>")
 
 
 def _graph(root: Path) -> SpecGraph:
@@ -29,10 +29,6 @@ def _graph(root: Path) -> SpecGraph:
 def _pages(graph: SpecGraph, *kinds: str, lang: str = "en") -> dict[str, Page]:
     pages = render_site(graph, RenderOptions(examples=False), only=lambda p: p.kind in kinds and p.lang == lang)
     return {p.url: p for p in pages}
-
-
-def _text(fragment: str) -> str:
-    return " ".join(html.unescape(TAGS.sub(" ", fragment)).split())
 
 
 def _old_corpus(corpus_root: Path) -> Path:
