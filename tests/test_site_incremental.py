@@ -6,11 +6,14 @@ defines ``on_startup``); each rebuild re-reads the config like the server does.
 
 from __future__ import annotations
 
-import pytest
-
 import json
 import logging
+import subprocess
+import sys
+from collections import Counter
 from pathlib import Path
+
+import pytest
 
 from mkdocs.commands.build import build as mk_build
 
@@ -42,6 +45,26 @@ def _edit_summary(root: Path) -> None:
 def _search(out: Path) -> list[tuple[str, str, str]]:
     doc = json.loads((out / "search" / "search_index.json").read_text())
     return sorted((d["location"], d["title"], d["text"]) for d in doc["docs"])
+
+
+def _search_all(out: Path) -> list[tuple[str, str, str]]:
+    """Every language's index (the main one plus ``zh/search/search_index.json``)."""
+    docs = _search(out)
+    zh = out / "zh" / "search" / "search_index.json"
+    if zh.is_file():
+        docs += [(d["location"], d["title"], d["text"]) for d in json.loads(zh.read_text())["docs"]]
+    return sorted(docs)
+
+
+def _doubled(index: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
+    return [k for k, n in Counter(index).items() if n > 1][:3]
+
+
+def _specgen_test(root: Path, *extra: str) -> None:
+    """``specgen test`` as a user runs it beside a server: it stores results (and coverage) outside the spec."""
+    proc = subprocess.run([sys.executable, "-m", "specgen", "test", "--root", str(root), "--jobs", "1", *extra],
+                          cwd=REPO, capture_output=True, text=True, timeout=600, check=False)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
 
 
 @pytest.fixture(autouse=True)
@@ -79,8 +102,7 @@ def test_dirty_rebuild_rewrites_only_changed_pages_and_equals_a_full_build(bundl
     # material keeps the last index under dirty builds; the plugin prunes every rebuilt page's
     # old entries, so the merged index is the full build's (no stale or doubled entries)
     dirty_index = _search(out)
-    from collections import Counter
-    assert [k for k, n in Counter(dirty_index).items() if n > 1][:3] == []
+    assert _doubled(dirty_index) == []
     assert dirty_index == _search(full)
 
 
@@ -109,3 +131,33 @@ def test_spec_rebuild_templates_only_changed_pages_like_a_full_build(bundled_cop
         assert EDIT in (out / lang / TMUL).read_text()
         assert (out / lang / TMUL).read_bytes() == (full / lang / TMUL).read_bytes()
     assert _search(out) == _search(full)
+
+
+@pytest.mark.slow
+def test_stored_results_and_coverage_keep_the_search_index_exact(bundled_copy: Path, tmp_path: Path) -> None:
+    """Stored test results (test pages) and coverage (unit and instruction pages) change pages without a spec
+    edit; the rebuild that follows (spec rebuild, then mkdocs' dirty build) keeps every language's index equal
+    to a full build's, no entry twice (material merges its kept index with the rebuilt pages' entries)."""
+    logging.getLogger("mkdocs").setLevel(logging.ERROR)
+    out = tmp_path / "serve-site"
+    cfg = _config(bundled_copy, out, dirty=True)
+    mk_build(cfg, dirty=True)
+    plugin = cfg.plugins.get("specgen")
+    inputs = serve.other_inputs_digest(cfg, plugin)
+    first = _search_all(out)
+    assert _doubled(first) == []
+
+    _specgen_test(bundled_copy)  # results only: test pages change, and they are not searchable
+    assert serve.spec_rebuild(plugin, inputs) is True
+    assert plugin.stats["changed"] > 0, plugin.stats  # the stored results did change pages
+    assert _search_all(out) == first
+
+    _specgen_test(bundled_copy, "--coverage")  # coverage: unit and instruction pages (searchable) change
+    mk_build(_config(bundled_copy, out, dirty=True), dirty=True)
+    assert plugin.stats["changed"] > 0, plugin.stats
+    full = tmp_path / "full-site"
+    mk_build(_config(bundled_copy, full, dirty=False))
+    served = _search_all(out)
+    assert _doubled(served) == []
+    assert served == _search_all(full)
+    assert served != first  # the coverage sentences are in the index: the comparison saw the change

@@ -166,6 +166,16 @@ def domain_tables(graph: SpecGraph, encs: list[Encoding], legality: list[str]) -
     return out
 
 
+def grid_width(rows: tuple[DomainRow, ...]) -> int:
+    """How many code/name column pairs a value table gets: one for a short domain; else as many as keep it
+    at most six rows, up to five pairs of short names (four when a name is long), so a 5-bit domain is a
+    compact block rather than a long list (issue 14: page height)."""
+    if len(rows) <= 8:
+        return 1
+    cap = 5 if all(len(r.meaning) <= 8 for r in rows) else 4
+    return min(cap, -(-len(rows) // 6))
+
+
 def columns(rows: tuple[Any, ...], n: int) -> list[list[Any]]:
     """``rows`` laid out down ``n`` columns (row-major table of column-major order), padded with None."""
     per = -(-len(rows) // n) if rows else 0

@@ -24,7 +24,7 @@ from ...vocabulary import VOCABULARY
 from ..blocks import parse_composition, signature
 from ..examples import instruction_examples, results_digest, worked_digest, worked_view
 from ..i18n import Messages
-from ..instr_facts import columns, domain_tables, instruction_path, neighbours_digest, related
+from ..instr_facts import columns, grid_width, domain_tables, instruction_path, neighbours_digest, related
 from ..instr_prose import contract_topics, sentence
 from ..pages import Ctx, PageKind, PagePlan
 from .changes import instruction_changes
@@ -73,7 +73,7 @@ def instruction_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
         "ins": ins, "summary": ins.summary, "signature": sig.text(), "operands": operands,
         "composition": comp, "composition_structured": comp.structured, "minimal": comp.minimal,
         "fields": fields, "encodings": encodings, "encoding_class": c.encoding_class,
-        "domains": [{"table": d, "grid": columns(d.rows, 4 if len(d.rows) > 8 else 1)} for d in domains],
+        "domains": [{"table": d, "grid": columns(d.rows, grid_width(d.rows))} for d in domains],
         "canonical_assembly": list(c.canonical_assembly), "related": _related(cx, unit),
         "lead": lead, "topics": topics,
         "pattern_help": sentence(t, "instr.pattern_help", rule="word & mask = match", q="?", sep="_", casez="casez"),
