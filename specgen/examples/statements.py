@@ -325,8 +325,9 @@ class StatementParser:
                 raise self.error("'mask=…', '<last>' or '->Hand<SizeCode>'")
         if not seen_mask:
             raise self.error("', mask=0b…' (every binding names its PE mask)", kind="missing-operand")
-        if "destination_hand" not in self.fields and (self.fields["last"] or sources == 0):
-            # a non-terminating binding may name only sources (TFMA's first B.IOT); the last one binds the output
+        if "destination_hand" not in self.fields and sources == 0:
+            # a binding may name only sources: TFMA's first B.IOT, and a last one whose Block writes memory, not a
+            # Tile (MSCATTER: the spec's two-source form with L and no DstTile)
             raise self.error("', ->T<SizeCode>' (the destination hand and its size)", kind="missing-operand")
 
     def _at_mask(self) -> bool:
