@@ -118,21 +118,32 @@ class MemoryPlan:
     """The state a gather or scatter reads: index Tiles, the base GPR value and memory cells."""
 
     index_sources: list[int]      # positions of the sources named an index (``IndexTile``)
+    mask_sources: list[int]       # positions of the sources named a lane mask (``MaskTile``): 0 or 1 a lane
     store: bool                   # the Block writes memory (no destination Tile: MSCATTER)
+    bytes: bool = True            # an index is a byte displacement (0.58.3), else an element index (0.58.0)
     cells: list[MemoryCell] = field(default_factory=list)
 
 
-def memory_plan(tpl: Template) -> MemoryPlan | None:
-    """A plan when the composition binds a base register (``B.IOR BaseGPR, …``) and names an index source."""
-    lines = tpl.scalar_lines + [x for x in tpl.omitted if x.strip().upper().startswith("B.IOR")]
-    if not any("base" in x.lower() for x in lines):
-        return None
-    names = [n for b in tpl.bindings for n in b.names]
-    index = [k for k, n in enumerate(names) if "index" in n.lower()]
-    if not index:
-        return None
-    store = not any(b.destination for b in tpl.bindings)
-    return MemoryPlan(index, store)
+def memory_plan(tpl: Template, roles: list[tuple[str, str]] = (), prose: str = "") -> MemoryPlan | None:  # type: ignore[assignment]
+    """A plan when the Block reads a base address: the catalog record's operand roles say so (``address``:
+    ``base-address``, ``source0``: ``indices``, ``source1``: ``mask``), or else the composition's names
+    (``B.IOR BaseGPR, …``, ``IndexTile``, ``MaskTile``). The Block stores when it has no destination. An index is
+    a byte displacement when the record's ``prose`` (summary, memory effects) says "byte displacement(s)"
+    (0.58.3), else an element index the ASL scales by the element size (0.58.0: "at Tile-provided indices")."""
+    if any("base" in role for _f, role in roles):
+        def positions(word: str) -> list[int]:
+            return [int(f[6:]) for f, role in roles if f.startswith("source") and f[6:].isdigit() and word in role]
+        index, masks = positions("indices"), positions("mask")
+        store = not any(role == "destination" for _f, role in roles)
+    else:
+        lines = tpl.scalar_lines + [x for x in tpl.omitted if x.strip().upper().startswith("B.IOR")]
+        if not any("base" in x.lower() for x in lines):
+            return None
+        names = [n for b in tpl.bindings for n in b.names]
+        index = [k for k, n in enumerate(names) if "index" in n.lower()]
+        masks = [k for k, n in enumerate(names) if "mask" in n.lower()]
+        store = not any(b.destination for b in tpl.bindings)
+    return MemoryPlan(index, masks, store, "byte displacement" in prose.lower()) if index else None
 
 
 def memory_inputs(plan: MemoryPlan, vocabulary: Vocabulary, et: DataType, sources: list[str], rows: int,
@@ -145,14 +156,15 @@ def memory_inputs(plan: MemoryPlan, vocabulary: Vocabulary, et: DataType, source
     n = rows * columns
     slots = list(range(n))
     rng.shuffle(slots)
-    displacements = [s * size for s in slots]
+    displacements = [s * size if plan.bytes else s for s in slots]
     data = source_words(et, rows, columns, 0, rng, edges=edges)
-    plan.cells = [MemoryCell(BASE_ADDRESS + d, size, None if plan.store else data[k // columns][k % columns])
-                  for k, d in enumerate(displacements)]
+    plan.cells = [MemoryCell(BASE_ADDRESS + s * size, size, None if plan.store else data[k // columns][k % columns])
+                  for k, s in enumerate(slots)]
     tiles = []
     for k, reg in enumerate(sources):
-        if k in plan.index_sources:
-            words = tuple(tuple(displacements[r * columns:(r + 1) * columns]) for r in range(rows))
+        if k in plan.index_sources or k in plan.mask_sources:
+            flat = displacements if k in plan.index_sources else [1] + [rng.randint(0, 1) for _ in range(n - 1)]
+            words = tuple(tuple(flat[r * columns:(r + 1) * columns]) for r in range(rows))
             tiles.append(TileInput(reg, it.name, 128 * 8 // (4 * it.bits), 4, rows, columns, words))
         else:
             tiles.append(TileInput(reg, et.name, 128 * 8 // (4 * et.bits), 4, rows, columns, data))

@@ -138,6 +138,8 @@ class Generator:
         self._admitted: dict[str, frozenset[str] | None] = {}
         self._executor: Executor | None = None
         self._spelling: tuple[str, str] | None = None  # the BSTART command and operation of the current entry
+        self._roles: list[tuple[str, str]] = []  # the current entry's catalog operands: field, role
+        self._prose = ""  # the current entry's summary and memory effects (what its indices mean)
 
     def run(self, only: frozenset[str] | None = None) -> WorkedSuite:
         """Every worked example (``only``: just these mnemonics, for tests and tools)."""
@@ -246,6 +248,11 @@ class Generator:
         if not ex.supported:
             entry.reason = Reason("no-executor", (("missing", ", ".join(ex.missing)),))
             return entry
+        self._roles = [(str(getattr(o, "field", "")), str(getattr(o, "role", ""))) for r in ins.catalog_records
+                       for o in (getattr(r, "operands", None) or ())]
+        contract = getattr(ins, "contract", None)
+        self._prose = " ".join([str(getattr(ins, "summary", "") or "")] +
+                               [str(x) for x in (getattr(contract, "memory_effects", None) or [])])
         self._spelling = planstate.spelling_of(ex.words.encodings if ex.words is not None else None, tpl)
         if self._spelling is None:
             entry.reason = Reason("spelling", (("command", tpl.spelling),))
@@ -264,6 +271,10 @@ class Generator:
         if self._scalar_lines(tpl):  # a B.IOR with a seeded GPR first, then the Block without it (default zero)
             plans = [(p, e, sh, True) for p, e, sh, _ in plans] + [x for x in plans if not x[0]]
             budget += 2
+            if planstate.memory_plan(tpl, self._roles, self._prose) is not None:  # a gather or scatter needs its base register
+                plans = [x for x in plans if x[3]]
+        if tpl.matrix:  # a matrix Block: one run a DataType (its edge values are no divisors), more DataTypes
+            plans, budget = [("", True, "", False)], MAX_RUNS + 2
         for et, prose_ok in cands:
             if runs >= budget or (not prose_ok and entry.examples):
                 break
@@ -321,7 +332,7 @@ class Generator:
         if tpl.matrix:
             return planstate.matrix_program(tpl, self._spelling or (tpl.spelling, tpl.operation), et,
                                             planstate.destination_size_code(self.executor().interp, tpl))
-        store = (plan := planstate.memory_plan(tpl)) is not None and plan.store
+        store = (plan := planstate.memory_plan(tpl, self._roles, self._prose)) is not None and plan.store
         lines = [planstate.bstart_line(self._spelling or (tpl.spelling, tpl.operation), et)]
         if pad:
             lines.append(f"B.DATR PadValue={pad}")
@@ -360,7 +371,7 @@ class Generator:
         rng = random.Random(seed)
         flags = [b.broadcast(k) for b in tpl.bindings for k in range(b.sources if b.sources is not None else 1)]
         tiles = []
-        plan = planstate.memory_plan(tpl)
+        plan = planstate.memory_plan(tpl, self._roles, self._prose)
         for k, reg in enumerate(sources if not tpl.matrix and plan is None else ()):
             vr, vc, cols = VALID_ROWS, VALID_COLUMNS, COLUMNS
             if k < len(flags) and flags[k] and broadcast == "row":
