@@ -446,6 +446,8 @@ def tile_state(idx: int, tile: dict, words: list[list[int]], defined: list[list[
     """A register's state from its ASL descriptor (``_Tiles[idx]``) and its element words."""
     dt = data_type or str(tile["data_type"]).removeprefix("TileDataType_")
     layout = "column-major" if tile["layout"] == "TileLayout_ColumnMajor" else "row-major"
+    if is_matrix_layout(str(tile["layout"]).removeprefix("TileLayout_")):  # a CUBE Tile keeps its layout's name
+        layout = str(tile["layout"]).removeprefix("TileLayout_")
     return TileState(register_name(idx), idx, dt, int(tile["rows"]), int(tile["columns"]), int(tile["valid_rows"]),
                      int(tile["valid_columns"]), int(tile["capacity_bytes"]), layout, words, defined,
                      vocabulary.datatype(dt))

@@ -79,6 +79,7 @@ class Worked:
     broadcast: str = ""  # "row" | "column": the shape given to the composition's broadcast operand
     scalars: tuple[tuple[str, str], ...] = ()  # GPRs set before the run (B.IOR's sources): name, value
     memory: tuple[tuple[str, str, str], ...] = ()  # global memory the run reads or writes: address, before, after
+    dims: tuple[tuple[str, int], ...] = ()  # a matrix Block's dimensions (M, N, K) as its B.DIM lines set them
 
 
 @dataclass(slots=True)
@@ -216,6 +217,8 @@ class Generator:
             if tpl.listed_types and et.name not in tpl.listed_types:
                 continue
             out.append((et, prose is None or et.name in prose))
+        if tpl.matrix:  # integer products first: exact, and the reference profile multiplies floating carriers raw
+            out.sort(key=lambda c: c[0].kind not in ("signed", "unsigned"))
         both = [c for c in out if c[1]]
         return both + [c for c in out if not c[1]]
 
@@ -403,12 +406,18 @@ class Generator:
         res = result_from_run("worked", ins.mnemonic, ident, "", program, run, unit.path,
                               unit.header_span.line if unit.header_span else 1)
         res.verified = True
-        return Worked(res, et.name, pad, edges, seed, rows, COLUMNS, VALID_ROWS, VALID_COLUMNS, prose_ok,
+        shape = (rows, COLUMNS, VALID_ROWS, VALID_COLUMNS)
+        if tpl.matrix and run.outputs:  # the destination's shape: the spec sizes a CUBE Tile's storage
+            o = next(iter(run.outputs.values()))
+            shape = (o.rows, o.columns, o.valid_rows, o.valid_columns)
+        return Worked(res, et.name, pad, edges, seed, *shape, prose_ok,
                       broadcast if any(flags) else "",
                       tuple((f"x{k}", f"{show_value(v, et)} ({show_word(v)})" if plan is None else show_word(v))
                             for k, v in gprs.items()),
                       tuple((f"0x{m.address:X}", "" if m.before is None else show_value(m.before, et),
-                             "" if m.after is None else show_value(m.after, et)) for m in run.memory))
+                             "" if m.after is None else show_value(m.after, et)) for m in run.memory),
+                      tuple((n, planstate.dimensions(tpl)[n]) for _lb, n in sorted(tpl.dims.items())
+                            if tpl.matrix and n in planstate.dimensions(tpl)))
 
 
 __all__ = ["GENERATOR", "WORKED", "Worked", "WorkedEntry", "WorkedSuite", "worked_examples"]
