@@ -97,19 +97,32 @@ def matrix_program(tpl: Template, spelling: tuple[str, str], et: DataType, size_
     return "\n".join(lines), regs
 
 
-def matrix_inputs(tpl: Template, et: DataType, rng: random.Random, edges: bool) -> list[TileInput]:
-    """The matrix sources as CUBE Tiles (the spec sizes their storage) or row-major vectors, seeded."""
+def accumulator_type(it: object, vocabulary: Vocabulary, et: DataType) -> DataType:
+    """The type of a matrix Block's accumulator and Bias for inputs of ``et``, as the spec's
+    ``TileMatrixAccumulatorDataType`` states it (S16 inputs accumulate in S32); ``et`` when it cannot say."""
+    try:
+        got = str(it.call("TileMatrixAccumulatorDataType", et.member))  # type: ignore[attr-defined]
+    except Exception:  # noqa: BLE001 - a spec without the function: the inputs' type, the run decides
+        return et
+    return vocabulary.datatype(got.removeprefix("TileDataType_")) or et
+
+
+def matrix_inputs(tpl: Template, et: DataType, rng: random.Random, edges: bool,
+                  accumulator: DataType | None = None) -> list[TileInput]:
+    """The matrix sources as CUBE Tiles (the spec sizes their storage) or row-major vectors, seeded; the
+    operands other than A and B (an accumulator, a Bias) hold ``accumulator`` values."""
     dims = dimensions(tpl)
     out = []
-    for k, (_role, layout, rows, cols) in enumerate(tpl.matrix):
+    for k, (role, layout, rows, cols) in enumerate(tpl.matrix):
+        st = et if role in ("A", "B") or accumulator is None else accumulator
         vr = int(rows) if rows.isdigit() else dims.get(rows, 1)
         vc = int(cols) if cols.isdigit() else dims.get(cols, 1)
-        words = source_words(et, vr, vc, k, rng, edges=edges)
+        words = source_words(st, vr, vc, k, rng, edges=edges)
         if layout:
-            out.append(TileInput(f"T{k + 1}", et.name, vr, vc, vr, vc, words, layout=layout))
+            out.append(TileInput(f"T{k + 1}", st.name, vr, vc, vr, vc, words, layout=layout))
         else:
             columns = max(vc, 4)
-            out.append(TileInput(f"T{k + 1}", et.name, 128 * 8 // (columns * et.bits), columns, vr, vc, words))
+            out.append(TileInput(f"T{k + 1}", st.name, 128 * 8 // (columns * st.bits), columns, vr, vc, words))
     return out
 
 
@@ -143,7 +156,7 @@ def memory_plan(tpl: Template, roles: list[tuple[str, str]] = (), prose: str = "
         index = [k for k, n in enumerate(names) if "index" in n.lower()]
         masks = [k for k, n in enumerate(names) if "mask" in n.lower()]
         store = not any(b.destination for b in tpl.bindings)
-    return MemoryPlan(index, masks, store, "byte displacement" in prose.lower()) if index else None
+    return MemoryPlan(index, masks, store, "byte displacement" in prose.lower().replace("-", " ")) if index else None
 
 
 def memory_inputs(plan: MemoryPlan, vocabulary: Vocabulary, et: DataType, sources: list[str], rows: int,

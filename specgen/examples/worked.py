@@ -384,7 +384,8 @@ class Generator:
             r = capacity * 8 // (cols * et.bits)
             tiles.append(TileInput(reg, et.name, r, cols, vr, vc, source_words(et, vr, vc, k, rng, edges=edges)))
         if tpl.matrix:
-            tiles = planstate.matrix_inputs(tpl, et, rng, edges)
+            tiles = planstate.matrix_inputs(tpl, et, rng, edges,
+                                            planstate.accumulator_type(self.executor().interp, self.vocabulary, et))
         elif plan is not None:
             tiles = planstate.memory_inputs(plan, self.vocabulary, et, sources, VALID_ROWS, VALID_COLUMNS, rng,
                                             edges, planstate.INDEX_TYPES[0])
