@@ -276,11 +276,16 @@ class Generator:
             budget += 2
             if planstate.memory_plan(tpl, self._roles, self._prose) is not None:  # a gather or scatter needs its base register
                 plans = [x for x in plans if x[3]]
-        if tpl.matrix:  # a matrix Block: one run a DataType (its edge values are no divisors), more DataTypes
-            plans, budget = [("", True, "", False)], MAX_RUNS + 2
+        if tpl.matrix:  # a matrix Block: one run a DataType (its edge values are no divisors), more DataTypes; a
+            # number kind whose first two types fault at one site is not tried further (MX forms reach FP16)
+            plans, budget = [("", True, "", False)], 2 * MAX_RUNS
+        same_kind: dict[str, list[str]] = {}  # a matrix Block: the faults of each number kind's types, in order
         for et, prose_ok in cands:
             if runs >= budget or (not prose_ok and entry.examples):
                 break
+            seen = same_kind.get(et.kind, [])
+            if tpl.matrix and len(seen) >= 2 and seen[-1] == seen[-2]:
+                continue  # two types of this kind faulted at one site: the kind is what the Block rejects
             for pad, edges, shape, ior in plans:
                 if runs >= budget:
                     break
@@ -290,6 +295,7 @@ class Generator:
                     entry.examples.append(got)
                     break
                 entry.attempts.append(Attempt(et.name, pad, edges, got))
+                same_kind.setdefault(et.kind, []).append(got.replace(et.name, ""))
             if entry.examples:
                 break
         if entry.examples:

@@ -68,10 +68,10 @@ def main_text(result: object, mask: str = "0001", gprs: tuple = (), memory: tupl
                     lines.append(f"    assert ReadTileElement({idx}, {r}, {c}) == {bits64(int(t.words[r][c], 16))};")
                 else:
                     lines.append(f"    assert !TileElementDefined({idx}, {r}, {c});")
-    for address, _before, after in memory:
+    for k, (address, _before, after) in enumerate(memory):  # a load is not readonly: bind it, then assert
         if after != "":
-            lines.append(f"    assert LoadUnsigned({bits64(int(address, 16))}, {size}) == "
-                         f"{bits64(int(after) & ((1 << memory_bits) - 1))};")
+            lines.append(f"    let memory{k} = LoadUnsigned({bits64(int(address, 16))}, {size});")
+            lines.append(f"    assert memory{k} == {bits64(int(after) & ((1 << memory_bits) - 1))};")
     lines += ["    return 0;", "end;", ""]
     return "\n".join(lines)
 
