@@ -63,6 +63,11 @@ def test_tmatmul_multiplies_cube_tiles_and_says_how(corpus_root: Path) -> None:
             assert _signed(d.words[i][j], out_bits) == want, (i, j)
             assert d.defined[i][j]
     assert a.values[0][:4] == [str((1 << (et.bits - 1)) - 1), str(-(1 << (et.bits - 1))), "0", "-1"]  # the edges
+    WORKED.set(graph, suite)  # the page names each CUBE layout and the dimensions
+    pages = {p.url: p.content for p in render_site(graph, RenderOptions(),
+                                                  only=lambda p: p.uri.endswith("matrix-matrix/TMATMUL.md"))}
+    page = pages["en/tile/matrix-and-matrix-vector/matrix-matrix/TMATMUL.md"]
+    assert "<code>CUBE_N8</code>" in page and "<code>K = 4</code>" in page and 'data-worked="dims"' in page
     assert any("postprocess" in x for x in entry.omitted) and any(x.startswith("B.IOS") for x in entry.omitted)
     tgemv = suite.entries["TGEMV"].examples[0]  # the composition pins M=1
     assert dict(tgemv.dims)["M"] == 1 and tgemv.result.outputs[0].valid_rows == 1
