@@ -124,7 +124,7 @@ def test_error_missing_mask_operand() -> None:
 
 
 def test_error_missing_destination() -> None:
-    e = _err("B.IOT T1, T2, mask=0b0001, <last>")
+    e = _err("B.IOT mask=0b0001, <last>")  # sources only is a form (MSCATTER's); nothing at all is not
     assert e.kind == "missing-operand"
     assert "->T<SizeCode>" in e.expected
 

@@ -34,7 +34,6 @@ def test_two_bindings_and_listed_types() -> None:
 
 
 @pytest.mark.parametrize("lines, key, fragment", [
-    (["BSTART.TMATMUL AType", "B.IOT A, B, mask=PE_MASK, <last>, ->T<1>", "BSTOP"], "spelling", "BSTART.TMATMUL"),
     (["BSTART.SFU THISTOGRAM, U16|U32", "B.DATR DstDataType=U32, ByteId=0..3 (mandatory)",
       "B.IOT S, F, mask=PE_MASK, <last>, ->DstTile<TSize>", "BSTOP"], "datr", "ByteId"),
     (["BSTART.VEC TX, DataType", "B.IOS S1", "B.IOT T, mask=PE_MASK, <last>, ->T<1>", "BSTOP"], "command", "B.IOS"),
@@ -79,10 +78,13 @@ def test_every_b_iot_form_parses(bundled_vocabulary: Vocabulary, text: str, fiel
     assert st.fields == fields
 
 
-def test_a_last_binding_still_needs_its_destination(bundled_vocabulary: Vocabulary) -> None:
+def test_a_binding_without_sources_still_needs_its_destination(bundled_vocabulary: Vocabulary) -> None:
     with pytest.raises(ProgramError) as e:
-        parse_program("B.IOT T1, mask=0b0001, <last>", bundled_vocabulary)
+        parse_program("B.IOT mask=0b0001, <last>", bundled_vocabulary)
     assert e.value.kind == "missing-operand"
+    # a last binding of sources only is the spec's form for a Block that writes memory (MSCATTER)
+    (st,) = parse_program("B.IOT T1, T2, mask=0b0001, <last>", bundled_vocabulary).statements
+    assert st.fields == {"source_left": 1, "source_right": 2, "last": True, "pe_mask": 1}
 
 
 def test_seeded_inputs_are_deterministic_and_start_with_the_edges(bundled_vocabulary: Vocabulary) -> None:
@@ -107,3 +109,21 @@ def test_a_record_without_tile_sources_gets_a_destination_only_binding() -> None
     u = read_template(["BSTART.VEC TX, DataType", "B.DIM LB0", "B.IOT", "BSTOP"], NAMES)
     u.infer_sources(-1)  # no catalog record says: the binding stays unspecified
     assert [b.sources for b in u.bindings] == [None]
+
+
+def test_a_matrix_composition_reads_its_cube_sources_dimensions_and_fpatr() -> None:
+    t = read_template([
+        "BSTART.TGEMV AType", "B.DATR BType, RMode, Sat (optional; BType defaults to AType)",
+        "B.FPATR PreQuantMode, ReluMode, GroupNCode, RowMaxEn, GroupMaxEn, RowMaxInit, MaxAbsEn, TransA, TransB "
+        "(exactly one)",
+        "B.DIM LB0 M (optional, default 1; TGEMV permits only M=1)", "B.DIM LB1 N (optional, default 1)",
+        "B.DIM LB2 K (optional, default 1)",
+        "B.IOS complete right or both matrix operand groups (optional; common nonzero mask)",
+        "B.IOT ordered Local mathematical sources: A CUBE_M16/M32 primary, optional A scale, B CUBE_N8 primary, 1xN Bias",
+        "B.IOT D matching A's CUBE_M16/M32 layout, optional RowMaxOut, optional GroupMaxOut destinations",
+        "B.IOT/B.IOR postprocess operands selected by B.FPATR", "BSTOP or the next BSTART completion boundary"], NAMES)
+    assert t.fillable and (t.spelling, t.operation) == ("BSTART.TGEMV", "")
+    assert t.fpatr == 9 and t.dims == {0: "M", 1: "N", 2: "K"} and t.fixed == {"M": 1}
+    assert t.matrix == [("A", "CUBE_M16", "M", "K"), ("B", "CUBE_N8", "K", "N"), ("Bias", "", "1", "N")]
+    assert len(t.bindings) == 1 and t.bindings[0].sources == 3 and t.bindings[0].destination
+    assert any("B.IOS" in x for x in t.omitted) and any("postprocess" in x for x in t.omitted)

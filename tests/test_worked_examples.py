@@ -60,8 +60,7 @@ def test_corpus_tmul_has_an_executed_example_with_edges_words_and_tiles(corpus_r
     # 0.58.3 rejects the B.DATR PadValue short form for TMUL; the page says so with the ASL line
     assert any(a.pad == "Max" and "Fault_TileLegality" in a.problem and "tile-schema.asl" in a.problem
                for a in tmul.attempts)
-    assert suite.entries["TNEG"].examples and suite.entries["TMATMUL"].reason is not None
-    assert suite.entries["TMATMUL"].reason.key == "spelling"
+    assert suite.entries["TNEG"].examples and suite.entries["TMATMUL"].examples  # tests/test_worked_spell.py
     pages = _pages(graph, suite)
     for lang in ("en", "zh"):
         page = pages[f"{lang}/{TMUL_PAGE}.md"]

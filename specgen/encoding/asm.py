@@ -61,6 +61,13 @@ def template_operands(enc: Encoding) -> list[str]:
     return ops
 
 
+def spells_operation(enc: Encoding) -> bool:
+    """Whether a tile operation's template names the operation after its BSTART spelling
+    (``BSTART.VEC TMUL, DataType``) rather than in the spelling itself (``BSTART.TMATMUL DataType``)."""
+    words = enc.assembly.replace(",", " ").split()
+    return len(words) > 1 and words[1].upper() == enc.mnemonic.upper()
+
+
 def resolve_field(enc: Encoding, slot: str, used: set[str]) -> str:
     """The field a template slot names (``uimm`` is ``uimm17``, ``<last>`` is ``L``, ``PE_MASK`` is ``PEMode``)."""
     s = _norm(slot.strip("<>"))
@@ -176,6 +183,8 @@ def assemble_command(es: EncodingSet, mnemonic: str, fields: Mapping[str, object
 
 def _operands(mnemonic: str, fields: Mapping[str, object]) -> list[object]:
     """The parsed positional operands in assembly order (the parser's field names are its syntax)."""
+    if "values" in fields:  # every field of the form in template order (B.FPATR)
+        return list(fields["values"])  # type: ignore[call-overload]
     if mnemonic.startswith("BSTART"):
         return [fields[k] for k in ("mode", "function") if k in fields] + [fields.get("data_type")]
     if mnemonic == "B.DIM":
@@ -267,7 +276,7 @@ def disassemble(enc: Encoding, values: Mapping[str, int], register: Callable[[in
         return f"B.IOR {', '.join(regs + [f'->x{values[n]}' for n in dest[:1]])}".rstrip()
     slots = slots_of(enc)
     parts: list[str] = []
-    if enc.kind == "tile-operation":
+    if enc.kind == "tile-operation" and spells_operation(enc):
         parts.append(enc.mnemonic)
     if mn.startswith("BSTART"):
         parts += [str(values[n]) for n in slots.plain[:-1]] + [datatype(values[slots.plain[-1]])]
@@ -284,6 +293,8 @@ def disassemble(enc: Encoding, values: Mapping[str, int], register: Callable[[in
         if slots.dest is not None:
             hand = register(values[slots.dest[0]] * 16).rstrip("0123456789")  # the hand's name, as registers spell it
             parts.append(f"->{hand}<{values[slots.dest[1]]}>")
-    elif slots.plain:
+    elif slots.plain and "{" in enc.assembly:
         parts = ["{" + ", ".join(str(values[n]) for n in slots.plain) + "}"]
+    elif slots.plain:
+        parts = [str(values[n]) for n in slots.plain]
     return f"{mn} {', '.join(parts)}".rstrip()

@@ -16,9 +16,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-# the spellings the program parser reads (specgen.examples.syntax.FORMS); other BSTART forms have no syntax yet
+# the spellings that name the operation after them (``BSTART.VEC TMUL, FP16``); any other BSTART spelling names it
+# itself (``BSTART.TMATMUL AType``) or is an older generation's engine spelling (``BSTART.CUBE TMATMUL, AType``), which
+# the generator resolves through the operation's own form in the spec's encodings
 SPELLINGS = ("BSTART.VEC", "BSTART.SFU")
 _LB = re.compile(r"\bLB([0-2])\b")
+_LB_NAME = re.compile(r"\bLB([0-2])\s*(?:=|\s)\s*([A-Z])\b")  # ``B.DIM LB0 M``: the loop bound's matrix dimension
+_ONLY = re.compile(r"\bonly\s+([A-Z])\s*=\s*([0-9]+)")   # ``TGEMV permits only M=1``
+_CUBE = re.compile(r"\b([A-Z][A-Za-z]*)\s+(CUBE_[A-Z0-9]+)")  # ``A CUBE_M16/M32 primary``: role and layout
+_VECTOR = re.compile(r"\b([0-9]+|[A-Z])x([0-9]+|[A-Z])\s+([A-Z][A-Za-z]*)")  # ``1xN Bias``
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -83,6 +89,11 @@ class Template:
     # B.IOR lines the composition lists without "(optional)": left out, so the spec's ASL decides whether the
     # bindings are complete without them (its scalar operands then keep their architectural default)
     scalar_lines: list[str] = field(default_factory=list)
+    fpatr: int = 0  # a required B.FPATR: how many fields its line names (written all zero: no postprocess)
+    # a matrix Block's ordered sources (role, CUBE layout or "" for a row-major vector, rows, columns as named)
+    matrix: list[tuple[str, str, str, str]] = field(default_factory=list)
+    dims: dict[int, str] = field(default_factory=dict)  # loop bound -> matrix dimension (LB0 -> "M")
+    fixed: dict[str, int] = field(default_factory=dict)  # dimensions the composition pins (TGEMV: M=1)
 
     @property
     def fillable(self) -> bool:
@@ -146,11 +157,11 @@ def read_template(lines: list[str], datatype_names: tuple[str, ...]) -> Template
         rest = line.split(None, 1)[1] if " " in line else ""
         if head.startswith("BSTART."):
             tpl.spelling = head
-            if head not in SPELLINGS:
-                tpl.blockers.append(Reason("spelling", (("command", head),)))
-                continue
-            op, _, types = rest.partition(",")
-            tpl.operation = op.strip().split()[0] if op.strip() else ""
+            op, comma, types = rest.partition(",")
+            if comma or head in SPELLINGS:
+                tpl.operation = op.strip().split()[0] if op.strip() else ""
+            else:
+                types = rest
             tpl.listed_types = [names[w.upper()] for w in _WORD.findall(types) if w.upper() in names]
         elif head == "B.DATR":
             tpl.datr_text = line
@@ -163,6 +174,20 @@ def read_template(lines: list[str], datatype_names: tuple[str, ...]) -> Template
                 tpl.blockers.append(Reason("datr", (("line", line),)))
         elif head == "B.DIM":
             tpl.loop_bounds.update(int(m) for m in _LB.findall(line))
+            tpl.dims.update((int(lb), name) for lb, name in _LB_NAME.findall(line))
+            tpl.fixed.update((name, int(v)) for name, v in _ONLY.findall(line))
+        elif head == "B.FPATR" and not _optional(line):
+            tpl.fpatr = len([x for x in line.split("(", 1)[0].split(None, 1)[-1].split(",") if x.strip()])
+        elif head == "B.IOS" and _optional(line):
+            tpl.omitted.append(line)
+        elif head in ("B.IOT", "B.IOT/B.IOR") and tpl.matrix:
+            # a matrix Block's further lines describe its destination and the postprocess operands B.FPATR
+            # selects (none with an all-zero B.FPATR): one binding carries the sources and the destination
+            if head != "B.IOT" or "postprocess" in line.lower():
+                tpl.omitted.append(line)
+        elif head == "B.IOT" and _CUBE.search(line):
+            tpl.matrix = _matrix_sources(rest)
+            tpl.bindings.append(Binding(len(tpl.matrix), True, True, False, tuple(r for r, *_ in tpl.matrix)))
         elif head in ("B.IOT", "B.IOT/B.IOR"):
             tpl.bindings.append(_binding(line, rest))
         elif head == "B.IOR":
@@ -181,6 +206,28 @@ def read_template(lines: list[str], datatype_names: tuple[str, ...]) -> Template
     if not tpl.loop_bounds and tpl.bindings:
         tpl.loop_bounds = {0}
     return tpl
+
+
+def _matrix_sources(rest: str) -> list[tuple[str, str, str, str]]:
+    """The ordered required sources of a matrix binding line; optional ones (``optional A scale``) are left out.
+
+    A CUBE operand is ``A CUBE_M16/M32 primary`` (the first layout named); its shape follows the GEMM names the
+    records use (``A[M x K]``, ``B[K x N]``, an accumulator ``C`` and the destination ``M x N``); a row-major
+    vector names its shape (``1xN Bias``)."""
+    shapes = {"A": ("M", "K"), "B": ("K", "N")}
+    out = []
+    for part in rest.split(":", 1)[-1].split(","):
+        if "optional" in part.lower():
+            continue
+        m = _CUBE.search(part)
+        if m:
+            rows, cols = shapes.get(m.group(1), ("M", "N"))
+            out.append((m.group(1), m.group(2), rows, cols))
+            continue
+        v = _VECTOR.search(part)
+        if v:
+            out.append((v.group(3), "", v.group(1), v.group(2)))
+    return out
 
 
 def _binding(line: str, rest: str) -> Binding:

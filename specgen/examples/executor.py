@@ -39,6 +39,7 @@ from .program import Program
 from .syntax import HANDS, Statement
 from ..encoding.asm import AsmError
 from .words import EXECUTED, WordRunner, allocated, supports_words
+from .inputstate import MemoryCell, MemoryState, configure_matrix, is_matrix_layout, read_memory, write_memory
 
 HAND_NAMES = {v: k for k, v in HANDS.items()}
 SPELLING = {"BSTART.TEPL": 0, "BSTART.VEC": 1, "BSTART.SFU": 2}
@@ -155,6 +156,7 @@ class RunResult:
     inputs: dict[str, TileState] = field(default_factory=dict)
     outputs: dict[str, TileState] = field(default_factory=dict)  # destinations written by the run
     tiles: dict[str, TileState] = field(default_factory=dict)    # every allocated register after the run
+    memory: list[MemoryState] = field(default_factory=list)      # the run's memory cells, before and after
 
 
 class Executor:
@@ -203,9 +205,11 @@ class Executor:
             interp.hooks["SetFault"] = set_fault
 
     # -- running ----------------------------------------------------------------------
-    def run(self, program: Program, tiles: list[TileInput], gprs: Mapping[int, int] | None = None) -> RunResult:
+    def run(self, program: Program, tiles: list[TileInput], gprs: Mapping[int, int] | None = None,
+            memory: list[MemoryCell] | None = None) -> RunResult:
         """Run ``program`` on fresh state holding ``tiles`` (and ``gprs``: absolute GPR -> Word, written in
-        every PE's file, for B.IOR); raise :class:`RunError` when it cannot run."""
+        every PE's file, for B.IOR; ``memory``: global memory written before and read after the run);
+        raise :class:`RunError` when it cannot run."""
         if program.is_sketch:
             first = program.sketch[0]
             raise RunError(f"{program.sketch_reason}: cannot run as written",
@@ -213,13 +217,14 @@ class Executor:
         if not self.supported:
             raise RunError("the spec defines no Block executor entry points ("
                            + ", ".join(self.missing) + "); see ADR-0004 of the bundled spec")
-        if gprs and self.words is None:
+        if (gprs or memory) and self.words is None:
             raise RunError("general-purpose registers are set only on the spec's command path "
                            "(ExecuteCommandInstruction)")
         with self.lock:
-            return self._run(program, tiles, gprs or {})
+            return self._run(program, tiles, gprs or {}, memory or [])
 
-    def _run(self, program: Program, tiles: list[TileInput], gprs: Mapping[int, int]) -> RunResult:
+    def _run(self, program: Program, tiles: list[TileInput], gprs: Mapping[int, int],
+             memory: list[MemoryCell]) -> RunResult:
         it = self.interp
         it.reset()
         result = RunResult(program, self.profile)
@@ -227,6 +232,7 @@ class Executor:
             it.call("ResetProfileState")
             if gprs and self.words is not None:
                 self.words.write_gprs(gprs)
+            write_memory(it, memory)
             for t in tiles:
                 self._install(t)
             for t in tiles:
@@ -269,6 +275,7 @@ class Executor:
                     result.outputs[step.destination] = self.read_tile(register_index(step.destination) or 0)
             for idx in sorted(allocated(it)):
                 result.tiles[register_name(idx)] = self.read_tile(idx)
+            result.memory = read_memory(it, memory)
         except ASLError as e:
             stack = "; ".join(bounded_stack(e.asl_stack, head=1, tail=3))
             where = f"{e.span}: {e.message}" if e.kind == "budget" else f"{e.message} at {e.span}"
@@ -344,8 +351,14 @@ class Executor:
         if idx is None or et is None:
             raise RunError(f"{t.register}: not a tile register, or {t.data_type} is not a data type")
         try:
-            it.call("ConfigureTileForMask", idx, t.capacity(et), t.rows, t.columns, t.valid_rows,
-                    t.valid_columns, et.member, LAYOUTS[t.layout], "TileLocation_Vector", t.mask)
+            if is_matrix_layout(t.layout):  # a CUBE operand: the spec derives its storage shape
+                configure_matrix(it, idx, t.layout, t.valid_rows, t.valid_columns, et.member, t.mask,
+                                 t.capacity_bytes)
+            else:
+                it.call("ConfigureTileForMask", idx, t.capacity(et), t.rows, t.columns, t.valid_rows,
+                        t.valid_columns, et.member, LAYOUTS[t.layout], "TileLocation_Vector", t.mask)
+        except ValueError as e:
+            raise RunError(f"input tile {t.register}: {e}") from None
         except ASLError as e:
             raise RunError(f"input tile {t.register} ({t.data_type}, {t.rows}x{t.columns}, valid "
                            f"{t.valid_rows}x{t.valid_columns}, {t.capacity(et)} bytes, mask "
@@ -433,6 +446,8 @@ def tile_state(idx: int, tile: dict, words: list[list[int]], defined: list[list[
     """A register's state from its ASL descriptor (``_Tiles[idx]``) and its element words."""
     dt = data_type or str(tile["data_type"]).removeprefix("TileDataType_")
     layout = "column-major" if tile["layout"] == "TileLayout_ColumnMajor" else "row-major"
+    if is_matrix_layout(str(tile["layout"]).removeprefix("TileLayout_")):  # a CUBE Tile keeps its layout's name
+        layout = str(tile["layout"]).removeprefix("TileLayout_")
     return TileState(register_name(idx), idx, dt, int(tile["rows"]), int(tile["columns"]), int(tile["valid_rows"]),
                      int(tile["valid_columns"]), int(tile["capacity_bytes"]), layout, words, defined,
                      vocabulary.datatype(dt))

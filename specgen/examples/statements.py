@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 
 from ..vocabulary import Vocabulary
-from .syntax import (EXECUTE_ROLES, FORMS, HANDS, LAYOUT_NAMES, RMODE_NAMES, ZERO_REGISTERS, ProgramError,
-                     SketchOperand, Statement, Token)
+from .syntax import (EXECUTE_ROLES, FORMS, HANDS, LAYOUT_NAMES, NAMED_BSTART, RMODE_NAMES, ZERO_REGISTERS,
+                     ProgramError, SketchOperand, Statement, Token, named_bstart)
 
 _SYMBOL = re.compile(r"^[A-Za-z_][A-Za-z0-9_#]*$")
 
@@ -39,7 +39,7 @@ class StatementParser:
         tok = tok or self.cur
         msg = message or f"expected {expected}, found {tok.shown}"
         if self.mnemonic and not message:
-            form = FORMS[self.mnemonic].format(pads="|".join(p.name for p in self.vocabulary.pad_values))
+            form = FORMS.get(self.mnemonic, NAMED_BSTART).format(pads="|".join(p.name for p in self.vocabulary.pad_values))
             msg += f" (in {self.mnemonic}; form: {form})"
         return ProgramError(msg, tok.line, tok.col, tok.text, expected, kind, self.path)
 
@@ -162,12 +162,12 @@ class StatementParser:
             raise ProgramError(f"expected a command, found {head.shown}", head.line, head.col, head.text,
                                "a command: " + ", ".join(FORMS), "syntax", self.path)
         mnemonic = head.text.upper()
-        if mnemonic not in FORMS:
+        if mnemonic not in FORMS and not named_bstart(mnemonic):
             raise ProgramError(f"unknown command {head.text!r}; this executor runs "
-                               f"{', '.join(FORMS)}", head.line, head.col, head.text,
+                               f"{', '.join(FORMS)}, {NAMED_BSTART}", head.line, head.col, head.text,
                                "a command: " + ", ".join(FORMS), "unknown-command", self.path)
         self.mnemonic = mnemonic
-        getattr(self, "_" + mnemonic.replace(".", "_").lower())()
+        getattr(self, "_bstart_named" if named_bstart(mnemonic) else "_" + mnemonic.replace(".", "_").lower())()
         self.end()
         return Statement(mnemonic, "", head.line, head.col, self.fields)
 
@@ -190,6 +190,17 @@ class StatementParser:
 
     def _bstart_sfu(self) -> None:
         self._bstart()
+
+    def _bstart_named(self) -> None:
+        self.fields["data_type"] = self.datatype()
+
+    def _b_fpatr(self) -> None:
+        # the form's fields in template order; how many and which values are legal is the catalog's call
+        values: list[int | None] = [self.number("field value", 0, 0xFFFF)]
+        while self.at(","):
+            self.take()
+            values.append(self.number("field value", 0, 0xFFFF))
+        self.fields["values"] = values
 
     def _bstart_tepl(self) -> None:
         self.fields["mode"] = self.number("Mode", 0, 3)
@@ -314,8 +325,9 @@ class StatementParser:
                 raise self.error("'mask=…', '<last>' or '->Hand<SizeCode>'")
         if not seen_mask:
             raise self.error("', mask=0b…' (every binding names its PE mask)", kind="missing-operand")
-        if "destination_hand" not in self.fields and (self.fields["last"] or sources == 0):
-            # a non-terminating binding may name only sources (TFMA's first B.IOT); the last one binds the output
+        if "destination_hand" not in self.fields and sources == 0:
+            # a binding may name only sources: TFMA's first B.IOT, and a last one whose Block writes memory, not a
+            # Tile (MSCATTER: the spec's two-source form with L and no DstTile)
             raise self.error("', ->T<SizeCode>' (the destination hand and its size)", kind="missing-operand")
 
     def _at_mask(self) -> bool:

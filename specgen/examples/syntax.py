@@ -18,10 +18,25 @@ FORMS: dict[str, str] = {
     "B.DIM": "B.DIM LB0=value  or  B.DIM zero, value, ->LB0",
     "B.IOT": "B.IOT SrcLeft, SrcRight, mask=0b0001, <last>, ->T<SizeCode>",
     "B.IOR": "B.IOR x5[, x6[, x7]][, ->x8]  (absolute GPRs: zero or x0..x31)",
+    "B.FPATR": "B.FPATR value, value, …  (every field of the spec's form, in its template's order)",
     "BSTOP": "BSTOP",
     "EXECUTE": "EXECUTE Mnemonic Destination, SrcLeft, SrcRight",
 }
 EXECUTE_ROLES = ("destination", "left source", "right source")
+# a BSTART spelling that names its operation (``BSTART.TMATMUL FP16``, ``BSTART.MGATHER.MASK U8``): any
+# ``BSTART.<NAME>`` the parser does not read otherwise; whether the spec has a form for it is the assembler's call
+NAMED_BSTART = "BSTART.<Operation> DataType"
+_NAMED_BSTART = re.compile(r"BSTART(\.[A-Z][A-Z0-9_]*)+")
+
+
+def named_bstart(mnemonic: str) -> bool:
+    """Whether ``mnemonic`` is a BSTART spelling that carries only a DataType (the operation is in its name)."""
+    return mnemonic not in FORMS and _NAMED_BSTART.fullmatch(mnemonic) is not None
+
+
+def spells(head: str) -> bool:
+    """Whether the parser reads a command spelled ``head`` (an assembly template's first word)."""
+    return head in FORMS or named_bstart(head)
 
 LAYOUT_NAMES = {"NORM": 0}
 RMODE_NAMES = {"DEFAULT": 0}

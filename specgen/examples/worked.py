@@ -41,8 +41,9 @@ from .outcome import ExampleResult, result_from_run
 from .pack import ResultPack
 from .program import ProgramError, parse_program
 from .seeds import seed_of, source_words
+from . import planstate
 
-GENERATOR = "worked-4"
+GENERATOR = "worked-5"
 VALID_ROWS, VALID_COLUMNS, COLUMNS, SIZE_CODE = 2, 3, 4, 1
 PAD = "Max"
 SCALAR_GPR = 5  # the absolute GPR a generated B.IOR reads (any of the catalog's legal selectors but zero)
@@ -77,6 +78,8 @@ class Worked:
     prose_admits: bool  # False: the legality prose excludes this DataType (the ASL admits it)
     broadcast: str = ""  # "row" | "column": the shape given to the composition's broadcast operand
     scalars: tuple[tuple[str, str], ...] = ()  # GPRs set before the run (B.IOR's sources): name, value
+    memory: tuple[tuple[str, str, str], ...] = ()  # global memory the run reads or writes: address, before, after
+    dims: tuple[tuple[str, int], ...] = ()  # a matrix Block's dimensions (M, N, K) as its B.DIM lines set them
 
 
 @dataclass(slots=True)
@@ -135,6 +138,9 @@ class Generator:
         self.pack = ResultPack(self.spec, "worked")
         self._admitted: dict[str, frozenset[str] | None] = {}
         self._executor: Executor | None = None
+        self._spelling: tuple[str, str] | None = None  # the BSTART command and operation of the current entry
+        self._roles: list[tuple[str, str]] = []  # the current entry's catalog operands: field, role
+        self._prose = ""  # the current entry's summary and memory effects (what its indices mean)
 
     def run(self, only: frozenset[str] | None = None) -> WorkedSuite:
         """Every worked example (``only``: just these mnemonics, for tests and tools)."""
@@ -211,6 +217,8 @@ class Generator:
             if tpl.listed_types and et.name not in tpl.listed_types:
                 continue
             out.append((et, prose is None or et.name in prose))
+        if tpl.matrix:  # integer products first: exact, and the reference profile multiplies floating carriers raw
+            out.sort(key=lambda c: c[0].kind not in ("signed", "unsigned"))
         both = [c for c in out if c[1]]
         return both + [c for c in out if not c[1]]
 
@@ -243,6 +251,15 @@ class Generator:
         if not ex.supported:
             entry.reason = Reason("no-executor", (("missing", ", ".join(ex.missing)),))
             return entry
+        self._roles = [(str(getattr(o, "field", "")), str(getattr(o, "role", ""))) for r in ins.catalog_records
+                       for o in (getattr(r, "operands", None) or ())]
+        contract = getattr(ins, "contract", None)
+        self._prose = " ".join([str(getattr(ins, "summary", "") or "")] +
+                               [str(x) for x in (getattr(contract, "memory_effects", None) or [])])
+        self._spelling = planstate.spelling_of(ex.words.encodings if ex.words is not None else None, tpl)
+        if self._spelling is None:
+            entry.reason = Reason("spelling", (("command", tpl.spelling),))
+            return entry
         cands = self.candidates(unit, tpl)
         if not cands:
             entry.reason = Reason("no-type")
@@ -257,9 +274,18 @@ class Generator:
         if self._scalar_lines(tpl):  # a B.IOR with a seeded GPR first, then the Block without it (default zero)
             plans = [(p, e, sh, True) for p, e, sh, _ in plans] + [x for x in plans if not x[0]]
             budget += 2
+            if planstate.memory_plan(tpl, self._roles, self._prose) is not None:  # a gather or scatter needs its base register
+                plans = [x for x in plans if x[3]]
+        if tpl.matrix:  # a matrix Block: one run a DataType (its edge values are no divisors), more DataTypes; a
+            # number kind whose first two types fault at one site is not tried further (MX forms reach FP16)
+            plans, budget = [("", True, "", False)], 2 * MAX_RUNS
+        same_kind: dict[str, list[str]] = {}  # a matrix Block: the faults of each number kind's types, in order
         for et, prose_ok in cands:
             if runs >= budget or (not prose_ok and entry.examples):
                 break
+            seen = same_kind.get(et.kind, [])
+            if tpl.matrix and len(seen) >= 2 and seen[-1] == seen[-2]:
+                continue  # two types of this kind faulted at one site: the kind is what the Block rejects
             for pad, edges, shape, ior in plans:
                 if runs >= budget:
                     break
@@ -269,6 +295,7 @@ class Generator:
                     entry.examples.append(got)
                     break
                 entry.attempts.append(Attempt(et.name, pad, edges, got))
+                same_kind.setdefault(et.kind, []).append(got.replace(et.name, ""))
             if entry.examples:
                 break
         if entry.examples:
@@ -311,7 +338,11 @@ class Generator:
 
     def program_text(self, tpl: Template, et: DataType, pad: str, ior: bool = False) -> tuple[str, list[str]]:
         """The concrete program (one command a line) and the source registers it binds, in order."""
-        lines = [f"{tpl.spelling} {tpl.operation}, {et.name}"]
+        if tpl.matrix:
+            return planstate.matrix_program(tpl, self._spelling or (tpl.spelling, tpl.operation), et,
+                                            planstate.destination_size_code(self.executor().interp, tpl))
+        store = (plan := planstate.memory_plan(tpl, self._roles, self._prose)) is not None and plan.store
+        lines = [planstate.bstart_line(self._spelling or (tpl.spelling, tpl.operation), et)]
         if pad:
             lines.append(f"B.DATR PadValue={pad}")
         value = {0: VALID_COLUMNS, 1: VALID_ROWS, 2: COLUMNS}
@@ -327,7 +358,7 @@ class Generator:
             final = k == len(tpl.bindings) - 1
             if b.last or final:
                 parts.append("<last>")
-            if b.destination or final:
+            if b.destination or (final and not store):  # a scatter's Block writes memory, not a Tile
                 parts.append(f"->T<{SIZE_CODE}>")
             lines.append("B.IOT " + ", ".join(parts))
         lines.append("BSTOP")
@@ -349,7 +380,8 @@ class Generator:
         rng = random.Random(seed)
         flags = [b.broadcast(k) for b in tpl.bindings for k in range(b.sources if b.sources is not None else 1)]
         tiles = []
-        for k, reg in enumerate(sources):
+        plan = planstate.memory_plan(tpl, self._roles, self._prose)
+        for k, reg in enumerate(sources if not tpl.matrix and plan is None else ()):
             vr, vc, cols = VALID_ROWS, VALID_COLUMNS, COLUMNS
             if k < len(flags) and flags[k] and broadcast == "row":
                 vr = 1
@@ -357,24 +389,42 @@ class Generator:
                 vc = cols = 1
             r = capacity * 8 // (cols * et.bits)
             tiles.append(TileInput(reg, et.name, r, cols, vr, vc, source_words(et, vr, vc, k, rng, edges=edges)))
+        if tpl.matrix:
+            tiles = planstate.matrix_inputs(tpl, et, rng, edges,
+                                            planstate.accumulator_type(self.executor().interp, self.vocabulary, et))
+        elif plan is not None:
+            tiles = planstate.memory_inputs(plan, self.vocabulary, et, sources, VALID_ROWS, VALID_COLUMNS, rng,
+                                            edges, planstate.INDEX_TYPES[0])
         gprs: dict[int, int] = {}
         if ior:  # a small nonzero value of the DataType (a legal divisor or shift count), seeded like the Tiles
             gprs[SCALAR_GPR] = source_words(et, 1, 1, len(sources), rng, edges=False)[0][0]
+            if plan is not None:  # the base address of a gather or scatter
+                gprs[SCALAR_GPR] = planstate.BASE_ADDRESS
         try:
-            run = self.executor().run(program, tiles, gprs)
+            run = self.executor().run(program, tiles, gprs, plan.cells if plan is not None else None)
         except RunError as e:
             return f"cannot run: {e.message}"
         if run.fault is not None:
             return run.fault.describe()
-        if not run.outputs:
-            return "the run wrote no destination Tile"
+        if not run.outputs and not (plan is not None and plan.store and any(m.after != m.before
+                                                                          for m in run.memory)):
+            return "the run wrote no destination Tile" + (" and no memory" if plan is not None else "")
         ident = f"{ins.id}#worked-{n}"
         res = result_from_run("worked", ins.mnemonic, ident, "", program, run, unit.path,
                               unit.header_span.line if unit.header_span else 1)
         res.verified = True
-        return Worked(res, et.name, pad, edges, seed, rows, COLUMNS, VALID_ROWS, VALID_COLUMNS, prose_ok,
+        shape = (rows, COLUMNS, VALID_ROWS, VALID_COLUMNS)
+        if tpl.matrix and run.outputs:  # the destination's shape: the spec sizes a CUBE Tile's storage
+            o = next(iter(run.outputs.values()))
+            shape = (o.rows, o.columns, o.valid_rows, o.valid_columns)
+        return Worked(res, et.name, pad, edges, seed, *shape, prose_ok,
                       broadcast if any(flags) else "",
-                      tuple((f"x{k}", f"{show_value(v, et)} ({show_word(v)})") for k, v in gprs.items()))
+                      tuple((f"x{k}", f"{show_value(v, et)} ({show_word(v)})" if plan is None else show_word(v))
+                            for k, v in gprs.items()),
+                      tuple((f"0x{m.address:X}", "" if m.before is None else show_value(m.before, et),
+                             "" if m.after is None else show_value(m.after, et)) for m in run.memory),
+                      tuple((n, planstate.dimensions(tpl)[n]) for _lb, n in sorted(tpl.dims.items())
+                            if tpl.matrix and n in planstate.dimensions(tpl)))
 
 
 __all__ = ["GENERATOR", "WORKED", "Worked", "WorkedEntry", "WorkedSuite", "worked_examples"]

@@ -218,6 +218,7 @@ def worked_view(graph: SpecGraph, mnemonic: str, src: Any) -> dict[str, Any] | N
             "seed": f"0x{w.seed:08x}", "rows": w.rows, "columns": w.columns, "valid_rows": w.valid_rows,
             "valid_columns": w.valid_columns, "prose_admits": w.prose_admits, "profile": r.profile,
             "scalars": list(getattr(w, "scalars", ())),
+            "memory": list(getattr(w, "memory", ())), "dims": list(getattr(w, "dims", ())),
             "program": highlight_program(r.program, anchor=anchor + "-L"),
             "lines": [{"line": x.line, "text": x.text, "word": x.word, "destination": x.destination}
                       for x in r.lines],

@@ -19,11 +19,34 @@ def bits64(word: int) -> str:
     return "'" + format(word & ((1 << 64) - 1), "064b") + "'"
 
 
-def main_text(result: object, mask: str = "0001") -> str:
-    """The ASL ``main`` of one :class:`~specgen.examples.outcome.ExampleResult` (inputs, words, outputs)."""
+def main_text(result: object, mask: str = "0001", gprs: tuple = (), memory: tuple = (), agents: int = 4,
+              memory_bits: int = 0) -> str:
+    """The ASL ``main`` of one :class:`~specgen.examples.outcome.ExampleResult` (inputs, words, outputs).
+
+    ``gprs`` (name, shown value ending in its ``0x…`` word) are written to every PE's file with ``WritePEGPR``;
+    ``memory`` (address, before, after as shown) is written with ``Store`` before the run and asserted with
+    ``LoadUnsigned`` after it (integers of ``memory_bits`` bits); a CUBE input is configured with
+    ``ConfigureCubeTileForMask`` and the spec's ``TileCubeRequiredBytes``, as the AVS tests do."""
     lines = ["func main() => integer", "begin", "    ResetProfileState();"]
+    for name, shown in gprs:
+        word = int(shown.replace("(", " ").replace(")", " ").split()[-1], 16)
+        lines += [f"    WritePEGPR({pe}, {int(name[1:])}, {bits64(word)});" for pe in range(agents)]
+    size = memory_bits // 8
+    for address, before, _after in memory:
+        if before != "":
+            lines.append(f"    Store({bits64(int(address, 16))}, {size}, {bits64(int(before) & ((1 << memory_bits) - 1))});")
     for t in result.inputs:  # type: ignore[attr-defined]
         idx = _index(t.register)
+        if t.layout.startswith("CUBE_"):
+            lines.append(f"    let ok{idx} = ConfigureCubeTileForMask({idx}, TileCubeRequiredBytes(TileLayout_{t.layout}, "
+                         f"{t.valid_rows}, {t.valid_columns}, TileDataType_{t.data_type}), {t.valid_rows}, "
+                         f"{t.valid_columns}, TileDataType_{t.data_type}, TileLayout_{t.layout}, "
+                         f"TileLocation_Matrix, '{mask}');")
+            lines.append(f"    assert ok{idx};")
+            for r in range(t.valid_rows):
+                for c in range(t.valid_columns):
+                    lines.append(f"    WriteTileElement({idx}, {r}, {c}, {bits64(int(t.words[r][c], 16))});")
+            continue
         cap = t.rows * t.columns * _bits(t) // 8
         lines.append(f"    ConfigureTileForMask({idx}, {cap}, {t.rows}, {t.columns}, {t.valid_rows}, "
                      f"{t.valid_columns}, TileDataType_{t.data_type}, TileLayout_RowMajor, "
@@ -45,6 +68,10 @@ def main_text(result: object, mask: str = "0001") -> str:
                     lines.append(f"    assert ReadTileElement({idx}, {r}, {c}) == {bits64(int(t.words[r][c], 16))};")
                 else:
                     lines.append(f"    assert !TileElementDefined({idx}, {r}, {c});")
+    for k, (address, _before, after) in enumerate(memory):  # a load is not readonly: bind it, then assert
+        if after != "":
+            lines.append(f"    let memory{k} = LoadUnsigned({bits64(int(address, 16))}, {size});")
+            lines.append(f"    assert memory{k} == {bits64(int(after) & ((1 << memory_bits) - 1))};")
     lines += ["    return 0;", "end;", ""]
     return "\n".join(lines)
 
@@ -69,16 +96,17 @@ def cli(argv: list[str]) -> int:
     ap.add_argument("mnemonics", nargs="+")
     ap.add_argument("--out", type=Path, required=True)
     a = ap.parse_args(argv)
-    from specgen.examples.worked import worked_examples
+    from specgen.examples.worked import Generator
     from specgen.graph import SpecGraph
     from specgen.loader import load_spec
-    suite = worked_examples(SpecGraph.build(load_spec(a.root)))
+    suite = Generator(SpecGraph.build(load_spec(a.root))).run(only=frozenset(a.mnemonics))
     a.out.mkdir(parents=True, exist_ok=True)
     for mn in a.mnemonics:
         entry = suite.entries[mn]
         for n, w in enumerate(entry.examples, 1):
             path = a.out / f"worked-{mn.lower()}-{n}.asl"
-            path.write_text(main_text(w.result))
+            bits = _bits(type("T", (), {"data_type": w.data_type})())
+            path.write_text(main_text(w.result, gprs=w.scalars, memory=w.memory, memory_bits=bits))
             print(path)
     return 0
 

@@ -1,0 +1,184 @@
+"""Worked-example plans for Blocks that read more than vector Tiles: matrix (CUBE) operands and global memory.
+
+A matrix Block (``BSTART.TMATMUL``: the composition names its sources with CUBE
+layouts) gets its sources as CUBE Tiles of the GEMM shapes (A M x K, B K x N,
+an accumulator M x N, a ``1xN`` vector), an all-zero B.FPATR (the records'
+"exactly one all-zero B.FPATR selects no conversion, activation, or
+reduction") and one binding that carries every source and the destination.
+
+A memory Block (a B.IOR line that names a ``Base…`` register: MGATHER,
+MSCATTER) gets the base address in the bound GPR, index Tiles of distinct
+byte displacements, and global memory set the way the spec's AVS tests set it
+(``Store``): the gathered elements before the run, the scattered ones read
+after it. Values are seeded like every worked example's.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from ..encoding.asm import candidates
+from ..encoding.model import EncodingSet
+from ..vocabulary import DataType, Vocabulary
+from .composition import Template
+from .executor import TileInput
+from .inputstate import MemoryCell
+from .seeds import source_words
+
+SIZES = {"M": 2, "N": 3, "K": 4}  # a small legal GEMM: every dimension distinct, so a transposition would show
+BASE_ADDRESS = 0x100  # the gather/scatter base: the AVS tests' (block-exec-bstart-mgather-gather-001), a mapped page
+INDEX_TYPES = ("U32", "S32", "U16")  # byte displacements: the AVS tests' U32 first
+
+
+def spelling_of(es: EncodingSet | None, tpl: Template) -> tuple[str, str] | None:
+    """The BSTART command and operation the program writes, or None when the spec has no form for them.
+
+    A spelling that names its operation (``BSTART.TMATMUL``) is written as is; an older generation's engine
+    spelling (``BSTART.CUBE TMATMUL``) becomes the operation's own form's spelling in the spec's encodings.
+    """
+    if es is None:
+        return (tpl.spelling, tpl.operation)
+    fields = {"operation": tpl.operation} if tpl.operation else {}
+    if candidates(es, tpl.spelling, fields):
+        return (tpl.spelling, tpl.operation)
+    if tpl.operation:
+        for e in es.by_mnemonic(tpl.operation):
+            head = e.assembly.split(None, 1)[0] if e.assembly else ""
+            if e.kind == "tile-operation" and head.startswith("BSTART.") and not _names_operation(e.assembly):
+                return (head, "")
+    return None
+
+
+def _names_operation(assembly: str) -> bool:
+    words = assembly.replace(",", " ").split()
+    return len(words) > 2
+
+
+def bstart_line(spelling: tuple[str, str], et: DataType) -> str:
+    command, operation = spelling
+    return f"{command} {operation}, {et.name}" if operation else f"{command} {et.name}"
+
+
+def dimensions(tpl: Template) -> dict[str, int]:
+    return {name: tpl.fixed.get(name, size) for name, size in SIZES.items()}
+
+
+def destination_size_code(it: object, tpl: Template) -> int:
+    """The smallest SizeCode (128 bytes << (code - 1)) holding an M x N destination of a 32-bit type (the widest
+    ordinary CUBE output: FP32, S32 or U32) in the first source's CUBE layout, as the spec's
+    ``TileCubeRequiredBytes`` sizes it; 1 when the spec cannot say."""
+    dims = dimensions(tpl)
+    layout = next((lay for _r, lay, *_ in tpl.matrix if lay), "")
+    try:
+        need = int(it.call("TileCubeRequiredBytes", f"TileLayout_{layout}", dims["M"], dims["N"],  # type: ignore[attr-defined]
+                           "TileDataType_FP32"))
+    except Exception:  # noqa: BLE001 - a spec without the function: the smallest size, the run decides
+        return 1
+    code = 1
+    while 128 << (code - 1) < need and code < 12:
+        code += 1
+    return code
+
+
+def matrix_program(tpl: Template, spelling: tuple[str, str], et: DataType, size_code: int) -> tuple[str, list[str]]:
+    """One matrix Block: BSTART, the all-zero B.FPATR, the loop bounds, bindings of two sources a word."""
+    dims = dimensions(tpl)
+    lines = [bstart_line(spelling, et)]
+    if tpl.fpatr:
+        lines.append("B.FPATR " + ", ".join("0" * tpl.fpatr))
+    lines += [f"B.DIM LB{lb}={dims[name]}" for lb, name in sorted(tpl.dims.items()) if name in dims]
+    regs = [f"T{k + 1}" for k in range(len(tpl.matrix))]
+    for k in range(0, len(regs), 2):
+        pair = regs[k:k + 2]
+        final = k + 2 >= len(regs)
+        lines.append("B.IOT " + ", ".join(pair + ["mask=0b0001"] + (["<last>", f"->T<{size_code}>"] if final else [])))
+    lines.append("BSTOP")
+    return "\n".join(lines), regs
+
+
+def accumulator_type(it: object, vocabulary: Vocabulary, et: DataType) -> DataType:
+    """The type of a matrix Block's accumulator and Bias for inputs of ``et``, as the spec's
+    ``TileMatrixAccumulatorDataType`` states it (S16 inputs accumulate in S32); ``et`` when it cannot say."""
+    try:
+        got = str(it.call("TileMatrixAccumulatorDataType", et.member))  # type: ignore[attr-defined]
+    except Exception:  # noqa: BLE001 - a spec without the function: the inputs' type, the run decides
+        return et
+    return vocabulary.datatype(got.removeprefix("TileDataType_")) or et
+
+
+def matrix_inputs(tpl: Template, et: DataType, rng: random.Random, edges: bool,
+                  accumulator: DataType | None = None) -> list[TileInput]:
+    """The matrix sources as CUBE Tiles (the spec sizes their storage) or row-major vectors, seeded; the
+    operands other than A and B (an accumulator, a Bias) hold ``accumulator`` values."""
+    dims = dimensions(tpl)
+    out = []
+    for k, (role, layout, rows, cols) in enumerate(tpl.matrix):
+        st = et if role in ("A", "B") or accumulator is None else accumulator
+        vr = int(rows) if rows.isdigit() else dims.get(rows, 1)
+        vc = int(cols) if cols.isdigit() else dims.get(cols, 1)
+        words = source_words(st, vr, vc, k, rng, edges=edges)
+        if layout:
+            out.append(TileInput(f"T{k + 1}", st.name, vr, vc, vr, vc, words, layout=layout))
+        else:
+            columns = max(vc, 4)
+            out.append(TileInput(f"T{k + 1}", st.name, 128 * 8 // (columns * st.bits), columns, vr, vc, words))
+    return out
+
+
+@dataclass(slots=True)
+class MemoryPlan:
+    """The state a gather or scatter reads: index Tiles, the base GPR value and memory cells."""
+
+    index_sources: list[int]      # positions of the sources named an index (``IndexTile``)
+    mask_sources: list[int]       # positions of the sources named a lane mask (``MaskTile``): 0 or 1 a lane
+    store: bool                   # the Block writes memory (no destination Tile: MSCATTER)
+    bytes: bool = True            # an index is a byte displacement (0.58.3), else an element index (0.58.0)
+    cells: list[MemoryCell] = field(default_factory=list)
+
+
+def memory_plan(tpl: Template, roles: list[tuple[str, str]] = (), prose: str = "") -> MemoryPlan | None:  # type: ignore[assignment]
+    """A plan when the Block reads a base address: the catalog record's operand roles say so (``address``:
+    ``base-address``, ``source0``: ``indices``, ``source1``: ``mask``), or else the composition's names
+    (``B.IOR BaseGPR, …``, ``IndexTile``, ``MaskTile``). The Block stores when it has no destination. An index is
+    a byte displacement when the record's ``prose`` (summary, memory effects) says "byte displacement(s)"
+    (0.58.3), else an element index the ASL scales by the element size (0.58.0: "at Tile-provided indices")."""
+    if any("base" in role for _f, role in roles):
+        def positions(word: str) -> list[int]:
+            return [int(f[6:]) for f, role in roles if f.startswith("source") and f[6:].isdigit() and word in role]
+        index, masks = positions("indices"), positions("mask")
+        store = not any(role == "destination" for _f, role in roles)
+    else:
+        lines = tpl.scalar_lines + [x for x in tpl.omitted if x.strip().upper().startswith("B.IOR")]
+        if not any("base" in x.lower() for x in lines):
+            return None
+        names = [n for b in tpl.bindings for n in b.names]
+        index = [k for k, n in enumerate(names) if "index" in n.lower()]
+        masks = [k for k, n in enumerate(names) if "mask" in n.lower()]
+        store = not any(b.destination for b in tpl.bindings)
+    return MemoryPlan(index, masks, store, "byte displacement" in prose.lower().replace("-", " ")) if index else None
+
+
+def memory_inputs(plan: MemoryPlan, vocabulary: Vocabulary, et: DataType, sources: list[str], rows: int,
+                  columns: int, rng: random.Random, edges: bool, index_type: str) -> list[TileInput]:
+    """Tiles for a gather/scatter: index Tiles of distinct byte displacements (a seeded order), data Tiles of
+    ``et``; fills ``plan.cells`` with the memory each valid element reads (a value) or writes (read back)."""
+    it = vocabulary.datatype(index_type)
+    assert it is not None
+    size = max(1, et.bits // 8)
+    n = rows * columns
+    slots = list(range(n))
+    rng.shuffle(slots)
+    displacements = [s * size if plan.bytes else s for s in slots]
+    data = source_words(et, rows, columns, 0, rng, edges=edges)
+    plan.cells = [MemoryCell(BASE_ADDRESS + s * size, size, None if plan.store else data[k // columns][k % columns])
+                  for k, s in enumerate(slots)]
+    tiles = []
+    for k, reg in enumerate(sources):
+        if k in plan.index_sources or k in plan.mask_sources:
+            flat = displacements if k in plan.index_sources else [1] + [rng.randint(0, 1) for _ in range(n - 1)]
+            words = tuple(tuple(flat[r * columns:(r + 1) * columns]) for r in range(rows))
+            tiles.append(TileInput(reg, it.name, 128 * 8 // (4 * it.bits), 4, rows, columns, words))
+        else:
+            tiles.append(TileInput(reg, et.name, 128 * 8 // (4 * et.bits), 4, rows, columns, data))
+    return tiles
