@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..graph import Derived, SpecGraph
 from ..models.located import AslUnit
@@ -36,16 +36,16 @@ from ..prose import datatype_sentence
 from ..vocabulary import VOCABULARY, DataType
 from .composition import Reason, Template, composition_lines, is_block_program, read_template
 from .datatypes import show_value, show_word
-from .executor import Executor, RunError, TileInput, executor_for
+from .executor import Executor, RunError, executor_for
+from .instantiate import COLUMNS, SIZE_CODE, VALID_COLUMNS, VALID_ROWS, Plan, Producer, instantiate, needs_predicate
+from .operands import RELATIONS, OperationFacts, index_datatypes, is_index_operand, operation_facts
 from .outcome import ExampleResult, result_from_run
 from .pack import ResultPack
 from .program import ProgramError, parse_program
-from .seeds import seed_of, source_words
+from .seeds import seed_of
 
-GENERATOR = "worked-4"
-VALID_ROWS, VALID_COLUMNS, COLUMNS, SIZE_CODE = 2, 3, 4, 1
+GENERATOR = "worked-5"
 PAD = "Max"
-SCALAR_GPR = 5  # the absolute GPR a generated B.IOR reads (any of the catalog's legal selectors but zero)
 MAX_RUNS = 4
 # the order DataTypes are tried in when neither the sketch nor the composition names one: common widths first
 PREFERRED = ("S32", "FP32", "FP16", "S16", "U32", "U16", "BF16", "S8", "U8", "S64", "U64", "FP64")
@@ -77,6 +77,8 @@ class Worked:
     prose_admits: bool  # False: the legality prose excludes this DataType (the ASL admits it)
     broadcast: str = ""  # "row" | "column": the shape given to the composition's broadcast operand
     scalars: tuple[tuple[str, str], ...] = ()  # GPRs set before the run (B.IOR's sources): name, value
+    relation: str = "same"  # how the sources are shaped against the destination (operands.RELATIONS)
+    producer: str = ""  # the instruction whose Block made the predicate source, run first in the program
 
 
 @dataclass(slots=True)
@@ -135,6 +137,8 @@ class Generator:
         self.pack = ResultPack(self.spec, "worked")
         self._admitted: dict[str, frozenset[str] | None] = {}
         self._executor: Executor | None = None
+        self._facts: dict[str, OperationFacts | None] = {}
+        self._producer: list[tuple[str, Template]] | None = None
 
     def run(self, only: frozenset[str] | None = None) -> WorkedSuite:
         """Every worked example (``only``: just these mnemonics, for tests and tools)."""
@@ -251,24 +255,33 @@ class Generator:
         # the PadValue with edge values first; a rejected B.DATR is not retried with other values
         # a broadcast operand is a row vector (1 x ValidCol) or a column vector (ValidRow x 1): both are tried
         shapes = ("row", "column") if self._has_broadcast(tpl) else ("",)
-        plans = [(p, e, sh, False) for p, e, sh in ([(PAD, True, shapes[0])] if tpl.datr == "pad" else []) +
+        plans = [Plan(p, e, sh) for p, e, sh in ([(PAD, True, shapes[0])] if tpl.datr == "pad" else []) +
                  [(pad, edges, shape) for pad, edges in (("", True), ("", False)) for shape in shapes]]
         budget = MAX_RUNS + len(shapes) - 1
-        if self._scalar_lines(tpl):  # a B.IOR with a seeded GPR first, then the Block without it (default zero)
-            plans = [(p, e, sh, True) for p, e, sh, _ in plans] + [x for x in plans if not x[0]]
+        facts = self.facts(ins.mnemonic)
+        scalar = bool(self._scalar_lines(tpl)) or bool(facts is not None and facts.gpr_fields)
+        if scalar:  # a B.IOR with seeded GPRs first, then the Block without it (default zero)
+            plans = [replace(x, ior=True) for x in plans] + [x for x in plans if not x.pad]
             budget += 2
-        for et, prose_ok in cands:
+        # the shape relations the operation's legality may check, on the first DataType only
+        # with a B.IOR where the ASL's operation reads GPRs (when it says), else as the composition lists one
+        extra = [Plan("", True, shapes[0], bool(facts.gpr_fields) if facts is not None else scalar, rel)
+                 for rel in RELATIONS[1:]]
+        budget += len(extra)
+        for ci, (et, prose_ok) in enumerate(cands):
             if runs >= budget or (not prose_ok and entry.examples):
                 break
-            for pad, edges, shape, ior in plans:
+            for plan in plans + (extra if ci == 0 else []):
                 if runs >= budget:
                     break
+                got = self._try(unit, tpl, et, plan, prose_ok, len(entry.examples) + 1)
+                if got is None:  # the relation does not apply to this Block: not a run
+                    continue
                 runs += 1
-                got = self._try(unit, tpl, et, pad, edges, prose_ok, len(entry.examples) + 1, shape, ior)
                 if isinstance(got, Worked):
                     entry.examples.append(got)
                     break
-                entry.attempts.append(Attempt(et.name, pad, edges, got))
+                entry.attempts.append(Attempt(et.name, plan.pad, plan.edges, got))
             if entry.examples:
                 break
         if entry.examples:
@@ -293,11 +306,11 @@ class Generator:
             for et, prose_ok in cands:
                 if et.name == name and not prose_ok and et.name not in shown:
                     first = entry.examples[0]
-                    got = self._try(unit, tpl, et, first.pad, first.edges, False, len(entry.examples) + 1,
-                                    first.broadcast, bool(first.scalars))
+                    plan = Plan(first.pad, first.edges, first.broadcast, bool(first.scalars), first.relation)
+                    got = self._try(unit, tpl, et, plan, False, len(entry.examples) + 1)
                     if isinstance(got, Worked):
                         entry.examples.append(got)
-                    else:
+                    elif got is not None:
                         entry.attempts.append(Attempt(et.name, first.pad, first.edges, got))
 
     @staticmethod
@@ -311,70 +324,78 @@ class Generator:
 
     def program_text(self, tpl: Template, et: DataType, pad: str, ior: bool = False) -> tuple[str, list[str]]:
         """The concrete program (one command a line) and the source registers it binds, in order."""
-        lines = [f"{tpl.spelling} {tpl.operation}, {et.name}"]
-        if pad:
-            lines.append(f"B.DATR PadValue={pad}")
-        value = {0: VALID_COLUMNS, 1: VALID_ROWS, 2: COLUMNS}
-        lines += [f"B.DIM LB{lb}={value[lb]}" for lb in sorted(tpl.loop_bounds)]
-        if ior:  # before the Tile bindings: 0.58.0 takes no binding after the ``<last>`` one (Fault_BundleControl)
-            lines.append(f"B.IOR x{SCALAR_GPR}")
-        sources: list[str] = []
-        for k, b in enumerate(tpl.bindings):
-            n = b.sources if b.sources is not None else 1
-            regs = [f"T{len(sources) + i + 1}" for i in range(n)]
-            sources += regs
-            parts = regs + ["mask=0b0001"]
-            final = k == len(tpl.bindings) - 1
-            if b.last or final:
-                parts.append("<last>")
-            if b.destination or final:
-                parts.append(f"->T<{SIZE_CODE}>")
-            lines.append("B.IOT " + ", ".join(parts))
-        lines.append("BSTOP")
-        return "\n".join(lines), sources
+        inst = instantiate(tpl, et, Plan(pad, True, "", ior), random.Random(0), None, None, None)
+        assert inst is not None
+        return inst.text, [t.register for t in inst.tiles]
 
-    def _try(self, unit: AslUnit, tpl: Template, et: DataType, pad: str, edges: bool, prose_ok: bool,
-             n: int, broadcast: str = "", ior: bool = False) -> Worked | str:
-        """Run one instantiation: the example, or what went wrong (English)."""
+    def facts(self, mnemonic: str) -> OperationFacts | None:
+        """The operand fields and B.IOR slots of ``mnemonic``'s tile operation, asked of the ASL once."""
+        if mnemonic not in self._facts:
+            self._facts[mnemonic] = operation_facts(self.executor().interp, mnemonic)
+        return self._facts[mnemonic]
+
+    def producer(self, et: DataType) -> Producer | None:
+        """A Block of this spec that writes a predicate Tile (``->Predicate<…>``), on ``et`` if it admits it."""
+        if self._producer is None:
+            found: list[tuple[str, Template]] = []
+            for unit in self.graph.iter_instruction_units():
+                ins = unit.instruction
+                lines = composition_lines(ins) if ins is not None else []
+                if not lines or not is_block_program(lines):
+                    continue
+                tpl = read_template(lines, self.vocabulary.datatype_names)
+                if (tpl.fillable and not tpl.scalar_lines and tpl.spelling and len(tpl.bindings) == 1
+                        and tpl.bindings[0].predicate and (tpl.bindings[0].sources or 0) >= 1):
+                    found.append((ins.mnemonic, tpl))
+            self._producer = found[:1]
+        for mnemonic, tpl in self._producer:
+            admitted = self.admitted(mnemonic)
+            if admitted is None or et.name in admitted:
+                return Producer(mnemonic, tpl, et)
+            for name in PREFERRED:
+                other = self.vocabulary.datatype(name)
+                if other is not None and name in admitted:
+                    return Producer(mnemonic, tpl, other)
+        return None
+
+    def _try(self, unit: AslUnit, tpl: Template, et: DataType, plan: Plan, prose_ok: bool,
+             n: int) -> Worked | str | None:
+        """Run one instantiation: the example, what went wrong (English), or None when the plan does not apply."""
         ins = unit.instruction
         assert ins is not None
-        text, sources = self.program_text(tpl, et, pad, ior)
-        try:
-            program = parse_program(text, self.vocabulary, path=unit.path)
-        except ProgramError as e:
-            return f"the generated program does not parse: line {e.line}: {e.message}"
-        capacity = 128 * 2 ** (SIZE_CODE - 1)
-        rows = capacity * 8 // (COLUMNS * et.bits)
         seed = seed_of(ins.mnemonic, et.name, GENERATOR)
         rng = random.Random(seed)
-        flags = [b.broadcast(k) for b in tpl.bindings for k in range(b.sources if b.sources is not None else 1)]
-        tiles = []
-        for k, reg in enumerate(sources):
-            vr, vc, cols = VALID_ROWS, VALID_COLUMNS, COLUMNS
-            if k < len(flags) and flags[k] and broadcast == "row":
-                vr = 1
-            elif k < len(flags) and flags[k] and broadcast == "column":
-                vc = cols = 1
-            r = capacity * 8 // (cols * et.bits)
-            tiles.append(TileInput(reg, et.name, r, cols, vr, vc, source_words(et, vr, vc, k, rng, edges=edges)))
-        gprs: dict[int, int] = {}
-        if ior:  # a small nonzero value of the DataType (a legal divisor or shift count), seeded like the Tiles
-            gprs[SCALAR_GPR] = source_words(et, 1, 1, len(sources), rng, edges=False)[0][0]
+        facts = self.facts(ins.mnemonic)
+        index_type = None
+        if any(is_index_operand(x) for b in tpl.bindings for x in b.names):
+            order = [self.vocabulary.datatype(x) for x in (et.name, *PREFERRED)]
+            names = index_datatypes(self.executor().interp, ins.mnemonic, et, [x for x in order if x is not None])
+            index_type = self.vocabulary.datatype(names[0]) if names else None
+        producer = self.producer(et) if needs_predicate(tpl) else None
+        inst = instantiate(tpl, et, plan, rng, facts, index_type, producer)
+        if inst is None:
+            return None if plan.relation != "same" else "no Block that writes a predicate Tile to bind as the predicate"
         try:
-            run = self.executor().run(program, tiles, gprs)
+            program = parse_program(inst.text, self.vocabulary, path=unit.path)
+        except ProgramError as e:
+            return f"the generated program does not parse: line {e.line}: {e.message}"
+        rows = 128 * 2 ** (SIZE_CODE - 1) * 8 // (COLUMNS * et.bits)
+        try:
+            run = self.executor().run(program, inst.tiles, inst.gprs)
         except RunError as e:
             return f"cannot run: {e.message}"
         if run.fault is not None:
-            return run.fault.describe()
+            return run.fault.describe() + ("" if plan.relation == "same" else f" (sources {plan.relation})")
         if not run.outputs:
             return "the run wrote no destination Tile"
         ident = f"{ins.id}#worked-{n}"
         res = result_from_run("worked", ins.mnemonic, ident, "", program, run, unit.path,
                               unit.header_span.line if unit.header_span else 1)
         res.verified = True
-        return Worked(res, et.name, pad, edges, seed, rows, COLUMNS, VALID_ROWS, VALID_COLUMNS, prose_ok,
-                      broadcast if any(flags) else "",
-                      tuple((f"x{k}", f"{show_value(v, et)} ({show_word(v)})") for k, v in gprs.items()))
+        return Worked(res, et.name, plan.pad, plan.edges, seed, rows, COLUMNS, VALID_ROWS, VALID_COLUMNS, prose_ok,
+                      plan.broadcast if self._has_broadcast(tpl) else "",
+                      tuple((f"x{k}", f"{show_value(v, et)} ({show_word(v)})") for k, v in inst.gprs.items()),
+                      plan.relation, inst.producer)
 
 
 __all__ = ["GENERATOR", "WORKED", "Worked", "WorkedEntry", "WorkedSuite", "worked_examples"]

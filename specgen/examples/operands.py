@@ -1,0 +1,182 @@
+"""What a worked example's operands must be, asked of the spec's own ASL rather than tabled.
+
+The generic template (:mod:`specgen.examples.worked`) gives every Tile source the
+destination's valid shape, values of the Block's DataType and at most one
+scalar register. Some operations need more, and the spec says what:
+
+* the **operand fields** an operation consumes (``TileOperandPresent(index,
+  TileOperand_<field>)`` of the generated tile dispatch, the table the Block's
+  ``BundleOperationBindingsComplete`` counts) and the **B.IOR slots** of its
+  scalar inputs (``BundleOperationGPRInputSlot`` / ``BundleOperationGPRInputCount``):
+  which general-purpose registers a B.IOR must name, in which order, and what
+  each holds (a ``flag…`` field is a boolean word, 0 or 1; a ``diagonal`` a small
+  signed offset; a ``scalar…`` a value of the Block's DataType);
+* the DataType of an **index operand** (``InstructionContractIndexDataTypeLegal_<MN>``
+  or ``InstructionContractTypePairLegal_<MN>(value, index)``) and values that are
+  in range and distinct per column (a row permutation: legal for a gather, whose
+  indices must be in range, and for a scatter, which must not write one element twice);
+* **shape relations** between sources and destination that the operation's
+  legality predicate checks: the destination's shape comes from B.DIM, and a source
+  may have to be its transpose, split its columns with a second source, or be a single row.
+
+Nothing here names an instruction; a spec without these functions gets the
+generic template (every function is looked up by its name pattern first).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..vocabulary import DataType
+
+OPERATION_ENUM = "TileOperation"
+FIELD_ENUM = "TileOperandField"
+FIELD_PREFIX = "TileOperand_"
+
+# the shape relations tried, in order, when the operation's own legality predicate rejects the sources:
+# ``same`` (the generic template), then the relations the layout predicates of the spec check; ``inherited``
+# writes no B.DIM, so the destination takes its first source's shape and every B.DIM-carried operand is zero
+# (TEXTRACT/TINSERT read their offsets from LB0/LB1), and later sources are one column narrower
+RELATIONS = ("same", "transposed", "split-columns", "single-row", "inherited")
+
+
+@dataclass(frozen=True, slots=True)
+class SourceShape:
+    """One Tile source's valid rows and columns and physical columns."""
+
+    valid_rows: int
+    valid_columns: int
+    columns: int
+
+
+def destination_rows(relation: str, valid_rows: int) -> int:
+    """The destination's valid rows under ``relation`` (B.DIM LB1): a single-row relation has one."""
+    return 1 if relation == "single-row" else valid_rows
+
+
+def source_shapes(relation: str, count: int, valid_rows: int, valid_columns: int,
+                  columns: int) -> list[SourceShape] | None:
+    """The shapes of ``count`` sources for a destination of ``valid_rows`` x ``valid_columns``.
+
+    None when the relation does not apply (a split needs two sources and a column for each).
+    """
+    if relation == "same":
+        return [SourceShape(valid_rows, valid_columns, columns)] * count
+    if relation == "single-row":
+        return [SourceShape(1, valid_columns, columns)] * count
+    if relation == "inherited":
+        if count > 1 and valid_columns < 2:
+            return None
+        first = SourceShape(valid_rows, valid_columns, columns)
+        return [first] + [SourceShape(valid_rows, valid_columns - 1, columns)] * (count - 1)
+    if relation == "transposed":
+        if count < 1 or valid_rows > columns:
+            return None
+        return [SourceShape(valid_columns, valid_rows, columns)] * count
+    if relation == "split-columns":
+        if count < 2 or valid_columns < count:
+            return None
+        widths = [valid_columns // count] * count
+        widths[0] += valid_columns - sum(widths)  # the left source takes the remainder
+        return [SourceShape(valid_rows, w, columns) for w in widths]
+    raise ValueError(relation)
+
+
+def is_index_operand(name: str) -> bool:
+    """Whether the composition names this source an index operand (``IndexSrc``, ``Indices``)."""
+    return "index" in name.lower() or "indices" in name.lower()
+
+
+def is_predicate_operand(name: str) -> bool:
+    """Whether the composition names this source a predicate Tile (``Predicate``)."""
+    return "predicate" in name.lower()
+
+
+def index_words(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
+    """Row indices in range and distinct in every column: column ``c`` holds rows rotated by ``c``."""
+    return tuple(tuple((r + c) % rows for c in range(cols)) for r in range(rows))
+
+
+@dataclass(slots=True)
+class OperationFacts:
+    """The operand fields of one tile operation and the B.IOR slots of its scalar inputs (from the ASL)."""
+
+    index: int
+    present: tuple[str, ...]  # TileOperand field names without the prefix (``source0``, ``flag0``)
+    gpr_fields: tuple[str, ...] = ()  # the fields B.IOR carries, in slot order
+    index_types: dict[str, tuple[str, ...]] = field(default_factory=dict)  # value DataType -> index types
+
+    @property
+    def sources(self) -> int:
+        return sum(1 for f in self.present if f.startswith("source"))
+
+    @property
+    def destinations(self) -> int:
+        return sum(1 for f in self.present if f.startswith("destination"))
+
+
+def gpr_value(field_name: str, scalar: int) -> int:
+    """The word a B.IOR register holds for ``field_name``: a flag is TRUE (1), a diagonal 1, else ``scalar``."""
+    if field_name.startswith("flag"):
+        return 1
+    if field_name == "diagonal":
+        return 1
+    return scalar
+
+
+def operation_facts(interp: Any, mnemonic: str) -> OperationFacts | None:
+    """Ask the interpreter which operand fields ``mnemonic``'s tile operation has; None if it cannot say."""
+    from ..asl import ASLError
+    if not interp.has_function("TileOperandPresent"):
+        return None
+    try:
+        ops = interp.enum_members(OPERATION_ENUM)
+        member = f"{OPERATION_ENUM}_{mnemonic}"
+        if member not in ops:
+            return None
+        index = ops.index(member)
+        interp.reset()
+        present = tuple(f.removeprefix(FIELD_PREFIX) for f in interp.enum_members(FIELD_ENUM)
+                        if interp.call("TileOperandPresent", index, f) is True)
+        facts = OperationFacts(index, present)
+        if interp.has_function("BundleOperationGPRInputSlot") and interp.has_function("BundleOperationGPRInputCount"):
+            count = interp.call("BundleOperationGPRInputCount", index)
+            slots = []
+            for f in present:
+                slot = interp.call("BundleOperationGPRInputSlot", index, FIELD_PREFIX + f)
+                if isinstance(slot, int) and isinstance(count, int) and slot < count:
+                    slots.append((slot, f))
+            facts.gpr_fields = tuple(f for _, f in sorted(slots))
+        return facts
+    except ASLError as e:
+        if e.kind == "budget":
+            raise
+        return None
+
+
+def index_datatypes(interp: Any, mnemonic: str, value: DataType, candidates: list[DataType]) -> list[str]:
+    """The DataTypes the ASL admits for ``mnemonic``'s index operand next to value type ``value``."""
+    from ..asl import ASLError
+    single = f"InstructionContractIndexDataTypeLegal_{mnemonic}"
+    pair = f"InstructionContractTypePairLegal_{mnemonic}"
+    out: list[str] = []
+    for et in candidates:
+        if et.kind not in ("signed", "unsigned"):
+            continue
+        member = f"TileDataType_{et.name}"
+        try:
+            interp.reset()
+            if interp.has_function(single):
+                ok = interp.call(single, member) is True
+            elif interp.has_function(pair):
+                ok = interp.call(pair, f"TileDataType_{value.name}", member) is True
+            else:
+                return []
+        except ASLError as e:
+            if e.kind == "budget":
+                raise
+            continue
+        if ok:
+            out.append(et.name)
+    return out
