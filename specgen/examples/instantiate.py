@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from ..vocabulary import DataType
 from .composition import Template
 from .executor import TileInput
-from .operands import (OperationFacts, destination_rows, gpr_value, index_words, is_index_operand,
+from .operands import (NO_DIM, OperationFacts, destination_rows, gpr_value, index_words, is_index_operand,
                        is_predicate_operand, source_shapes)
 from .seeds import source_words
 
@@ -35,6 +35,7 @@ class Plan:
     broadcast: str = ""  # "row" | "column" for the composition's broadcast operand
     ior: bool = False
     relation: str = "same"
+    datr: str = ""  # a whole B.DATR command the composition requires (fields other than the PadValue)
 
 
 @dataclass(slots=True)
@@ -68,12 +69,14 @@ def needs_predicate(tpl: Template) -> bool:
 
 
 def block_lines(tpl: Template, et: DataType, pad: str, regs: list[str], relation: str,
-                ior_regs: list[int]) -> list[str]:
+                ior_regs: list[int], datr: str = "") -> list[str]:
     """The commands of one Block binding ``regs`` as its sources, in the composition's binding order."""
     lines = [f"{tpl.spelling} {tpl.operation}, {et.name}"]
-    if pad:
+    if datr:
+        lines.append(datr)
+    elif pad:
         lines.append(f"B.DATR PadValue={pad}")
-    if relation != "inherited":  # inherited: no B.DIM, the destination takes its first source's shape
+    if relation not in NO_DIM:  # else no B.DIM: the destination takes its first source's shape
         value = {0: VALID_COLUMNS, 1: destination_rows(relation, VALID_ROWS), 2: COLUMNS}
         lines += [f"B.DIM LB{lb}={value[lb]}" for lb in sorted(tpl.loop_bounds)]
     if ior_regs:  # before the Tile bindings: 0.58.0 takes no binding after the ``<last>`` one (Fault_BundleControl)
@@ -102,7 +105,8 @@ def _tile(reg: str, et: DataType, vr: int, vc: int, cols: int, words: tuple[tupl
 
 
 def instantiate(tpl: Template, et: DataType, plan: Plan, rng: random.Random, facts: OperationFacts | None,
-                index_type: DataType | None, producer: Producer | None) -> Instance | None:
+                index_type: DataType | None, producer: Producer | None,
+                gpr_types: list[DataType | None] | None = None) -> Instance | None:
     """The program and inputs of ``plan``; None when the plan's relation does not apply to this Block."""
     names = _names(tpl)
     count = len(names)
@@ -128,11 +132,13 @@ def instantiate(tpl: Template, et: DataType, plan: Plan, rng: random.Random, fac
         reg = f"T{next_reg}"
         next_reg += 1
         regs.append(reg)
-        if is_index_operand(name) and index_type is not None:
-            tiles.append(_tile(reg, index_type, vr, vc, cols, index_words(vr, vc)))
+        if is_index_operand(name):  # the ASL's index DataType, else the Block's (a spec that states none)
+            tiles.append(_tile(reg, index_type or et, vr, vc, cols, index_words(vr, vc)))
         else:
             slot = 0 if values and k == values[0] else max(k, 1)
-            tiles.append(_tile(reg, et, vr, vc, cols, source_words(et, vr, vc, slot, rng, edges=plan.edges)))
+            order = "" if plan.relation != "sorted-rows" else "descending" if _descending(plan, facts) else "ascending"
+            tiles.append(_tile(reg, et, vr, vc, cols,
+                               source_words(et, vr, vc, slot, rng, edges=plan.edges, order=order)))
     lines: list[str] = []
     made = ""
     if any(pred) and producer is not None:
@@ -150,13 +156,27 @@ def instantiate(tpl: Template, et: DataType, plan: Plan, rng: random.Random, fac
     gprs: dict[int, int] = {}
     if plan.ior:
         fields = list(facts.gpr_fields) if facts is not None and facts.gpr_fields else ["scalar0"]
-        scalar = source_words(et, 1, 1, count, rng, edges=False)[0][0]
         for i, f in enumerate(fields):
-            gprs[SCALAR_GPR + i] = gpr_value(f, scalar)
-    lines += block_lines(tpl, et, plan.pad, regs, plan.relation, sorted(gprs))
+            # a scalar of the type the composition names for it (``MultiplierFP32``), else of the Block's
+            st = gpr_types[i] if gpr_types and i < len(gpr_types) and gpr_types[i] is not None else et
+            scalar = source_words(st, 1, 1, count, rng, edges=False)[0][0]
+            gprs[SCALAR_GPR + i] = gpr_value(f, abs_word(scalar, st) if st is not et else scalar)
+    lines += block_lines(tpl, et, plan.pad, regs, plan.relation, sorted(gprs), plan.datr)
     return Instance("\n".join(lines), tiles, gprs, plan.relation, made)
 
 
 def _broadcast(tpl: Template, k: int) -> bool:
     flags = [b.broadcast(i) for b in tpl.bindings for i in range(b.sources if b.sources is not None else 1)]
     return k < len(flags) and flags[k]
+
+
+def _descending(plan: Plan, facts: OperationFacts | None) -> bool:
+    """Whether the Block's flag operand is set (a generated B.IOR sets every ``flag…`` field to 1)."""
+    return plan.ior and facts is not None and any(f.startswith("flag") for f in facts.gpr_fields)
+
+
+def abs_word(word: int, et: DataType) -> int:
+    """``word`` with its sign cleared (a scale or multiplier named by type is given positive)."""
+    if et.kind == "float":
+        return word & ~(1 << (et.bits - 1))
+    return word

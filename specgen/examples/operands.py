@@ -25,20 +25,27 @@ generic template (every function is looked up by its name pattern first).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..vocabulary import DataType
 
+_WORDS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
 OPERATION_ENUM = "TileOperation"
 FIELD_ENUM = "TileOperandField"
 FIELD_PREFIX = "TileOperand_"
+DATR_FIELD_ENUM = "TileDATRField"
 
 # the shape relations tried, in order, when the operation's own legality predicate rejects the sources:
 # ``same`` (the generic template), then the relations the layout predicates of the spec check; ``inherited``
 # writes no B.DIM, so the destination takes its first source's shape and every B.DIM-carried operand is zero
-# (TEXTRACT/TINSERT read their offsets from LB0/LB1), and later sources are one column narrower
-RELATIONS = ("same", "transposed", "split-columns", "single-row", "inherited")
+# (TEXTRACT/TINSERT read their offsets from LB0/LB1), and later sources are one column narrower;
+# ``sorted-rows``: no B.DIM, every source one sorted row (a merge takes sorted single-row sequences)
+RELATIONS = ("same", "transposed", "split-columns", "split-rows", "single-row", "inherited", "sorted-rows")
+# the relations that write no B.DIM (every B.DIM-carried operand zero, the destination shaped by its sources)
+NO_DIM = ("inherited", "sorted-rows")
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +70,7 @@ def source_shapes(relation: str, count: int, valid_rows: int, valid_columns: int
     """
     if relation == "same":
         return [SourceShape(valid_rows, valid_columns, columns)] * count
-    if relation == "single-row":
+    if relation in ("single-row", "sorted-rows"):
         return [SourceShape(1, valid_columns, columns)] * count
     if relation == "inherited":
         if count > 1 and valid_columns < 2:
@@ -80,6 +87,12 @@ def source_shapes(relation: str, count: int, valid_rows: int, valid_columns: int
         widths = [valid_columns // count] * count
         widths[0] += valid_columns - sum(widths)  # the left source takes the remainder
         return [SourceShape(valid_rows, w, columns) for w in widths]
+    if relation == "split-rows":
+        if count < 2 or valid_rows < count:
+            return None
+        heights = [valid_rows // count] * count
+        heights[0] += valid_rows - sum(heights)
+        return [SourceShape(h, valid_columns, columns) for h in heights]
     raise ValueError(relation)
 
 
@@ -106,6 +119,7 @@ class OperationFacts:
     present: tuple[str, ...]  # TileOperand field names without the prefix (``source0``, ``flag0``)
     gpr_fields: tuple[str, ...] = ()  # the fields B.IOR carries, in slot order
     index_types: dict[str, tuple[str, ...]] = field(default_factory=dict)  # value DataType -> index types
+    datr_fields: tuple[str, ...] = ()  # the B.DATR fields the operation reads (``TileOperationDATRFieldApplicable``)
 
     @property
     def sources(self) -> int:
@@ -114,6 +128,66 @@ class OperationFacts:
     @property
     def destinations(self) -> int:
         return sum(1 for f in self.present if f.startswith("destination"))
+
+
+def complete_bindings(tpl: Any, roles: list[str], facts: OperationFacts | None) -> None:
+    """Fill what the composition leaves unsaid from the catalog and the ASL, in place.
+
+    A binding that names no source operands (0.58.0's bare ``B.IOT``) takes the catalog record's
+    ``role`` of each ``source…`` operand (``indices``), so index and predicate operands are recognised;
+    an operation with more destination operands than the composition binds (TSORT: values and
+    indices, "two new Local destinations" written as one line) gets a destination-only binding
+    for each missing one, the last of them closing the stream.
+    """
+    out = []
+    used = 0
+    for b in tpl.bindings:
+        n = b.sources if b.sources is not None else 1
+        if not b.names and roles[used:used + n]:
+            b = replace(b, names=tuple(roles[used:used + n]))
+        used += n
+        out.append(b)
+    if facts is not None and out:
+        # the ASL's source count wins over a composition line read as more sources than the operation has
+        # (prose before ``PE_MASK``: "Local source and two new Local destinations, common PE_MASK")
+        extra = sum(b.sources or 0 for b in out) - facts.sources
+        for i in range(len(out) - 1, -1, -1):
+            if extra <= 0:
+                break
+            cut = min(extra, out[i].sources or 0)
+            if cut:
+                n = (out[i].sources or 0) - cut
+                out[i] = replace(out[i], sources=n, names=out[i].names[:n])
+                extra -= cut
+        missing = facts.destinations - sum(1 for b in out if b.destination or b is out[-1])
+        if missing > 0:
+            out[-1] = replace(out[-1], destination=True, last=False)
+            for i in range(missing):
+                out.append(type(out[-1])(0, True, i == missing - 1))
+    tpl.bindings = out
+
+
+def datr_line(text: str, datatype_names: tuple[str, ...], facts: OperationFacts | None) -> str | None:
+    """The seven-field B.DATR a required composition line (``B.DATR S8|U8, RMode, Sat``) asks for, or None.
+
+    Only fields the ASL lets the operation set (``facts.datr_fields``) are nonzero: the DataType is the
+    first one the line names (THISTOGRAM's ``DstDataType=U32``, TQUANT's ``S8|U8``), ``Sat`` is set
+    when the line names it, the rounding mode is the default (code 0), a ``ByteId`` is byte 0 (the
+    PadValue field carries it), every other field is zero. None when the line names a DataType field
+    the ASL does not admit, or none at all while the operation reads one.
+    """
+    if facts is None or not facts.datr_fields:
+        return None
+    allowed = set(facts.datr_fields)
+    words = {w.upper() for w in _WORDS.findall(text)}
+    types = [n for n in datatype_names if n.upper() in words]
+    if "DataType" in allowed and not types:
+        return None
+    if types and "DataType" not in allowed:
+        return None
+    data_type = types[0] if types else "0"
+    sat = 1 if "SAT" in words and "Sat" in allowed else 0
+    return f"B.DATR {{0, {data_type}, 0, 0, 0, {sat}, 0}}"
 
 
 def gpr_value(field_name: str, scalar: int) -> int:
@@ -140,6 +214,9 @@ def operation_facts(interp: Any, mnemonic: str) -> OperationFacts | None:
         present = tuple(f.removeprefix(FIELD_PREFIX) for f in interp.enum_members(FIELD_ENUM)
                         if interp.call("TileOperandPresent", index, f) is True)
         facts = OperationFacts(index, present)
+        if interp.has_function("TileOperationDATRFieldApplicable"):
+            facts.datr_fields = tuple(f.removeprefix(DATR_FIELD_ENUM + "_") for f in interp.enum_members(DATR_FIELD_ENUM)
+                                      if interp.call("TileOperationDATRFieldApplicable", index, f) is True)
         if interp.has_function("BundleOperationGPRInputSlot") and interp.has_function("BundleOperationGPRInputCount"):
             count = interp.call("BundleOperationGPRInputCount", index)
             slots = []

@@ -38,7 +38,8 @@ from .composition import Reason, Template, composition_lines, is_block_program, 
 from .datatypes import show_value, show_word
 from .executor import Executor, RunError, executor_for
 from .instantiate import COLUMNS, SIZE_CODE, VALID_COLUMNS, VALID_ROWS, Plan, Producer, instantiate, needs_predicate
-from .operands import RELATIONS, OperationFacts, index_datatypes, is_index_operand, operation_facts
+from .operands import (RELATIONS, OperationFacts, complete_bindings, datr_line, index_datatypes, is_index_operand,
+                       operation_facts)
 from .outcome import ExampleResult, result_from_run
 from .pack import ResultPack
 from .program import ProgramError, parse_program
@@ -79,6 +80,7 @@ class Worked:
     scalars: tuple[tuple[str, str], ...] = ()  # GPRs set before the run (B.IOR's sources): name, value
     relation: str = "same"  # how the sources are shaped against the destination (operands.RELATIONS)
     producer: str = ""  # the instruction whose Block made the predicate source, run first in the program
+    datr: str = ""  # the B.DATR command derived for a composition that requires fields other than PadValue
 
 
 @dataclass(slots=True)
@@ -239,7 +241,18 @@ class Generator:
         tpl.infer_sources(max((sum(1 for o in getattr(r, "operands", None) or ()
                                    if str(getattr(o, "field", "")).startswith("source"))
                                for r in ins.catalog_records), default=-1))
+        roles = [str(getattr(o, "role", "") or "") for r in ins.catalog_records[:1] for o in (getattr(r, "operands", None) or ())
+                 if str(getattr(o, "field", "")).startswith("source")]
         entry.omitted = list(tpl.omitted)
+        datr = ""
+        if self.executor().supported and tpl.bindings:
+            facts = self.facts(ins.mnemonic)
+            if tpl.datr == "required":  # derive the fields the composition requires from the line and the ASL
+                datr = datr_line(tpl.datr_text, self.vocabulary.datatype_names, facts) or ""
+                if datr:
+                    tpl.blockers = [b for b in tpl.blockers if b.key != "datr"]
+            if tpl.fillable:
+                complete_bindings(tpl, roles, facts)
         if not tpl.fillable:
             entry.reason = tpl.blockers[0] if tpl.blockers else Reason("no-iot")
             return entry
@@ -255,7 +268,7 @@ class Generator:
         # the PadValue with edge values first; a rejected B.DATR is not retried with other values
         # a broadcast operand is a row vector (1 x ValidCol) or a column vector (ValidRow x 1): both are tried
         shapes = ("row", "column") if self._has_broadcast(tpl) else ("",)
-        plans = [Plan(p, e, sh) for p, e, sh in ([(PAD, True, shapes[0])] if tpl.datr == "pad" else []) +
+        plans = [Plan(p, e, sh, datr=datr) for p, e, sh in ([(PAD, True, shapes[0])] if tpl.datr == "pad" else []) +
                  [(pad, edges, shape) for pad, edges in (("", True), ("", False)) for shape in shapes]]
         budget = MAX_RUNS + len(shapes) - 1
         facts = self.facts(ins.mnemonic)
@@ -265,7 +278,7 @@ class Generator:
             budget += 2
         # the shape relations the operation's legality may check, on the first DataType only
         # with a B.IOR where the ASL's operation reads GPRs (when it says), else as the composition lists one
-        extra = [Plan("", True, shapes[0], bool(facts.gpr_fields) if facts is not None else scalar, rel)
+        extra = [Plan("", True, shapes[0], bool(facts.gpr_fields) if facts is not None else scalar, rel, datr)
                  for rel in RELATIONS[1:]]
         budget += len(extra)
         for ci, (et, prose_ok) in enumerate(cands):
@@ -306,7 +319,8 @@ class Generator:
             for et, prose_ok in cands:
                 if et.name == name and not prose_ok and et.name not in shown:
                     first = entry.examples[0]
-                    plan = Plan(first.pad, first.edges, first.broadcast, bool(first.scalars), first.relation)
+                    plan = Plan(first.pad, first.edges, first.broadcast, bool(first.scalars), first.relation,
+                                first.datr)
                     got = self._try(unit, tpl, et, plan, False, len(entry.examples) + 1)
                     if isinstance(got, Worked):
                         entry.examples.append(got)
@@ -317,6 +331,17 @@ class Generator:
     def _scalar_lines(tpl: Template) -> list[str]:
         """The composition's B.IOR lines, required or optional (a generated B.IOR binds one seeded GPR)."""
         return tpl.scalar_lines + [x for x in tpl.omitted if x.strip().upper().startswith("B.IOR")]
+
+    def _gpr_types(self, tpl: Template) -> list[DataType | None]:
+        """The DataType each B.IOR operand of the composition names in its own name (``MultiplierFP32``)."""
+        for line in self._scalar_lines(tpl):
+            body = line.strip()[len("B.IOR"):].split("(", 1)[0]
+            out: list[DataType | None] = []
+            for name in body.split(","):
+                hits = [n for n in self.vocabulary.datatype_names if n in name.strip() and name.strip() != n]
+                out.append(self.vocabulary.datatype(max(hits, key=len)) if hits else None)
+            return out
+        return []
 
     @staticmethod
     def _has_broadcast(tpl: Template) -> bool:
@@ -372,7 +397,7 @@ class Generator:
             names = index_datatypes(self.executor().interp, ins.mnemonic, et, [x for x in order if x is not None])
             index_type = self.vocabulary.datatype(names[0]) if names else None
         producer = self.producer(et) if needs_predicate(tpl) else None
-        inst = instantiate(tpl, et, plan, rng, facts, index_type, producer)
+        inst = instantiate(tpl, et, plan, rng, facts, index_type, producer, self._gpr_types(tpl))
         if inst is None:
             return None if plan.relation != "same" else "no Block that writes a predicate Tile to bind as the predicate"
         try:
@@ -395,7 +420,7 @@ class Generator:
         return Worked(res, et.name, plan.pad, plan.edges, seed, rows, COLUMNS, VALID_ROWS, VALID_COLUMNS, prose_ok,
                       plan.broadcast if self._has_broadcast(tpl) else "",
                       tuple((f"x{k}", f"{show_value(v, et)} ({show_word(v)})") for k, v in inst.gprs.items()),
-                      plan.relation, inst.producer)
+                      plan.relation, inst.producer, plan.datr)
 
 
 __all__ = ["GENERATOR", "WORKED", "Worked", "WorkedEntry", "WorkedSuite", "worked_examples"]
