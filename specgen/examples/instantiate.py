@@ -13,7 +13,7 @@ row indices of a DataType the ASL admits for it.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..vocabulary import DataType
 from .composition import Template
@@ -56,6 +56,7 @@ class Instance:
     gprs: dict[int, int]
     relation: str
     producer: str = ""  # the mnemonic of the Block that made the predicate source
+    gpr_types: dict[int, DataType] = field(default_factory=dict)  # the type each GPR's value is shown in
 
 
 def _names(tpl: Template) -> list[str]:
@@ -154,6 +155,7 @@ def instantiate(tpl: Template, et: DataType, plan: Plan, rng: random.Random, fac
         lines += block_lines(producer.template, p_et, "", p_regs, "same", [])
         made = producer.mnemonic
     gprs: dict[int, int] = {}
+    types: dict[int, DataType] = {}
     if plan.ior:
         fields = list(facts.gpr_fields) if facts is not None and facts.gpr_fields else ["scalar0"]
         for i, f in enumerate(fields):
@@ -161,8 +163,10 @@ def instantiate(tpl: Template, et: DataType, plan: Plan, rng: random.Random, fac
             st = gpr_types[i] if gpr_types and i < len(gpr_types) and gpr_types[i] is not None else et
             scalar = source_words(st, 1, 1, count, rng, edges=False)[0][0]
             gprs[SCALAR_GPR + i] = gpr_value(f, abs_word(scalar, st) if st is not et else scalar)
+            if not f.startswith("flag") and f != "diagonal":  # a flag or diagonal is shown as a plain integer
+                types[SCALAR_GPR + i] = st
     lines += block_lines(tpl, et, plan.pad, regs, plan.relation, sorted(gprs), plan.datr)
-    return Instance("\n".join(lines), tiles, gprs, plan.relation, made)
+    return Instance("\n".join(lines), tiles, gprs, plan.relation, made, types)
 
 
 def _broadcast(tpl: Template, k: int) -> bool:

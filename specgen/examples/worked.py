@@ -419,7 +419,8 @@ class Generator:
         res.verified = True
         return Worked(res, et.name, plan.pad, plan.edges, seed, rows, COLUMNS, VALID_ROWS, VALID_COLUMNS, prose_ok,
                       plan.broadcast if self._has_broadcast(tpl) else "",
-                      tuple((f"x{k}", f"{show_value(v, et)} ({show_word(v)})") for k, v in inst.gprs.items()),
+                      tuple((f"x{k}", f"{show_value(v, inst.gpr_types[k]) if k in inst.gpr_types else v} ({show_word(v)})")
+                            for k, v in inst.gprs.items()),
                       plan.relation, inst.producer, plan.datr)
 
 
