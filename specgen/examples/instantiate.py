@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..vocabulary import DataType
-from .composition import Template
+from .composition import Template, composition_lines, is_block_program, read_template
 from .executor import TileInput
 from .operands import (NO_DIM, OperationFacts, destination_rows, gpr_value, index_words, is_index_operand,
                        is_predicate_operand, source_shapes)
@@ -167,6 +168,21 @@ def instantiate(tpl: Template, et: DataType, plan: Plan, rng: random.Random, fac
                 types[SCALAR_GPR + i] = st
     lines += block_lines(tpl, et, plan.pad, regs, plan.relation, sorted(gprs), plan.datr)
     return Instance("\n".join(lines), tiles, gprs, plan.relation, made, types)
+
+
+def predicate_producers(graph: Any, datatype_names: tuple[str, ...]) -> list[tuple[str, Template]]:
+    """The instructions whose one-binding Block writes a predicate Tile from Tile sources, without B.IOR."""
+    found: list[tuple[str, Template]] = []
+    for unit in graph.iter_instruction_units():
+        ins = unit.instruction
+        lines = composition_lines(ins) if ins is not None else []
+        if not lines or not is_block_program(lines):
+            continue
+        tpl = read_template(lines, datatype_names)
+        if (tpl.fillable and not tpl.scalar_lines and len(tpl.bindings) == 1 and tpl.bindings[0].predicate
+                and (tpl.bindings[0].sources or 0) >= 1):
+            found.append((ins.mnemonic, tpl))
+    return found
 
 
 def _broadcast(tpl: Template, k: int) -> bool:

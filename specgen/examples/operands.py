@@ -190,6 +190,18 @@ def datr_line(text: str, datatype_names: tuple[str, ...], facts: OperationFacts 
     return f"B.DATR {{0, {data_type}, 0, 0, 0, {sat}, 0}}"
 
 
+def scalar_types(lines: list[str], vocabulary: Any) -> list[DataType | None]:
+    """The DataType each B.IOR operand of the composition names in its own name (``MultiplierFP32``)."""
+    for line in lines:
+        body = line.strip()[len("B.IOR"):].split("(", 1)[0]
+        out: list[DataType | None] = []
+        for name in body.split(","):
+            hits = [n for n in vocabulary.datatype_names if n in name.strip() and name.strip() != n]
+            out.append(vocabulary.datatype(max(hits, key=len)) if hits else None)
+        return out
+    return []
+
+
 def gpr_value(field_name: str, scalar: int) -> int:
     """The word a B.IOR register holds for ``field_name``: a flag is TRUE (1), a diagonal 1, else ``scalar``."""
     if field_name.startswith("flag"):

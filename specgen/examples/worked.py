@@ -37,9 +37,10 @@ from ..vocabulary import VOCABULARY, DataType
 from .composition import Reason, Template, composition_lines, is_block_program, read_template
 from .datatypes import show_value, show_word
 from .executor import Executor, RunError, executor_for
-from .instantiate import COLUMNS, SIZE_CODE, VALID_COLUMNS, VALID_ROWS, Plan, Producer, instantiate, needs_predicate
+from .instantiate import (COLUMNS, SIZE_CODE, VALID_COLUMNS, VALID_ROWS, Plan, Producer, instantiate, needs_predicate,
+                          predicate_producers)
 from .operands import (RELATIONS, OperationFacts, complete_bindings, datr_line, index_datatypes, is_index_operand,
-                       operation_facts)
+                       operation_facts, scalar_types)
 from .outcome import ExampleResult, result_from_run
 from .pack import ResultPack
 from .program import ProgramError, parse_program
@@ -332,17 +333,6 @@ class Generator:
         """The composition's B.IOR lines, required or optional (a generated B.IOR binds one seeded GPR)."""
         return tpl.scalar_lines + [x for x in tpl.omitted if x.strip().upper().startswith("B.IOR")]
 
-    def _gpr_types(self, tpl: Template) -> list[DataType | None]:
-        """The DataType each B.IOR operand of the composition names in its own name (``MultiplierFP32``)."""
-        for line in self._scalar_lines(tpl):
-            body = line.strip()[len("B.IOR"):].split("(", 1)[0]
-            out: list[DataType | None] = []
-            for name in body.split(","):
-                hits = [n for n in self.vocabulary.datatype_names if n in name.strip() and name.strip() != n]
-                out.append(self.vocabulary.datatype(max(hits, key=len)) if hits else None)
-            return out
-        return []
-
     @staticmethod
     def _has_broadcast(tpl: Template) -> bool:
         return any(b.broadcast(k) for b in tpl.bindings for k in range(b.sources or 0))
@@ -362,24 +352,13 @@ class Generator:
     def producer(self, et: DataType) -> Producer | None:
         """A Block of this spec that writes a predicate Tile (``->Predicate<…>``), on ``et`` if it admits it."""
         if self._producer is None:
-            found: list[tuple[str, Template]] = []
-            for unit in self.graph.iter_instruction_units():
-                ins = unit.instruction
-                lines = composition_lines(ins) if ins is not None else []
-                if not lines or not is_block_program(lines):
-                    continue
-                tpl = read_template(lines, self.vocabulary.datatype_names)
-                if (tpl.fillable and not tpl.scalar_lines and tpl.spelling and len(tpl.bindings) == 1
-                        and tpl.bindings[0].predicate and (tpl.bindings[0].sources or 0) >= 1):
-                    found.append((ins.mnemonic, tpl))
-            self._producer = found[:1]
+            self._producer = predicate_producers(self.graph, self.vocabulary.datatype_names)[:1]
         for mnemonic, tpl in self._producer:
             admitted = self.admitted(mnemonic)
-            if admitted is None or et.name in admitted:
-                return Producer(mnemonic, tpl, et)
-            for name in PREFERRED:
+            names = [et.name] + [n for n in PREFERRED if admitted is None or n in admitted]
+            for name in names:
                 other = self.vocabulary.datatype(name)
-                if other is not None and name in admitted:
+                if other is not None and (admitted is None or name in admitted):
                     return Producer(mnemonic, tpl, other)
         return None
 
@@ -397,7 +376,7 @@ class Generator:
             names = index_datatypes(self.executor().interp, ins.mnemonic, et, [x for x in order if x is not None])
             index_type = self.vocabulary.datatype(names[0]) if names else None
         producer = self.producer(et) if needs_predicate(tpl) else None
-        inst = instantiate(tpl, et, plan, rng, facts, index_type, producer, self._gpr_types(tpl))
+        inst = instantiate(tpl, et, plan, rng, facts, index_type, producer, scalar_types(self._scalar_lines(tpl), self.vocabulary))
         if inst is None:
             return None if plan.relation != "same" else "no Block that writes a predicate Tile to bind as the predicate"
         try:
@@ -417,7 +396,11 @@ class Generator:
         res = result_from_run("worked", ins.mnemonic, ident, "", program, run, unit.path,
                               unit.header_span.line if unit.header_span else 1)
         res.verified = True
-        return Worked(res, et.name, plan.pad, plan.edges, seed, rows, COLUMNS, VALID_ROWS, VALID_COLUMNS, prose_ok,
+        # the shape the page states is the destination's (the last Block's output; TCI's is one row)
+        out = res.outputs[-1] if res.outputs else None
+        shape = (out.rows, out.columns, out.valid_rows, out.valid_columns) if out is not None else \
+            (rows, COLUMNS, VALID_ROWS, VALID_COLUMNS)
+        return Worked(res, et.name, plan.pad, plan.edges, seed, *shape, prose_ok,
                       plan.broadcast if self._has_broadcast(tpl) else "",
                       tuple((f"x{k}", f"{show_value(v, inst.gpr_types[k]) if k in inst.gpr_types else v} ({show_word(v)})")
                             for k, v in inst.gprs.items()),
