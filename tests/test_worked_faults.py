@@ -4,7 +4,8 @@ One example per mechanism of ``specgen.examples.operands``/``instantiate``, each
 values computed here from the inputs (not copied from the output): a transposed source (TTRANS), sources
 splitting the destination's columns (TCONCAT), an index operand (TGATHER), a predicate made by a TCMP
 Block (TSEL), B.IOR slots read from the ASL (TCI: start and direction), sorted single-row sources and
-no B.DIM (TMRGSORT), and a B.DATR whose fields come from the composition and the ASL (TDEQUANT).
+no B.DIM (TMRGSORT), a B.DATR whose fields come from the composition and the ASL (TDEQUANT), and an
+operand whose DataType the catalog role names with the sketch's destination SizeCode (THISTOGRAM).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from specgen.examples.worked import Generator, WorkedSuite
 from specgen.graph import SpecGraph
 from specgen.loader import load_spec
 
-MNEMONICS = ("TTRANS", "TCONCAT", "TGATHER", "TSEL", "TCI", "TMRGSORT", "TDEQUANT", "TIMG2COL")
+MNEMONICS = ("TTRANS", "TCONCAT", "TGATHER", "TSEL", "TCI", "TMRGSORT", "TDEQUANT", "THISTOGRAM", "TIMG2COL")
 
 pytestmark = [pytest.mark.corpus, pytest.mark.slow, pytest.mark.xdist_group("oracle-elementwise")]
 
@@ -139,6 +140,23 @@ def test_tdequant_b_datr_fields_come_from_the_composition_and_the_asl(suite: Wor
         for c, x in enumerate(row):
             v = (x & 0xFF) - (0x100 if x & 0x80 else 0)
             assert _f32(_words(out)[r][c]) == (v - z) * sc, (r, c)
+
+
+def test_thistogram_filter_type_comes_from_the_catalog_role_and_counts_are_cumulative(suite: WorkedSuite) -> None:
+    _, w = _example(suite, "THISTOGRAM")
+    assert w.datr == "B.DATR {0, U32, 0, 0, 0, 0, 0}" and "->T<4>" in w.result.program  # the sketch's SizeCode
+    src, filt = w.result.inputs
+    (out,) = w.result.outputs
+    assert (src.data_type, filt.data_type, out.data_type) == ("U16", "U8", "U32")
+    assert out.valid_columns == 256 and out.valid_rows == src.valid_rows
+    for r, row in enumerate(_words(src)):  # selected byte 0 of U16 elements whose byte 1 equals the filter
+        f = _words(filt)[r][0] & 0xFF
+        counts = [0] * 256
+        for x in row:
+            if (x >> 8) & 0xFF == f:
+                counts[x & 0xFF] += 1
+        want = [sum(counts[:b + 1]) for b in range(256)]
+        assert _words(out)[r] == want and want[-1] > 0
 
 
 def test_timg2col_keeps_a_reason_with_every_attempt(suite: WorkedSuite) -> None:

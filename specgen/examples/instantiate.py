@@ -37,6 +37,7 @@ class Plan:
     ior: bool = False
     relation: str = "same"
     datr: str = ""  # a whole B.DATR command the composition requires (fields other than the PadValue)
+    size: int = SIZE_CODE  # the destination's SizeCode (the record's example sketch's, when it names a larger one)
 
 
 @dataclass(slots=True)
@@ -71,7 +72,7 @@ def needs_predicate(tpl: Template) -> bool:
 
 
 def block_lines(tpl: Template, et: DataType, pad: str, regs: list[str], relation: str,
-                ior_regs: list[int], datr: str = "") -> list[str]:
+                ior_regs: list[int], datr: str = "", size: int = SIZE_CODE) -> list[str]:
     """The commands of one Block binding ``regs`` as its sources, in the composition's binding order."""
     lines = [f"{tpl.spelling} {tpl.operation}, {et.name}"]
     if datr:
@@ -92,7 +93,7 @@ def block_lines(tpl: Template, et: DataType, pad: str, regs: list[str], relation
         if b.last or final:
             parts.append("<last>")
         if b.destination or final:
-            parts.append(f"->T<{SIZE_CODE}>")
+            parts.append(f"->T<{size}>")
         lines.append("B.IOT " + ", ".join(parts))
     lines.append("BSTOP")
     return lines
@@ -108,7 +109,8 @@ def _tile(reg: str, et: DataType, vr: int, vc: int, cols: int, words: tuple[tupl
 
 def instantiate(tpl: Template, et: DataType, plan: Plan, rng: random.Random, facts: OperationFacts | None,
                 index_type: DataType | None, producer: Producer | None,
-                gpr_types: list[DataType | None] | None = None) -> Instance | None:
+                gpr_types: list[DataType | None] | None = None,
+                source_types: list[DataType | None] | None = None) -> Instance | None:
     """The program and inputs of ``plan``; None when the plan's relation does not apply to this Block."""
     names = _names(tpl)
     count = len(names)
@@ -136,6 +138,12 @@ def instantiate(tpl: Template, et: DataType, plan: Plan, rng: random.Random, fac
         regs.append(reg)
         if is_index_operand(name):  # the ASL's index DataType, else the Block's (a spec that states none)
             tiles.append(_tile(reg, index_type or et, vr, vc, cols, index_words(vr, vc)))
+        elif source_types and k < len(source_types) and source_types[k] is not None and source_types[k].name != et.name:
+            # the catalog names this operand's own DataType (THISTOGRAM's U8 filter): a control operand, not
+            # data; it holds small values from 0 (row indices, as an index operand), so a filter or mask selects
+            st = source_types[k]
+            assert st is not None
+            tiles.append(_tile(reg, st, vr, vc, cols, index_words(vr, vc)))
         else:
             slot = 0 if values and k == values[0] else max(k, 1)
             order = "" if plan.relation != "sorted-rows" else "descending" if _descending(plan, facts) else "ascending"
@@ -166,7 +174,7 @@ def instantiate(tpl: Template, et: DataType, plan: Plan, rng: random.Random, fac
             gprs[SCALAR_GPR + i] = gpr_value(f, abs_word(scalar, st) if st is not et else scalar)
             if not f.startswith("flag") and f != "diagonal":  # a flag or diagonal is shown as a plain integer
                 types[SCALAR_GPR + i] = st
-    lines += block_lines(tpl, et, plan.pad, regs, plan.relation, sorted(gprs), plan.datr)
+    lines += block_lines(tpl, et, plan.pad, regs, plan.relation, sorted(gprs), plan.datr, plan.size)
     return Instance("\n".join(lines), tiles, gprs, plan.relation, made, types)
 
 

@@ -202,6 +202,23 @@ def scalar_types(lines: list[str], vocabulary: Any) -> list[DataType | None]:
     return []
 
 
+def role_type(role: str, vocabulary: Any) -> DataType | None:
+    """The DataType a catalog operand role names when it names exactly one ("persistent Local U8 prefix
+    filter"); None for none or several ("U16 or U32 source": the Block's DataType decides)."""
+    words = set(_WORDS.findall(role))
+    hits = [n for n in vocabulary.datatype_names if n in words]
+    return vocabulary.datatype(hits[0]) if len(hits) == 1 else None
+
+
+def sketch_sizes(record: Any) -> list[int]:
+    """The destination SizeCodes the record's example sketches write (``->T2<4>``)."""
+    contract = getattr(record, "contract", None)
+    out = []
+    for text in (getattr(contract, "examples", None) or []):
+        out += [int(m) for m in re.findall(r"->\s*\w*<(\d+)>", text)]
+    return out
+
+
 def gpr_value(field_name: str, scalar: int) -> int:
     """The word a B.IOR register holds for ``field_name``: a flag is TRUE (1), a diagonal 1, else ``scalar``."""
     if field_name.startswith("flag"):

@@ -40,7 +40,7 @@ from .executor import Executor, RunError, executor_for
 from .instantiate import (COLUMNS, SIZE_CODE, VALID_COLUMNS, VALID_ROWS, Plan, Producer, instantiate, needs_predicate,
                           predicate_producers)
 from .operands import (RELATIONS, OperationFacts, complete_bindings, datr_line, index_datatypes, is_index_operand,
-                       operation_facts, scalar_types)
+                       operation_facts, role_type, scalar_types, sketch_sizes)
 from .outcome import ExampleResult, result_from_run
 from .pack import ResultPack
 from .program import ProgramError, parse_program
@@ -279,7 +279,8 @@ class Generator:
             budget += 2
         # the shape relations the operation's legality may check, on the first DataType only
         # with a B.IOR where the ASL's operation reads GPRs (when it says), else as the composition lists one
-        extra = [Plan("", True, shapes[0], bool(facts.gpr_fields) if facts is not None else scalar, rel, datr)
+        size = max([SIZE_CODE, *sketch_sizes(ins)])
+        extra = [Plan("", True, shapes[0], bool(facts.gpr_fields) if facts is not None else scalar, rel, datr, size)
                  for rel in RELATIONS[1:]]
         budget += len(extra)
         for ci, (et, prose_ok) in enumerate(cands):
@@ -376,7 +377,11 @@ class Generator:
             names = index_datatypes(self.executor().interp, ins.mnemonic, et, [x for x in order if x is not None])
             index_type = self.vocabulary.datatype(names[0]) if names else None
         producer = self.producer(et) if needs_predicate(tpl) else None
-        inst = instantiate(tpl, et, plan, rng, facts, index_type, producer, scalar_types(self._scalar_lines(tpl), self.vocabulary))
+        roles = [str(getattr(o, "role", "") or "") for r in ins.catalog_records[:1]
+                 for o in (getattr(r, "operands", None) or ()) if str(getattr(o, "field", "")).startswith("source")]
+        kinds = [role_type(x, self.vocabulary) for x in roles]
+        inst = instantiate(tpl, et, plan, rng, facts, index_type, producer, scalar_types(self._scalar_lines(tpl), self.vocabulary),
+                           kinds)
         if inst is None:
             return None if plan.relation != "same" else "no Block that writes a predicate Tile to bind as the predicate"
         try:
