@@ -173,16 +173,15 @@ def datr_line(text: str, datatype_names: tuple[str, ...], facts: OperationFacts 
     Only fields the ASL lets the operation set (``facts.datr_fields``) are nonzero: the DataType is the
     first one the line names (THISTOGRAM's ``DstDataType=U32``, TQUANT's ``S8|U8``), ``Sat`` is set
     when the line names it, the rounding mode is the default (code 0), a ``ByteId`` is byte 0 (the
-    PadValue field carries it), every other field is zero. None when the line names a DataType field
-    the ASL does not admit, or none at all while the operation reads one.
+    PadValue field carries it), every other field is zero (a DataType the line does not name stays code
+    0: the ASL decides whether that is legal). None when the line names a DataType the ASL does not let
+    the operation set.
     """
     if facts is None or not facts.datr_fields:
         return None
     allowed = set(facts.datr_fields)
     words = {w.upper() for w in _WORDS.findall(text)}
     types = [n for n in datatype_names if n.upper() in words]
-    if "DataType" in allowed and not types:
-        return None
     if types and "DataType" not in allowed:
         return None
     data_type = types[0] if types else "0"
