@@ -201,6 +201,12 @@ def scalar_types(lines: list[str], vocabulary: Any) -> list[DataType | None]:
     return []
 
 
+def source_roles(record: Any) -> list[str]:
+    """The catalog ``role`` of each ``source…`` operand of the instruction's first catalog record, in order."""
+    return [str(getattr(o, "role", "") or "") for r in list(getattr(record, "catalog_records", None) or [])[:1]
+            for o in (getattr(r, "operands", None) or ()) if str(getattr(o, "field", "")).startswith("source")]
+
+
 def role_type(role: str, vocabulary: Any) -> DataType | None:
     """The DataType a catalog operand role names when it names exactly one ("persistent Local U8 prefix
     filter"); None for none or several ("U16 or U32 source": the Block's DataType decides)."""

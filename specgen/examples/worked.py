@@ -15,6 +15,11 @@ the generator fills the template with concrete operands:
   holds the type's edge cases;
 * the PadValue ``Max`` when the composition's B.DATR carries a PadValue.
 
+What an operation needs beyond that template (its operand fields and B.IOR slots,
+B.DATR fields, index and predicate operands, a shape relation between sources and
+destination) is asked of the spec's ASL by :mod:`specgen.examples.operands` and
+written down by :mod:`specgen.examples.instantiate`.
+
 The program is assembled and run through the spec's own path (the executor:
 words through ``ExecuteCommandInstruction`` on the corpus). A run that faults
 is retried with fewer edges (no B.DATR, tame values, the next DataType), a few
@@ -40,7 +45,7 @@ from .executor import Executor, RunError, executor_for
 from .instantiate import (COLUMNS, SIZE_CODE, VALID_COLUMNS, VALID_ROWS, Plan, Producer, instantiate, needs_predicate,
                           predicate_producers)
 from .operands import (RELATIONS, OperationFacts, complete_bindings, datr_line, index_datatypes, is_index_operand,
-                       operation_facts, role_type, scalar_types, sketch_sizes)
+                       operation_facts, role_type, scalar_types, sketch_sizes, source_roles)
 from .outcome import ExampleResult, result_from_run
 from .pack import ResultPack
 from .program import ProgramError, parse_program
@@ -242,8 +247,7 @@ class Generator:
         tpl.infer_sources(max((sum(1 for o in getattr(r, "operands", None) or ()
                                    if str(getattr(o, "field", "")).startswith("source"))
                                for r in ins.catalog_records), default=-1))
-        roles = [str(getattr(o, "role", "") or "") for r in ins.catalog_records[:1] for o in (getattr(r, "operands", None) or ())
-                 if str(getattr(o, "field", "")).startswith("source")]
+        roles = source_roles(ins)
         entry.omitted = list(tpl.omitted)
         datr = ""
         if self.executor().supported and tpl.bindings:
@@ -338,12 +342,6 @@ class Generator:
     def _has_broadcast(tpl: Template) -> bool:
         return any(b.broadcast(k) for b in tpl.bindings for k in range(b.sources or 0))
 
-    def program_text(self, tpl: Template, et: DataType, pad: str, ior: bool = False) -> tuple[str, list[str]]:
-        """The concrete program (one command a line) and the source registers it binds, in order."""
-        inst = instantiate(tpl, et, Plan(pad, True, "", ior), random.Random(0), None, None, None)
-        assert inst is not None
-        return inst.text, [t.register for t in inst.tiles]
-
     def facts(self, mnemonic: str) -> OperationFacts | None:
         """The operand fields and B.IOR slots of ``mnemonic``'s tile operation, asked of the ASL once."""
         if mnemonic not in self._facts:
@@ -377,9 +375,7 @@ class Generator:
             names = index_datatypes(self.executor().interp, ins.mnemonic, et, [x for x in order if x is not None])
             index_type = self.vocabulary.datatype(names[0]) if names else None
         producer = self.producer(et) if needs_predicate(tpl) else None
-        roles = [str(getattr(o, "role", "") or "") for r in ins.catalog_records[:1]
-                 for o in (getattr(r, "operands", None) or ()) if str(getattr(o, "field", "")).startswith("source")]
-        kinds = [role_type(x, self.vocabulary) for x in roles]
+        kinds = [role_type(x, self.vocabulary) for x in source_roles(ins)]
         inst = instantiate(tpl, et, plan, rng, facts, index_type, producer, scalar_types(self._scalar_lines(tpl), self.vocabulary),
                            kinds)
         if inst is None:
