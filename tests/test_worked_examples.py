@@ -136,14 +136,14 @@ def test_0580_tile_scalar_blocks_bind_a_seeded_gpr_through_b_ior(corpus_root: Pa
     assert not expands.result.inputs and "B.IOT mask=0b0001, <last>, ->T<1>" in expands.result.program
     assert {out.values[i][j] for i in range(2) for j in range(3)} == {shown.split()[0]}
     # TEXTRACT's offsets: the ASL reads no GPR for them (0.58.0 takes them from B.DIM LB0/LB1), so the
-    # example writes no B.DIM (offsets zero, the destination shaped by its source) and leaves the B.IOR out;
+    # example is a 1 x 1 window at row 1, column 1 (B.DIM LB0=1, LB1=1) and leaves the B.IOR out;
     # the faulting attempts before it are listed
     ext = suite.entries["TEXTRACT"]
     (w,) = ext.examples
-    assert w.relation == "inherited" and "B.DIM" not in w.result.program and ext.defaulted == ["B.IOR"]
+    assert w.relation == "window" and "B.DIM LB0=1\nB.DIM LB1=1" in w.result.program and ext.defaulted == ["B.IOR"]
     assert ext.attempts and all("Fault_" in a.problem for a in ext.attempts)
     (src,), (out,) = w.result.inputs, w.result.outputs
-    assert [row[:3] for row in out.words[:2]] == [row[:3] for row in src.words[:2]]
+    assert (out.valid_rows, out.valid_columns) == (1, 1) and out.words[0][0] == src.words[1][1]
     page = "tile/tile-scalar-and-immediate/arithmetic/TADDS"
     WORKED.set(graph, suite)
     uris = {f"{lang}/{page}.md" for lang in ("en", "zh")}

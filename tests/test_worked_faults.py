@@ -2,7 +2,7 @@
 
 One example per mechanism of ``specgen.examples.operands``/``instantiate``, each result checked against
 values computed here from the inputs (not copied from the output): a transposed source (TTRANS), sources
-splitting the destination's columns (TCONCAT), an index operand (TGATHER), a predicate made by a TCMP
+splitting the destination's columns (TCONCAT), a 1 x 1 window at the B.DIM-carried offsets (TEXTRACT), an index operand (TGATHER), a predicate made by a TCMP
 Block (TSEL), B.IOR slots read from the ASL (TCI: start and direction), sorted single-row sources and
 no B.DIM (TMRGSORT), a B.DATR whose fields come from the composition and the ASL (TDEQUANT), and an
 operand whose DataType the catalog role names with the sketch's destination SizeCode (THISTOGRAM).
@@ -20,7 +20,8 @@ from specgen.examples.worked import Generator, WorkedSuite
 from specgen.graph import SpecGraph
 from specgen.loader import load_spec
 
-MNEMONICS = ("TTRANS", "TCONCAT", "TGATHER", "TSEL", "TCI", "TMRGSORT", "TDEQUANT", "THISTOGRAM", "TIMG2COL")
+MNEMONICS = ("TTRANS", "TCONCAT", "TGATHER", "TSEL", "TCI", "TMRGSORT", "TDEQUANT", "THISTOGRAM", "TEXTRACT",
+             "TIMG2COL")
 
 pytestmark = [pytest.mark.corpus, pytest.mark.slow, pytest.mark.xdist_group("oracle-elementwise")]
 
@@ -74,6 +75,17 @@ def test_tconcat_sources_split_the_destination_columns(suite: WorkedSuite) -> No
     assert left.valid_columns + right.valid_columns == out.valid_columns == 3
     lw, rw = _words(left), _words(right)
     assert _words(out) == [lw[r] + rw[r] for r in range(2)]
+
+
+def test_textract_window_takes_the_element_at_the_b_dim_offsets(suite: WorkedSuite) -> None:
+    entry, w = _example(suite, "TEXTRACT")
+    assert w.relation == "window" and entry.defaulted == ["B.IOR"]  # the ASL reads no GPR for the offsets
+    lb = {int(k): int(v) for k, v in re.findall(r"B\.DIM LB(\d)=(\d+)", w.result.program)}
+    (src,), (out,) = w.result.inputs, w.result.outputs
+    assert (out.valid_rows, out.valid_columns) == (lb[1], lb[0]) == (1, 1)
+    # 0.58.3's Block operands: natural0 (row offset) = LB0, natural1 (column offset) = LB1
+    assert _words(out) == [[_words(src)[lb[0]][lb[1]]]]
+    assert _words(src)[1][1] not in (_words(src)[0][0], _words(src)[0][1])  # not an element at offset 0
 
 
 def test_tgather_index_tile_is_in_range_and_selects_rows(suite: WorkedSuite) -> None:

@@ -81,6 +81,8 @@ def block_lines(tpl: Template, et: DataType, pad: str, regs: list[str], relation
         lines.append(f"B.DATR PadValue={pad}")
     if relation not in NO_DIM:  # else no B.DIM: the destination takes its first source's shape
         value = {0: VALID_COLUMNS, 1: destination_rows(relation, VALID_ROWS), 2: COLUMNS}
+        if relation == "window":
+            value = {0: 1, 1: 1, 2: COLUMNS}
         lines += [f"B.DIM LB{lb}={value[lb]}" for lb in sorted(tpl.loop_bounds)]
     if ior_regs:  # before the Tile bindings: 0.58.0 takes no binding after the ``<last>`` one (Fault_BundleControl)
         lines.append("B.IOR " + ", ".join(f"x{r}" for r in ior_regs))

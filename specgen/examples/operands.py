@@ -42,8 +42,10 @@ DATR_FIELD_ENUM = "TileDATRField"
 # ``same`` (the generic template), then the relations the layout predicates of the spec check; ``inherited``
 # writes no B.DIM, so the destination takes its first source's shape and every B.DIM-carried operand is zero
 # (TEXTRACT/TINSERT read their offsets from LB0/LB1), and later sources are one column narrower;
-# ``sorted-rows``: no B.DIM, every source one sorted row (a merge takes sorted single-row sequences)
-RELATIONS = ("same", "transposed", "split-columns", "split-rows", "single-row", "inherited", "sorted-rows")
+# ``sorted-rows``: no B.DIM, every source one sorted row (a merge takes sorted single-row sequences);
+# ``window``: full-shape sources under ``B.DIM LB0=1; LB1=1``, a 1 x 1 destination, so B.DIM-carried
+# offsets are 1 (TEXTRACT takes the element at row 1, column 1)
+RELATIONS = ("same", "transposed", "split-columns", "split-rows", "single-row", "window", "inherited", "sorted-rows")
 # the relations that write no B.DIM (every B.DIM-carried operand zero, the destination shaped by its sources)
 NO_DIM = ("inherited", "sorted-rows")
 
@@ -70,6 +72,8 @@ def source_shapes(relation: str, count: int, valid_rows: int, valid_columns: int
     """
     if relation == "same":
         return [SourceShape(valid_rows, valid_columns, columns)] * count
+    if relation == "window":
+        return [SourceShape(valid_rows, valid_columns, columns)] * count if valid_rows > 1 < valid_columns else None
     if relation in ("single-row", "sorted-rows"):
         return [SourceShape(1, valid_columns, columns)] * count
     if relation == "inherited":
