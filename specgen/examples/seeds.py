@@ -58,14 +58,21 @@ def random_value(et: DataType, rng: random.Random) -> object:
 
 
 def source_words(et: DataType, rows: int, cols: int, k: int, rng: random.Random, *,
-                 edges: bool) -> tuple[tuple[int, ...], ...]:
-    """The valid region of source ``k``: edge cases first (source 0, ``edges``), else tame or random values."""
+                 edges: bool, order: str = "") -> tuple[tuple[int, ...], ...]:
+    """The valid region of source ``k``: edge cases first (source 0, ``edges``), else tame or random values.
+
+    ``order`` ("ascending"/"descending") sorts each row, for operations that take sorted sequences (a merge);
+    NaN has no place in an order, so a sorted source leaves it out.
+    """
     n = rows * cols
     if k == 0 and edges:
-        values = edge_values(et)[:n]
+        values = [v for v in edge_values(et) if not (order and isinstance(v, str))][:n]
         values += [random_value(et, rng) for _ in range(n - len(values))]
     else:
         values = [tame_value(et, rng) for _ in range(n)]
+    if order and all(isinstance(v, (int, float)) for v in values):
+        values = [v for r in range(rows)
+                  for v in sorted(values[r * cols:(r + 1) * cols], reverse=order == "descending")]
     words = []
     for v in values:
         try:

@@ -15,6 +15,11 @@ the generator fills the template with concrete operands:
   holds the type's edge cases;
 * the PadValue ``Max`` when the composition's B.DATR carries a PadValue.
 
+What an operation needs beyond that template (its operand fields and B.IOR slots,
+B.DATR fields, index and predicate operands, a shape relation between sources and
+destination) is asked of the spec's ASL by :mod:`specgen.examples.operands` and
+written down by :mod:`specgen.examples.instantiate`.
+
 The program is assembled and run through the spec's own path (the executor:
 words through ``ExecuteCommandInstruction`` on the corpus). A run that faults
 is retried with fewer edges (no B.DATR, tame values, the next DataType), a few
@@ -28,7 +33,7 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..graph import Derived, SpecGraph
 from ..models.located import AslUnit
@@ -36,17 +41,19 @@ from ..prose import datatype_sentence
 from ..vocabulary import VOCABULARY, DataType
 from .composition import Reason, Template, composition_lines, is_block_program, read_template
 from .datatypes import show_value, show_word
-from .executor import Executor, RunError, TileInput, executor_for
+from .executor import Executor, RunError, executor_for
+from .instantiate import (COLUMNS, SCALAR_GPR, SIZE_CODE, VALID_COLUMNS, VALID_ROWS, Instance, Plan, Producer,
+                          block_lines, instantiate, needs_predicate, predicate_producers)
+from .operands import (RELATIONS, OperationFacts, complete_bindings, datr_line, index_datatypes, is_index_operand,
+                       operation_facts, role_type, scalar_types, sketch_sizes, source_roles)
 from .outcome import ExampleResult, result_from_run
 from .pack import ResultPack
 from .program import ProgramError, parse_program
-from .seeds import seed_of, source_words
+from .seeds import seed_of
 from . import planstate
 
 GENERATOR = "worked-5"
-VALID_ROWS, VALID_COLUMNS, COLUMNS, SIZE_CODE = 2, 3, 4, 1
 PAD = "Max"
-SCALAR_GPR = 5  # the absolute GPR a generated B.IOR reads (any of the catalog's legal selectors but zero)
 MAX_RUNS = 4
 # the order DataTypes are tried in when neither the sketch nor the composition names one: common widths first
 PREFERRED = ("S32", "FP32", "FP16", "S16", "U32", "U16", "BF16", "S8", "U8", "S64", "U64", "FP64")
@@ -78,6 +85,9 @@ class Worked:
     prose_admits: bool  # False: the legality prose excludes this DataType (the ASL admits it)
     broadcast: str = ""  # "row" | "column": the shape given to the composition's broadcast operand
     scalars: tuple[tuple[str, str], ...] = ()  # GPRs set before the run (B.IOR's sources): name, value
+    relation: str = "same"  # how the sources are shaped against the destination (operands.RELATIONS)
+    producer: str = ""  # the instruction whose Block made the predicate source, run first in the program
+    datr: str = ""  # the B.DATR command derived for a composition that requires fields other than PadValue
     memory: tuple[tuple[str, str, str], ...] = ()  # global memory the run reads or writes: address, before, after
     dims: tuple[tuple[str, int], ...] = ()  # a matrix Block's dimensions (M, N, K) as its B.DIM lines set them
 
@@ -138,6 +148,8 @@ class Generator:
         self.pack = ResultPack(self.spec, "worked")
         self._admitted: dict[str, frozenset[str] | None] = {}
         self._executor: Executor | None = None
+        self._facts: dict[str, OperationFacts | None] = {}
+        self._producer: list[tuple[str, Template]] | None = None
         self._spelling: tuple[str, str] | None = None  # the BSTART command and operation of the current entry
         self._roles: list[tuple[str, str]] = []  # the current entry's catalog operands: field, role
         self._prose = ""  # the current entry's summary and memory effects (what its indices mean)
@@ -243,7 +255,24 @@ class Generator:
         tpl.infer_sources(max((sum(1 for o in getattr(r, "operands", None) or ()
                                    if str(getattr(o, "field", "")).startswith("source"))
                                for r in ins.catalog_records), default=-1))
+        roles = source_roles(ins)
         entry.omitted = list(tpl.omitted)
+        self._roles = [(str(getattr(o, "field", "")), str(getattr(o, "role", ""))) for r in ins.catalog_records
+                       for o in (getattr(r, "operands", None) or ())]
+        contract = getattr(ins, "contract", None)
+        self._prose = " ".join([str(getattr(ins, "summary", "") or "")] +
+                               [str(x) for x in (getattr(contract, "memory_effects", None) or [])])
+        # a matrix or memory Block is planned by planstate (its sources are CUBE Tiles or memory, not value Tiles)
+        special = tpl.matrix or planstate.memory_plan(tpl, self._roles, self._prose) is not None
+        datr = ""
+        if self.executor().supported and tpl.bindings and not special:
+            facts = self.facts(ins.mnemonic)
+            if tpl.datr == "required":  # derive the fields the composition requires from the line and the ASL
+                datr = datr_line(tpl.datr_text, self.vocabulary.datatype_names, facts) or ""
+                if datr:
+                    tpl.blockers = [b for b in tpl.blockers if b.key != "datr"]
+            if tpl.fillable:
+                complete_bindings(tpl, roles, facts)
         if not tpl.fillable:
             entry.reason = tpl.blockers[0] if tpl.blockers else Reason("no-iot")
             return entry
@@ -251,11 +280,6 @@ class Generator:
         if not ex.supported:
             entry.reason = Reason("no-executor", (("missing", ", ".join(ex.missing)),))
             return entry
-        self._roles = [(str(getattr(o, "field", "")), str(getattr(o, "role", ""))) for r in ins.catalog_records
-                       for o in (getattr(r, "operands", None) or ())]
-        contract = getattr(ins, "contract", None)
-        self._prose = " ".join([str(getattr(ins, "summary", "") or "")] +
-                               [str(x) for x in (getattr(contract, "memory_effects", None) or [])])
         self._spelling = planstate.spelling_of(ex.words.encodings if ex.words is not None else None, tpl)
         if self._spelling is None:
             entry.reason = Reason("spelling", (("command", tpl.spelling),))
@@ -268,33 +292,43 @@ class Generator:
         # the PadValue with edge values first; a rejected B.DATR is not retried with other values
         # a broadcast operand is a row vector (1 x ValidCol) or a column vector (ValidRow x 1): both are tried
         shapes = ("row", "column") if self._has_broadcast(tpl) else ("",)
-        plans = [(p, e, sh, False) for p, e, sh in ([(PAD, True, shapes[0])] if tpl.datr == "pad" else []) +
+        plans = [Plan(p, e, sh, datr=datr) for p, e, sh in ([(PAD, True, shapes[0])] if tpl.datr == "pad" else []) +
                  [(pad, edges, shape) for pad, edges in (("", True), ("", False)) for shape in shapes]]
         budget = MAX_RUNS + len(shapes) - 1
-        if self._scalar_lines(tpl):  # a B.IOR with a seeded GPR first, then the Block without it (default zero)
-            plans = [(p, e, sh, True) for p, e, sh, _ in plans] + [x for x in plans if not x[0]]
+        facts = self.facts(ins.mnemonic)
+        scalar = bool(self._scalar_lines(tpl)) or bool(facts is not None and facts.gpr_fields)
+        if scalar:  # a B.IOR with seeded GPRs first, then the Block without it (default zero)
+            plans = [replace(x, ior=True) for x in plans] + [x for x in plans if not x.pad]
             budget += 2
-            if planstate.memory_plan(tpl, self._roles, self._prose) is not None:  # a gather or scatter needs its base register
-                plans = [x for x in plans if x[3]]
+        # the shape relations the operation's legality may check, on the first DataType only
+        # with a B.IOR where the ASL's operation reads GPRs (when it says), else as the composition lists one
+        size = max([SIZE_CODE, *sketch_sizes(ins)])
+        extra = [Plan("", True, shapes[0], bool(facts.gpr_fields) if facts is not None else scalar, rel, datr, size)
+                 for rel in RELATIONS[1:]] if not special else []
+        budget += len(extra)
+        if special and scalar and not tpl.matrix:  # a gather or scatter needs its base register
+            plans = [x for x in plans if x.ior]
         if tpl.matrix:  # a matrix Block: one run a DataType (its edge values are no divisors), more DataTypes; a
             # number kind whose first two types fault at one site is not tried further (MX forms reach FP16)
-            plans, budget = [("", True, "", False)], 2 * MAX_RUNS
+            plans, budget = [Plan("", True)], 2 * MAX_RUNS
         same_kind: dict[str, list[str]] = {}  # a matrix Block: the faults of each number kind's types, in order
-        for et, prose_ok in cands:
+        for ci, (et, prose_ok) in enumerate(cands):
             if runs >= budget or (not prose_ok and entry.examples):
                 break
             seen = same_kind.get(et.kind, [])
             if tpl.matrix and len(seen) >= 2 and seen[-1] == seen[-2]:
                 continue  # two types of this kind faulted at one site: the kind is what the Block rejects
-            for pad, edges, shape, ior in plans:
+            for plan in plans + (extra if ci == 0 else []):
                 if runs >= budget:
                     break
+                got = self._try(unit, tpl, et, plan, prose_ok, len(entry.examples) + 1)
+                if got is None:  # the relation does not apply to this Block: not a run
+                    continue
                 runs += 1
-                got = self._try(unit, tpl, et, pad, edges, prose_ok, len(entry.examples) + 1, shape, ior)
                 if isinstance(got, Worked):
                     entry.examples.append(got)
                     break
-                entry.attempts.append(Attempt(et.name, pad, edges, got))
+                entry.attempts.append(Attempt(et.name, plan.pad, plan.edges, got))
                 same_kind.setdefault(et.kind, []).append(got.replace(et.name, ""))
             if entry.examples:
                 break
@@ -320,11 +354,12 @@ class Generator:
             for et, prose_ok in cands:
                 if et.name == name and not prose_ok and et.name not in shown:
                     first = entry.examples[0]
-                    got = self._try(unit, tpl, et, first.pad, first.edges, False, len(entry.examples) + 1,
-                                    first.broadcast, bool(first.scalars))
+                    plan = Plan(first.pad, first.edges, first.broadcast, bool(first.scalars), first.relation,
+                                first.datr)
+                    got = self._try(unit, tpl, et, plan, False, len(entry.examples) + 1)
                     if isinstance(got, Worked):
                         entry.examples.append(got)
-                    else:
+                    elif got is not None:
                         entry.attempts.append(Attempt(et.name, first.pad, first.edges, got))
 
     @staticmethod
@@ -336,95 +371,98 @@ class Generator:
     def _has_broadcast(tpl: Template) -> bool:
         return any(b.broadcast(k) for b in tpl.bindings for k in range(b.sources or 0))
 
-    def program_text(self, tpl: Template, et: DataType, pad: str, ior: bool = False) -> tuple[str, list[str]]:
-        """The concrete program (one command a line) and the source registers it binds, in order."""
-        if tpl.matrix:
-            return planstate.matrix_program(tpl, self._spelling or (tpl.spelling, tpl.operation), et,
-                                            planstate.destination_size_code(self.executor().interp, tpl))
-        store = (plan := planstate.memory_plan(tpl, self._roles, self._prose)) is not None and plan.store
-        lines = [planstate.bstart_line(self._spelling or (tpl.spelling, tpl.operation), et)]
-        if pad:
-            lines.append(f"B.DATR PadValue={pad}")
-        value = {0: VALID_COLUMNS, 1: VALID_ROWS, 2: COLUMNS}
-        lines += [f"B.DIM LB{lb}={value[lb]}" for lb in sorted(tpl.loop_bounds)]
-        if ior:  # before the Tile bindings: 0.58.0 takes no binding after the ``<last>`` one (Fault_BundleControl)
-            lines.append(f"B.IOR x{SCALAR_GPR}")
-        sources: list[str] = []
-        for k, b in enumerate(tpl.bindings):
-            n = b.sources if b.sources is not None else 1
-            regs = [f"T{len(sources) + i + 1}" for i in range(n)]
-            sources += regs
-            parts = regs + ["mask=0b0001"]
-            final = k == len(tpl.bindings) - 1
-            if b.last or final:
-                parts.append("<last>")
-            if b.destination or (final and not store):  # a scatter's Block writes memory, not a Tile
-                parts.append(f"->T<{SIZE_CODE}>")
-            lines.append("B.IOT " + ", ".join(parts))
-        lines.append("BSTOP")
-        return "\n".join(lines), sources
+    def facts(self, mnemonic: str) -> OperationFacts | None:
+        """The operand fields and B.IOR slots of ``mnemonic``'s tile operation, asked of the ASL once."""
+        if mnemonic not in self._facts:
+            self._facts[mnemonic] = operation_facts(self.executor().interp, mnemonic)
+        return self._facts[mnemonic]
 
-    def _try(self, unit: AslUnit, tpl: Template, et: DataType, pad: str, edges: bool, prose_ok: bool,
-             n: int, broadcast: str = "", ior: bool = False) -> Worked | str:
-        """Run one instantiation: the example, or what went wrong (English)."""
+    def producer(self, et: DataType) -> Producer | None:
+        """A Block of this spec that writes a predicate Tile (``->Predicate<…>``), on ``et`` if it admits it."""
+        if self._producer is None:
+            self._producer = predicate_producers(self.graph, self.vocabulary.datatype_names)[:1]
+        for mnemonic, tpl in self._producer:
+            admitted = self.admitted(mnemonic)
+            names = [et.name] + [n for n in PREFERRED if admitted is None or n in admitted]
+            for name in names:
+                other = self.vocabulary.datatype(name)
+                if other is not None and (admitted is None or name in admitted):
+                    return Producer(mnemonic, tpl, other)
+        return None
+
+    def _try(self, unit: AslUnit, tpl: Template, et: DataType, plan: Plan, prose_ok: bool,
+             n: int) -> Worked | str | None:
+        """Run one instantiation: the example, what went wrong (English), or None when the plan does not apply."""
         ins = unit.instruction
         assert ins is not None
-        text, sources = self.program_text(tpl, et, pad, ior)
-        try:
-            program = parse_program(text, self.vocabulary, path=unit.path)
-        except ProgramError as e:
-            return f"the generated program does not parse: line {e.line}: {e.message}"
-        capacity = 128 * 2 ** (SIZE_CODE - 1)
-        rows = capacity * 8 // (COLUMNS * et.bits)
         seed = seed_of(ins.mnemonic, et.name, GENERATOR)
         rng = random.Random(seed)
-        flags = [b.broadcast(k) for b in tpl.bindings for k in range(b.sources if b.sources is not None else 1)]
-        tiles = []
-        plan = planstate.memory_plan(tpl, self._roles, self._prose)
-        for k, reg in enumerate(sources if not tpl.matrix and plan is None else ()):
-            vr, vc, cols = VALID_ROWS, VALID_COLUMNS, COLUMNS
-            if k < len(flags) and flags[k] and broadcast == "row":
-                vr = 1
-            elif k < len(flags) and flags[k] and broadcast == "column":
-                vc = cols = 1
-            r = capacity * 8 // (cols * et.bits)
-            tiles.append(TileInput(reg, et.name, r, cols, vr, vc, source_words(et, vr, vc, k, rng, edges=edges)))
-        if tpl.matrix:
-            tiles = planstate.matrix_inputs(tpl, et, rng, edges,
-                                            planstate.accumulator_type(self.executor().interp, self.vocabulary, et))
-        elif plan is not None:
-            tiles = planstate.memory_inputs(plan, self.vocabulary, et, sources, VALID_ROWS, VALID_COLUMNS, rng,
-                                            edges, planstate.INDEX_TYPES[0])
-        gprs: dict[int, int] = {}
-        if ior:  # a small nonzero value of the DataType (a legal divisor or shift count), seeded like the Tiles
-            gprs[SCALAR_GPR] = source_words(et, 1, 1, len(sources), rng, edges=False)[0][0]
-            if plan is not None:  # the base address of a gather or scatter
-                gprs[SCALAR_GPR] = planstate.BASE_ADDRESS
+        bstart = planstate.bstart_line(self._spelling or (tpl.spelling, tpl.operation), et)
+        mplan = None if tpl.matrix else planstate.memory_plan(tpl, self._roles, self._prose)
+        if tpl.matrix or mplan is not None:
+            inst = self._planned(tpl, et, plan, rng, bstart, mplan)
+        else:
+            facts = self.facts(ins.mnemonic)
+            index_type = None
+            if any(is_index_operand(x) for b in tpl.bindings for x in b.names):
+                order = [self.vocabulary.datatype(x) for x in (et.name, *PREFERRED)]
+                names = index_datatypes(self.executor().interp, ins.mnemonic, et, [x for x in order if x is not None])
+                index_type = self.vocabulary.datatype(names[0]) if names else None
+            producer = self.producer(et) if needs_predicate(tpl) else None
+            kinds = [role_type(x, self.vocabulary) for x in source_roles(ins)]
+            inst = instantiate(tpl, et, plan, rng, facts, index_type, producer,
+                               scalar_types(self._scalar_lines(tpl), self.vocabulary), kinds, bstart)
+            if inst is None:
+                return None if plan.relation != "same" else "no Block that writes a predicate Tile to bind as the predicate"
         try:
-            run = self.executor().run(program, tiles, gprs, plan.cells if plan is not None else None)
+            program = parse_program(inst.text, self.vocabulary, path=unit.path)
+        except ProgramError as e:
+            return f"the generated program does not parse: line {e.line}: {e.message}"
+        rows = 128 * 2 ** (SIZE_CODE - 1) * 8 // (COLUMNS * et.bits)
+        try:
+            run = self.executor().run(program, inst.tiles, inst.gprs, mplan.cells if mplan is not None else None)
         except RunError as e:
             return f"cannot run: {e.message}"
         if run.fault is not None:
-            return run.fault.describe()
-        if not run.outputs and not (plan is not None and plan.store and any(m.after != m.before
-                                                                          for m in run.memory)):
-            return "the run wrote no destination Tile" + (" and no memory" if plan is not None else "")
+            return run.fault.describe() + ("" if plan.relation == "same" else f" (sources {plan.relation})")
+        if not run.outputs and not (mplan is not None and mplan.store and any(m.after != m.before
+                                                                            for m in run.memory)):
+            return "the run wrote no destination Tile" + (" and no memory" if mplan is not None else "")
         ident = f"{ins.id}#worked-{n}"
         res = result_from_run("worked", ins.mnemonic, ident, "", program, run, unit.path,
                               unit.header_span.line if unit.header_span else 1)
         res.verified = True
-        shape = (rows, COLUMNS, VALID_ROWS, VALID_COLUMNS)
-        if tpl.matrix and run.outputs:  # the destination's shape: the spec sizes a CUBE Tile's storage
-            o = next(iter(run.outputs.values()))
-            shape = (o.rows, o.columns, o.valid_rows, o.valid_columns)
-        return Worked(res, et.name, pad, edges, seed, *shape, prose_ok,
-                      broadcast if any(flags) else "",
-                      tuple((f"x{k}", f"{show_value(v, et)} ({show_word(v)})" if plan is None else show_word(v))
-                            for k, v in gprs.items()),
-                      tuple((f"0x{m.address:X}", "" if m.before is None else show_value(m.before, et),
-                             "" if m.after is None else show_value(m.after, et)) for m in run.memory),
-                      tuple((n, planstate.dimensions(tpl)[n]) for _lb, n in sorted(tpl.dims.items())
-                            if tpl.matrix and n in planstate.dimensions(tpl)))
+        # the shape the page states is the destination's (the last Block's output; TCI's is one row)
+        out = res.outputs[-1] if res.outputs else None
+        shape = (out.rows, out.columns, out.valid_rows, out.valid_columns) if out is not None else \
+            (rows, COLUMNS, VALID_ROWS, VALID_COLUMNS)
+        dims = planstate.dimensions(tpl) if tpl.matrix else {}
+        return Worked(res, et.name, plan.pad, plan.edges, seed, *shape, prose_ok,
+                      plan.broadcast if self._has_broadcast(tpl) else "",
+                      tuple((f"x{k}", show_word(v) if mplan is not None else  # an address
+                             f"{show_value(v, inst.gpr_types[k]) if k in inst.gpr_types else v} ({show_word(v)})")
+                            for k, v in inst.gprs.items()),
+                      plan.relation, inst.producer, plan.datr,
+                      memory=tuple((f"0x{m.address:X}", "" if m.before is None else show_value(m.before, et),
+                                    "" if m.after is None else show_value(m.after, et)) for m in run.memory),
+                      dims=tuple((n, dims[n]) for _lb, n in sorted(tpl.dims.items()) if n in dims))
+
+    def _planned(self, tpl: Template, et: DataType, plan: Plan, rng: random.Random, bstart: str,
+                 mplan: planstate.MemoryPlan | None) -> Instance:
+        """A matrix or memory Block's program and inputs: CUBE Tiles, or index Tiles, a base GPR and memory."""
+        if tpl.matrix:
+            interp = self.executor().interp
+            text, _ = planstate.matrix_program(tpl, self._spelling or (tpl.spelling, tpl.operation), et,
+                                               planstate.destination_size_code(interp, tpl))
+            acc = planstate.accumulator_type(interp, self.vocabulary, et)
+            return Instance(text, planstate.matrix_inputs(tpl, et, rng, plan.edges, acc), {}, plan.relation)
+        assert mplan is not None
+        regs = [f"T{k + 1}" for k in range(sum(b.sources if b.sources is not None else 1 for b in tpl.bindings))]
+        gprs = {SCALAR_GPR: planstate.BASE_ADDRESS} if plan.ior else {}
+        lines = block_lines(tpl, et, plan.pad, regs, "same", sorted(gprs), bstart=bstart, store=mplan.store)
+        tiles = planstate.memory_inputs(mplan, self.vocabulary, et, regs, VALID_ROWS, VALID_COLUMNS, rng,
+                                        plan.edges, planstate.INDEX_TYPES[0])
+        return Instance("\n".join(lines), tiles, gprs, plan.relation)
 
 
 __all__ = ["GENERATOR", "WORKED", "Worked", "WorkedEntry", "WorkedSuite", "worked_examples"]
