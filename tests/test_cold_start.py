@@ -39,3 +39,15 @@ def test_a_caller_in_process_keeps_its_collector_and_nothing_frozen(tmp_path: Pa
     rc = main(["check", "--no-cache", "--only", "ndf-duplicate-id"], io.StringIO(), io.StringIO())
     assert rc == 0
     assert gc.get_freeze_count() == before and gc.isenabled()
+
+
+def test_a_cold_check_that_runs_no_program_imports_no_numpy(tmp_path: Path) -> None:
+    """NumPy (≈0.15 s to import) serves programs and the canonical sweeps, neither of which a check of
+    units without runnable examples needs; a generator imported at the top of ``synth`` brought it back."""
+    code = ("import io, sys\nfrom specgen.cli import main\n"
+            "rc = main(['check', '--root', sys.argv[1], '--no-examples'], io.StringIO(), io.StringIO())\n"
+            "print(rc, sorted(m for m in ('numpy', 'ml_dtypes', 'lark') if m in sys.modules))\n")
+    env = {**os.environ, "SPECGEN_CACHE_DIR": str(tmp_path / "cache")}
+    res = subprocess.run([sys.executable, "-c", code, str(REPO / "spec")], capture_output=True, text=True,
+                         check=True, env=env)
+    assert res.stdout.split("\n")[0] == "0 []", res.stdout + res.stderr

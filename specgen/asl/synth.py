@@ -49,9 +49,6 @@ from .ast import Module
 from .errors import ASLError
 from .gen_bru_jumps import jump_shards_asl
 from .gen_bru_shards import bru_shards_asl
-from .gen_canonical import canonical_asl
-from .gen_canonical_misc import command_asl, decoders_asl, fp_helpers_asl, sysreg_reset_asl
-from .gen_canonical_sys import sys_canonical_asl
 from .gen_commands import command_forms_asl, tile_selectors
 from .gen_fsu_shards import fsu_shards_asl
 from .gen_scalar import scalar_forms_asl
@@ -259,11 +256,13 @@ def generated_sources(spec: Spec, *, tile_only: bool = False, shards: bool = Tru
         out.append((command_forms_asl(forms, tile_selectors(catalog)), "<generated>/command-forms.asl"))
         mnemonics = set(tile_selectors(catalog))
         if shards:
+            from .gen_canonical_misc import command_asl  # the sweeps import NumPy: only when generated
             out.extend(_shard_source(lambda c: command_asl(c, mnemonics), forms,
                                      "<generated>/canonical-commands.asl"))
     out.extend(_optional_sources(spec, shards=shards))
     if not shards:
         return out
+    from .gen_canonical_misc import decoders_asl, fp_helpers_asl, sysreg_reset_asl
     scalar = _catalog(spec, "scalar-forms.json")
     if scalar and scalar.get("forms"):
         out.extend(_shard_source(lambda c: decoders_asl(c, forms, catalog) + "\n" + fp_helpers_asl(c), scalar,
@@ -305,14 +304,17 @@ def _parse(text: str, path: str) -> Module:
 
 def _optional_sources(spec: Spec, *, shards: bool = True) -> list[tuple[str, str]]:
     """Generated modules that depend on one catalog each (absent catalog: no module)."""
+    if shards:  # the canonical sweeps import NumPy: only when they are generated
+        from .gen_canonical import canonical_asl
+        from .gen_canonical_sys import sys_canonical_asl
     out: list[tuple[str, str]] = []
     scalar = _catalog(spec, "scalar-forms.json")
     if scalar and scalar.get("forms"):
         out.append((scalar_forms_asl(scalar), "<generated>/scalar-forms.asl"))
         shard_makers = ((scalar_shards_asl, "scalar-shards"), (bru_shards_asl, "bru-shards"),
                         (jump_shards_asl, "bru-jump-shards"), (fsu_shards_asl, "fsu-shards"),
-                        (canonical_asl, "canonical-scalar"))
-        for generate, name in shard_makers if shards else ():
+                        (canonical_asl, "canonical-scalar")) if shards else ()
+        for generate, name in shard_makers:
             out.extend(_shard_source(generate, scalar, f"<generated>/{name}.asl"))
     sysregs = _catalog(spec, "system-registers.json")
     if sysregs and sysregs.get("registers"):
