@@ -159,6 +159,7 @@ class RecordCache:
         # pure values (their key names the file's hash), so a kept one is what unpickling gives.
         self.objects: dict[str, Any] | None = {} if keep_objects else None
         self._touched: set[str] = set()
+        self._volatile: set[str] = set()  # kept as objects only: never pickled into the pack
         base = (directory if directory is not None else cache_base()).expanduser()
         self.dir = (base / "loader").resolve()
         self.enabled = not _inside(self.dir, self.root)
@@ -219,17 +220,24 @@ class RecordCache:
             pass
 
     # -- entries ------------------------------------------------------------------------
-    def get(self, key: str, kind: type | tuple[type, ...]) -> Any:
-        """The cached value under ``key`` if it unpickles to a ``kind``; None otherwise (a miss)."""
+    def get(self, key: str, kind: type | tuple[type, ...], *, disk: bool = True) -> Any:
+        """The cached value under ``key`` if it unpickles to a ``kind``; None otherwise (a miss).
+
+        ``disk=False``: a key :meth:`put` keeps as an object only; its absence is no miss of the pack.
+        """
         if not self.enabled:
             return None
         if self.objects is not None:
             kept = self.objects.get(key)
             if kept is not None and isinstance(kept, kind):
                 self._touched.add(key)
-                self._new.setdefault(key, self._old.get(key) or pickle.dumps(kept, protocol=pickle.HIGHEST_PROTOCOL))
+                if key not in self._volatile:
+                    self._new.setdefault(key, self._old.get(key)
+                                         or pickle.dumps(kept, protocol=pickle.HIGHEST_PROTOCOL))
                 self.hits += 1
                 return kept
+        if not disk:
+            return None
         blob = self._new.get(key) or self._old.get(key)
         if blob is None:
             self.misses += 1
@@ -249,9 +257,19 @@ class RecordCache:
             self._touched.add(key)
         return value
 
-    def put(self, key: str, value: Any) -> None:
+    def put(self, key: str, value: Any, *, disk: bool = True) -> None:
+        """Keep ``value`` under ``key``; ``disk=False``: only as an object in a long-lived process.
+
+        A record that unpickles no faster than it is computed (an AVS test's header, a
+        catalog's pydantic model) is not worth pickling on a cold run and reading on every
+        warm one; ``specgen serve`` still keeps it between its rebuilds.
+        """
         if self.enabled:
-            self._new[key] = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+            if disk:
+                self._new[key] = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+                self._volatile.discard(key)
+            else:
+                self._volatile.add(key)
             if self.objects is not None:
                 self.objects[key] = value
                 self._touched.add(key)
@@ -260,6 +278,7 @@ class RecordCache:
         """Start another load with this cache: what the last one used becomes the base."""
         if self.objects is not None:
             self.objects = {k: v for k, v in self.objects.items() if k in self._touched}
+            self._volatile &= self.objects.keys()
         self._touched = set()
         self._old, self._new = (self._new or self._old), {}
         self.hits = self.misses = self.rejected = 0

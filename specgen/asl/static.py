@@ -41,7 +41,7 @@ from .generated_names import looks_like_member
 from .headers import Header, scan_headers
 from .index import SpecIndex, build_index, parse_cached
 from .stdlib import BUILTINS
-from .synth import generated_sources, generation_findings
+from .synth import SHARD_PREFIXES, generated_sources, generation_findings
 
 _NAME_KINDS = ("e_var", "l_var")
 _CALL_KINDS = ("e_call", "s_call")
@@ -97,10 +97,22 @@ def headers_of(module: Module) -> list[Header]:
     return out
 
 
-def generated_headers(spec: Spec) -> list[Header]:
-    """What the ASL generated from ``spec``'s catalogs declares: scanned, or parsed where the scan declines."""
+def generated_headers(spec: Spec, index: SpecIndex | None = None) -> list[Header]:
+    """What the ASL generated from ``spec``'s catalogs declares: scanned, or parsed where the scan declines.
+
+    Given the ``index`` of the units to judge, the validation shards (most of the generated
+    text, and of its cost on a cold check) are generated only when a lookup of those units
+    could see one of their names (:func:`shards_matter`); their absence changes no finding.
+    """
+    out = _scan_sources(generated_sources(spec, shards=False))
+    if index is None or shards_matter(index, out):
+        out = _scan_sources(generated_sources(spec))
+    return out
+
+
+def _scan_sources(sources: list[tuple[str, str]]) -> list[Header]:
     out: list[Header] = []
-    for text, path in generated_sources(spec):
+    for text, path in sources:
         scanned = scan_headers(text)
         if scanned is None:
             try:
@@ -109,6 +121,30 @@ def generated_headers(spec: Spec) -> list[Header]:
                 scanned = []
         out.extend(scanned)
     return out
+
+
+def shards_matter(index: SpecIndex, decoders: Iterable[Header]) -> bool:
+    """Whether a validation shard's declarations could change a finding of the units ``index`` holds.
+
+    Every name a shard declares starts with one of :data:`~specgen.asl.synth.SHARD_PREFIXES`,
+    so a shard can matter only to a unit that uses such a name (it resolves it, or adds an
+    arity or a result to a call of it), or through the "did you mean" of a capitalised name
+    nothing else defines, which names a definition with the same first letter (:func:`_near`).
+    The units' references (each declaration's ``refs``) cover every name the check looks up.
+    """
+    resolved = set(index.defs) | set(BUILTINS)
+    for h in decoders:
+        resolved.add(h.name)
+        resolved.update(h.members)
+    firsts = {p[:1].lower() for p in SHARD_PREFIXES}
+    for used in index.refs.values():
+        for name in used:
+            if name.startswith(SHARD_PREFIXES):
+                return True
+            if (name not in resolved and name[:1].lower() in firsts and not name[:1].islower()
+                    and not looks_like_member(name)):
+                return True
+    return False
 
 
 def known_names(index: SpecIndex, generated: Iterable[Header]) -> Known:
@@ -263,7 +299,7 @@ def asl_findings(spec: Spec) -> list[Finding]:
     path = cache_dir("asl") / f"static-{_cache_key(spec, index)}.pickle"
     out = read_pickle(path, list)
     if out is None:
-        out = (syntax_findings(index) + static_findings(index, known_names(index, generated_headers(spec)))
+        out = (syntax_findings(index) + static_findings(index, known_names(index, generated_headers(spec, index)))
                + generation_findings(spec))
         write_pickle(path, out)
     # a line the loader already diagnosed (an NDF body line that is not a comment) is one cause

@@ -61,7 +61,12 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
     out = out or sys.stdout
     err = err or sys.stderr
     with collector_paused():
-        return _main(argv, out, err)
+        code = _main(argv, out, err)
+        if argv is None:  # the process entry (console script, ``python -m specgen``), not a caller in process
+            # everything alive now dies with the process: frozen, it is walked neither by the collection
+            # re-enabling starts nor by the interpreter's collections at exit (0.6-0.9 s of a cold check)
+            gc.freeze()
+        return code
 
 
 def _main(argv: Sequence[str] | None, out: TextIO, err: TextIO) -> int:

@@ -242,8 +242,9 @@ def _apply_models(spec: Spec, findings: list[Finding], cache: RecordCache | None
         elif isinstance(art.data, dict) and art.data.get("schema") == TRACEABILITY_SCHEMA:
             model = traceability_model(art.data)
         if model is not None:
+            # a validated catalog unpickles no faster than pydantic validates it: not written to disk
             art.model, found = memo(cache, f"model\0{rel}\0{art.sha256}\0{model.__name__}",
-                                    lambda model=model, art=art: _validated(model, art))
+                                    lambda model=model, art=art: _validated(model, art), disk=False)
             findings.extend(found)
         if isinstance(art.data, dict) and isinstance(art.data.get("$schema"), str):
             ref = _schema_rel(spec, art)

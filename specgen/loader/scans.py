@@ -43,6 +43,10 @@ class _Pending:
 
 _SCANNERS: dict[str, Callable[[str, str, str, list[Finding]], Any]] = {"unit": scan_unit, "test": scan_test}
 _RECORD_TYPES = {"unit": AslUnit, "test": AvsTest}
+# what the on-disk pack keeps: a unit's records unpickle in half the time the scan takes; an AVS
+# test's header unpickles in about the time its scan takes (0.034 s against 0.05 s for the corpus's
+# 3,352), so pickling 6.8 MB of them on a cold run bought nothing (docs-internal/performance.md, item 15)
+_PERSISTED = frozenset({"unit"})
 _TASKS: list[_Pending] = []  # set before forking: workers read texts from here instead of a pipe
 
 
@@ -98,7 +102,8 @@ class Scans:
         """Fill every placeholder in ``records`` (lists of records) and ``findings``, in place."""
         todo: list[_Pending] = []
         for p in self.pending:
-            hit = self.cache.get(self._key(p), tuple) if self.cache is not None else None
+            hit = (self.cache.get(self._key(p), tuple, disk=p.kind in _PERSISTED) if self.cache is not None
+                   else None)
             if (hit is not None and len(hit) == 2 and isinstance(hit[0], _RECORD_TYPES[p.kind])
                     and isinstance(hit[1], list)):
                 p.record, p.findings = hit
@@ -130,7 +135,7 @@ class Scans:
         for p, (rec, found) in zip(todo, results):
             p.record, p.findings = rec, found
             if self.cache is not None:
-                self.cache.put(self._key(p), (rec, found))
+                self.cache.put(self._key(p), (rec, found), disk=p.kind in _PERSISTED)
 
     def _parallel(self, todo: list[_Pending]) -> list[tuple[Any, list[Finding]]]:
         import multiprocessing
@@ -158,13 +163,18 @@ def _can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
 
 
-def memo(cache: RecordCache | None, key: str, compute: Callable[[], Any], kind: type = tuple) -> Any:
-    """``compute()``, or its cached value under ``key`` (a pure function of what the key names)."""
+def memo(cache: RecordCache | None, key: str, compute: Callable[[], Any], kind: type = tuple, *,
+         disk: bool = True) -> Any:
+    """``compute()``, or its cached value under ``key`` (a pure function of what the key names).
+
+    ``disk=False`` for a value that unpickles no faster than ``compute`` makes it: kept only by
+    a long-lived process (:meth:`RecordCache.put`).
+    """
     if cache is not None:
-        hit = cache.get(key, kind)
+        hit = cache.get(key, kind, disk=disk)
         if hit is not None:
             return hit
     value = compute()
     if cache is not None:
-        cache.put(key, value)
+        cache.put(key, value, disk=disk)
     return value

@@ -21,6 +21,8 @@ NonEmptyStr = Annotated[str, StringConstraints(min_length=1)]
 
 
 def _unique(values: list[Any]) -> list[Any]:
+    if all(type(v) is str for v in values) and len(set(values)) == len(values):
+        return values  # the common case, at set speed (distinct strings have distinct reprs)
     seen: set[str] = set()
     for v in values:
         key = repr(v)
@@ -34,10 +36,14 @@ UniqueStrList = Annotated[list[str], AfterValidator(_unique)]
 NonEmptyUniqueStrList = Annotated[list[NonEmptyStr], Field(min_length=1), AfterValidator(_unique)]
 
 
+_DRIVE = re.compile(r"[A-Za-z]:")
+
+
 def _relative_posix(path: str) -> str:
-    if not path or path.startswith("/") or "\\" in path or re.match(r"^[A-Za-z]:", path):
+    if not path or path.startswith("/") or "\\" in path or _DRIVE.match(path):
         raise ValueError(f"{path!r} is not a root-relative POSIX path")
-    if any(part in ("..", ".", "") for part in path.split("/")):
+    parts = path.split("/")
+    if ".." in parts or "." in parts or "" in parts:
         raise ValueError(f"{path!r} contains '.', '..' or an empty segment")
     return path
 
@@ -45,9 +51,12 @@ def _relative_posix(path: str) -> str:
 RelPath = Annotated[str, AfterValidator(_relative_posix)]
 
 
+_PTO_ID = re.compile(PTO_ID)
+
+
 def _dependencies(values: list[str]) -> list[str]:
     for d in values:
-        if d != "generated:decoders" and not re.match(PTO_ID, d):
+        if d != "generated:decoders" and not _PTO_ID.match(d):
             raise ValueError(f"depends_on entry {d!r} is neither a unit id nor generated:decoders")
     return values
 
@@ -70,7 +79,10 @@ class Open(BaseModel):
 
 def slug_upper(text: str) -> str:
     """Upper-case slug: runs of ``[^A-Z0-9]`` become one dash (the corpus' id rule)."""
-    return re.sub(r"[^A-Z0-9]+", "-", text.upper()).strip("-")
+    return _NOT_UPPER_ALNUM.sub("-", text.upper()).strip("-")
+
+
+_NOT_UPPER_ALNUM = re.compile(r"[^A-Z0-9]+")
 
 
 def forbid_keys(*keys: str) -> Any:
