@@ -34,7 +34,7 @@ from .ast import Decl, FuncDecl, GlobalDecl, Module, TypeDecl
 from .errors import ASLError
 from .parser import parse_source
 
-_PARSER_FILES = ("parser.py", "descent.py", "lark_reference.py", "ast.py", "asl1.lark")
+_PARSER_FILES = ("parser.py", "descent.py", "descent_expr.py", "lark_reference.py", "ast.py", "asl1.lark")
 _VERSION: str | None = None
 
 

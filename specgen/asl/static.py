@@ -65,7 +65,7 @@ def _version() -> str:
     if _VERSION is None:
         h = hashlib.sha256()
         here = Path(__file__).parent
-        for p in sorted([here / "static.py", here / "synth.py", *here.glob("gen_*.py")]):
+        for p in sorted([here / "static.py", here / "synth.py", here / "headers.py", *here.glob("gen_*.py")]):
             h.update(p.read_bytes())
         _VERSION = h.hexdigest()[:16]
     return _VERSION
