@@ -20,6 +20,7 @@ from .syntax import Statement
 
 COMMAND_ENTRY = "ExecuteCommandInstruction"
 EXECUTED = "CommandExecution_Executed"
+REJECTED = "CommandExecution_Rejected"
 WORD_MASK = (1 << 64) - 1
 
 
