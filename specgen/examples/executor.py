@@ -225,6 +225,9 @@ class Executor:
             raise RunError("the spec's ASL does not define " + ", ".join(self.missing)
                            + ": a program runs as command words through ExecuteCommandInstruction(word, "
                            "length_bits), with ResetProfileState and ConfigureTileForMask for its initial state")
+        if gprs and not any(self.interp.has_function(n) for n in ("WritePEGPR", "WriteGPR")):
+            raise RunError("this spec's ASL has no general-purpose register file (no WritePEGPR or WriteGPR): "
+                           "the program's scalar registers cannot be set")
         with self.lock:
             return self._run(program, tiles, gprs or {})
 
