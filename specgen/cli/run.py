@@ -194,7 +194,7 @@ def print_table(result: RunResult, out: TextIO, elapsed: float) -> None:
     print(f"profile {result.profile}: {len(result.steps)} of {len(result.program.statements)} command(s) "
           f"run in {elapsed:.3f} s", file=out)
     for s in result.steps:
-        status = "ok" if s.status in ("BlockStatus_Executed", EXECUTED) else "FAULT"
+        status = "ok" if s.status == EXECUTED else "FAULT"
         dest = f"  -> {s.destination}" if s.destination else ""
         word = f"  [{s.args[0]}]" if s.entry == COMMAND_ENTRY else ""  # the assembled word the spec ran
         print(f"  line {s.statement.line:<3} {status:<5} {s.statement.text}{word}{dest}", file=out)
