@@ -12,7 +12,8 @@ from specgen.check import run_checks
 from specgen.cli import main
 from specgen.diagnostics import Severity
 from specgen.diagnostics import Span
-from specgen.examples.executor import TileInput, executor_for, fault_site
+from specgen.examples.executor import TileInput, executor_for
+from specgen.examples.faultsite import fault_site
 from specgen.examples.program import parse_program
 from specgen.examples.results import example_results, run_suite
 from specgen.graph import SpecGraph

@@ -24,11 +24,6 @@ REJECTED = "CommandExecution_Rejected"
 WORD_MASK = (1 << 64) - 1
 
 
-def supports_words(it: Interpreter) -> bool:
-    """Whether the spec runs commands from their words (the corpus path)."""
-    return it.has_function(COMMAND_ENTRY)
-
-
 def pe_mode_table(it: Interpreter) -> dict[int, int]:
     """PE mask -> PEMode code, read from the spec's ``…PEMaskOfPEMode`` function (empty when it has none)."""
     index = getattr(it, "index", None)
