@@ -209,6 +209,10 @@ def test_run_fault_exits_1_and_names_the_asl_site(tmp_path: Path, bundled_root: 
     rc, out, _ = _run(["--root", str(bundled_root), str(prog)])
     assert rc == 1
     assert "fault: Fault_BundleControl raised by line 1 'BSTOP' [0x00000001] at asl/block/lifecycle/BSTOP.asl:" in out
+    rc, out, _ = _run(["--root", str(bundled_root), str(prog), "--format", "json"])
+    fault = json.loads(out)["fault"]
+    assert rc == 1 and fault["word"] == "0x00000001" and fault["asl_path"] == "asl/block/lifecycle/BSTOP.asl"
+    assert fault["asl_function"] == "ExecuteBundleStop"
 
 
 def test_run_syntax_error_exits_2_with_location(tmp_path: Path, bundled_root: Path) -> None:

@@ -180,7 +180,7 @@ def run_json(result: RunResult) -> dict[str, object]:
                    "args": [a if isinstance(a, (int, bool)) or a is None else str(a) for a in s.args],
                    "status": s.status, "destination": s.destination} for s in result.steps],
         "fault": None if f is None else {
-            "name": f.name, "line": f.statement.line, "statement": f.statement.text,
+            "name": f.name, "line": f.statement.line, "statement": f.statement.text, "word": f.word or None,
             "asl_path": f.asl_span.path if f.asl_span else None, "asl_line": f.asl_span.line if f.asl_span else None,
             "asl_function": f.asl_function},
         "inputs": {k: t.to_json() for k, t in result.inputs.items()},
