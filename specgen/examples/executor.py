@@ -257,8 +257,10 @@ class Executor:
                     continue
                 try:
                     entry, args, status, new = words.execute(st)
-                except AsmError as e:
-                    raise RunError(f"line {st.line}: {st.text}: {e}", st, Span("", st.line, st.col)) from None
+                except AsmError as e:  # the forms are the catalogs': name them (an unusable one is the cause)
+                    cat = f"{self.spec.config.json_root}/catalog"
+                    raise RunError(f"line {st.line}: {st.text}: {e} (forms from {cat}/command-forms.json and "
+                                   f"{cat}/tile-operations.json)", st, Span("", st.line, st.col)) from None
                 step = Step(st, entry, args, status, register_name(new) if new is not None else None)
                 result.steps.append(step)
                 if status != EXECUTED:
