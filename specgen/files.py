@@ -105,17 +105,35 @@ def _err(rule: str, path: str, line: int, message: str, col: int = 0) -> Finding
     return Finding(rule=rule, severity=Severity.ERROR, path=path, line=line, col=col, message=message)
 
 
-class SpecFiles:
-    """A view of one spec root; collects findings about files instead of raising."""
+class _RootedLog:
+    """A second reader's observations, kept in the first reader's log under kinds naming its root
+    (``file@/abs/root``), so one log covers both trees and :func:`replay` re-observes each."""
 
-    def __init__(self, root: Path) -> None:
+    __slots__ = ("shared", "root")
+
+    def __init__(self, shared: dict[tuple[str, str], object], root: str) -> None:
+        self.shared = shared
+        self.root = root
+
+    def __setitem__(self, key: tuple[str, str], value: object) -> None:
+        self.shared[(f"{key[0]}@{self.root}", key[1])] = value
+
+
+class SpecFiles:
+    """A view of one spec root; collects findings about files instead of raising.
+
+    ``log``: the log of another reader to record this one's observations in (a folder outside the
+    spec root that the spec names, e.g. its checked examples).
+    """
+
+    def __init__(self, root: Path, *, log: dict[tuple[str, str], object] | None = None) -> None:
         self.root = root.resolve()
         self.findings: list[Finding] = []
         self._root_s = str(self.root)
         self._prefix = self._root_s if self._root_s.endswith("/") else self._root_s + "/"
         self._dirs: dict[str, str | None] = {}  # root-relative directory -> resolved path (None: unusable)
         # (kind, argument) -> what was seen; kinds: file (sha256 or None), walk, exists, present, safe
-        self.log: dict[tuple[str, str], object] = {}
+        self.log: dict[tuple[str, str], object] = {} if log is None else _RootedLog(log, self._root_s)  # type: ignore[assignment]
 
     def probe(self) -> None:
         """List the root once; an OSError here means the tree cannot be read at all."""
@@ -428,10 +446,14 @@ def replay(root: Path, log: dict[tuple[str, str], object]) -> bool:
     which the hash covers. Costs one read and hash of each logged file plus
     the logged directory walks, which is the floor for knowing nothing changed.
     """
-    fs = SpecFiles(root)
-    look = {"file": fs.digest, "exists": fs.exists, "present": fs.present,
-            "safe": lambda rel: fs.safe(rel) is not None}
+    readers: dict[str, tuple[SpecFiles, dict]] = {}
     for (kind, arg), seen in log.items():
+        kind, _, other = kind.partition("@")  # an observation of another root (a second reader's)
+        if other not in readers:
+            rfs = SpecFiles(Path(other) if other else root)
+            readers[other] = (rfs, {"file": rfs.digest, "exists": rfs.exists, "present": rfs.present,
+                                    "safe": lambda rel, f=rfs: f.safe(rel) is not None})
+        fs, look = readers[other]
         if kind == "walk":
             rel_dir, _, suffix = arg.partition("\0")
             before = len(fs.findings)

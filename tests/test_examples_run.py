@@ -11,7 +11,9 @@ import pytest
 from specgen.check import run_checks
 from specgen.cli import main
 from specgen.diagnostics import Severity
-from specgen.examples.executor import executor_for
+from specgen.diagnostics import Span
+from specgen.examples.executor import TileInput, executor_for
+from specgen.examples.faultsite import fault_site
 from specgen.examples.program import parse_program
 from specgen.examples.results import example_results, run_suite
 from specgen.graph import SpecGraph
@@ -57,8 +59,10 @@ def test_results_api_for_pages(bundled_root: Path) -> None:
     r = res["PTO-EX-TMUL-FP64-PAD-MAX"]
     assert r.kind == "checked" and r.verified and r.profile == "hardware-ieee"
     assert r.path == f"{TMUL_DIR}/fp64-pad-max.json"
-    assert [ln.entry for ln in r.lines] == ["BlockStartVEC", "BlockDatrPad", "BlockDim", "BlockDim", "BlockDim",
-                                            "BlockIOT", "BlockStop"]
+    # one way to run a program: every command's word through the spec's ExecuteCommandInstruction
+    assert [ln.entry for ln in r.lines] == ["ExecuteCommandInstruction"] * 7
+    assert [ln.word for ln in r.lines] == ["0x00219181", "0x09F01023", "0x00200043", "0x00201043", "0x00402043",
+                                           "0x0818C813", "0x00000001"]
     assert r.lines[-1].destination == "T0"
     out = r.outputs[0]
     assert (out.register, out.rows, out.columns) == ("T0", 4, 4)
@@ -76,9 +80,43 @@ def test_fault_is_reported_with_its_asl_location(bundled_root: Path) -> None:
     assert run.fault.name == "Fault_BundleControl"
     assert run.fault.statement.line == 3
     assert run.fault.asl_span is not None and run.fault.asl_span.path == "asl/block/attributes/B.DIM.asl"
-    assert run.fault.asl_function == "BlockDim"
+    assert run.fault.asl_function == "SetBundleDimension"
     text = (bundled_root / "asl/block/attributes/B.DIM.asl").read_text().splitlines()
-    assert "BlockFault(Fault_BundleControl)" in text[run.fault.asl_span.line - 1]
+    # the line that chose the fault (RejectCommand only forwards the kind it is given)
+    assert "RejectCommand(Fault_BundleControl)" in text[run.fault.asl_span.line - 1]
+    assert run.fault.word == "0x00800043"
+    assert "'B.DIM LB0=8' [0x00800043] at asl/block/attributes/B.DIM.asl:" in run.fault.describe()
+
+
+def test_commit_fault_names_the_spec_predicate_not_the_generated_dispatch(bundled_root: Path) -> None:
+    """The tile dispatch that rejects an operation is generated from the catalog; the fault's site is the
+    spec's legality handler the generated check called, and the stack still shows the generated frames."""
+    ex = executor_for(load_spec(bundled_root), "reference")
+    tiles = [TileInput(r, "TF32", 8, 4, 1, 4, ((w, 0, 0, 0),)) for r, w in (("T1", 0x3F800001), ("T2", 0x3F800000))]
+    program = "BSTART.VEC TMAX, TF32; B.DIM LB0=4; B.IOT T1, T2, mask=0b0001, <last>, ->T<1>; BSTOP"
+    run = ex.run(parse_program(program, ex.vocabulary), tiles)
+    assert run.fault is not None and run.fault.name == "Fault_TileLegality"
+    assert run.fault.statement.text == "BSTOP" and run.fault.word == "0x00000001"
+    assert run.fault.asl_function == "TileOperandsLegal_ExecuteTileBinary"
+    assert run.fault.asl_span is not None and run.fault.asl_span.path == "asl/tile/model/legality/binary-operands.asl"
+    text = (bundled_root / run.fault.asl_span.path).read_text().splitlines()
+    assert "func TileOperandsLegal_ExecuteTileBinary(" in text[run.fault.asl_span.line - 1]
+    assert any(site.path.startswith("<generated>/") for _, site in run.fault.asl_stack)
+    assert not run.outputs and "T0" not in run.tiles  # the tentative destination was restored
+
+
+def test_fault_site_walks_out_of_generated_asl() -> None:
+    """Without a spec predicate in the generated check, the site is the innermost call site in a spec file."""
+    stack = (("ExecuteCommandInstruction", Span("asl/a.asl", 2)), ("Commit", Span("asl/a.asl", 30)),
+             ("ExecuteTileInstruction", Span("asl/b.asl", 7)), ("Dispatch", Span("<generated>/d.asl", 9)),
+             ("SetFault", Span("<generated>/d.asl", 12)))
+    lines = {("<generated>/d.asl", 11): "    if index == PTO_TILE_OPERATION_COUNT then"}
+    span, func = fault_site(stack, lambda p, n: lines.get((p, n), ""), lambda n: None)
+    assert (span, func) == (Span("asl/b.asl", 7), "Commit")
+    lines[("<generated>/d.asl", 11)] = "    if !Legal_X(operands.source0) then"
+    span, func = fault_site(stack, lambda p, n: lines.get((p, n), ""),
+                            lambda n: Span("asl/x.asl", 40) if n == "Legal_X" else None)
+    assert (span, func) == (Span("asl/x.asl", 40), "Legal_X")
 
 
 def _edit(path: Path, fn) -> None:  # type: ignore[no-untyped-def]
@@ -170,7 +208,11 @@ def test_run_fault_exits_1_and_names_the_asl_site(tmp_path: Path, bundled_root: 
     prog.write_text("BSTOP\n")
     rc, out, _ = _run(["--root", str(bundled_root), str(prog)])
     assert rc == 1
-    assert "fault: Fault_BundleControl raised by line 1 'BSTOP' at asl/block/lifecycle/BSTOP.asl:" in out
+    assert "fault: Fault_BundleControl raised by line 1 'BSTOP' [0x00000001] at asl/block/lifecycle/BSTOP.asl:" in out
+    rc, out, _ = _run(["--root", str(bundled_root), str(prog), "--format", "json"])
+    fault = json.loads(out)["fault"]
+    assert rc == 1 and fault["word"] == "0x00000001" and fault["asl_path"] == "asl/block/lifecycle/BSTOP.asl"
+    assert fault["asl_function"] == "ExecuteBundleStop"
 
 
 def test_run_syntax_error_exits_2_with_location(tmp_path: Path, bundled_root: Path) -> None:

@@ -180,7 +180,7 @@ def run_json(result: RunResult) -> dict[str, object]:
                    "args": [a if isinstance(a, (int, bool)) or a is None else str(a) for a in s.args],
                    "status": s.status, "destination": s.destination} for s in result.steps],
         "fault": None if f is None else {
-            "name": f.name, "line": f.statement.line, "statement": f.statement.text,
+            "name": f.name, "line": f.statement.line, "statement": f.statement.text, "word": f.word or None,
             "asl_path": f.asl_span.path if f.asl_span else None, "asl_line": f.asl_span.line if f.asl_span else None,
             "asl_function": f.asl_function},
         "inputs": {k: t.to_json() for k, t in result.inputs.items()},
@@ -194,7 +194,7 @@ def print_table(result: RunResult, out: TextIO, elapsed: float) -> None:
     print(f"profile {result.profile}: {len(result.steps)} of {len(result.program.statements)} command(s) "
           f"run in {elapsed:.3f} s", file=out)
     for s in result.steps:
-        status = "ok" if s.status in ("BlockStatus_Executed", EXECUTED) else "FAULT"
+        status = "ok" if s.status == EXECUTED else "FAULT"
         dest = f"  -> {s.destination}" if s.destination else ""
         word = f"  [{s.args[0]}]" if s.entry == COMMAND_ENTRY else ""  # the assembled word the spec ran
         print(f"  line {s.statement.line:<3} {status:<5} {s.statement.text}{word}{dest}", file=out)

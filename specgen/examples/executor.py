@@ -1,19 +1,23 @@
-"""Run a Block program by driving the spec's own ASL, one entry point per assembly line.
+"""Run a Block program through the spec's own command path, as its AVS tests do.
 
-There is no second model here: the Tile registers, the bundle state machine,
-the preflight and the faults are the ASL's (ADR-0004 of the bundled spec
-names the entry points). This module only
+There is no second model here and no entry point special to specgen: every
+statement is assembled from the spec's encodings and the word goes to the
+spec's ``ExecuteCommandInstruction`` (:mod:`specgen.examples.words`); the
+Tile registers, the Block state, the commit through the spec's tile
+execution and the faults are the ASL's. This module only
 
 * resets the model (``ResetProfileState``) and installs the input Tiles
   (``ConfigureTileForMask`` + the element writes);
-* turns each parsed statement into its entry-point call
-  (``BlockStartVEC``/``BlockStartTEPL``/``BlockDatrPad``/``BlockDatr``/
-  ``BlockDim``/``BlockIOT``/``BlockStop``), resolving an operation name to
-  its selector with the instruction's own ``InstructionContractSelector_<OP>``;
-* stops at the first ``BlockStatus_Faulted`` and reports ``_LastFault`` with
-  the ASL call site that recorded it (a hook around ``SetFault`` snapshots
-  the interpreter's call stack);
-* reads every allocated Tile back.
+* stops at the first rejected command and reports ``_LastFault`` with the
+  command (statement and word) and the ASL site that decided the fault: a
+  hook around ``SetFault`` snapshots the interpreter's call stack, and a
+  fault recorded by ASL specgen generated from the catalogs (the tile
+  dispatch) is placed at the spec's own predicate that the generated check
+  called, or else at the innermost spec frame (:func:`fault_site`);
+* reads every allocated Tile back through the spec's element functions.
+
+``EXECUTE <MN> d, l, r`` (aliasing, which a Block cannot express) calls the
+instruction's own tile-level contract functions.
 
 One :class:`Executor` (one interpreter, compiled once) serves every run of a
 spec root and profile; see :func:`executor_for`.
@@ -21,9 +25,8 @@ spec root and profile; see :func:`executor_for`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -38,11 +41,11 @@ from .datatypes import show_value, show_word
 from .program import Program
 from .syntax import HANDS, Statement
 from ..encoding.asm import AsmError
-from .words import EXECUTED, WordRunner, allocated, supports_words
+from .faultsite import fault_site
+from .words import COMMAND_ENTRY, EXECUTED, REJECTED, WordRunner, allocated
 from .inputstate import MemoryCell, MemoryState, configure_matrix, is_matrix_layout, read_memory, write_memory
 
 HAND_NAMES = {v: k for k, v in HANDS.items()}
-SPELLING = {"BSTART.TEPL": 0, "BSTART.VEC": 1, "BSTART.SFU": 2}
 LAYOUTS = {"row-major": "TileLayout_RowMajor", "column-major": "TileLayout_ColumnMajor"}
 
 
@@ -131,10 +134,12 @@ class Fault:
     asl_span: Span | None
     asl_function: str
     asl_stack: tuple[tuple[str, Span], ...] = ()
+    word: str = ""  # the command word the spec rejected (``0x…``), empty for EXECUTE
 
     def describe(self) -> str:
         where = f" at {self.asl_span} (in {self.asl_function})" if self.asl_span else ""
-        return (f"{self.name} raised by line {self.statement.line} '{self.statement.text}'"
+        word = f" [{self.word}]" if self.word else ""
+        return (f"{self.name} raised by line {self.statement.line} '{self.statement.text}'{word}"
                 f"{where}")
 
 
@@ -164,6 +169,7 @@ class Executor:
 
     def __init__(self, spec: Spec, profile: str = "reference", *, fast: bool = True,
                  tile_elements: int | None = None, vocabulary: Vocabulary | None = None) -> None:
+        self.spec = spec
         self.root = spec.root
         self.profile = get_profile(profile).name
         self.fast = fast
@@ -173,21 +179,25 @@ class Executor:
         get_profile(profile).install(self.interp)
         install_profile_adapters(self.interp, self.profile, self.vocabulary)
         self._fault_stack: tuple[tuple[str, Span], ...] = ()
+        self._generated_lines: dict[str, list[str]] | None = None
         self._install_fault_probe()
         if tile_elements is not None:
             set_model_config(self.interp, "PTO_MODEL_TILE_ELEMENTS", tile_elements)
+        self.bulk = False  # element I/O through the NumPy paths proven equal for this model
         if fast:
             from .fastpath import install_fast_paths  # NumPy/ml_dtypes load only when a program runs
             install_fast_paths(self.interp, self.profile, self.vocabulary)
+            # the bulk element paths are proven (tests/test_examples_fast.py) for the Tile model whose
+            # ExecuteTileBinary the fast path replaces; any other model goes element by element
+            self.bulk = "ExecuteTileBinary" in self.interp.hooks
         self.lock = threading.Lock()
-        missing = [n for n in ("ResetProfileState", "ConfigureTileForMask", "BlockStop", "BlockIOT", "BlockDim")
+        missing = [n for n in (COMMAND_ENTRY, "ResetProfileState", "ConfigureTileForMask")
                    if not self.interp.has_function(n)]
         self.words: WordRunner | None = None
-        if missing and supports_words(self.interp):  # the spec's own command path, from assembled words
+        if not missing:
             from ..encoding.from_spec import spec_encodings
             from ..graph import SpecGraph
             self.words = WordRunner(self.interp, spec_encodings(SpecGraph.build(spec)), self.vocabulary.dtype_none_code)
-            missing = [n for n in ("ResetProfileState", "ConfigureTileForMask") if not self.interp.has_function(n)]
         self.supported = not missing
         self.missing = missing
 
@@ -215,23 +225,26 @@ class Executor:
             raise RunError(f"{program.sketch_reason}: cannot run as written",
                            span=Span(program.path, first.line, first.col))
         if not self.supported:
-            raise RunError("the spec defines no Block executor entry points ("
-                           + ", ".join(self.missing) + "); see ADR-0004 of the bundled spec")
-        if (gprs or memory) and self.words is None:
-            raise RunError("general-purpose registers are set only on the spec's command path "
-                           "(ExecuteCommandInstruction)")
+            raise RunError("the spec's ASL does not define " + ", ".join(self.missing)
+                           + ": a program runs as command words through ExecuteCommandInstruction(word, "
+                           "length_bits), with ResetProfileState and ConfigureTileForMask for its initial state")
+        if gprs and not any(self.interp.has_function(n) for n in ("WritePEGPR", "WriteGPR")):
+            raise RunError("this spec's ASL has no general-purpose register file (no WritePEGPR or WriteGPR): "
+                           "the program's scalar registers cannot be set")
         with self.lock:
             return self._run(program, tiles, gprs or {}, memory or [])
 
     def _run(self, program: Program, tiles: list[TileInput], gprs: Mapping[int, int],
              memory: list[MemoryCell]) -> RunResult:
         it = self.interp
+        words = self.words
+        assert words is not None
         it.reset()
         result = RunResult(program, self.profile)
         try:
             it.call("ResetProfileState")
-            if gprs and self.words is not None:
-                self.words.write_gprs(gprs)
+            if gprs:
+                words.write_gprs(gprs)
             write_memory(it, memory)
             for t in tiles:
                 self._install(t)
@@ -240,6 +253,7 @@ class Executor:
                 assert idx is not None
                 result.inputs[t.register] = self.read_tile(idx)
             for st in program.statements:
+                self._fault_stack = ()
                 if st.mnemonic == "EXECUTE":
                     step, fault = self._execute(st)
                     result.steps.append(step)
@@ -247,29 +261,17 @@ class Executor:
                         result.fault = fault
                         break
                     continue
-                self._fault_stack = ()
-                if self.words is not None:
-                    try:
-                        entry, args, status, new = self.words.execute(st)
-                    except AsmError as e:
-                        raise RunError(f"line {st.line}: {st.text}: {e}", st, Span("", st.line, st.col)) from None
-                    step = Step(st, entry, args, status, register_name(new) if new is not None else None)
-                    result.steps.append(step)
-                    if status != EXECUTED:
-                        result.fault = self._fault(st)
-                        break
-                    continue
-                entry, args = self._entry(st)
-                before = self._last_destination()
-                status = it.call(entry, *args)
-                step = Step(st, entry, args, str(status))
+                try:
+                    entry, args, status, new = words.execute(st)
+                except AsmError as e:  # the forms are the catalogs': name them (an unusable one is the cause)
+                    cat = f"{self.spec.config.json_root}/catalog"
+                    raise RunError(f"line {st.line}: {st.text}: {e} (forms from {cat}/command-forms.json and "
+                                   f"{cat}/tile-operations.json)", st, Span("", st.line, st.col)) from None
+                step = Step(st, entry, args, status, register_name(new) if new is not None else None)
                 result.steps.append(step)
-                if status == "BlockStatus_Faulted":
-                    result.fault = self._fault(st)
+                if status != EXECUTED:
+                    result.fault = self._fault(st, str(args[0]))
                     break
-                after = self._last_destination()
-                if after is not None and after != before:
-                    step.destination = register_name(after)
             for step in result.steps:
                 if step.destination:
                     result.outputs[step.destination] = self.read_tile(register_index(step.destination) or 0)
@@ -287,9 +289,9 @@ class Executor:
         """``EXECUTE <MN> d, l, r``: the tile-level contract entry, with the Block commit's fault contract.
 
         The legality predicate decides; FALSE records Fault_TileLegality through
-        the ASL (``BlockFault``/``SetFault``) and writes nothing, as a rejected
-        Block commit does; TRUE runs the instruction's execute function on the
-        registers as named, so a destination may alias a source.
+        the ASL's ``SetFault`` and writes nothing, as a rejected Block commit
+        does; TRUE runs the instruction's execute function on the registers as
+        named, so a destination may alias a source.
         """
         it = self.interp
         f = st.fields
@@ -303,17 +305,23 @@ class Executor:
         if it.has_function("ClearFault"):
             it.call("ClearFault")
         if it.call(legal_fn, *args) is not True:
-            if it.has_function("BlockFault"):
-                status = str(it.call("BlockFault", "Fault_TileLegality"))
-            else:
-                it.call("SetFault", "Fault_TileLegality")
-                status = "BlockStatus_Faulted"
+            self._set_fault("Fault_TileLegality")
             span = self._declaration(legal_fn)
             name = str(it.get_global("_LastFault"))
             stack = ((legal_fn, span),) if span else ()
-            return Step(st, legal_fn, args, status), Fault(name, st, span, legal_fn, stack)
+            return Step(st, legal_fn, args, REJECTED), Fault(name, st, span, legal_fn, stack)
         it.call(execute_fn, *args)
-        return Step(st, execute_fn, args, "BlockStatus_Executed", register_name(int(args[0]))), None
+        return Step(st, execute_fn, args, EXECUTED, register_name(int(args[0]))), None
+
+    def _set_fault(self, kind: str) -> None:
+        """Record ``kind`` with the spec's ``SetFault`` (``SetFault(kind, ReadTPC())`` where it takes the address)."""
+        it = self.interp
+        decls = getattr(it, "index", None).lookup("SetFault") if getattr(it, "index", None) else []
+        arity = next((len(d.params) for d in decls if hasattr(d, "params")), 1)
+        if arity == 2 and it.has_function("ReadTPC"):
+            it.call("SetFault", kind, it.call("ReadTPC"))
+        else:
+            it.call("SetFault", kind)
 
     def _declaration(self, name: str) -> Span | None:
         """Where the spec declares function ``name`` (the site a tile-level fault is decided)."""
@@ -325,24 +333,27 @@ class Executor:
                 return Span(decl.path, decl.line, decl.col)
         return None
 
-    def _last_destination(self) -> int | None:
-        """The register the last successful commit wrote (a commit always allocates a fresh one)."""
-        if self.interp.call("BlockLastDestinationValid") is not True:
-            return None
-        dest = self.interp.call("BlockLastDestination")
-        return dest if isinstance(dest, int) else None
-
-    def _fault(self, st: Statement) -> Fault:
+    def _fault(self, st: Statement, word: str) -> Fault:
         name = str(self.interp.get_global("_LastFault"))
         stack = self._fault_stack
-        # The raising site is the call of BlockFault (or SetFault when called directly).
-        span, func = None, ""
-        for i, (fname, callsite) in enumerate(stack):
-            if fname in ("BlockFault", "SetFault"):
-                span = callsite
-                func = stack[i - 1][0] if i > 0 else fname
-                break
-        return Fault(name, st, span, func, stack)
+        span, func = fault_site(stack, self._generated_line, self._declaration, self._forwards_fault)
+        return Fault(name, st, span, func, stack, word)
+
+    def _forwards_fault(self, name: str) -> bool:
+        """Whether function ``name`` takes a fault kind as a parameter (so its caller chose the fault)."""
+        index = getattr(self.interp, "index", None)
+        if index is None:
+            return False
+        kinds = [d.params[0][1] for d in index.lookup("SetFault") if getattr(d, "params", None)]
+        return any(t == k for d in index.lookup(name) for _, t in getattr(d, "params", ()) for k in kinds)
+
+    def _generated_line(self, path: str, line: int) -> str:
+        """Line ``line`` (1-based) of the ASL specgen generated from the catalogs at ``path`` ("" if unknown)."""
+        if self._generated_lines is None:
+            from ..asl.synth import generated_sources  # the tile modules: small, and where commits fault
+            self._generated_lines = {p: text.splitlines() for text, p in generated_sources(self.spec, tile_only=True)}
+        lines = self._generated_lines.get(path, [])
+        return lines[line - 1] if 0 < line <= len(lines) else ""
 
     def _install(self, t: TileInput) -> None:
         it = self.interp
@@ -364,81 +375,24 @@ class Executor:
                            f"{t.valid_rows}x{t.valid_columns}, {t.capacity(et)} bytes, mask "
                            f"0b{t.mask:04b}) is not a descriptor the model accepts: {e.message} "
                            f"at {e.span}") from None
-        if self.words is not None:
-            self.words.write(idx, t.words)
+        if self.bulk:
+            from .fastpath import bulk_write
+            bulk_write(it, idx, t.words)
         else:
-            write_elements(it, idx, t.words, fast=self.fast)
-
-    def _entry(self, st: Statement) -> tuple[str, tuple]:
-        f = st.fields
-        m = st.mnemonic
-        if m.startswith("BSTART"):
-            dt = f["data_type"]
-            if m == "BSTART.TEPL":
-                selector = int(f["mode"]) * 32 + int(f["function"])  # type: ignore[arg-type]
-            else:
-                op = str(f["operation"])
-                fn = f"InstructionContractSelector_{op}"
-                if not self.interp.has_function(fn):
-                    raise RunError(f"line {st.line}: {op} is not an operation of this spec "
-                                   f"(no {fn} in its ASL)", st, Span("", st.line, st.col))
-                selector = int(self.interp.call(fn))  # type: ignore[arg-type]
-            if m == "BSTART.VEC" and self.interp.has_function("BlockStartVEC"):
-                return "BlockStartVEC", (selector, dt)
-            return "BlockStartTEPL", (SPELLING[m], selector, dt)
-        if m == "B.DATR":
-            if set(f) == {"pad"}:
-                return "BlockDatrPad", (f["pad"],)
-            return "BlockDatr", tuple(f[k] for k in ("layout", "data_type", "pad", "cmode", "rmode", "sat",
-                                                   "canonicalize"))
-        if m == "B.DIM":
-            return "BlockDim", (f["lb"], f["value"])
-        if m == "B.IOT":
-            if "source_right" not in f or "destination_hand" not in f:
-                raise RunError(f"line {st.line}: this spec's BlockIOT entry point binds two sources and a "
-                               "destination; other B.IOT forms run on the word path only", st,
-                               Span("", st.line, st.col))
-            return "BlockIOT", (f["source_left"], f["source_right"], f["pe_mask"], bool(f["last"]),
-                                f["destination_hand"], f["size_code"])
-        return "BlockStop", ()
+            assert self.words is not None
+            self.words.write(idx, t.words)
 
     # -- reading --------------------------------------------------------------------
     def read_tile(self, idx: int) -> TileState:
-        if self.words is not None:
+        """Register ``idx`` after the run: its ``_Tiles`` descriptor and every element (word, defined)."""
+        assert self.words is not None
+        if self.bulk:
+            from .fastpath import bulk_read
+            tile = self.interp.get_global("_Tiles")[idx]  # type: ignore[index]
+            words, defined = bulk_read(self.interp, idx)
+        else:
             tile, words, defined = self.words.read(idx)
-            return tile_state(idx, tile, words, defined, self.vocabulary)
-        return read_tile(self.interp, idx, self.vocabulary, fast=self.fast)
-
-
-def write_elements(it: Interpreter, idx: int, words: tuple[tuple[int, ...], ...], *, fast: bool) -> None:
-    """Write the element words of register ``idx`` (already configured) row by row.
-
-    ``fast`` builds the same descriptor ``WriteTileElement`` would in one step
-    (tests/test_examples_fast.py proves the two states equal); otherwise every
-    element goes through the ASL ``WriteTileElement``.
-    """
-    if fast:
-        from .fastpath import bulk_write
-        bulk_write(it, idx, words)
-        return
-    for r, row in enumerate(words):
-        for c, w in enumerate(row):
-            it.call("WriteTileElement", idx, r, c, w)
-
-
-def read_tile(it: Interpreter, idx: int, vocabulary: Vocabulary, *, fast: bool = True) -> TileState:
-    """The whole physical tile ``idx``: words and definedness, through the ASL observation helpers."""
-    rows = int(it.call("TileRows", idx))  # type: ignore[arg-type]
-    cols = int(it.call("TileColumns", idx))  # type: ignore[arg-type]
-    dt = str(it.call("TileDataTypeOf", idx)).removeprefix("TileDataType_")
-    tile = it.get_global("_Tiles")[idx]  # type: ignore[index]
-    if fast:
-        from .fastpath import bulk_read
-        words, defined = bulk_read(it, idx)
-    else:
-        words = [[_word(it.call("ReadTileElementRaw", idx, r, c)) for c in range(cols)] for r in range(rows)]
-        defined = [[it.call("TileElementDefined", idx, r, c) is True for c in range(cols)] for r in range(rows)]
-    return tile_state(idx, tile, words, defined, vocabulary, dt)
+        return tile_state(idx, tile, words, defined, self.vocabulary)
 
 
 def tile_state(idx: int, tile: dict, words: list[list[int]], defined: list[list[bool]], vocabulary: Vocabulary,
@@ -451,10 +405,6 @@ def tile_state(idx: int, tile: dict, words: list[list[int]], defined: list[list[
     return TileState(register_name(idx), idx, dt, int(tile["rows"]), int(tile["columns"]), int(tile["valid_rows"]),
                      int(tile["valid_columns"]), int(tile["capacity_bytes"]), layout, words, defined,
                      vocabulary.datatype(dt))
-
-
-def _word(v: object) -> int:
-    return v.v if type(v) is Bits else int(v)  # type: ignore[arg-type, union-attr]
 
 
 def set_model_config(it: Interpreter, name: str, value: int) -> None:
@@ -520,4 +470,4 @@ def executor_for(spec: Spec, profile: str = "reference", *, fast: bool = True,
 
 
 __all__ = ["Executor", "executor_for", "RunError", "RunResult", "TileInput", "TileState", "Fault", "Step",
-           "register_name", "register_index"]
+           "register_name", "register_index", "fault_site"]

@@ -46,7 +46,7 @@ class ParsedLine:
     mnemonic: str
     fields: dict[str, object]
     entry: str = ""
-    status: str = ""  # BlockStatus_Executed | BlockStatus_Faulted | "" (not reached)
+    status: str = ""  # CommandExecution_Executed | CommandExecution_Rejected | "" (not reached)
     destination: str = ""
     word: str = ""  # the instruction word run (the corpus' command path), e.g. 0x88219181
 

@@ -75,17 +75,16 @@ class Runner:
         return Suite(self.results, self.findings)
 
     def _read(self, rel: str) -> str | None:
-        fs = self.spec.fs
-        if fs is None:
+        """An example file's text by its shown path, through the examples' confined reader."""
+        source = self.spec.examples
+        if source is None:
             return None
-        ft = fs.read(rel)
+        ft = source.fs.read(source.inner(rel))
         return ft.text if ft is not None else None
 
     def _example_files(self) -> list[str]:
-        fs = self.spec.fs
-        if fs is None:
-            return []
-        return fs.walk(self.spec.config.example_root, ".json")
+        source = self.spec.examples
+        return source.walk() if source is not None else []
 
     # -- checked example files ---------------------------------------------------------
     def _checked(self, rel: str) -> tuple[ExampleResult | None, list[Finding]]:

@@ -20,12 +20,8 @@ from .syntax import Statement
 
 COMMAND_ENTRY = "ExecuteCommandInstruction"
 EXECUTED = "CommandExecution_Executed"
+REJECTED = "CommandExecution_Rejected"
 WORD_MASK = (1 << 64) - 1
-
-
-def supports_words(it: Interpreter) -> bool:
-    """Whether the spec runs commands from their words (the corpus path)."""
-    return it.has_function(COMMAND_ENTRY)
 
 
 def pe_mode_table(it: Interpreter) -> dict[int, int]:

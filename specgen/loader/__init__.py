@@ -7,6 +7,7 @@ and the record is left out (or kept partially) so later stages still run.
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import json
 import time
@@ -24,6 +25,7 @@ from .asl_units import scan_unit
 from .avs import scan_test
 from .config import SpecConfig, load_config
 from .conventions import parse_test_naming
+from .example_root import ExampleSource, example_source
 from .formats import detect_formats, validate_whole
 from ..files import BYTE_RULES, SpecFiles
 from .jsonrec import parse_json
@@ -136,7 +138,7 @@ def _load_spec(root: Path, jobs: int | None, cache_opt: RecordCache | bool | Non
         spec.files[rel] = art.sha256
         spec.artifacts[rel] = art
     _apply_models(spec, findings, cache)
-    _check_example_files(files, config.example_root, findings, cache)
+    spec.examples = _examples(spec, files, root, findings, cache)
     t3 = time.perf_counter()
 
     # ADRs
@@ -205,6 +207,24 @@ def _load_json(files: SpecFiles, rel: str, findings: list[Finding], cache: Recor
     data, found = memo(cache, f"json\0{rel}\0{ft.sha256}", parse)
     findings.extend(found)
     return JsonArtifact(path=rel, sha256=ft.sha256, data=data, text=ft.text)
+
+
+def _examples(spec: Spec, files: SpecFiles, named_root: Path, findings: list[Finding],
+              cache: RecordCache | None) -> ExampleSource:
+    """The examples' reader (in the tree or beside it); the config then shows their path prefix."""
+    cfg = spec.config
+    sg = cfg.raw.get("specgen") if isinstance(cfg.raw.get("specgen"), dict) else {}
+    source = example_source(files, cfg.example_root, "example_root" in sg, named_root, findings)
+    if source.shown != cfg.example_root:
+        spec.config = dataclasses.replace(cfg, example_root=source.shown)
+    if source.fs is files:
+        _check_example_files(files, source.folder, findings, cache)
+    else:  # a second reader: its findings are shown by their path from the spec root
+        before = len(findings)
+        _check_example_files(source.fs, ".", findings, cache)
+        findings[before:] = [dataclasses.replace(f, path=source.show(f.path)) for f in findings[before:]]
+        findings.extend(dataclasses.replace(f, path=source.show(f.path)) for f in source.fs.findings)
+    return source
 
 
 def _check_example_files(files: SpecFiles, example_root: str, findings: list[Finding],

@@ -13,6 +13,7 @@ from ..models.manifest import ReleaseManifest
 from .config import SpecConfig
 from .conventions import TestNaming
 from ..files import SpecFiles
+from .example_root import ExampleSource
 
 
 @dataclass(slots=True)
@@ -33,6 +34,8 @@ class Spec:
     findings: list[Finding] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
     fs: SpecFiles | None = None
+    #: where the checked examples are read (:mod:`specgen.loader.example_root`); None: no reader
+    examples: ExampleSource | None = None
     #: artifact kind -> generation label (:mod:`specgen.models.generations`): what the tree has,
     #: so rules needing a fact a generation lacks can stay silent on it.
     formats: dict[str, str] = field(default_factory=dict)

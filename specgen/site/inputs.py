@@ -67,8 +67,8 @@ def load_mkdocs_config(config_file: Path, root: Path | None, site_dir: Path | No
     plugin = cfg.plugins.get("specgen")
     if plugin is None:
         raise SiteInputError(f"{config_file} does not enable the specgen plugin (add '- specgen' under plugins:)")
-    if root is not None:
-        plugin.config.root = str(root.resolve())
+    if root is not None:  # absolute, not resolved: a root named through a link keeps its examples beside it
+        plugin.config.root = str(root.absolute())
     return cfg
 
 

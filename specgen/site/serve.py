@@ -285,7 +285,7 @@ def serve(config_file: Path, dev_addr: str | None, root: Path | None = None) -> 
     check_inputs(root, config_file)
     load_mkdocs_config(config_file, root, None, strict=False)  # a bad value is a usage error (exit 2)
     if root is not None:
-        os.environ[ROOT_ENV] = str(Path(root).resolve())
+        os.environ[ROOT_ENV] = str(Path(root).absolute())  # as named (examples beside a linked root)
     site_dir = tempfile.mkdtemp(prefix="specgen-serve-")
 
     def get_config() -> Any:

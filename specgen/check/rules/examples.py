@@ -13,6 +13,9 @@ memoised on the graph and cached on disk), so enabling several costs one run.
   the note says so too.
 * ``example-legality`` (warning): a concrete contract example whose DataType the legality prose
   excludes while the ASL admits it.
+
+The first two also run on a tree without contract objects (0.58.0): its checked example files
+(in the tree or beside it, :mod:`specgen.loader.example_root`) need only the spec's command path.
 """
 
 from __future__ import annotations
@@ -47,12 +50,10 @@ def _legality(graph: SpecGraph) -> Iterable[Finding]:
 
 RULES: list[Rule] = [
     Rule("example-mismatch", Severity.ERROR, "A checked example's result differs from what the ASL computes.",
-         "Correct the expected values (they must be what the spec's ASL computes) or fix the ASL.", _mismatch,
-         requires=("contracts",)),
+         "Correct the expected values (they must be what the spec's ASL computes) or fix the ASL.", _mismatch),
     Rule("example-fault", Severity.ERROR,
          "An example faults unexpectedly, does not fault as promised, or cannot run.",
-         "Fix the program, its input Tiles or the expected fault; see docs-internal/examples.md.", _fault,
-         requires=("contracts",)),
+         "Fix the program, its input Tiles or the expected fault; see docs-internal/examples.md.", _fault),
     Rule("example-sketch", Severity.NOTE, "A contract example cannot run as written (symbolic operands).",
          "Add a concrete checked example under examples/ to make the promise executable.", _sketch,
          requires=("contracts",)),

@@ -1,5 +1,5 @@
 // PTO-UNIT: {"id":"PTO-ARCH-FAULTS-ARCHITECTURAL-FAULTS","surface":"arch","classification":["faults","architectural-faults"],"depends_on":["PTO-ARCH-DATA-TYPES-INTEGER"]}
-// PTO-STATE: {"id":"PTO-STATE-ARCH-FAULT","classification":["arch","fault"],"scope":"core","owner":"PTO-ARCH-FAULTS-ARCHITECTURAL-FAULTS","members":["_LastFault"],"depends_on":[]}
+// PTO-STATE: {"id":"PTO-STATE-ARCH-FAULT","classification":["arch","fault"],"scope":"core","owner":"PTO-ARCH-FAULTS-ARCHITECTURAL-FAULTS","members":["_LastFault","_LastFaultAddress"],"depends_on":[]}
 
 // NDF-BEGIN: PTO-ARCH-FAULT-REPORT-001
 // ndf: kind=contract level=L1 layer=architecture status=accepted
@@ -17,10 +17,13 @@ type PTOFault of enumeration {
 };
 
 var _LastFault : PTOFault;
+// The command address (ReadTPC) of the command that raised _LastFault.
+var _LastFaultAddress : bits(PTO_XLEN);
 
-func SetFault(kind: PTOFault)
+func SetFault(kind: PTOFault, address: bits(PTO_XLEN))
 begin
     _LastFault = kind;
+    _LastFaultAddress = address;
 end;
 
 func ClearFault()

@@ -8,4 +8,5 @@ begin
     ResetTileState();
     ResetBundleState();
     ClearFault();
+    _LastFaultAddress = Zeros{PTO_XLEN};
 end;

@@ -8,55 +8,40 @@
 // completed operation.
 // NDF-END: PTO-B-DATR-ATTRIBUTES-001
 // DOC-BEGIN: decode
-pure func BlockLayoutCodeAssigned(layout: integer) => boolean
+// The seven fields of a B.DATR word, as their codes; the form's catalog
+// constraints have already rejected reserved DataType, CMode and Layout codes.
+pure func BundleDataAttributesOfCommand(instruction: bits(64), form: integer)
+    => BundleDataAttributes
 begin
-    case layout of
-        when 0, 1, 3, 4, 6, 8, 9, 17, 18, 20, 21, 22, 23, 24, 25, 26, 27, 28,
-             30 => return TRUE;
-        otherwise => return FALSE;
-    end;
-end;
-
-pure func BlockDatrFieldsEncodable(layout: integer, data_type: integer,
-    pad: integer, cmode: integer, rmode: integer, sat: integer,
-    canonicalize: integer) => boolean
-begin
-    return BlockLayoutCodeAssigned(layout) &&
-           (TileDataTypeCodeAssigned(data_type) ||
-            data_type == DTYPE_NONE_CODE) &&
-           0 <= pad && pad <= 3 && 0 <= cmode && cmode <= 5 &&
-           0 <= rmode && rmode <= 7 && 0 <= sat && sat <= 1 &&
-           0 <= canonicalize && canonicalize <= 1;
+    return BundleDataAttributes {
+        layout = UInt(DecodeCommandOperandRaw(instruction, form,
+            CommandField_Layout)),
+        data_type = UInt(DecodeCommandOperandRaw(instruction, form,
+            CommandField_DataType)),
+        pad = UInt(DecodeCommandOperandRaw(instruction, form,
+            CommandField_PadValueOrByteId)),
+        cmode = UInt(DecodeCommandOperandRaw(instruction, form,
+            CommandField_CMode)),
+        rmode = UInt(DecodeCommandOperandRaw(instruction, form,
+            CommandField_RMode)),
+        sat = UInt(DecodeCommandOperandRaw(instruction, form,
+            CommandField_Sat)),
+        canonicalize = UInt(DecodeCommandOperandRaw(instruction, form,
+            CommandField_Canonicalize))
+    };
 end;
 // DOC-END: decode
 // DOC-BEGIN: operation
-// One assembly line B.DATR {layout, datatype, pad, cmode, rmode, sat, canon}
-// with every field given as its integer code.
-func BlockDatr(layout: integer, data_type: integer, pad: integer,
-               cmode: integer, rmode: integer, sat: integer,
-               canonicalize: integer) => BlockStatus
+// The command-form handler SetBundleDataAttributes.
+func SetBundleDataAttributes(instruction: bits(64), form: integer)
+    => CommandExecutionStatus
 begin
-    ClearFault();
-    if !BlockDatrFieldsEncodable(layout, data_type, pad, cmode, rmode, sat,
-           canonicalize) then
-        return BlockFault(Fault_IllegalInstruction);
-    end;
     if !_BundleActive || _BundleDataAttributesPresent ||
        _BundleTileBindingCount > 0 then
-        return BlockFault(Fault_BundleControl);
+        return RejectCommand(Fault_BundleControl);
     end;
-    _BundleDataAttributes = BundleDataAttributes {
-        layout = layout, data_type = data_type, pad = pad, cmode = cmode,
-        rmode = rmode, sat = sat, canonicalize = canonicalize
-    };
+    _BundleDataAttributes = BundleDataAttributesOfCommand(instruction, form);
     _BundleDataAttributesPresent = TRUE;
-    return BlockStatus_Executed;
-end;
-
-// Shorthand B.DATR PadValue=<Zero|Max|Min|Null> with pad 0..3: every other
-// field neutral and DataType DTYPE_NONE.
-func BlockDatrPad(pad: integer) => BlockStatus
-begin
-    return BlockDatr(0, DTYPE_NONE_CODE, pad, 0, 0, 0, 0);
+    return CommandExecution_Executed;
 end;
 // DOC-END: operation

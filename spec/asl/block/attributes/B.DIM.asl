@@ -7,31 +7,33 @@
 // bound in one Block MUST raise Fault_BundleControl without changing it.
 // NDF-END: PTO-B-DIM-ONCE-001
 // DOC-BEGIN: decode
-// Returns (matched, loop bound, RegSrc, uimm17) for a 32-bit word.
-pure func DecodeBDim(word: bits(32)) => (boolean, integer, integer, integer)
+// The loop bound a B.DIM word writes: its form's bits 13:12.
+pure func BundleDimensionOfCommand(instruction: bits(64)) => integer
 begin
-    if word[6:0] != '1000011' || word[14] != '0' || word[13:12] == '11' then
-        return (FALSE, 0, 0, 0);
-    end;
-    return (TRUE, UInt(word[13:12]), UInt(word[19:15]),
-        UInt(word[11:7]) * 0x1000 + UInt(word[31:20]));
+    return UInt(instruction[13:12]);
+end;
+
+// The sample models no general-purpose register file: every GPR reads as
+// zero, so B.DIM writes uimm17 modulo 2^16.
+pure func ReadScalarRegister(register: integer) => integer
+begin
+    return 0;
 end;
 // DOC-END: decode
 // DOC-BEGIN: operation
-// One assembly line B.DIM zero, value, ->LB<lb> (shorthand B.DIM LB<lb>=value).
-// The sample models no general-purpose registers, so RegSrc is the zero
-// register and the loop bound is value modulo 2^16.
-func BlockDim(lb: integer, value: integer) => BlockStatus
+// The command-form handler SetBundleDimension.
+func SetBundleDimension(instruction: bits(64), form: integer)
+    => CommandExecutionStatus
 begin
-    ClearFault();
-    if lb < 0 || lb > 2 || value < 0 || value > 0x1ffff then
-        return BlockFault(Fault_IllegalInstruction);
-    end;
+    let lb = BundleDimensionOfCommand(instruction);
     if !_BundleActive || _BundleDimensionPresent[[lb]] then
-        return BlockFault(Fault_BundleControl);
+        return RejectCommand(Fault_BundleControl);
     end;
+    let value = ReadScalarRegister(UInt(DecodeCommandOperandRaw(instruction,
+        form, CommandField_RegSrc))) + UInt(DecodeCommandOperandRaw(
+        instruction, form, CommandField_uimm17));
     _BundleDimensions[[lb]] = value MOD 0x10000;
     _BundleDimensionPresent[[lb]] = TRUE;
-    return BlockStatus_Executed;
+    return CommandExecution_Executed;
 end;
 // DOC-END: operation

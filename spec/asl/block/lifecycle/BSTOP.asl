@@ -7,19 +7,20 @@
 // leave that state and every Tile register unchanged.
 // NDF-END: PTO-BSTOP-COMMIT-001
 // DOC-BEGIN: decode
-pure func InstructionContractMatches_BSTOP(word: bits(32)) => boolean
+pure func InstructionContractMatches_BSTOP(word: bits(64)) => boolean
 begin
     return word == BStopWord();
 end;
 // DOC-END: decode
 // DOC-BEGIN: operation
-// One assembly line BSTOP. On BlockStatus_Executed the destination register
-// is BlockLastDestination() (unless every PE mask was zero).
-func BlockStop() => BlockStatus
+// The command-form handler ExecuteBundleStop. When it executes, the
+// destination register is BlockLastDestination() (unless every PE mask was
+// zero).
+func ExecuteBundleStop(instruction: bits(64), form: integer)
+    => CommandExecutionStatus
 begin
-    ClearFault();
     if !_BundleActive then
-        return BlockFault(Fault_BundleControl);
+        return RejectCommand(Fault_BundleControl);
     end;
     return CompleteBundleAtWithAcceptedApplicabilityRules();
 end;

@@ -8,51 +8,46 @@
 // with L, and an all-zero PE mask MUST make the Block a no-op.
 // NDF-END: PTO-B-IOT-BINDING-001
 // DOC-BEGIN: decode
-pure func InstructionContractMatches_B_IOT(word: bits(32)) => boolean
+// The binding a B.IOT word describes: sources are absolute TileIndex values,
+// the PE mask comes from PEMode, DstTile is the hand (0 T, 1 U, 2 M, 3 N).
+pure func BundleTileBindingOfCommand(instruction: bits(64), form: integer)
+    => BundleTileBinding
 begin
-    return word[14:12] == '100' && word[6:0] == '0010011';
+    return BundleTileBinding {
+        source_left = UInt(DecodeCommandOperandRaw(instruction, form,
+            CommandField_SrcTile0)) as TileIndex,
+        source_right = UInt(DecodeCommandOperandRaw(instruction, form,
+            CommandField_SrcTile1)) as TileIndex,
+        pe_mask = PEMaskOfPEMode(UInt(DecodeCommandOperandRaw(instruction,
+            form, CommandField_PEMode))),
+        last = DecodeCommandOperandRaw(instruction, form, CommandField_L)[0]
+            == '1',
+        destination_hand = UInt(DecodeCommandOperandRaw(instruction, form,
+            CommandField_DstTile)),
+        size_code = UInt(DecodeCommandOperandRaw(instruction, form,
+            CommandField_SizeCode))
+    };
 end;
 // DOC-END: decode
 // DOC-BEGIN: operation
-// One assembly line B.IOT SrcL, SrcR, mask=M, <last>, ->H<size>. Sources are
-// TileIndex values (T0..T15 = 0..15, U0..U15 = 16..31, M0..M15 = 32..47,
-// N0..N15 = 48..63); pe_mask is the mask digits read as a binary number;
-// destination_hand is 0 T, 1 U, 2 M, 3 N.
-func BlockIOT(source_left: integer, source_right: integer, pe_mask: integer,
-              last: boolean, destination_hand: integer, size_code: integer)
-    => BlockStatus
+// The command-form handler BindBundleTileIO.
+func BindBundleTileIO(instruction: bits(64), form: integer)
+    => CommandExecutionStatus
 begin
-    ClearFault();
-    if source_left < 0 || source_left > 63 || source_right < 0 ||
-       source_right > 63 || pe_mask < 0 || pe_mask > 15 ||
-       destination_hand < 0 || destination_hand > 3 ||
-       !LocalTileSizeCodeIsLegal(size_code) then
-        return BlockFault(Fault_IllegalInstruction);
-    end;
-    let mask = Zeros{4} + pe_mask;
-    if PEModeOfMask(mask) < 0 then
-        return BlockFault(Fault_IllegalInstruction);
-    end;
     if !_BundleActive then
-        return BlockFault(Fault_BundleControl);
+        return RejectCommand(Fault_BundleControl);
     end;
     for binding = 0 to _BundleTileBindingCount - 1 do
         if _BundleTileBindings[[binding]].last then
-            return BlockFault(Fault_BundleControl);
+            return RejectCommand(Fault_BundleControl);
         end;
     end;
     if _BundleTileBindingCount >= PTO_BUNDLE_TILE_BINDING_COUNT then
-        return BlockFault(Fault_TileLegality);
+        return RejectCommand(Fault_TileLegality);
     end;
-    _BundleTileBindings[[_BundleTileBindingCount]] = BundleTileBinding {
-        source_left = source_left as TileIndex,
-        source_right = source_right as TileIndex,
-        pe_mask = mask,
-        last = last,
-        destination_hand = destination_hand,
-        size_code = size_code
-    };
+    _BundleTileBindings[[_BundleTileBindingCount]] =
+        BundleTileBindingOfCommand(instruction, form);
     _BundleTileBindingCount = _BundleTileBindingCount + 1;
-    return BlockStatus_Executed;
+    return CommandExecution_Executed;
 end;
 // DOC-END: operation

@@ -76,21 +76,21 @@ begin
     return -1;
 end;
 
-func CommitBundle() => BlockStatus
+func CommitBundle() => CommandExecutionStatus
 begin
     // A zero participation mask turns the block into a no-op.
     if BundleAllMasksZero() then
         ClearBundleState();
         _BundleLastDestinationValid = FALSE;
-        return BlockStatus_Executed;
+        return CommandExecution_Executed;
     end;
     if !BundleBindingSchemaLegal() || !BundleDataAttributesApplicable() then
-        return BlockFault(Fault_TileLegality);
+        return RejectCommand(Fault_TileLegality);
     end;
     let operation = _BundleOperation;
     let data_type = TileDataTypeOfCode(_BundleDataTypeCode);
     if !TileOperationDataTypeLegal(operation, data_type) then
-        return BlockFault(Fault_TileLegality);
+        return RejectCommand(Fault_TileLegality);
     end;
 
     let binding = _BundleTileBindings[[0]];
@@ -100,46 +100,53 @@ begin
     let capacity = TileSizeCodeBytes(binding.size_code);
     if !TileShapeIsLegal(capacity, columns, valid_rows, valid_columns,
            data_type) then
-        return BlockFault(Fault_TileLegality);
+        return RejectCommand(Fault_TileLegality);
     end;
     let free = FirstFreeTileInHand(binding.destination_hand);
     if free < 0 || !TileFitsModel(capacity, columns, data_type) ||
        CoreTileCapacityInUse() +
            TileCoreAllocationBytes(binding.pe_mask, capacity) >
            PTO_TILE_CAPACITY_BYTES then
-        return BlockFault(Fault_TileAllocation);
+        return RejectCommand(Fault_TileAllocation);
     end;
     if _TileAllocationMasks[[binding.source_left]] != binding.pe_mask ||
        _TileAllocationMasks[[binding.source_right]] != binding.pe_mask then
-        return BlockFault(Fault_TileLegality);
+        return RejectCommand(Fault_TileLegality);
     end;
 
-    // Install the destination tentatively so the operand predicates see the
-    // complete operand set; restore the saved register if they fail.
+    // Install the destination tentatively so the operation's legality
+    // handler sees the complete operand set; restore the saved register if
+    // the tile execution rejects the operation.
     let destination = free as TileIndex;
     let saved_tile = _Tiles[[destination]];
     let saved_mask = _TileAllocationMasks[[destination]];
     InstallTileDescriptor(destination, capacity, columns, valid_rows,
         valid_columns, data_type, TileLayout_RowMajor, TileLocation_Vector,
         binding.pe_mask);
-    if !TileOperationOperandsLegal(operation, destination,
-           binding.source_left, binding.source_right) then
+    let operands = TileInstructionOperands {
+        destination0 = destination,
+        source0 = binding.source_left,
+        source1 = binding.source_right
+    };
+    // The tile execution of the tile-operations catalog: the record's
+    // legality handler, then its semantic handler.
+    let (status, -) = ExecuteTileInstructionWithoutTimeWithAcceptedApplicabilityRules(
+            NumericApplicabilityRules_None, TileDecode_TEPL, _BundleTileCode,
+            operands);
+    if status != TileExecution_Executed then
         _Tiles[[destination]] = saved_tile;
         _TileAllocationMasks[[destination]] = saved_mask;
-        return BlockFault(Fault_TileLegality);
+        return CommandExecution_Rejected;
     end;
-
-    TileOperationExecute(operation, destination, binding.source_left,
-        binding.source_right);
     ClearBundleState();
     _BundleLastDestination = destination;
     _BundleLastDestinationValid = TRUE;
-    return BlockStatus_Executed;
+    return CommandExecution_Executed;
 end;
 
 // Catalog restart-contract name of the commit used by BSTOP and by a BSTART
 // that retires an open predecessor.
-func CompleteBundleAtWithAcceptedApplicabilityRules() => BlockStatus
+func CompleteBundleAtWithAcceptedApplicabilityRules() => CommandExecutionStatus
 begin
     return CommitBundle();
 end;

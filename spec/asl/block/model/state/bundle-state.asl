@@ -1,5 +1,5 @@
 // PTO-UNIT: {"id":"PTO-BLOCK-MODEL-STATE-BUNDLE-STATE","surface":"block","classification":["model","state","bundle-state"],"depends_on":["PTO-TILE-MODEL-STATE-TYPES","PTO-ARCH-FAULTS-ARCHITECTURAL-FAULTS"]}
-// PTO-STATE: {"id":"PTO-STATE-BLOCK-BUNDLE","classification":["block","bundle"],"scope":"bundle","owner":"PTO-BLOCK-MODEL-STATE-BUNDLE-STATE","members":["_BundleActive","_BundleSelector","_BundleOperation","_BundleDataTypeCode","_BundleDimensions","_BundleDimensionPresent","_BundleDataAttributesPresent","_BundleDataAttributes","_BundleTileBindings","_BundleTileBindingCount","_BundleLastDestination","_BundleLastDestinationValid"],"depends_on":["PTO-STATE-TILE-LOCAL"]}
+// PTO-STATE: {"id":"PTO-STATE-BLOCK-BUNDLE","classification":["block","bundle"],"scope":"bundle","owner":"PTO-BLOCK-MODEL-STATE-BUNDLE-STATE","members":["_CommandAddress","_BundleActive","_BundleTileCode","_BundleOperationIndex","_BundleOperation","_BundleDataTypeCode","_BundleDimensions","_BundleDimensionPresent","_BundleDataAttributesPresent","_BundleDataAttributes","_BundleTileBindings","_BundleTileBindingCount","_BundleLastDestination","_BundleLastDestinationValid"],"depends_on":["PTO-STATE-TILE-LOCAL"]}
 
 // NDF-BEGIN: PTO-BLOCK-BUNDLE-STATE-001
 // ndf: kind=contract level=L1 layer=block status=accepted
@@ -9,11 +9,11 @@
 // it. No header command may change a Tile register.
 // NDF-END: PTO-BLOCK-BUNDLE-STATE-001
 
-// Result of every Block entry point. A Faulted command had no effect and its
-// fault kind is in _LastFault.
-type BlockStatus of enumeration {
-    BlockStatus_Executed,
-    BlockStatus_Faulted
+// Result of ExecuteCommandInstruction. A Rejected command had no effect and
+// its fault kind is in _LastFault.
+type CommandExecutionStatus of enumeration {
+    CommandExecution_Executed,
+    CommandExecution_Rejected
 };
 
 // Encoded B.DATR fields, kept as their integer codes.
@@ -38,8 +38,14 @@ type BundleTileBinding of record {
     size_code: integer
 };
 
+// Address of the next command (TPC): each executed command advances it by
+// its length in bytes.
+var _CommandAddress : bits(PTO_XLEN);
 var _BundleActive : boolean;
-var _BundleSelector : integer;
+// The Mode:Function code of the Block start and the index of the operation
+// it selects in the tile-operations catalog.
+var _BundleTileCode : bits(12);
+var _BundleOperationIndex : integer;
 var _BundleOperation : TileOperation;
 var _BundleDataTypeCode : integer;
 var _BundleDimensions : array [[PTO_BUNDLE_DIMENSION_COUNT]] of integer;
@@ -54,7 +60,8 @@ var _BundleLastDestinationValid : boolean;
 func ClearBundleState()
 begin
     _BundleActive = FALSE;
-    _BundleSelector = 0;
+    _BundleTileCode = Zeros{12};
+    _BundleOperationIndex = 0;
     _BundleOperation = TileOperation_TADD;
     _BundleDataTypeCode = 0;
     for lb = 0 to PTO_BUNDLE_DIMENSION_COUNT - 1 do
@@ -78,6 +85,7 @@ end;
 func ResetBundleState()
 begin
     ClearBundleState();
+    _CommandAddress = Zeros{PTO_XLEN};
     _BundleLastDestination = 0;
     _BundleLastDestinationValid = FALSE;
 end;
@@ -97,10 +105,16 @@ begin
     end;
 end;
 
-func BlockFault(kind: PTOFault) => BlockStatus
+readonly func ReadTPC() => bits(PTO_XLEN)
 begin
-    SetFault(kind);
-    return BlockStatus_Faulted;
+    return _CommandAddress;
+end;
+
+// Record kind at the current command and reject the command.
+func RejectCommand(kind: PTOFault) => CommandExecutionStatus
+begin
+    SetFault(kind, ReadTPC());
+    return CommandExecution_Rejected;
 end;
 
 readonly func BlockLastFault() => PTOFault

@@ -29,6 +29,26 @@ type TileSemanticHandler of enumeration {
     TileHandler_ExecuteTileBinary
 };
 
+// Operands of one tile operation, by the field names of the tile-operations
+// catalog (its records' "operand" arguments).
+type TileInstructionOperands of record {
+    destination0: TileIndex,
+    source0: TileIndex,
+    source1: TileIndex
+};
+
+// Result of the tile execution the catalog dispatches: Rejected leaves the
+// fault in _LastFault and no Tile register changed.
+type TileExecutionStatus of enumeration {
+    TileExecution_Executed,
+    TileExecution_Rejected
+};
+
+// The sample has one numeric profile and applies no applicability rules.
+type NumericApplicabilityRuleSet of enumeration {
+    NumericApplicabilityRules_None
+};
+
 type TileExecutionEngine of enumeration {
     TileEngine_VEC,
     TileEngine_SFU,

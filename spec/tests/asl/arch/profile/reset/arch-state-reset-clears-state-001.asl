@@ -5,13 +5,14 @@ begin
     ConfigureTile(3, 128, 16, 1, 1, 1, TileDataType_U64, TileLayout_RowMajor,
         TileLocation_Any);
     WriteTileElement(3, 0, 0, WordOfInteger(9));
-    assert BlockStartVEC(0, 24) == BlockStatus_Executed;
-    SetFault(Fault_TileLegality);
+    assert ExecuteCommandInstruction(BStartWord(0, 24), 32) == CommandExecution_Executed;
+    SetFault(Fault_TileLegality, ReadTPC());
     ResetProfileState();
     assert !TileAllocated(3);
     assert !TileElementDefined(3, 0, 0);
     assert !BlockBundleActive();
     assert LastFault() == Fault_None;
     assert CoreTileCapacityInUse() == 0;
+    assert ReadTPC() == Zeros{64};
     return 0;
 end;

@@ -10,24 +10,24 @@ begin
     end;
 end;
 
-func RunWithDatr(data_type: integer, sat: integer) => BlockStatus
+func RunWithDatr(data_type: integer, sat: integer) => CommandExecutionStatus
 begin
     SetUpU64Sources();
-    assert BlockStartVEC(0, 24) == BlockStatus_Executed;
-    assert BlockDatr(0, data_type, 0, 0, 0, sat, 0) == BlockStatus_Executed;
-    assert BlockDim(0, 2) == BlockStatus_Executed;
-    assert BlockIOT(1, 2, 1, TRUE, 0, 1) == BlockStatus_Executed;
-    return BlockStop();
+    assert ExecuteCommandInstruction(BStartWord(0, 24), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BDatrWord(0, data_type, 0, 0, 0, sat, 0), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BDimWord(0, 0, 2), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BIOTWord(1, 2, 1, TRUE, 0, 1), 32) == CommandExecution_Executed;
+    return ExecuteCommandInstruction(BStopWord(), 32);
 end;
 
 func main() => integer
 begin
-    assert RunWithDatr(31, 1) == BlockStatus_Faulted;
+    assert RunWithDatr(31, 1) == CommandExecution_Rejected;
     assert BlockLastFault() == Fault_TileLegality;
     assert !TileAllocated(0);
-    assert RunWithDatr(16, 0) == BlockStatus_Faulted;
+    assert RunWithDatr(16, 0) == CommandExecution_Rejected;
     assert BlockLastFault() == Fault_TileLegality;
-    assert RunWithDatr(24, 0) == BlockStatus_Executed;
+    assert RunWithDatr(24, 0) == CommandExecution_Executed;
     assert ReadTileElement(0, 0, 1) == WordOfInteger(30);
     return 0;
 end;

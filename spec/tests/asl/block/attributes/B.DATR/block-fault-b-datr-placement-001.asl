@@ -13,23 +13,23 @@ end;
 func main() => integer
 begin
     SetUpU64Sources();
-    assert BlockDatrPad(0) == BlockStatus_Faulted;
+    assert ExecuteCommandInstruction(BDatrPadWord(0), 32) == CommandExecution_Rejected;
     assert BlockLastFault() == Fault_BundleControl;
-    assert BlockStartVEC(0, 24) == BlockStatus_Executed;
-    assert BlockDatr(0, 15, 0, 0, 0, 0, 0) == BlockStatus_Faulted;
+    assert ExecuteCommandInstruction(BStartWord(0, 24), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BDatrWord(0, 15, 0, 0, 0, 0, 0), 32) == CommandExecution_Rejected;
     assert BlockLastFault() == Fault_IllegalInstruction;
-    assert BlockDatr(0, 31, 0, 6, 0, 0, 0) == BlockStatus_Faulted;
-    assert BlockDatr(2, 31, 0, 0, 0, 0, 0) == BlockStatus_Faulted;
+    assert ExecuteCommandInstruction(BDatrWord(0, 31, 0, 6, 0, 0, 0), 32) == CommandExecution_Rejected;
+    assert ExecuteCommandInstruction(BDatrWord(2, 31, 0, 0, 0, 0, 0), 32) == CommandExecution_Rejected;
     assert BlockLastFault() == Fault_IllegalInstruction;
-    assert BlockDatrPad(1) == BlockStatus_Executed;
-    assert BlockDatrPad(2) == BlockStatus_Faulted;
+    assert ExecuteCommandInstruction(BDatrPadWord(1), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BDatrPadWord(2), 32) == CommandExecution_Rejected;
     assert BlockLastFault() == Fault_BundleControl;
     assert CurrentBundlePadValue() == TilePad_Max;
 
     SetUpU64Sources();
-    assert BlockStartVEC(0, 24) == BlockStatus_Executed;
-    assert BlockIOT(1, 2, 1, TRUE, 0, 1) == BlockStatus_Executed;
-    assert BlockDatrPad(0) == BlockStatus_Faulted;
+    assert ExecuteCommandInstruction(BStartWord(0, 24), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BIOTWord(1, 2, 1, TRUE, 0, 1), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BDatrPadWord(0), 32) == CommandExecution_Rejected;
     assert BlockLastFault() == Fault_BundleControl;
     return 0;
 end;

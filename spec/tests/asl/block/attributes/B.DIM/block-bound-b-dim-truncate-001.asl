@@ -1,4 +1,4 @@
-// PTO-TEST: {"id":"PTO-AVS-BLOCK-B-DIM-TRUNCATE-001","source":"asl/block/attributes/B.DIM.asl","requirements":["PTO-INST-BLOCK-B-DIM"],"kind":"boundary","summary":"B.DIM keeps the low sixteen bits of its value and rejects values beyond uimm17","pass_condition":"LB0 = 0x10002 commits ValidCol 2 and 0x20000 is an illegal instruction","related_sources":["asl/block/model/commit/bundle-commit.asl"]}
+// PTO-TEST: {"id":"PTO-AVS-BLOCK-B-DIM-TRUNCATE-001","source":"asl/block/attributes/B.DIM.asl","requirements":["PTO-INST-BLOCK-B-DIM"],"kind":"boundary","summary":"B.DIM keeps the low sixteen bits of its value and rejects a RegSrc outside 0 to 23","pass_condition":"LB0 = 0x10002 commits ValidCol 2 and RegSrc 24 is an illegal instruction","related_sources":["asl/block/model/commit/bundle-commit.asl"]}
 func SetUpU64Sources()
 begin
     ResetProfileState();
@@ -13,12 +13,12 @@ end;
 func main() => integer
 begin
     SetUpU64Sources();
-    assert BlockStartVEC(0, 24) == BlockStatus_Executed;
-    assert BlockDim(0, 0x20000) == BlockStatus_Faulted;
+    assert ExecuteCommandInstruction(BStartWord(0, 24), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BDimWord(0, 24, 2), 32) == CommandExecution_Rejected;
     assert BlockLastFault() == Fault_IllegalInstruction;
-    assert BlockDim(0, 0x10002) == BlockStatus_Executed;
-    assert BlockIOT(1, 2, 1, TRUE, 0, 1) == BlockStatus_Executed;
-    assert BlockStop() == BlockStatus_Executed;
+    assert ExecuteCommandInstruction(BDimWord(0, 0, 0x10002), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BIOTWord(1, 2, 1, TRUE, 0, 1), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BStopWord(), 32) == CommandExecution_Executed;
     assert TileValidColumns(BlockLastDestination()) == 2;
     assert ReadTileElement(BlockLastDestination(), 0, 1) == WordOfInteger(30);
     return 0;

@@ -13,16 +13,16 @@ end;
 func main() => integer
 begin
     SetUpU64Sources();
-    assert BlockDim(0, 2) == BlockStatus_Faulted;
+    assert ExecuteCommandInstruction(BDimWord(0, 0, 2), 32) == CommandExecution_Rejected;
     assert BlockLastFault() == Fault_BundleControl;
-    assert BlockStartVEC(0, 24) == BlockStatus_Executed;
-    assert BlockDim(0, 2) == BlockStatus_Executed;
-    assert BlockDim(0, 1) == BlockStatus_Faulted;
+    assert ExecuteCommandInstruction(BStartWord(0, 24), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BDimWord(0, 0, 2), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BDimWord(0, 0, 1), 32) == CommandExecution_Rejected;
     assert BlockLastFault() == Fault_BundleControl;
-    assert BlockDim(3, 1) == BlockStatus_Faulted;
+    assert ExecuteCommandInstruction(BDimWord(3, 0, 1), 32) == CommandExecution_Rejected;
     assert BlockLastFault() == Fault_IllegalInstruction;
-    assert BlockIOT(1, 2, 1, TRUE, 0, 1) == BlockStatus_Executed;
-    assert BlockStop() == BlockStatus_Executed;
+    assert ExecuteCommandInstruction(BIOTWord(1, 2, 1, TRUE, 0, 1), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BStopWord(), 32) == CommandExecution_Executed;
     assert TileValidColumns(BlockLastDestination()) == 2;
     return 0;
 end;

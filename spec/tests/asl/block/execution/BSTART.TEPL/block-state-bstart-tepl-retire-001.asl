@@ -13,15 +13,15 @@ end;
 func main() => integer
 begin
     SetUpU64Sources();
-    assert BlockStartTEPLWord(Zeros{32} + 0xc0019181) == BlockStatus_Executed;
-    assert BlockDim(0, 2) == BlockStatus_Executed;
-    assert BlockIOT(1, 2, 1, TRUE, 0, 1) == BlockStatus_Executed;
-    assert BlockStartTEPL(BLOCK_SPELLING_VEC, 2, 24) == BlockStatus_Executed;
+    assert ExecuteCommandInstruction(Zeros{64} + 0xc0019181, 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BDimWord(0, 0, 2), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BIOTWord(1, 2, 1, TRUE, 0, 1), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BStartWord(2, 24), 32) == CommandExecution_Executed;
     assert BlockLastDestination() == 0;
     assert ReadTileElement(0, 0, 0) == WordOfInteger(3);
     assert ReadTileElement(0, 0, 1) == WordOfInteger(30);
     assert BlockBundleActive();
-    assert BlockStop() == BlockStatus_Faulted;
+    assert ExecuteCommandInstruction(BStopWord(), 32) == CommandExecution_Rejected;
     assert BlockLastFault() == Fault_TileLegality;
     return 0;
 end;

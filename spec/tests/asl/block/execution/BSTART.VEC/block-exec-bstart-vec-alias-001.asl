@@ -14,15 +14,15 @@ func RunBlock(use_alias: boolean) => TileIndex
 begin
     SetUpU64Sources();
     if use_alias then
-        assert BlockStartVEC(InstructionContractSelector_TMUL(), 24) ==
-            BlockStatus_Executed;
+        assert ExecuteCommandInstruction(BStartWord(InstructionContractSelector_TMUL(), 24), 32) ==
+            CommandExecution_Executed;
     else
-        assert BlockStartTEPLWord(Zeros{32} + 0xc0219181) ==
-            BlockStatus_Executed;
+        assert ExecuteCommandInstruction(Zeros{64} + 0xc0219181, 32) ==
+            CommandExecution_Executed;
     end;
-    assert BlockDim(0, 2) == BlockStatus_Executed;
-    assert BlockIOT(1, 2, 1, TRUE, 0, 1) == BlockStatus_Executed;
-    assert BlockStop() == BlockStatus_Executed;
+    assert ExecuteCommandInstruction(BDimWord(0, 0, 2), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BIOTWord(1, 2, 1, TRUE, 0, 1), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BStopWord(), 32) == CommandExecution_Executed;
     return BlockLastDestination();
 end;
 

@@ -13,9 +13,9 @@ end;
 func main() => integer
 begin
     SetUpU64Sources();
-    assert BlockStartVEC(0, 24) == BlockStatus_Executed;
-    assert BlockIOT(1, 2, 0, TRUE, 0, 1) == BlockStatus_Executed;
-    assert BlockStop() == BlockStatus_Executed;
+    assert ExecuteCommandInstruction(BStartWord(0, 24), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BIOTWord(1, 2, 0, TRUE, 0, 1), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BStopWord(), 32) == CommandExecution_Executed;
     assert !BlockLastDestinationValid();
     assert !TileAllocated(0);
     assert !BlockBundleActive();

@@ -17,10 +17,10 @@ begin
         ConfigureTile(index, 128, 16, 1, 1, 1, TileDataType_U64,
             TileLayout_RowMajor, TileLocation_Any);
     end;
-    assert BlockStartVEC(0, 24) == BlockStatus_Executed;
-    assert BlockDim(0, 2) == BlockStatus_Executed;
-    assert BlockIOT(1, 2, 1, TRUE, 1, 1) == BlockStatus_Executed;
-    assert BlockStop() == BlockStatus_Faulted;
+    assert ExecuteCommandInstruction(BStartWord(0, 24), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BDimWord(0, 0, 2), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BIOTWord(1, 2, 1, TRUE, 1, 1), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BStopWord(), 32) == CommandExecution_Rejected;
     assert BlockLastFault() == Fault_TileAllocation;
     assert TileColumns(16) == 1;
     return 0;

@@ -1,4 +1,4 @@
-// PTO-TEST: {"id":"PTO-AVS-BLOCK-B-IOT-SEQUENCE-001","source":"asl/block/operands/B.IOT.asl","requirements":["PTO-INST-BLOCK-B-IOT","PTO-B-IOT-BINDING-001"],"kind":"fault","summary":"B.IOT rejects unencodable fields, a missing Block and bindings after the terminator","pass_condition":"mask 0b0011 and SizeCode 11 are illegal instructions; no Block and a post-<last> binding are Fault_BundleControl","related_sources":["asl/block/model/state/bundle-state.asl"]}
+// PTO-TEST: {"id":"PTO-AVS-BLOCK-B-IOT-SEQUENCE-001","source":"asl/block/operands/B.IOT.asl","requirements":["PTO-INST-BLOCK-B-IOT","PTO-B-IOT-BINDING-001"],"kind":"fault","summary":"B.IOT rejects a SizeCode outside its constraint, a missing Block and bindings after the terminator","pass_condition":"SizeCode 11 and 0 are illegal instructions; no Block and a post-<last> binding are Fault_BundleControl","related_sources":["asl/block/model/state/bundle-state.asl"]}
 func SetUpU64Sources()
 begin
     ResetProfileState();
@@ -13,15 +13,15 @@ end;
 func main() => integer
 begin
     SetUpU64Sources();
-    assert BlockIOT(1, 2, 1, TRUE, 0, 1) == BlockStatus_Faulted;
+    assert ExecuteCommandInstruction(BIOTWord(1, 2, 1, TRUE, 0, 1), 32) == CommandExecution_Rejected;
     assert BlockLastFault() == Fault_BundleControl;
-    assert BlockStartVEC(0, 24) == BlockStatus_Executed;
-    assert BlockIOT(1, 2, 3, TRUE, 0, 1) == BlockStatus_Faulted;
+    assert ExecuteCommandInstruction(BStartWord(0, 24), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BIOTWord(1, 2, 1, TRUE, 0, 0), 32) == CommandExecution_Rejected;
     assert BlockLastFault() == Fault_IllegalInstruction;
-    assert BlockIOT(1, 2, 1, TRUE, 0, 11) == BlockStatus_Faulted;
+    assert ExecuteCommandInstruction(BIOTWord(1, 2, 1, TRUE, 0, 11), 32) == CommandExecution_Rejected;
     assert BlockLastFault() == Fault_IllegalInstruction;
-    assert BlockIOT(1, 2, 1, TRUE, 0, 1) == BlockStatus_Executed;
-    assert BlockIOT(1, 2, 1, TRUE, 0, 1) == BlockStatus_Faulted;
+    assert ExecuteCommandInstruction(BIOTWord(1, 2, 1, TRUE, 0, 1), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BIOTWord(1, 2, 1, TRUE, 0, 1), 32) == CommandExecution_Rejected;
     assert BlockLastFault() == Fault_BundleControl;
     return 0;
 end;

@@ -17,28 +17,28 @@ end;
 func main() => integer
 begin
     Sources(2, 1, 2);
-    assert BlockStartVEC(0, 17) == BlockStatus_Executed;
-    assert BlockDim(0, 2) == BlockStatus_Executed;
-    assert BlockIOT(1, 2, 1, TRUE, 0, 1) == BlockStatus_Executed;
-    assert BlockStop() == BlockStatus_Executed;
+    assert ExecuteCommandInstruction(BStartWord(0, 17), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BDimWord(0, 0, 2), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BIOTWord(1, 2, 1, TRUE, 0, 1), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BStopWord(), 32) == CommandExecution_Executed;
     assert TileColumns(0) == 2 && TileRows(0) == 16 && TileValidRows(0) == 1;
 
     Sources(8, 2, 3);
-    assert BlockStartVEC(0, 17) == BlockStatus_Executed;
-    assert BlockDim(0, 3) == BlockStatus_Executed;
-    assert BlockDim(1, 2) == BlockStatus_Executed;
-    assert BlockDim(2, 8) == BlockStatus_Executed;
-    assert BlockIOT(1, 2, 1, TRUE, 0, 1) == BlockStatus_Executed;
-    assert BlockStop() == BlockStatus_Executed;
+    assert ExecuteCommandInstruction(BStartWord(0, 17), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BDimWord(0, 0, 3), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BDimWord(1, 0, 2), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BDimWord(2, 0, 8), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BIOTWord(1, 2, 1, TRUE, 0, 1), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BStopWord(), 32) == CommandExecution_Executed;
     assert TileColumns(0) == 8 && TileRows(0) == 4;
     assert ReadTileElement(0, 1, 2) == WordOfInteger(3);
 
     Sources(2, 1, 2);
-    assert BlockStartVEC(0, 17) == BlockStatus_Executed;
-    assert BlockDim(0, 2) == BlockStatus_Executed;
-    assert BlockDim(1, 0) == BlockStatus_Executed;
-    assert BlockIOT(1, 2, 1, TRUE, 0, 1) == BlockStatus_Executed;
-    assert BlockStop() == BlockStatus_Faulted;
+    assert ExecuteCommandInstruction(BStartWord(0, 17), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BDimWord(0, 0, 2), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BDimWord(1, 0, 0), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BIOTWord(1, 2, 1, TRUE, 0, 1), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BStopWord(), 32) == CommandExecution_Rejected;
     assert LastFault() == Fault_TileLegality;
     return 0;
 end;

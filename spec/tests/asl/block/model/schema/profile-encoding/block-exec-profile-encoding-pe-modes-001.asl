@@ -12,6 +12,6 @@ begin
     end;
     assert encodable == 8;
     assert TEPLSelector(1, 3) == 35;
-    assert BStopWord() == Zeros{32} + 1;
+    assert BStopWord() == Zeros{64} + 1;
     return 0;
 end;

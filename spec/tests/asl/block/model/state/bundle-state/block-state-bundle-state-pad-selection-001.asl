@@ -5,8 +5,8 @@ begin
     assert CurrentBundlePadValue() == TilePad_Null;
     for pad = 0 to 3 do
         ResetProfileState();
-        assert BlockStartVEC(2, 24) == BlockStatus_Executed;
-        assert BlockDatrPad(pad) == BlockStatus_Executed;
+        assert ExecuteCommandInstruction(BStartWord(2, 24), 32) == CommandExecution_Executed;
+        assert ExecuteCommandInstruction(BDatrPadWord(pad), 32) == CommandExecution_Executed;
         case pad of
             when 0 => assert CurrentBundlePadValue() == TilePad_Zero;
             when 1 => assert CurrentBundlePadValue() == TilePad_Max;

@@ -12,11 +12,11 @@ begin
     for column = 0 to 2 do
         WriteTileElement(2, 0, column, Zeros{64});
     end;
-    assert BlockStartVEC(0, 4) == BlockStatus_Executed;
-    assert BlockDim(0, 3) == BlockStatus_Executed;
-    assert BlockDim(2, 4) == BlockStatus_Executed;
-    assert BlockIOT(1, 2, 1, TRUE, 0, 1) == BlockStatus_Executed;
-    assert BlockStop() == BlockStatus_Executed;
+    assert ExecuteCommandInstruction(BStartWord(0, 4), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BDimWord(0, 0, 3), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BDimWord(2, 0, 4), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BIOTWord(1, 2, 1, TRUE, 0, 1), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BStopWord(), 32) == CommandExecution_Executed;
     let d = BlockLastDestination();
     assert TileDataTypeOf(d) == TileDataType_FP16;
     assert ReadTileElement(d, 0, 0) == WordOfInteger(0x3c00);

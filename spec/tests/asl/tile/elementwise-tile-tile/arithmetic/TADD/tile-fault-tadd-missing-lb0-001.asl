@@ -10,9 +10,9 @@ begin
     WriteTileElement(1, 0, 1, WordOfInteger(4));
     WriteTileElement(2, 0, 0, WordOfInteger(5));
     WriteTileElement(2, 0, 1, WordOfInteger(6));
-    assert BlockStartVEC(0, 24) == BlockStatus_Executed;
-    assert BlockIOT(1, 2, 1, TRUE, 0, 1) == BlockStatus_Executed;
-    assert BlockStop() == BlockStatus_Faulted;
+    assert ExecuteCommandInstruction(BStartWord(0, 24), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BIOTWord(1, 2, 1, TRUE, 0, 1), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BStopWord(), 32) == CommandExecution_Rejected;
     assert BlockLastFault() == Fault_TileLegality;
     assert !TileAllocated(0);
     assert ReadTileElement(1, 0, 0) == WordOfInteger(3);

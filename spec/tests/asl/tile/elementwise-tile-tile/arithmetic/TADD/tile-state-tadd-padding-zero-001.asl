@@ -12,11 +12,11 @@ begin
     WriteTileElement(2, 0, 1, WordOfInteger(2));
     // BSTART.VEC TADD, U64; B.DATR PadValue=Zero; B.DIM LB0=2;
     // B.IOT T1, T2, mask=0b0001, <last>, ->T<1>; BSTOP
-    assert BlockStartVEC(0, 24) == BlockStatus_Executed;
-    assert BlockDatrPad(0) == BlockStatus_Executed;
-    assert BlockDim(0, 2) == BlockStatus_Executed;
-    assert BlockIOT(1, 2, 1, TRUE, 0, 1) == BlockStatus_Executed;
-    assert BlockStop() == BlockStatus_Executed;
+    assert ExecuteCommandInstruction(BStartWord(0, 24), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BDatrPadWord(0), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BDimWord(0, 0, 2), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BIOTWord(1, 2, 1, TRUE, 0, 1), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BStopWord(), 32) == CommandExecution_Executed;
     let d = BlockLastDestination();
     assert d == 0;
     assert TileRows(d) == 8 && TileColumns(d) == 2;

@@ -12,11 +12,11 @@ begin
     WriteTileElement(2, 0, 1, WordOfInteger(0xc000));
     WriteTileElement(1, 0, 2, WordOfInteger(0x7e00));
     WriteTileElement(2, 0, 2, WordOfInteger(0x4000));
-    assert BlockStartVEC(12, 4) == BlockStatus_Executed;
-    assert BlockDim(0, 3) == BlockStatus_Executed;
-    assert BlockDim(2, 8) == BlockStatus_Executed;
-    assert BlockIOT(1, 2, 1, TRUE, 2, 1) == BlockStatus_Executed;
-    assert BlockStop() == BlockStatus_Executed;
+    assert ExecuteCommandInstruction(BStartWord(12, 4), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BDimWord(0, 0, 3), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BDimWord(2, 0, 8), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BIOTWord(1, 2, 1, TRUE, 2, 1), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BStopWord(), 32) == CommandExecution_Executed;
     let d = BlockLastDestination();
     assert d == 32;
     assert ReadTileElement(d, 0, 0) == WordOfInteger(0x8000);

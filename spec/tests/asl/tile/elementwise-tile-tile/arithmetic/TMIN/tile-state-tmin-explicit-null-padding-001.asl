@@ -8,12 +8,12 @@ begin
     end;
     WriteTileElement(1, 0, 0, WordOfInteger(4));
     WriteTileElement(2, 0, 0, WordOfInteger(-6));
-    assert BlockStartVEC(12, 17) == BlockStatus_Executed;
-    assert BlockDatrPad(3) == BlockStatus_Executed;
-    assert BlockDim(0, 1) == BlockStatus_Executed;
-    assert BlockDim(2, 8) == BlockStatus_Executed;
-    assert BlockIOT(1, 2, 1, TRUE, 1, 1) == BlockStatus_Executed;
-    assert BlockStop() == BlockStatus_Executed;
+    assert ExecuteCommandInstruction(BStartWord(12, 17), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BDatrPadWord(3), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BDimWord(0, 0, 1), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BDimWord(2, 0, 8), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BIOTWord(1, 2, 1, TRUE, 1, 1), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BStopWord(), 32) == CommandExecution_Executed;
     let d = BlockLastDestination();
     assert d == 16;
     assert ReadTileElement(d, 0, 0) == WordOfInteger(-6);

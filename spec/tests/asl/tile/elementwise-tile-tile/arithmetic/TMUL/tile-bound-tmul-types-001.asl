@@ -24,11 +24,11 @@ begin
             TileLayout_RowMajor, TileLocation_Any);
         WriteTileElement(index, 0, 0, WordOfInteger(1));
     end;
-    assert BlockStartVEC(2, 6) == BlockStatus_Executed;
-    assert BlockDim(0, 1) == BlockStatus_Executed;
-    assert BlockDim(2, 8) == BlockStatus_Executed;
-    assert BlockIOT(1, 2, 1, TRUE, 0, 1) == BlockStatus_Executed;
-    assert BlockStop() == BlockStatus_Faulted;
+    assert ExecuteCommandInstruction(BStartWord(2, 6), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BDimWord(0, 0, 1), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BDimWord(2, 0, 8), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BIOTWord(1, 2, 1, TRUE, 0, 1), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BStopWord(), 32) == CommandExecution_Rejected;
     assert BlockLastFault() == Fault_TileLegality;
     assert !TileAllocated(0);
     return 0;

@@ -14,11 +14,11 @@ begin
     end;
     // BSTART.VEC TMUL, FP16; B.DIM LB0=4; B.DIM LB1=2;
     // B.IOT T1, T2, mask=0b0001, <last>, ->T<1>; BSTOP
-    assert BlockStartVEC(2, 4) == BlockStatus_Executed;
-    assert BlockDim(0, 4) == BlockStatus_Executed;
-    assert BlockDim(1, 2) == BlockStatus_Executed;
-    assert BlockIOT(1, 2, 1, TRUE, 0, 1) == BlockStatus_Executed;
-    assert BlockStop() == BlockStatus_Executed;
+    assert ExecuteCommandInstruction(BStartWord(2, 4), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BDimWord(0, 0, 4), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BDimWord(1, 0, 2), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BIOTWord(1, 2, 1, TRUE, 0, 1), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BStopWord(), 32) == CommandExecution_Executed;
     assert BlockLastDestination() == 0;
     assert TileRows(0) == 16 && TileColumns(0) == 4;
     assert TileValidRows(0) == 2 && TileValidColumns(0) == 4;

@@ -13,23 +13,23 @@ end;
 func main() => integer
 begin
     SetUpSources();
-    assert BlockStartVEC(2, 16) == BlockStatus_Executed;
-    assert BlockDatrPad(2) == BlockStatus_Executed;
-    assert BlockDim(0, 1) == BlockStatus_Executed;
-    assert BlockDim(2, 2) == BlockStatus_Executed;
-    assert BlockIOT(1, 2, 1, TRUE, 0, 1) == BlockStatus_Executed;
-    assert BlockStop() == BlockStatus_Executed;
+    assert ExecuteCommandInstruction(BStartWord(2, 16), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BDatrPadWord(2), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BDimWord(0, 0, 1), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BDimWord(2, 0, 2), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BIOTWord(1, 2, 1, TRUE, 0, 1), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BStopWord(), 32) == CommandExecution_Executed;
     var d = BlockLastDestination();
     assert ReadTileElement(d, 0, 0) == WordOfInteger(15);
     assert TileElementDefined(d, 0, 1);
     assert ReadTileElement(d, 0, 1) == WordOfInteger(0x8000000000000000);
 
     SetUpSources();
-    assert BlockStartVEC(2, 16) == BlockStatus_Executed;
-    assert BlockDim(0, 1) == BlockStatus_Executed;
-    assert BlockDim(2, 2) == BlockStatus_Executed;
-    assert BlockIOT(1, 2, 1, TRUE, 0, 1) == BlockStatus_Executed;
-    assert BlockStop() == BlockStatus_Executed;
+    assert ExecuteCommandInstruction(BStartWord(2, 16), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BDimWord(0, 0, 1), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BDimWord(2, 0, 2), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BIOTWord(1, 2, 1, TRUE, 0, 1), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BStopWord(), 32) == CommandExecution_Executed;
     d = BlockLastDestination();
     assert ReadTileElement(d, 0, 0) == WordOfInteger(15);
     assert !TileElementDefined(d, 0, 1);

@@ -10,12 +10,12 @@ begin
     WriteTileElement(1, 0, 1, WordOfInteger(0xc060));
     WriteTileElement(2, 0, 0, Zeros{64});
     WriteTileElement(2, 0, 1, Zeros{64});
-    assert BlockStartVEC(1, 5) == BlockStatus_Executed;
-    assert BlockDatrPad(1) == BlockStatus_Executed;
-    assert BlockDim(0, 2) == BlockStatus_Executed;
-    assert BlockDim(2, 8) == BlockStatus_Executed;
-    assert BlockIOT(1, 2, 1, TRUE, 0, 1) == BlockStatus_Executed;
-    assert BlockStop() == BlockStatus_Executed;
+    assert ExecuteCommandInstruction(BStartWord(1, 5), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BDatrPadWord(1), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BDimWord(0, 0, 2), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BDimWord(2, 0, 8), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BIOTWord(1, 2, 1, TRUE, 0, 1), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BStopWord(), 32) == CommandExecution_Executed;
     let d = BlockLastDestination();
     assert ReadTileElement(d, 0, 0) == WordOfInteger(0x3f80);
     assert ReadTileElement(d, 0, 1) == WordOfInteger(0xc060);

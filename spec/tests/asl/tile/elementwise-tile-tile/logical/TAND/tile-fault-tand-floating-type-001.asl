@@ -8,11 +8,11 @@ begin
         WriteTileElement(index, 0, 0, WordOfInteger(0x3c00));
     end;
     assert !InstructionContractDataTypeLegal_TAND(TileDataType_FP16);
-    assert BlockStartVEC(6, 4) == BlockStatus_Executed;
-    assert BlockDim(0, 1) == BlockStatus_Executed;
-    assert BlockDim(2, 8) == BlockStatus_Executed;
-    assert BlockIOT(1, 2, 1, TRUE, 1, 1) == BlockStatus_Executed;
-    assert BlockStop() == BlockStatus_Faulted;
+    assert ExecuteCommandInstruction(BStartWord(6, 4), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BDimWord(0, 0, 1), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BDimWord(2, 0, 8), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BIOTWord(1, 2, 1, TRUE, 1, 1), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BStopWord(), 32) == CommandExecution_Rejected;
     assert BlockLastFault() == Fault_TileLegality;
     for slot = 16 to 31 do
         assert !TileAllocated(slot);

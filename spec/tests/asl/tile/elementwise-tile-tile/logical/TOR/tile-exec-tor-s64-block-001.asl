@@ -14,11 +14,11 @@ begin
     end;
     // BSTART.VEC TOR, S64; B.DIM LB0=2; B.DIM LB1=4;
     // B.IOT T1, T2, mask=0b0001, <last>, ->T<1>; BSTOP
-    assert BlockStartVEC(7, 16) == BlockStatus_Executed;
-    assert BlockDim(0, 2) == BlockStatus_Executed;
-    assert BlockDim(1, 4) == BlockStatus_Executed;
-    assert BlockIOT(1, 2, 1, TRUE, 0, 1) == BlockStatus_Executed;
-    assert BlockStop() == BlockStatus_Executed;
+    assert ExecuteCommandInstruction(BStartWord(7, 16), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BDimWord(0, 0, 2), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BDimWord(1, 0, 4), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BIOTWord(1, 2, 1, TRUE, 0, 1), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BStopWord(), 32) == CommandExecution_Executed;
     let d = BlockLastDestination();
     for row = 0 to 3 do
         for column = 0 to 1 do

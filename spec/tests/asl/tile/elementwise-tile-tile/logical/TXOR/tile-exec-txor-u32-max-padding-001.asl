@@ -12,12 +12,12 @@ begin
     WriteTileElement(2, 0, 1, WordOfInteger(7));
     // BSTART.VEC TXOR, U32; B.DATR PadValue=Max; B.DIM LB0=2; B.DIM LB2=4;
     // B.IOT T1, T2, mask=0b0001, <last>, ->T<1>; BSTOP
-    assert BlockStartVEC(8, 25) == BlockStatus_Executed;
-    assert BlockDatrPad(1) == BlockStatus_Executed;
-    assert BlockDim(0, 2) == BlockStatus_Executed;
-    assert BlockDim(2, 4) == BlockStatus_Executed;
-    assert BlockIOT(1, 2, 1, TRUE, 0, 1) == BlockStatus_Executed;
-    assert BlockStop() == BlockStatus_Executed;
+    assert ExecuteCommandInstruction(BStartWord(8, 25), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BDatrPadWord(1), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BDimWord(0, 0, 2), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BDimWord(2, 0, 4), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BIOTWord(1, 2, 1, TRUE, 0, 1), 32) == CommandExecution_Executed;
+    assert ExecuteCommandInstruction(BStopWord(), 32) == CommandExecution_Executed;
     let d = BlockLastDestination();
     assert ReadTileElement(d, 0, 0) == WordOfInteger(0xf0f00f0f);
     assert ReadTileElement(d, 0, 1) == Zeros{64};

@@ -1,4 +1,4 @@
-// PTO-TEST: {"id":"PTO-AVS-TILE-DISPATCH-001","source":"asl/tile/model/dispatch/elementwise-tile-tile.asl","requirements":["PTO-TEPL-SELECTOR-001"],"kind":"fault","summary":"ExecuteTileInstruction rejects illegal operands with no effect and executes legal ones","pass_condition":"TOR on FP32 faults with the destination untouched; TADD on the same tiles executes","related_sources":[]}
+// PTO-TEST: {"id":"PTO-AVS-TILE-DISPATCH-001","source":"asl/tile/model/dispatch/elementwise-tile-tile.asl","requirements":["PTO-TEPL-SELECTOR-001"],"kind":"fault","summary":"The tile execution of the catalog rejects illegal operands with no effect and executes legal ones","pass_condition":"TOR on FP32 faults with the destination untouched; TADD on the same tiles executes; an unassigned selector is an illegal instruction","related_sources":[]}
 func main() => integer
 begin
     ResetProfileState();
@@ -8,12 +8,22 @@ begin
     end;
     WriteTileElement(0, 0, 0, WordOfInteger(0x3f800000));
     WriteTileElement(1, 0, 0, Zeros{64});
-    assert ExecuteTileInstruction(TileOperation_TOR, 2, 0, 1) == BlockStatus_Faulted;
+    let operands = TileInstructionOperands {
+        destination0 = 2, source0 = 0, source1 = 1
+    };
+    let (rejected, -) = ExecuteTileInstructionWithoutTimeWithAcceptedApplicabilityRules(
+            NumericApplicabilityRules_None, TileDecode_TEPL,
+            Zeros{12} + InstructionContractSelector_TOR(), operands);
+    assert rejected == TileExecution_Rejected;
     assert LastFault() == Fault_TileLegality;
     assert !TileElementDefined(2, 0, 0);
-    assert ExecuteTileInstruction(TileOperation_TADD, 2, 0, 1) == BlockStatus_Executed;
+    ClearFault();
+    let (executed, -) = ExecuteTileInstructionWithoutTimeWithAcceptedApplicabilityRules(
+            NumericApplicabilityRules_None, TileDecode_TEPL,
+            Zeros{12} + InstructionContractSelector_TADD(), operands);
+    assert executed == TileExecution_Executed;
     assert ReadTileElement(2, 0, 0) == WordOfInteger(0x3f800000);
-    let (assigned, -) = TileOperationOfSelector(13);
-    assert !assigned;
+    assert DecodeTileOperation(TileDecode_TEPL, Zeros{12} + 13) ==
+        PTO_TILE_OPERATION_COUNT;
     return 0;
 end;

@@ -3,8 +3,9 @@ func main() => integer
 begin
     var seen = 0;
     for selector = 0 to 31 do
-        let (assigned, operation) = TileOperationOfSelector(selector);
-        if assigned then
+        let index = DecodeTileOperation(TileDecode_TEPL, Zeros{12} + selector);
+        if index != PTO_TILE_OPERATION_COUNT then
+            let operation = TileOperationOfIndex(index);
             seen = seen + 1;
             assert TileOperationSelector(operation) == selector;
             assert TileOperationHandler(operation) == TileHandler_ExecuteTileBinary;
