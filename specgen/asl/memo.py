@@ -34,6 +34,7 @@ the statements run) take the interpreter's ordinary path.
 
 from __future__ import annotations
 
+import os
 from fractions import Fraction
 from typing import TYPE_CHECKING, Callable
 
@@ -42,6 +43,7 @@ from .values import Bits
 if TYPE_CHECKING:
     from .interp import Interpreter, _Func
 
+ENABLED = os.environ.get("SPECGEN_NO_REPLAY", "") in ("", "0")  # SPECGEN_NO_REPLAY=1: run every body (bench, debugging)
 MIN_STEPS = 400  # below this, running the body is about as cheap as replaying it
 MAX_STEPS = 200_000  # recording costs two more runs; a long function is rarely a reset
 _SENTINEL = "\x00unwritten:"
@@ -113,6 +115,11 @@ class Node:
     def __init__(self) -> None:
         self.values: dict = {}
         self.subs: dict = {}
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Node) and self.values == other.values and self.subs == other.subs
+
+    __hash__ = None  # type: ignore[assignment]
 
     def apply(self, cont: object) -> object:
         """A copy of ``cont`` with this update; untouched elements are shared."""
@@ -264,6 +271,8 @@ def memoizing(interp: "Interpreter", fn: "_Func", run: Callable[[], object]) -> 
     [MIN_STEPS, MAX_STEPS] keeps ``run``. The second call records (two scratch
     runs) and installs the replay, or ``run`` when recording refuses.
     """
+    if not ENABLED:
+        return run
     budget = interp.budget
     name = fn.name
 
