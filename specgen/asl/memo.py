@@ -214,9 +214,7 @@ class Effect:
 # ------------------------------------------------------------ recording
 def _scratch(interp: "Interpreter", perturb: Perturbation | None) -> "Interpreter":
     """An interpreter over the same tree and generated ASL that logs every global it reads."""
-    from .interp import Interpreter
-
-    class Scratch(Interpreter):
+    class Scratch(type(interp)):  # type: ignore[misc]  # (no import of .interp: it imports this module)
         def _global_value(self, name: str, span: object) -> object:
             fresh = name not in self.globals and name not in self._consts
             value = super()._global_value(name, span)  # type: ignore[arg-type]
