@@ -36,12 +36,12 @@ from __future__ import annotations
 
 import os
 from fractions import Fraction
-from typing import TYPE_CHECKING, Callable
+from typing import Any, Callable
 
 from .values import Bits
 
-if TYPE_CHECKING:
-    from .interp import Interpreter, _Func
+Interpreter = Any  # specgen.asl.interp.Interpreter, which imports this module
+_Func = Any
 
 ENABLED = os.environ.get("SPECGEN_NO_REPLAY", "") in ("", "0")  # SPECGEN_NO_REPLAY=1: run every body (bench, debugging)
 MIN_STEPS = 400  # below this, running the body is about as cheap as replaying it
@@ -201,7 +201,7 @@ class Effect:
         self.steps = steps
         self.functions = functions  # every function the recording ran (a test may not redefine them)
 
-    def apply(self, interp: "Interpreter") -> object:
+    def apply(self, interp: Interpreter) -> object:
         """Update ``interp``'s globals as a run would and return the run's result."""
         G = interp.globals
         G.update(self.values)
@@ -212,7 +212,7 @@ class Effect:
 
 
 # ------------------------------------------------------------ recording
-def _scratch(interp: "Interpreter", perturb: Perturbation | None) -> "Interpreter":
+def _scratch(interp: Interpreter, perturb: Perturbation | None) -> Interpreter:
     """An interpreter over the same tree and generated ASL that logs every global it reads."""
     class Scratch(type(interp)):  # type: ignore[misc]  # (no import of .interp: it imports this module)
         def _global_value(self, name: str, span: object) -> object:
@@ -234,7 +234,7 @@ def _scratch(interp: "Interpreter", perturb: Perturbation | None) -> "Interprete
     return s
 
 
-def record(interp: "Interpreter", name: str) -> Effect | None:
+def record(interp: Interpreter, name: str) -> Effect | None:
     """The effect of the tree's zero-argument function ``name``, or None when it depends on
     the starting state (or anything else refuses it; see the module docstring)."""
     try:
@@ -261,7 +261,7 @@ def record(interp: "Interpreter", name: str) -> Effect | None:
         return None
 
 
-def memoizing(interp: "Interpreter", fn: "_Func", run: Callable[[], object]) -> Callable[[], object]:
+def memoizing(interp: Interpreter, fn: _Func, run: Callable[[], object]) -> Callable[[], object]:
     """``run`` (a compiled zero-argument tree function) wrapped so that, from its second call on,
     a function whose effect does not depend on the starting state is replayed.
 
@@ -292,7 +292,7 @@ def memoizing(interp: "Interpreter", fn: "_Func", run: Callable[[], object]) -> 
     return first
 
 
-def replay_of(interp: "Interpreter", effect: Effect, run: Callable[[], object]) -> Callable[[], object]:
+def replay_of(interp: Interpreter, effect: Effect, run: Callable[[], object]) -> Callable[[], object]:
     """The replaying implementation; it falls back to ``run`` where replay would differ."""
     budget = interp.budget
     steps = effect.steps
