@@ -61,6 +61,12 @@ end;
 """
 
 
+def _proc(name: str, *tail: str, fill: str = "Zeros{8}", returns: str = "") -> str:
+    """A zero-argument function that first fills ``A`` (enough steps to be worth replaying), then ``tail``."""
+    head = f"func {name}(){returns}\nbegin\n    for i = 0 to N - 1 do\n        A[[i]] = {fill};\n    end;\n"
+    return head + "".join(f"    {line}\n" for line in tail) + "end;\n"
+
+
 def _pair(src: str) -> tuple[Interpreter, Interpreter]:
     """The same tree functions (``generated``: tree code, not a test's overlay) twice."""
     mod = parse_source(_DECLS + src, "tree.asl")
@@ -105,60 +111,27 @@ def test_the_recorded_values_are_never_changed_by_later_stores() -> None:
 
 
 def test_a_function_that_reads_state_it_did_not_write_is_run_as_written() -> None:
-    fast, slow = _pair("""
-func Bump()
-begin
-    for i = 0 to N - 1 do
-        A[[i]] = Zeros{8};
-    end;
-    Y = Y + 1;
-end;
-""")
+    fast, slow = _pair(_proc("Bump", "Y = Y + 1;"))
     _same(fast, slow, [("Bump",), ("Bump",), ("Bump",), ("Bump",)])
     assert fast.globals["Y"] == 4
     assert not _replaying(fast, "Bump")
 
 
 def test_reading_what_it_wrote_first_is_allowed_and_returns_the_same_value() -> None:
-    fast, slow = _pair("""
-func Copy() => integer
-begin
-    for i = 0 to N - 1 do
-        A[[i]] = '00000011';
-    end;
-    B = A;
-    return UInt(B[[7]]);
-end;
-""")
+    fast, slow = _pair(_proc("Copy", "B = A;", "return UInt(B[[7]]);", fill="'00000011'", returns=" => integer"))
     assert _same(fast, slow, [("Copy",), ("Dirty", 1), ("Copy",), ("Dirty", 3), ("Copy",)]) == [3, None, 3, None, 3]
     assert _replaying(fast, "Copy")
 
 
 def test_a_partial_bit_store_into_an_unwritten_leaf_refuses_replay() -> None:
-    fast, slow = _pair("""
-func Low()
-begin
-    for i = 0 to N - 1 do
-        A[[i]] = Zeros{8};
-    end;
-    R.b[1:0] = '01';
-end;
-""")
+    fast, slow = _pair(_proc("Low", "R.b[1:0] = '01';"))
     _same(fast, slow, [("Dirty", 1), ("Low",), ("Low",), ("Dirty", 2), ("Low",)])
     assert fast.globals["R"]["b"].v == 0b1101
     assert not _replaying(fast, "Low")
 
 
 def test_print_refuses_replay() -> None:
-    fast, _ = _pair("""
-func Noisy()
-begin
-    for i = 0 to N - 1 do
-        A[[i]] = Zeros{8};
-    end;
-    print "reset";
-end;
-""")
+    fast, _ = _pair(_proc("Noisy", 'print "reset";'))
     fast.call("Noisy")
     fast.call("Noisy")
     assert not _replaying(fast, "Noisy")
