@@ -60,6 +60,13 @@ def e_var(c: Compiler, node: Node, ctx: Ctx) -> Expr:
             return lambda fr: v
         G = c.globals
         gv = c._global_value
+        log = c.read_log
+        if log is not None:  # recording a function's effect (memo.py): every read is logged
+            def glob_logged(fr):
+                v = G[name] if name in G else gv(name, None)
+                log.append((name, v))
+                return v
+            return glob_logged
 
         def glob(fr):
             try:

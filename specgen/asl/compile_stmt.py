@@ -477,6 +477,10 @@ def s_print(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
     newline, exprs = node.args
     fns = [c._expr(e, ctx) for e in exprs]
     end = "\n" if newline else ""
+    if c.read_log is not None:  # output is an effect a recording cannot replay (memo.py)
+        def s_print_refused(fr):
+            raise RuntimeError("print while recording a function's effect")
+        return s_print_refused
 
     def s_print(fr):
         sys.stderr.write("".join(v if isinstance(v, str) else show(v) for v in (f(fr) for f in fns)) + end)

@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 
 from ..encoding.model import catalog_word
-from .gen_scalar_shards import MASK64, _check_reg, _ident, family_shards_asl, _w, _write_reg
+from .gen_scalar_shards import MASK64, _check_reg, _ident, shard_body, family_shards_asl, _w, _write_reg
 
 _HANDLERS = ("JumpRelative", "JumpRegister", "AddToPC", "SetReturnAddress")
 _IMM = re.compile(r"^(u|s)?imm\d*$")
@@ -108,11 +108,6 @@ def _scenario(j: _Jump, *, tpc: int, imm: int, base: int = 0, src: int = 2, dst:
     return out + [f"{check}== target;"]
 
 
-def _body(name: str, lines: list[str]) -> str:
-    return "\n".join([f"func {name}()", "begin", "    var instruction: bits(48) = Zeros{48};",
-                      "    var target: bits(PTO_XLEN) = Zeros{PTO_XLEN};", *lines, "end;"])
-
-
 def jump_shards(form: dict) -> dict[str, str]:
     """Shard name -> ASL text for one jump/link record (empty for other handlers)."""
     if form.get("semantic_handler") not in _HANDLERS:
@@ -144,7 +139,7 @@ def jump_shards(form: dict) -> dict[str, str]:
     if j.link:
         lines += _scenario(j, tpc=0x4000, imm=hi)
     out[f"ValidateScalarBRUAlias_{j.m}"] = lines
-    return {name: _body(name, body) for name, body in out.items()}
+    return {name: shard_body(name, body, "target") for name, body in out.items()}
 
 
 def jump_shards_asl(catalog: dict) -> str:

@@ -33,7 +33,7 @@ The jump/link handlers (J, JR, ADDTPC, SETRET) are not generated yet.
 from __future__ import annotations
 
 from ..encoding.model import catalog_word
-from .gen_scalar_shards import MASK64, _check_reg, _ident, family_shards_asl, _sext, _w, _write_reg
+from .gen_scalar_shards import MASK64, _check_reg, _ident, shard_body, family_shards_asl, _sext, _w, _write_reg
 
 _HANDLERS = ("ExecuteCompare", "ExecuteCompareLogical", "ExecuteSetCommit", "ExecuteSetCommitLogical")
 _IMMS = ("simm5", "simm12", "simm24", "uimm12", "uimm24")
@@ -150,11 +150,6 @@ def _true_false(b: _BRU, rtype: int = 0, shamt: int = 0) -> list[tuple[int, int]
     return [got[k] for k in (True, False) if k in got]
 
 
-def _body(name: str, lines: list[str]) -> str:
-    return "\n".join([f"func {name}()", "begin", "    var instruction: bits(48) = Zeros{48};",
-                      "    var tpc: bits(PTO_XLEN) = Zeros{PTO_XLEN};", *lines, "end;"])
-
-
 def bru_shards(form: dict) -> dict[str, str]:
     """Shard name -> ASL text for one compare / set-commit record (empty for other handlers)."""
     if form.get("semantic_handler") not in _HANDLERS:
@@ -167,7 +162,7 @@ def bru_shards(form: dict) -> dict[str, str]:
     lines: list[str] = []
     for left, right in _true_false(b):
         lines += _scenario(b, left, right)
-    out[f"ValidateScalarBRUExecute_{m}"] = _body(f"ValidateScalarBRUExecute_{m}", lines)
+    out[f"ValidateScalarBRUExecute_{m}"] = shard_body(f"ValidateScalarBRUExecute_{m}", lines, "tpc")
 
     # Bounds: extreme immediates (and the largest shift), or the SrcRType word modifiers
     lines = []
@@ -184,7 +179,7 @@ def bru_shards(form: dict) -> dict[str, str]:
             for left, right in ((0xFFFFFFFF80000000, 0x0000000180000000), (0x80000000, 0xFFFFFFFF80000000),
                                 (1 << 63, (1 << 63) - 1), (0, MASK64)):
                 lines += _scenario(b, left, right, rtype=rtype)
-    out[f"ValidateScalarBRUBounds_{m}"] = _body(f"ValidateScalarBRUBounds_{m}", lines)
+    out[f"ValidateScalarBRUBounds_{m}"] = shard_body(f"ValidateScalarBRUBounds_{m}", lines, "tpc")
 
     # Alias: sources read from T#1 / U#1, destinations pushed to ->u / ->t
     lines = []
@@ -193,7 +188,7 @@ def bru_shards(form: dict) -> dict[str, str]:
             lines += _scenario(b, left, right, sel={"left": 24, "right": 28, "dst": dst})
             if "RegDst" not in b.fields:
                 break
-    out[f"ValidateScalarBRUAlias_{m}"] = _body(f"ValidateScalarBRUAlias_{m}", lines)
+    out[f"ValidateScalarBRUAlias_{m}"] = shard_body(f"ValidateScalarBRUAlias_{m}", lines, "tpc")
     return out
 
 

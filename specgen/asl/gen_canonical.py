@@ -135,11 +135,16 @@ begin
     for r = 1 to 23 do WriteGPR(r, Zeros{{PTO_XLEN}} + (256 + 8 * r)); end;
 end;
 
-func CanonicalAttempt(instruction: bits(48), length: integer, form: integer, keep: bits(24), queue: integer)
+func CanonicalStart()
 begin
     ResetProfileState();
     WriteTPC({_w(TPC)});
     CanonicalSeedRegisters();
+end;
+
+func CanonicalAttempt(instruction: bits(48), length: integer, form: integer, keep: bits(24), queue: integer)
+begin
+    CanonicalStart();
     if queue == 1 || queue == 3 then PushTemporaryQueue(TRUE, {_w(0x180)});
     elsif queue == 2 || queue == 4 then PushTemporaryQueue(FALSE, {_w(0x180)});
     end;
@@ -163,15 +168,28 @@ end;
 
 func CanonicalReserved(instruction: bits(48), length: integer)
 begin
-    ResetProfileState();
-    WriteTPC({_w(TPC)});
-    CanonicalSeedRegisters();
+    CanonicalStart();
     ClearFault();
     assert ExecuteScalarInstruction(instruction, length) == ScalarExecution_Rejected;
     assert _LastFault == Fault_IllegalInstruction;
     assert ReadTPC() == {_w(TPC)};
 end;
 """
+
+
+def checked_attempt(decode: str, execute: str, executed: str, rejected: tuple[str, ...] = ()) -> str:
+    """The lines every canonical attempt harness ends with: decode to ``form``, execute,
+    and a fault recorded exactly when the attempt did not execute (``rejected``: more checks then)."""
+    return "\n".join([
+        "    ClearFault();",
+        f"    assert {decode}(instruction, length) == form;",
+        f"    if {execute}(instruction, length) == {executed} then",
+        "        assert _LastFault == Fault_None;",
+        "    else",
+        "        assert _LastFault != Fault_None;",
+        *rejected,
+        "    end;",
+    ]) + "\n"
 
 
 def attempt(cat: Catalog, i: int, word: int, *, keep: set[int] | None = None, queue: int = 0) -> list[str]:

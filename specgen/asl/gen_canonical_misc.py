@@ -29,7 +29,7 @@
 
 from __future__ import annotations
 
-from .gen_canonical import Catalog, body
+from .gen_canonical import Catalog, body, checked_attempt
 from .gen_commands import _fixed_bits
 from .gen_canonical_sys import _addresses
 from .gen_scalar_shards import _ident, _w
@@ -74,19 +74,12 @@ def _command_words(forms: list[dict]) -> list[tuple[int, int, int]]:
     return out
 
 
-COMMAND_HARNESS = """\
-func CanonicalCommandAttempt(instruction: bits(64), length: integer, form: integer)
-begin
-    ResetProfileState();
-    ClearFault();
-    assert DecodeCommandForm(instruction, length) == form;
-    if ExecuteCommandInstruction(instruction, length) == CommandExecution_Executed then
-        assert _LastFault == Fault_None;
-    else
-        assert _LastFault != Fault_None;
-    end;
-end;
-"""
+COMMAND_HARNESS = (
+    "func CanonicalCommandAttempt(instruction: bits(64), length: integer, form: integer)\n"
+    "begin\n"
+    "    ResetProfileState();\n"
+    + checked_attempt("DecodeCommandForm", "ExecuteCommandInstruction", "CommandExecution_Executed")
+    + "end;\n")
 
 
 def command_asl(forms_catalog: dict, tile_mnemonics: set[str]) -> str:

@@ -36,7 +36,7 @@ from __future__ import annotations
 import re
 
 from ..encoding.model import catalog_word
-from .gen_canonical import TPC, Catalog, attempt, body
+from .gen_canonical import TPC, Catalog, attempt, body, checked_attempt
 from .gen_scalar_shards import _w
 
 _VECTOR = 0x900
@@ -52,9 +52,7 @@ end;
 
 func CanonicalTransfer(instruction: bits(48), length: integer, form: integer, executes: boolean)
 begin
-    ResetProfileState();
-    WriteTPC({_w(TPC)});
-    CanonicalSeedRegisters();
+    CanonicalStart();
     CanonicalEnterSystemBlock();
     ClearFault();
     assert DecodeScalarForm(instruction, length) == form;
@@ -71,9 +69,7 @@ end;
 
 func CanonicalRoundTrip(set: bits(48), set_length: integer, get: bits(48), get_length: integer)
 begin
-    ResetProfileState();
-    WriteTPC({_w(TPC)});
-    CanonicalSeedRegisters();
+    CanonicalStart();
     CanonicalEnterSystemBlock();
     ClearFault();
     assert ExecuteScalarInstruction(set, set_length) == ScalarExecution_Executed;
@@ -109,9 +105,7 @@ end;
 func CanonicalAliasedAccess(instruction: bits(48), length: integer, address: bits(24),
                             source: integer, destination: integer)
 begin
-    ResetProfileState();
-    WriteTPC({_w(TPC)});
-    CanonicalSeedRegisters();
+    CanonicalStart();
     CanonicalSeedQueues();
     CanonicalEnterSystemBlock();
     WriteSystemRegisterAddress(address, Zeros{{PTO_XLEN}} + 0x5EED);
@@ -126,26 +120,16 @@ end;
 
 func CanonicalTrapAttempt(instruction: bits(48), length: integer, form: integer)
 begin
-    ResetProfileState();
-    WriteTPC({_w(TPC)});
-    CanonicalSeedRegisters();
+    CanonicalStart();
     SetCurrentACR(2);
     PTOv0WriteContextRegister(1, 0x0f01, {_w(_VECTOR)});
-    ClearFault();
-    assert DecodeScalarForm(instruction, length) == form;
-    if ExecuteScalarInstruction(instruction, length) == ScalarExecution_Executed then
-        assert _LastFault == Fault_None;
-    else
-        assert _LastFault != Fault_None;
-        assert CurrentACR() == 1;
-        assert ReadTPC() == {_w(_VECTOR)};
-        assert _TrapContexts[[1]].tpc == {_w(TPC)};
-        assert RecoverTrapContext(1);
-        assert CurrentACR() == 2;
-        assert ReadTPC() == {_w(TPC)};
-    end;
-end;
-"""
+""" + checked_attempt("DecodeScalarForm", "ExecuteScalarInstruction", "ScalarExecution_Executed", (
+    "        assert CurrentACR() == 1;",
+    f"        assert ReadTPC() == {_w(_VECTOR)};",
+    f"        assert _TrapContexts[[1]].tpc == {_w(TPC)};",
+    "        assert RecoverTrapContext(1);",
+    "        assert CurrentACR() == 2;",
+    f"        assert ReadTPC() == {_w(TPC)};")) + "end;\n"
 
 
 def _addresses(regs: dict) -> list[tuple[int, str, str]]:
@@ -243,22 +227,13 @@ def _sweep(s: _Sys, forms: list[int], *, trap: bool = False, rings: tuple[int, .
     return out
 
 
-RING_HARNESS = f"""\
-func CanonicalAttemptInRing(instruction: bits(48), length: integer, form: integer, ring: integer)
-begin
-    ResetProfileState();
-    WriteTPC({_w(TPC)});
-    CanonicalSeedRegisters();
-    SetCurrentACR(ring);
-    ClearFault();
-    assert DecodeScalarForm(instruction, length) == form;
-    if ExecuteScalarInstruction(instruction, length) == ScalarExecution_Executed then
-        assert _LastFault == Fault_None;
-    else
-        assert _LastFault != Fault_None;
-    end;
-end;
-"""
+RING_HARNESS = (
+    "func CanonicalAttemptInRing(instruction: bits(48), length: integer, form: integer, ring: integer)\n"
+    "begin\n"
+    "    CanonicalStart();\n"
+    "    SetCurrentACR(ring);\n"
+    + checked_attempt("DecodeScalarForm", "ExecuteScalarInstruction", "ScalarExecution_Executed")
+    + "end;\n")
 
 
 def sys_canonical_asl(catalog: dict, regs: dict | None, called: list[str]) -> str:

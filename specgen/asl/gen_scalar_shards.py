@@ -38,6 +38,13 @@ _STORE_PATTERN = 0xA1B2C3D4E5F60718
 _STORE_PAIR_PATTERN = 0x9ACBDCEDFE0F1021
 
 
+def shard_body(name: str, lines: list[str], word: str) -> str:
+    """A zero-argument shard ``name``: the instruction word and one ``bits(PTO_XLEN)`` local
+    ``word`` (the BRU shards' expected TPC or jump target), then ``lines``."""
+    return "\n".join([f"func {name}()", "begin", "    var instruction: bits(48) = Zeros{48};",
+                      f"    var {word}: bits(PTO_XLEN) = Zeros{{PTO_XLEN}};", *lines, "end;"])
+
+
 def _ident(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_]", "_", name)
 

@@ -34,6 +34,7 @@ from .budget import DEFAULT_MAX_STEPS, StepBudgetExceeded
 from .errors import ASLAssertionError, ASLError, MissingFunction
 from .generated_names import GeneratedNames
 from .index import SpecIndex
+from .memo import memoizing
 from .stdlib import BUILTINS, BuiltinError
 from .values import Bits, show
 
@@ -76,8 +77,11 @@ class Interpreter:
         synthesize_generated: bool = True,
         generated: Iterable[Module] = (),
         max_steps: int = DEFAULT_MAX_STEPS,
+        memoize: bool = True,
     ) -> None:
         self.index = index
+        self.memoize = memoize  # replay state-independent zero-argument functions (see memo.py)
+        self.read_log: list | None = None  # values read from global variables, when recording (memo.py)
         self._max_steps = max_steps
         self.budget: list[int] = [max_steps]  # steps left in this run; see budget.py
         self.coverage: set[tuple[str, int, int]] | None = None  # statements run, when measured
@@ -383,6 +387,8 @@ class Interpreter:
                 return r[0] if r is not None else None
         if self.coverage is not None:
             run = _recording(run, self.coverage.add, (decl.path, decl.line, 0))
+        elif nparams == 0 and self.memoize and self._funcs.get((decl.name, 0)) is fn:
+            run = memoizing(self, fn, run)  # a tree function, not a test's: see memo.py
 
         fn.impl = run
         self.compiled_functions += 1

@@ -9,13 +9,17 @@ carries the file:line where it stopped and the ASL stack.
 
 One interpreter per process runs every test it is given: the tree's
 functions are compiled once and global state is reset between tests.
-``jobs > 1`` shards the sorted test list over worker processes; each test's
-result does not depend on which worker ran it, so the report is identical
-to ``jobs=1`` except for timings.
+``jobs > 1`` hands batches of the sorted test list to worker processes as
+they free up (forked after the parent generated the ASL, so no worker
+generates or loads again where the platform can fork); each test's result
+does not depend on which worker ran it, so the report is identical to
+``jobs=1`` except for timings.
 """
 
 from __future__ import annotations
 
+import multiprocessing
+import multiprocessing.context
 import statistics
 import sys
 import time
@@ -33,6 +37,7 @@ from .index import build_index, parse_cached
 from .interp import Interpreter
 from .profiles import get_profile
 from .session import interpreter_for
+from .synth import generated_modules
 from .values import show
 
 STATUSES = ("passed", "failed", "error")
@@ -128,11 +133,17 @@ def select(tests: list[TestCase], selectors: list[str]) -> list[TestCase]:
 
 # ------------------------------------------------------------ execution
 _WORKER: dict = {}
+_BATCH = 16  # tests per batch sent to a worker (fewer when there are few tests)
 
 
 def _make_interpreter(spec: Spec, profile: str, max_steps: int | None = None,
                       coverage: bool = False) -> Interpreter:
-    interp = interpreter_for(spec, max_steps=max_steps or spec.config.max_steps)
+    return _make_interpreter_from(spec, None, profile, max_steps, coverage)
+
+
+def _make_interpreter_from(spec: Spec, generated: list | None, profile: str, max_steps: int | None,
+                           coverage: bool) -> Interpreter:
+    interp = interpreter_for(spec, generated=generated, max_steps=max_steps or spec.config.max_steps)
     if coverage:
         interp.measure_coverage()
     get_profile(profile).install(interp)
@@ -140,9 +151,21 @@ def _make_interpreter(spec: Spec, profile: str, max_steps: int | None = None,
 
 
 def _init_worker(root: str, profile: str, max_steps: int | None = None, coverage: bool = False) -> None:
-    """A worker loads the spec itself (cheap from the record cache) and builds its interpreter."""
+    """A forked worker uses the loaded spec and generated ASL it inherited; a spawned one
+    loads the spec itself (cheap from the record cache) and generates again."""
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
-    _WORKER["interp"] = _make_interpreter(load_spec(Path(root)), profile, max_steps, coverage)
+    inherited = _WORKER.pop("prepared", None)
+    if inherited is not None:
+        spec, generated = inherited
+    else:
+        spec = load_spec(Path(root))
+        generated = generated_modules(spec)
+    _WORKER["interp"] = _make_interpreter_from(spec, generated, profile, max_steps, coverage)
+
+
+def _pool_context() -> multiprocessing.context.BaseContext | None:
+    """fork where the platform has it (workers inherit the prepared spec), else the default."""
+    return multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
 
 
 def _format_stack(exc: ASLError) -> list[str]:
@@ -215,19 +238,25 @@ def run_tests(spec: Spec, selectors: list[str], jobs: int = 1,
         hits = interp.coverage
     else:
         build_index(spec)  # warm the on-disk cache once, before the workers start
+        ctx = _pool_context()
+        if ctx is not None:  # generate once here; the forked workers inherit it
+            _WORKER["prepared"] = (spec, generated_modules(spec))
         load = time.perf_counter() - t_load
-        # interleaved shards balance slow families across workers
-        shards = [cases[i::jobs * 4] for i in range(jobs * 4)]
-        shards = [s for s in shards if s]
+        # small batches, handed out as workers free up: a slow sweep delays only its own batch
+        size = max(1, min(_BATCH, len(cases) // (jobs * 4)))
+        shards = [cases[i:i + size] for i in range(0, len(cases), size)]
         results = []
         hits = set() if coverage else None
-        with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
-                                 initargs=(str(spec.root), profile, max_steps, coverage)) as pool:
-            for batch, batch_hits in pool.map(_run_batch, shards):
-                results.extend(batch)
-                tell(len(results), len(cases))
-                if hits is not None and batch_hits:
-                    hits |= batch_hits
+        try:
+            with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, mp_context=ctx,
+                                     initargs=(str(spec.root), profile, max_steps, coverage)) as pool:
+                for batch, batch_hits in pool.map(_run_batch, shards):
+                    results.extend(batch)
+                    tell(len(results), len(cases))
+                    if hits is not None and batch_hits:
+                        hits |= batch_hits
+        finally:
+            _WORKER.pop("prepared", None)
         results.sort(key=lambda r: r.path)
     return TestRunReport(results, time.perf_counter() - t0, load, profile, jobs, hits)
 
