@@ -29,12 +29,13 @@ class TileTable:
     values: list[list[str]]
     words: list[list[str]]
     defined: list[list[bool]]
+    predicate: bool = False  # one bit an element, read through the spec's predicate accessors (values 0/1)
 
     @classmethod
     def of(cls, t: TileState) -> "TileTable":
         j = t.to_json()
         return cls(t.register, t.data_type, t.rows, t.columns, t.valid_rows, t.valid_columns, t.layout,
-                   j["values"], j["words"], t.defined)  # type: ignore[arg-type]
+                   j["values"], j["words"], t.defined, t.predicate)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True, slots=True)

@@ -52,7 +52,7 @@ from .program import ProgramError, parse_program
 from .seeds import seed_of
 from . import planstate
 
-GENERATOR = "worked-5"
+GENERATOR = "worked-6"
 PAD = "Max"
 MAX_RUNS = 4
 # the order DataTypes are tried in when neither the sketch nor the composition names one: common widths first
@@ -433,7 +433,10 @@ class Generator:
                               unit.header_span.line if unit.header_span else 1)
         res.verified = True
         # the shape the page states is the destination's (the last Block's output; TCI's is one row)
-        out = res.outputs[-1] if res.outputs else None
+        # (its first destination: a second one, TSORT's indices, is shown but does not set the shape)
+        last = [x.destination for x in res.lines if x.destination]
+        out = next((t for t in res.outputs if last and t.register == last[-1]),
+                   res.outputs[-1] if res.outputs else None)
         shape = (out.rows, out.columns, out.valid_rows, out.valid_columns) if out is not None else \
             (rows, COLUMNS, VALID_ROWS, VALID_COLUMNS)
         dims = planstate.dimensions(tpl) if tpl.matrix else {}

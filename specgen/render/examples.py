@@ -147,7 +147,7 @@ def tile_view(t: TileTable) -> dict[str, Any]:
         r += 1
     return {"register": t.register, "data_type": t.data_type, "rows_n": t.rows, "columns_n": t.columns,
             "valid_rows": t.valid_rows, "valid_columns": t.valid_columns, "layout": t.layout,
-            "columns": list(range(t.columns)), "rows": rows,
+            "predicate": getattr(t, "predicate", False), "columns": list(range(t.columns)), "rows": rows,
             "undefined": sum(1 for row in t.defined for d in row if not d)}
 
 

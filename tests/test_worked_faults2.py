@@ -1,0 +1,75 @@
+"""What the pages show of the last faulting worked examples (0.58.3; issue 16 item 3).
+
+A predicate Tile reads back one bit an element through the spec's own accessors (TSEL's predicate, made by
+a TCMP Block, is compared with the comparison computed here from the TCMP sources), and every destination a
+commit allocates is read back (TSORT: the sorted values and the U32 index Tile, checked against a sort done
+here of the source).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import struct
+from pathlib import Path
+
+import pytest
+
+from specgen.examples.worked import Generator, WorkedSuite
+from specgen.graph import SpecGraph
+from specgen.loader import load_spec
+
+MNEMONICS = ("TSEL", "TSORT")
+
+pytestmark = [pytest.mark.corpus, pytest.mark.slow, pytest.mark.xdist_group("oracle-elementwise")]
+
+
+@pytest.fixture(scope="module")
+def suite(corpus_root: Path) -> WorkedSuite:
+    return Generator(SpecGraph.build(load_spec(corpus_root))).run(only=frozenset(MNEMONICS))
+
+
+def _words(t: object) -> list[list[int]]:
+    return [[int(t.words[r][c], 16) for c in range(t.valid_columns)] for r in range(t.valid_rows)]  # type: ignore
+
+
+def _f32(w: int) -> float:
+    return struct.unpack("<f", (w & 0xFFFFFFFF).to_bytes(4, "little"))[0]
+
+
+def test_predicate_tile_reads_one_bit_per_element(suite: WorkedSuite) -> None:
+    w = suite.entries["TSEL"].examples[0]
+    tcmp = w.result.program.split("BSTOP", 1)[0]
+    (left, right), = re.findall(r"B\.IOT (T\d+), (T\d+), mask", tcmp)
+    tiles = {t.register: _words(t) for t in w.result.inputs}
+    preds = [t for t in w.result.outputs if t.predicate]
+    assert len(preds) == 1
+    pred = preds[0]
+    # the predicate has the shape of the compared Tiles, one element a bit, and reads 1 where they are equal
+    assert (pred.valid_rows, pred.valid_columns) == (2, 3)
+    want = [[int(tiles[left][r][c] == tiles[right][r][c]) for c in range(3)] for r in range(2)]
+    assert _words(pred) == want
+    assert [row[:3] for row in pred.values[:2]] == [[str(x) for x in row] for row in want]
+    assert all(pred.defined[r][c] for r in range(2) for c in range(3))
+    assert {x for row in want for x in row} == {0, 1}
+
+
+def test_every_destination_of_a_two_destination_block_is_read_back(suite: WorkedSuite) -> None:
+    w = suite.entries["TSORT"].examples[0]
+    (src,) = w.result.inputs
+    outs = {t.data_type: t for t in w.result.outputs}
+    assert len(w.result.outputs) == 2 and "U32" in outs, [t.data_type for t in w.result.outputs]
+    values, index = outs[src.data_type], outs["U32"]
+    assert (index.valid_rows, index.valid_columns) == (values.valid_rows, values.valid_columns)
+    # the page's shape is the value destination's
+    assert (w.valid_rows, w.valid_columns) == (values.valid_rows, values.valid_columns)
+    descending = "B.IOR" in w.result.program and any(v.split()[0] == "1" for _, v in w.scalars)
+    for r, row in enumerate(_words(src)):
+        xs = [_f32(x) for x in row]
+        idx = _words(index)[r]
+        assert sorted(idx) == list(range(len(xs)))  # a permutation of the row's columns
+        got = [_f32(v) for v in _words(values)[r]]
+        # each value is the source element its index names (bit for bit, so a NaN compares too)
+        assert _words(values)[r] == [row[i] & 0xFFFFFFFF for i in idx]
+        ordered = [x for x in got if not math.isnan(x)]
+        assert ordered == sorted(ordered, reverse=descending)
