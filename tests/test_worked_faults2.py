@@ -73,3 +73,49 @@ def test_every_destination_of_a_two_destination_block_is_read_back(suite: Worked
         assert _words(values)[r] == [row[i] & 0xFFFFFFFF for i in idx]
         ordered = [x for x in got if not math.isnan(x)]
         assert ordered == sorted(ordered, reverse=descending)
+
+
+@pytest.fixture(scope="module")
+def suite_058(corpus_root: Path) -> WorkedSuite:
+    root = corpus_root.parent / "pto-spec-0.58.0"
+    if not root.is_dir():
+        pytest.skip(f"no 0.58.0 corpus at {root}")
+    return Generator(SpecGraph.build(load_spec(root))).run(only=frozenset({"THISTOGRAM", "TIMG2COL"}))
+
+
+def test_thistogram_058_gets_the_destination_width_its_legality_names(suite_058: WorkedSuite) -> None:
+    """0.58.0's predicate rejects ``valid_columns < 256`` and names U16/U32 sources: a 256-bin histogram."""
+    entry = suite_058.entries["THISTOGRAM"]
+    assert entry.reason is None and entry.examples, (entry.reason, entry.attempts)
+    w = entry.examples[0]
+    assert w.relation == "wide" and w.data_type in ("U16", "U32")
+    assert "B.DIM LB0=256" in w.result.program and "B.DIM LB2=256" in w.result.program
+    (dst,) = w.result.outputs
+    src, idx = w.result.inputs
+    assert (dst.valid_rows, dst.valid_columns) == (src.valid_rows, 256)
+    # U16, selected byte 0 (the all-zero B.DATR): a row counts the values whose high byte equals the row's
+    # first index element, binned by their low byte; the destination holds the running total over the bins
+    assert w.data_type == "U16" and "B.DATR {0, 0, 0, 0, 0, 0, 0}" in w.result.program
+    for r, row in enumerate(_words(src)):
+        key = int(idx.words[r][0], 16) & 0xFF
+        counts = [0] * 256
+        for v in row:
+            if (v >> 8) & 0xFF == key:
+                counts[v & 0xFF] += 1
+        want = [sum(counts[:b + 1]) for b in range(256)]
+        assert [x & 0xFFFF for x in _words(dst)[r]] == want
+
+
+def test_timg2col_058_runs_the_one_by_one_kernel_its_b_dim_coupling_leaves(suite_058: WorkedSuite) -> None:
+    """0.58.0 reads kernel and pad from LB0/LB1, which also shape the destination: only no B.DIM (kernel 1 x 1,
+    stride 1, no padding) gives a destination of patch count x kernel size; a one-column source is then copied."""
+    entry = suite_058.entries["TIMG2COL"]
+    assert entry.reason is None and entry.examples, (entry.reason, entry.attempts)
+    w = entry.examples[0]
+    assert w.relation == "single-column" and "B.DIM" not in w.result.program
+    (src,) = w.result.inputs
+    (dst,) = w.result.outputs
+    assert src.valid_columns == 1
+    # patches: (rows - 1 + 1) x (1 - 1 + 1) = rows, each of 1 x 1 element: the source column itself
+    assert (dst.valid_rows, dst.valid_columns) == (src.valid_rows, 1)
+    assert _words(dst) == _words(src)

@@ -44,8 +44,9 @@ from .datatypes import show_value, show_word
 from .executor import Executor, RunError, executor_for
 from .instantiate import (COLUMNS, SCALAR_GPR, SIZE_CODE, VALID_COLUMNS, VALID_ROWS, Instance, Plan, Producer,
                           block_lines, instantiate, needs_predicate, predicate_producers)
-from .operands import (RELATIONS, OperationFacts, complete_bindings, datr_line, index_datatypes, is_index_operand,
-                       operation_facts, role_type, scalar_types, sketch_sizes, source_roles)
+from .operands import (RELATIONS, WIDE, LegalityText, OperationFacts, complete_bindings, datr_line, index_datatypes,
+                       is_index_operand, legality_text, operation_facts, role_type, scalar_types, sketch_sizes,
+                       source_roles)
 from .outcome import ExampleResult, result_from_run
 from .pack import ResultPack
 from .program import ProgramError, parse_program
@@ -285,6 +286,12 @@ class Generator:
             entry.reason = Reason("spelling", (("command", tpl.spelling),))
             return entry
         cands = self.candidates(unit, tpl)
+        legal = None if special else self.legality(ins)
+        if legal is not None and legal.min_columns > VALID_COLUMNS and legal.types:
+            # a predicate with a floor on the destination's width also names the types it takes: those first
+            # (in the order the predicate names them: its first branch is the one it states in full)
+            rank = {n: i for i, n in enumerate(legal.types)}
+            cands.sort(key=lambda c: (not c[1], rank.get(c[0].name, len(rank))))
         if not cands:
             entry.reason = Reason("no-type")
             return entry
@@ -305,6 +312,9 @@ class Generator:
         size = max([SIZE_CODE, *sketch_sizes(ins)])
         extra = [Plan("", True, shapes[0], bool(facts.gpr_fields) if facts is not None else scalar, rel, datr, size)
                  for rel in RELATIONS[1:]] if not special else []
+        if legal is not None and legal.min_columns > VALID_COLUMNS:  # the destination the predicate's floor asks for
+            extra.insert(0, Plan("", True, shapes[0], extra[0].ior if extra else scalar, WIDE, datr, size,
+                                 legal.min_columns))
         budget += len(extra)
         if special and scalar and not tpl.matrix:  # a gather or scatter needs its base register
             plans = [x for x in plans if x.ior]
@@ -370,6 +380,11 @@ class Generator:
     @staticmethod
     def _has_broadcast(tpl: Template) -> bool:
         return any(b.broadcast(k) for b in tpl.bindings for k in range(b.sources or 0))
+
+    def legality(self, ins: object) -> LegalityText | None:
+        """What the instruction's legality predicate (its catalog record's ``legality_handler``) states in its text."""
+        handlers = [str(getattr(r, "legality_handler", "") or "") for r in getattr(ins, "catalog_records", None) or ()]
+        return legality_text(self.spec, self.executor().interp, handlers[0]) if handlers and handlers[0] else None
 
     def facts(self, mnemonic: str) -> OperationFacts | None:
         """The operand fields and B.IOR slots of ``mnemonic``'s tile operation, asked of the ASL once."""
