@@ -15,13 +15,13 @@ from pathlib import Path
 
 import pytest
 
+from specgen.examples.operands import destination_needs
 from specgen.examples.worked import Generator, WorkedSuite
 from specgen.graph import SpecGraph
 from specgen.loader import load_spec
 
-MNEMONICS = ("TSEL", "TSORT")
+MNEMONICS = ("TSEL", "TSORT", "TIMG2COL")
 
-pytestmark = [pytest.mark.corpus, pytest.mark.slow, pytest.mark.xdist_group("oracle-elementwise")]
 
 
 @pytest.fixture(scope="module")
@@ -37,6 +37,9 @@ def _f32(w: int) -> float:
     return struct.unpack("<f", (w & 0xFFFFFFFF).to_bytes(4, "little"))[0]
 
 
+@pytest.mark.corpus
+@pytest.mark.slow
+@pytest.mark.xdist_group("oracle-elementwise")
 def test_predicate_tile_reads_one_bit_per_element(suite: WorkedSuite) -> None:
     w = suite.entries["TSEL"].examples[0]
     tcmp = w.result.program.split("BSTOP", 1)[0]
@@ -54,6 +57,9 @@ def test_predicate_tile_reads_one_bit_per_element(suite: WorkedSuite) -> None:
     assert {x for row in want for x in row} == {0, 1}
 
 
+@pytest.mark.corpus
+@pytest.mark.slow
+@pytest.mark.xdist_group("oracle-elementwise")
 def test_every_destination_of_a_two_destination_block_is_read_back(suite: WorkedSuite) -> None:
     w = suite.entries["TSORT"].examples[0]
     (src,) = w.result.inputs
@@ -80,9 +86,12 @@ def suite_058(corpus_root: Path) -> WorkedSuite:
     root = corpus_root.parent / "pto-spec-0.58.0"
     if not root.is_dir():
         pytest.skip(f"no 0.58.0 corpus at {root}")
-    return Generator(SpecGraph.build(load_spec(root))).run(only=frozenset({"THISTOGRAM", "TIMG2COL"}))
+    return Generator(SpecGraph.build(load_spec(root))).run(only=frozenset({"THISTOGRAM", "TIMG2COL", "TINSERT", "TSCATTER"}))
 
 
+@pytest.mark.corpus
+@pytest.mark.slow
+@pytest.mark.xdist_group("oracle-elementwise")
 def test_thistogram_058_gets_the_destination_width_its_legality_names(suite_058: WorkedSuite) -> None:
     """0.58.0's predicate rejects ``valid_columns < 256`` and names U16/U32 sources: a 256-bin histogram."""
     entry = suite_058.entries["THISTOGRAM"]
@@ -106,6 +115,9 @@ def test_thistogram_058_gets_the_destination_width_its_legality_names(suite_058:
         assert [x & 0xFFFF for x in _words(dst)[r]] == want
 
 
+@pytest.mark.corpus
+@pytest.mark.slow
+@pytest.mark.xdist_group("oracle-elementwise")
 def test_timg2col_058_runs_the_one_by_one_kernel_its_b_dim_coupling_leaves(suite_058: WorkedSuite) -> None:
     """0.58.0 reads kernel and pad from LB0/LB1, which also shape the destination: only no B.DIM (kernel 1 x 1,
     stride 1, no padding) gives a destination of patch count x kernel size; a one-column source is then copied."""
@@ -119,3 +131,45 @@ def test_timg2col_058_runs_the_one_by_one_kernel_its_b_dim_coupling_leaves(suite
     # patches: (rows - 1 + 1) x (1 - 1 + 1) = rows, each of 1 x 1 element: the source column itself
     assert (dst.valid_rows, dst.valid_columns) == (src.valid_rows, 1)
     assert _words(dst) == _words(src)
+
+
+@pytest.mark.corpus
+@pytest.mark.slow
+@pytest.mark.xdist_group("oracle-elementwise")
+@pytest.mark.parametrize("mnemonic", ["TINSERT", "TSCATTER"])
+def test_058_destination_contents_defined_is_the_exact_reason(suite_058: WorkedSuite, mnemonic: str) -> None:
+    """0.58.0's predicates read ``_Tiles[[destination]].contents_defined``; a Block's destination is newly allocated
+    (``ConfigureTileForMask`` sets it FALSE) before the check, so no Block can satisfy them."""
+    entry = suite_058.entries[mnemonic]
+    assert not entry.examples
+    assert entry.reason is not None and entry.reason.key == "destination-state", entry.reason
+    p = dict(entry.reason.params)
+    assert p["predicate"] == f"TileOperandsLegal_{mnemonic}" and p["needs"] == "contents_defined"
+    assert p["site"].startswith("asl/tile/model/legality/operand-schema.asl:")
+    assert "Fault_TileLegality" in entry.attempts[-1].problem
+    assert "TileOperandsLegal_" in entry.reason.english()
+
+
+@pytest.mark.corpus
+@pytest.mark.slow
+@pytest.mark.xdist_group("oracle-elementwise")
+def test_timg2col_0583_destination_location_is_the_exact_reason(suite: WorkedSuite) -> None:
+    """0.58.3's predicate rejects a destination whose location is not Matrix; a Block allocates TileLocation_Any."""
+    entry = suite.entries["TIMG2COL"]
+    assert not entry.examples and entry.reason is not None and entry.reason.key == "destination-state"
+    p = dict(entry.reason.params)
+    assert p["needs"] == "location == TileLocation_Matrix"
+    assert p["site"] == "asl/tile/model/legality/image-to-column.asl:120"
+
+
+def test_destination_needs_reads_required_state_only() -> None:
+    """A requirement is what the predicate rejects without (``if … != X then return FALSE``) or asserts
+    (``return … && … == X``); ``!= Memory`` in a return chain (0.58.0 GMOV) only excludes a location."""
+    reject = ("if !TileDescriptorLegal(destination) ||\n   destination_tile.location != TileLocation_Matrix then\n"
+              "    return FALSE;\nend;")
+    assert destination_needs(reject) == ("location == TileLocation_Matrix",)
+    chain = "return TileDescriptorLegal(destination) &&\n  _Tiles[[destination]].location != TileLocation_Memory;"
+    assert destination_needs(chain) == ()
+    asserted = "return _Tiles[[destination]].contents_defined && _Tiles[[destination]].location == TileLocation_Vec;"
+    assert destination_needs(asserted) == ("contents_defined", "location == TileLocation_Vec")
+    assert destination_needs("return _Tiles[[destination]].location == TileLocation_Any;") == ()

@@ -312,12 +312,41 @@ _FLOOR = re.compile(r"_Tiles\[\[destination\]\]\.valid_columns\s*(<|>=)\s*(\d+)"
 _NAMED_TYPE = re.compile(r"TileDataType_([A-Za-z0-9]+)")
 
 
+_DESTINATION = r"(?:_Tiles\[\[destination\]\]|destination_tile)"
+_DEST_DEFINED = re.compile(_DESTINATION + r"\.contents_defined")
+_DEST_LOCATION = re.compile(_DESTINATION + r"\.location\s*(!=|==)\s*(TileLocation_\w+)")
+
+
 @dataclass(frozen=True, slots=True)
 class LegalityText:
     """What a legality predicate's own text states about a Block's shape and types."""
 
     min_columns: int  # 0: no floor on the destination's valid columns
     types: tuple[str, ...]  # the DataTypes its comparisons name, in order of first mention
+    # what it requires of the destination Tile's state (``contents_defined``, ``location == TileLocation_Matrix``):
+    # a Block's destination is a Tile its commit newly allocates, so these explain a legality fault exactly
+    destination_needs: tuple[str, ...] = ()
+    site: str = ""  # path:line of the predicate
+
+
+def _rejects(body: str, at: int) -> bool:
+    """Whether the comparison at ``at`` sits in an ``if … then return FALSE`` clause (else in a ``return … &&``)."""
+    start = body.rfind("if ", 0, at)
+    ret = body.rfind("return", 0, at)
+    then = body.find("then", at)
+    return start > ret and then >= 0 and body[then + 4:].lstrip().startswith("return FALSE")
+
+
+def destination_needs(body: str) -> tuple[str, ...]:
+    """The destination state a legality predicate's text requires: defined contents, a location."""
+    needs: list[str] = []
+    if _DEST_DEFINED.search(body):
+        needs.append("contents_defined")
+    for m in _DEST_LOCATION.finditer(body):
+        required = (m.group(1) == "!=") == _rejects(body, m.start())  # ``!=`` rejected, or ``==`` asserted
+        if required and not m.group(2).endswith("_Any"):
+            needs.append(f"location == {m.group(2)}")
+    return tuple(dict.fromkeys(needs))
 
 
 def legality_text(spec: Any, interp: Any, handler: str) -> LegalityText | None:
@@ -339,5 +368,6 @@ def legality_text(spec: Any, interp: Any, handler: str) -> LegalityText | None:
         end = next((i for i, x in enumerate(lines) if x.startswith("end;")), len(lines))
         body = "\n".join(lines[:end + 1])
         floors = [int(n) for _op, n in _FLOOR.findall(body)]
-        return LegalityText(max(floors, default=0), tuple(dict.fromkeys(_NAMED_TYPE.findall(body))))
+        return LegalityText(max(floors, default=0), tuple(dict.fromkeys(_NAMED_TYPE.findall(body))),
+                            destination_needs(body), f"{decl.path}:{decl.line}")
     return None

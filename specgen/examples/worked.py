@@ -348,6 +348,11 @@ class Generator:
                 entry.omitted = [x for x in entry.omitted if x not in self._scalar_lines(tpl)]
             else:
                 entry.defaulted = list(tpl.scalar_lines)
+        elif (legal is not None and legal.destination_needs and entry.attempts
+              and "Fault_TileLegality" in entry.attempts[-1].problem):  # the last plan reached the check
+            # the predicate asks the destination for a state a Tile the Block newly allocates does not have
+            entry.reason = Reason("destination-state", (("predicate", self._handler(ins)), ("site", legal.site),
+                                                        ("needs", "; ".join(legal.destination_needs))))
         elif tpl.scalar_reason is not None:  # the left-out B.IOR may be why; the attempts say what faulted
             entry.reason = tpl.scalar_reason
         else:
@@ -381,10 +386,16 @@ class Generator:
     def _has_broadcast(tpl: Template) -> bool:
         return any(b.broadcast(k) for b in tpl.bindings for k in range(b.sources or 0))
 
-    def legality(self, ins: object) -> LegalityText | None:
-        """What the instruction's legality predicate (its catalog record's ``legality_handler``) states in its text."""
+    @staticmethod
+    def _handler(ins: object) -> str:
+        """The instruction's legality predicate: its catalog record's ``legality_handler``."""
         handlers = [str(getattr(r, "legality_handler", "") or "") for r in getattr(ins, "catalog_records", None) or ()]
-        return legality_text(self.spec, self.executor().interp, handlers[0]) if handlers and handlers[0] else None
+        return handlers[0] if handlers else ""
+
+    def legality(self, ins: object) -> LegalityText | None:
+        """What the instruction's legality predicate states in its text (None: no handler or no text)."""
+        handler = self._handler(ins)
+        return legality_text(self.spec, self.executor().interp, handler) if handler else None
 
     def facts(self, mnemonic: str) -> OperationFacts | None:
         """The operand fields and B.IOR slots of ``mnemonic``'s tile operation, asked of the ASL once."""
