@@ -65,6 +65,9 @@ def test_every_destination_of_a_two_destination_block_is_read_back(suite: Worked
     (src,) = w.result.inputs
     outs = {t.data_type: t for t in w.result.outputs}
     assert len(w.result.outputs) == 2 and "U32" in outs, [t.data_type for t in w.result.outputs]
+    # the program table names both registers the BSTOP allocated
+    (stop,) = [x for x in w.result.lines if x.destination]
+    assert [stop.destination, *stop.more] == [t.register for t in w.result.outputs]
     values, index = outs[src.data_type], outs["U32"]
     assert (index.valid_rows, index.valid_columns) == (values.valid_rows, values.valid_columns)
     # the page's shape is the value destination's

@@ -50,6 +50,7 @@ class ParsedLine:
     status: str = ""  # BlockStatus_Executed | BlockStatus_Faulted | "" (not reached)
     destination: str = ""
     word: str = ""  # the instruction word run (the corpus' command path), e.g. 0x88219181
+    more: tuple[str, ...] = ()  # further destinations the same command allocated (TSORT's index Tile)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +113,8 @@ def parsed_lines(program: Program, run: RunResult | None) -> list[ParsedLine]:
         s = steps.get(id(st))
         word = str(s.args[0]) if s and s.entry == COMMAND_ENTRY and s.args else ""
         out.append(ParsedLine(st.line, st.text, st.mnemonic, dict(st.fields), s.entry if s else "",
-                              s.status if s else "", (s.destination or "") if s else "", word))
+                              s.status if s else "", (s.destination or "") if s else "", word,
+                              tuple(s.more) if s else ()))
     return out
 
 

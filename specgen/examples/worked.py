@@ -53,7 +53,7 @@ from .program import ProgramError, parse_program
 from .seeds import seed_of
 from . import planstate
 
-GENERATOR = "worked-6"
+GENERATOR = "worked-7"
 PAD = "Max"
 MAX_RUNS = 4
 # the order DataTypes are tried in when neither the sketch nor the composition names one: common widths first

@@ -220,7 +220,9 @@ def worked_view(graph: SpecGraph, mnemonic: str, src: Any) -> dict[str, Any] | N
             "scalars": list(getattr(w, "scalars", ())),
             "memory": list(getattr(w, "memory", ())), "dims": list(getattr(w, "dims", ())),
             "program": highlight_program(r.program, anchor=anchor + "-L"),
-            "lines": [{"line": x.line, "text": x.text, "word": x.word, "destination": x.destination}
+            "datr": getattr(w, "datr", ""),
+            "lines": [{"line": x.line, "text": x.text, "word": x.word, "destination": x.destination,
+                       "more": list(getattr(x, "more", ()))}
                       for x in r.lines],
             "inputs": [_pad_marked(tile_view(t), t) for t in r.inputs],
             "outputs": [_pad_marked(tile_view(t), t) for t in r.outputs],
