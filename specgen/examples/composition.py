@@ -66,6 +66,9 @@ ENGLISH = {
     "command": "the composition line '{line}' is a command the Block assembly syntax does not spell",
     "no-bstart": "the composition has no BSTART command",
     "no-iot": "the composition binds no Tile (no B.IOT command)",
+    "destination-state": "its legality predicate {predicate} ({site}) requires of the destination Tile: {needs}; "
+                         "a Block's destination is the Tile its commit newly allocates, which does not meet that, "
+                         "and every attempt faulted in this check",
     "no-executor": "the spec's ASL has no command path to run a program ({missing})",
     "no-type": "no DataType is admitted by the ASL (and named by the composition)",
     "faulted": "every attempt faulted or could not run ({attempts} tried); the last: {problem}",

@@ -42,7 +42,7 @@ from .program import Program
 from .syntax import HANDS, Statement
 from ..encoding.asm import AsmError
 from .faultsite import fault_site
-from .words import COMMAND_ENTRY, EXECUTED, REJECTED, WordRunner, allocated
+from .words import COMMAND_ENTRY, EXECUTED, PREDICATE_STORAGE, REJECTED, WordRunner, allocated
 from .inputstate import MemoryCell, MemoryState, configure_matrix, is_matrix_layout, read_memory, write_memory
 
 HAND_NAMES = {v: k for k, v in HANDS.items()}
@@ -110,8 +110,11 @@ class TileState:
     words: list[list[int]]
     defined: list[list[bool]]
     element: DataType | None = None  # None: the spec names no such type
+    predicate: bool = False  # a predicate Tile: one bit an element (``words`` hold 0 or 1)
 
     def values(self) -> list[list[str]]:
+        if self.predicate:
+            return [[str(w) for w in row] for row in self.words]
         et = self.element
         return [[show_value(w, et) if et else show_word(w) for w in row] for row in self.words]
 
@@ -120,7 +123,7 @@ class TileState:
             "register": self.register, "index": self.index, "data_type": self.data_type,
             "rows": self.rows, "columns": self.columns, "valid_rows": self.valid_rows,
             "valid_columns": self.valid_columns, "capacity_bytes": self.capacity_bytes,
-            "layout": self.layout, "values": self.values(),
+            "layout": self.layout, "values": self.values(), "predicate": self.predicate,
             "words": [[show_word(w) for w in row] for row in self.words], "defined": self.defined,
         }
 
@@ -150,6 +153,7 @@ class Step:
     args: tuple
     status: str
     destination: str | None = None
+    more: tuple[str, ...] = ()  # further registers the same statement allocated (a second destination)
 
 
 @dataclass(slots=True)
@@ -261,20 +265,22 @@ class Executor:
                         result.fault = fault
                         break
                     continue
+                self._fault_stack = ()
                 try:
                     entry, args, status, new = words.execute(st)
                 except AsmError as e:  # the forms are the catalogs': name them (an unusable one is the cause)
                     cat = f"{self.spec.config.json_root}/catalog"
                     raise RunError(f"line {st.line}: {st.text}: {e} (forms from {cat}/command-forms.json and "
                                    f"{cat}/tile-operations.json)", st, Span("", st.line, st.col)) from None
-                step = Step(st, entry, args, status, register_name(new) if new is not None else None)
+                step = Step(st, entry, args, status, register_name(new) if new is not None else None,
+                            tuple(register_name(k) for k in words.new[1:]))
                 result.steps.append(step)
                 if status != EXECUTED:
                     result.fault = self._fault(st, str(args[0]))
                     break
             for step in result.steps:
-                if step.destination:
-                    result.outputs[step.destination] = self.read_tile(register_index(step.destination) or 0)
+                for reg in ((step.destination,) if step.destination else ()) + step.more:
+                    result.outputs[reg] = self.read_tile(register_index(reg) or 0)
             for idx in sorted(allocated(it)):
                 result.tiles[register_name(idx)] = self.read_tile(idx)
             result.memory = read_memory(it, memory)
@@ -402,9 +408,13 @@ def tile_state(idx: int, tile: dict, words: list[list[int]], defined: list[list[
     layout = "column-major" if tile["layout"] == "TileLayout_ColumnMajor" else "row-major"
     if is_matrix_layout(str(tile["layout"]).removeprefix("TileLayout_")):  # a CUBE Tile keeps its layout's name
         layout = str(tile["layout"]).removeprefix("TileLayout_")
+    try:
+        predicate = str(tile["storage_kind"]) == PREDICATE_STORAGE
+    except (KeyError, TypeError, IndexError):
+        predicate = False
     return TileState(register_name(idx), idx, dt, int(tile["rows"]), int(tile["columns"]), int(tile["valid_rows"]),
                      int(tile["valid_columns"]), int(tile["capacity_bytes"]), layout, words, defined,
-                     vocabulary.datatype(dt))
+                     vocabulary.datatype(dt), predicate)
 
 
 def set_model_config(it: Interpreter, name: str, value: int) -> None:

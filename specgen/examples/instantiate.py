@@ -19,7 +19,7 @@ from typing import Any
 from ..vocabulary import DataType
 from .composition import Template, composition_lines, is_block_program, read_template
 from .executor import TileInput
-from .operands import (NO_DIM, OperationFacts, destination_rows, gpr_value, index_words, is_index_operand,
+from .operands import (NO_DIM, WIDE, OperationFacts, destination_rows, gpr_value, index_words, is_index_operand,
                        is_predicate_operand, source_shapes)
 from .seeds import source_words
 
@@ -38,6 +38,7 @@ class Plan:
     relation: str = "same"
     datr: str = ""  # a whole B.DATR command the composition requires (fields other than the PadValue)
     size: int = SIZE_CODE  # the destination's SizeCode (the record's example sketch's, when it names a larger one)
+    columns: int = 0  # the ``wide`` relation: the destination's valid and physical columns (B.DIM)
 
 
 @dataclass(slots=True)
@@ -73,7 +74,7 @@ def needs_predicate(tpl: Template) -> bool:
 
 def block_lines(tpl: Template, et: DataType, pad: str, regs: list[str], relation: str,
                 ior_regs: list[int], datr: str = "", size: int = SIZE_CODE, bstart: str = "",
-                store: bool = False) -> list[str]:
+                store: bool = False, wide: int = 0) -> list[str]:
     """The commands of one Block binding ``regs`` as its sources, in the composition's binding order.
 
     ``bstart``: the BSTART command as the spec spells it (``BSTART.TMATMUL FP16``); ``store``: the Block writes
@@ -88,7 +89,11 @@ def block_lines(tpl: Template, et: DataType, pad: str, regs: list[str], relation
         value = {0: VALID_COLUMNS, 1: destination_rows(relation, VALID_ROWS), 2: COLUMNS}
         if relation == "window":
             value = {0: 1, 1: 1, 2: COLUMNS}
-        lines += [f"B.DIM LB{lb}={value[lb]}" for lb in sorted(tpl.loop_bounds)]
+        bounds = set(tpl.loop_bounds)
+        if relation == WIDE and wide:  # valid and physical columns both set: the source's 4 cannot hold them
+            value = {0: wide, 1: VALID_ROWS, 2: wide}
+            bounds |= {0, 2}
+        lines += [f"B.DIM LB{lb}={value[lb]}" for lb in sorted(bounds)]
     if ior_regs:  # before the Tile bindings: 0.58.0 takes no binding after the ``<last>`` one (Fault_BundleControl)
         lines.append("B.IOR " + ", ".join(f"x{r}" for r in ior_regs))
     used = 0
@@ -181,7 +186,12 @@ def instantiate(tpl: Template, et: DataType, plan: Plan, rng: random.Random, fac
             gprs[SCALAR_GPR + i] = gpr_value(f, abs_word(scalar, st) if st is not et else scalar)
             if not f.startswith("flag") and f != "diagonal":  # a flag or diagonal is shown as a plain integer
                 types[SCALAR_GPR + i] = st
-    lines += block_lines(tpl, et, plan.pad, regs, plan.relation, sorted(gprs), plan.datr, plan.size, bstart)
+    size = plan.size
+    if plan.relation == WIDE:  # the smallest SizeCode whose bytes hold the widened destination's valid rows
+        while 128 * 2 ** (size - 1) < VALID_ROWS * plan.columns * et.bits // 8:
+            size += 1
+    lines += block_lines(tpl, et, plan.pad, regs, plan.relation, sorted(gprs), plan.datr, size, bstart,
+                         wide=plan.columns)
     return Instance("\n".join(lines), tiles, gprs, plan.relation, made, types)
 
 

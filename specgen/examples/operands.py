@@ -45,9 +45,16 @@ DATR_FIELD_ENUM = "TileDATRField"
 # ``sorted-rows``: no B.DIM, every source one sorted row (a merge takes sorted single-row sequences);
 # ``window``: full-shape sources under ``B.DIM LB0=1; LB1=1``, a 1 x 1 destination, so B.DIM-carried
 # offsets are 1 (TEXTRACT takes the element at row 1, column 1)
-RELATIONS = ("same", "transposed", "split-columns", "split-rows", "single-row", "window", "inherited", "sorted-rows")
+# ``single-column``: no B.DIM, every source one column, so every B.DIM-carried operand keeps its default (0.58.0
+# TIMG2COL reads kernel and pad from LB0/LB1, which also shape the destination: only the 1 x 1 kernel's defaults,
+# stride 1 and no padding, give a destination of exactly patch count x kernel size)
+RELATIONS = ("same", "transposed", "split-columns", "split-rows", "single-row", "window", "inherited", "sorted-rows",
+             "single-column")
+# ``wide``: the generic sources under a destination as wide as the legality predicate's floor on its valid
+# columns (``legality_text``), B.DIM setting its valid and physical columns; tried only where a floor is stated
+WIDE = "wide"
 # the relations that write no B.DIM (every B.DIM-carried operand zero, the destination shaped by its sources)
-NO_DIM = ("inherited", "sorted-rows")
+NO_DIM = ("inherited", "sorted-rows", "single-column")
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,12 +77,14 @@ def source_shapes(relation: str, count: int, valid_rows: int, valid_columns: int
 
     None when the relation does not apply (a split needs two sources and a column for each).
     """
-    if relation == "same":
+    if relation in ("same", WIDE):
         return [SourceShape(valid_rows, valid_columns, columns)] * count
     if relation == "window":
         return [SourceShape(valid_rows, valid_columns, columns)] * count if valid_rows > 1 < valid_columns else None
     if relation in ("single-row", "sorted-rows"):
         return [SourceShape(1, valid_columns, columns)] * count
+    if relation == "single-column":
+        return [SourceShape(valid_rows, 1, columns)] * count
     if relation == "inherited":
         if count > 1 and valid_columns < 2:
             return None
@@ -295,3 +304,70 @@ def index_datatypes(interp: Any, mnemonic: str, value: DataType, candidates: lis
         if ok:
             out.append(et.name)
     return out
+
+
+# a legality predicate that names a floor for the destination's valid columns (0.58.0 THISTOGRAM: one column a
+# histogram bin, ``_Tiles[[destination]].valid_columns < 256`` rejects) and the DataTypes it names for its Tiles
+_FLOOR = re.compile(r"_Tiles\[\[destination\]\]\.valid_columns\s*(<|>=)\s*(\d+)")
+_NAMED_TYPE = re.compile(r"TileDataType_([A-Za-z0-9]+)")
+
+
+_DESTINATION = r"(?:_Tiles\[\[destination\]\]|destination_tile)"
+_DEST_DEFINED = re.compile(_DESTINATION + r"\.contents_defined")
+_DEST_LOCATION = re.compile(_DESTINATION + r"\.location\s*(!=|==)\s*(TileLocation_\w+)")
+
+
+@dataclass(frozen=True, slots=True)
+class LegalityText:
+    """What a legality predicate's own text states about a Block's shape and types."""
+
+    min_columns: int  # 0: no floor on the destination's valid columns
+    types: tuple[str, ...]  # the DataTypes its comparisons name, in order of first mention
+    # what it requires of the destination Tile's state (``contents_defined``, ``location == TileLocation_Matrix``):
+    # a Block's destination is a Tile its commit newly allocates, so these explain a legality fault exactly
+    destination_needs: tuple[str, ...] = ()
+    site: str = ""  # path:line of the predicate
+
+
+def _rejects(body: str, at: int) -> bool:
+    """Whether the comparison at ``at`` sits in an ``if … then return FALSE`` clause (else in a ``return … &&``)."""
+    start = body.rfind("if ", 0, at)
+    ret = body.rfind("return", 0, at)
+    then = body.find("then", at)
+    return start > ret and then >= 0 and body[then + 4:].lstrip().startswith("return FALSE")
+
+
+def destination_needs(body: str) -> tuple[str, ...]:
+    """The destination state a legality predicate's text requires: defined contents, a location."""
+    needs: list[str] = []
+    if _DEST_DEFINED.search(body):
+        needs.append("contents_defined")
+    for m in _DEST_LOCATION.finditer(body):
+        required = (m.group(1) == "!=") == _rejects(body, m.start())  # ``!=`` rejected, or ``==`` asserted
+        if required and not m.group(2).endswith("_Any"):
+            needs.append(f"location == {m.group(2)}")
+    return tuple(dict.fromkeys(needs))
+
+
+def legality_text(spec: Any, interp: Any, handler: str) -> LegalityText | None:
+    """Read the legality predicate ``handler`` (the catalog record's ``legality_handler``) from the spec's ASL.
+
+    The generic template's destination is 3 columns wide; a predicate that requires at least N is given an
+    N-column destination (the ``wide`` relation). None: the spec has no such function or its text is not loaded.
+    """
+    index = getattr(interp, "index", None)
+    if index is None or not handler:
+        return None
+    for decl in index.lookup(handler):
+        if not hasattr(decl, "params"):
+            continue
+        unit = next((u for u in spec.units if u.path == decl.path), None)
+        if unit is None:
+            return None
+        lines = unit.text.splitlines()[decl.line - 1:]
+        end = next((i for i, x in enumerate(lines) if x.startswith("end;")), len(lines))
+        body = "\n".join(lines[:end + 1])
+        floors = [int(n) for _op, n in _FLOOR.findall(body)]
+        return LegalityText(max(floors, default=0), tuple(dict.fromkeys(_NAMED_TYPE.findall(body))),
+                            destination_needs(body), f"{decl.path}:{decl.line}")
+    return None

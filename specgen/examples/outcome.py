@@ -29,12 +29,13 @@ class TileTable:
     values: list[list[str]]
     words: list[list[str]]
     defined: list[list[bool]]
+    predicate: bool = False  # one bit an element, read through the spec's predicate accessors (values 0/1)
 
     @classmethod
     def of(cls, t: TileState) -> "TileTable":
         j = t.to_json()
         return cls(t.register, t.data_type, t.rows, t.columns, t.valid_rows, t.valid_columns, t.layout,
-                   j["values"], j["words"], t.defined)  # type: ignore[arg-type]
+                   j["values"], j["words"], t.defined, t.predicate)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +50,7 @@ class ParsedLine:
     status: str = ""  # CommandExecution_Executed | CommandExecution_Rejected | "" (not reached)
     destination: str = ""
     word: str = ""  # the instruction word run (the corpus' command path), e.g. 0x88219181
+    more: tuple[str, ...] = ()  # further destinations the same command allocated (TSORT's index Tile)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +113,8 @@ def parsed_lines(program: Program, run: RunResult | None) -> list[ParsedLine]:
         s = steps.get(id(st))
         word = str(s.args[0]) if s and s.entry == COMMAND_ENTRY and s.args else ""
         out.append(ParsedLine(st.line, st.text, st.mnemonic, dict(st.fields), s.entry if s else "",
-                              s.status if s else "", (s.destination or "") if s else "", word))
+                              s.status if s else "", (s.destination or "") if s else "", word,
+                              tuple(s.more) if s else ()))
     return out
 
 

@@ -41,6 +41,23 @@ def pe_mode_table(it: Interpreter) -> dict[int, int]:
     return out
 
 
+# A predicate Tile (``storage_kind`` ``TileStorage_Predicate``, 0.58.3) packs one bit an element into bytes; the
+# spec reads an element with these (``asl/tile/model/definedness/elements.asl``)
+PREDICATE_STORAGE = "TileStorage_Predicate"
+PREDICATE_READ = "ReadTilePredicateBit"
+PREDICATE_DEFINED = "TilePredicateBitDefined"
+
+
+def is_predicate(it: Interpreter, tile: object) -> bool:
+    """Whether a ``_Tiles`` descriptor is a predicate Tile the spec reads bit by bit."""
+    try:
+        kind = tile["storage_kind"]  # type: ignore[index]
+    except (KeyError, TypeError, IndexError):
+        return False
+    return (str(kind) == PREDICATE_STORAGE and it.has_function(PREDICATE_READ)
+            and it.has_function(PREDICATE_DEFINED))
+
+
 def allocated(it: Interpreter) -> set[int]:
     """The Tile registers the model holds allocated (its ``_Tiles`` descriptors)."""
     tiles = it.get_global("_Tiles")
@@ -59,6 +76,7 @@ class WordRunner:
         self.encodings = encodings
         self.dtype_none = dtype_none  # B.DATR's "no type" code (the spec's DTYPE_NONE)
         self.pe_modes: Mapping[int, int] = pe_mode_table(interp)
+        self.new: list[int] = []  # every register the last statement newly allocated, lowest first
 
     def assemble(self, st: Statement) -> Assembled:
         fields = st.fields
@@ -76,6 +94,7 @@ class WordRunner:
         before = allocated(it)
         status = str(it.call(COMMAND_ENTRY, Bits(a.word, 64), a.width))
         new = sorted(allocated(it) - before)
+        self.new = new  # a commit may allocate several destinations (TSORT's values and indices)
         return COMMAND_ENTRY, (a.hex(), a.width), status, (new[0] if new else None)
 
     def write_gprs(self, gprs: Mapping[int, int]) -> None:
@@ -106,6 +125,13 @@ class WordRunner:
         rows, cols = int(tile["rows"]), int(tile["columns"])
         words: list[list[int]] = []
         defined: list[list[bool]] = []
+        if is_predicate(it, tile):  # one bit an element, read through the spec's own predicate accessors
+            for r in range(rows):
+                drow = [it.call(PREDICATE_DEFINED, idx, r, c) is True for c in range(cols)]
+                defined.append(drow)
+                words.append([int(it.call(PREDICATE_READ, idx, r, c) is True) if d else 0
+                              for c, d in enumerate(drow)])
+            return tile, words, defined  # type: ignore[return-value]
         for r in range(rows):
             wrow: list[int] = []
             drow: list[bool] = []

@@ -44,15 +44,16 @@ from .datatypes import show_value, show_word
 from .executor import Executor, RunError, executor_for
 from .instantiate import (COLUMNS, SCALAR_GPR, SIZE_CODE, VALID_COLUMNS, VALID_ROWS, Instance, Plan, Producer,
                           block_lines, instantiate, needs_predicate, predicate_producers)
-from .operands import (RELATIONS, OperationFacts, complete_bindings, datr_line, index_datatypes, is_index_operand,
-                       operation_facts, role_type, scalar_types, sketch_sizes, source_roles)
+from .operands import (RELATIONS, WIDE, LegalityText, OperationFacts, complete_bindings, datr_line, index_datatypes,
+                       is_index_operand, legality_text, operation_facts, role_type, scalar_types, sketch_sizes,
+                       source_roles)
 from .outcome import ExampleResult, result_from_run
 from .pack import ResultPack
 from .program import ProgramError, parse_program
 from .seeds import seed_of
 from . import planstate
 
-GENERATOR = "worked-5"
+GENERATOR = "worked-7"
 PAD = "Max"
 MAX_RUNS = 4
 # the order DataTypes are tried in when neither the sketch nor the composition names one: common widths first
@@ -285,6 +286,12 @@ class Generator:
             entry.reason = Reason("spelling", (("command", tpl.spelling),))
             return entry
         cands = self.candidates(unit, tpl)
+        legal = None if special else self.legality(ins)
+        if legal is not None and legal.min_columns > VALID_COLUMNS and legal.types:
+            # a predicate with a floor on the destination's width also names the types it takes: those first
+            # (in the order the predicate names them: its first branch is the one it states in full)
+            rank = {n: i for i, n in enumerate(legal.types)}
+            cands.sort(key=lambda c: (not c[1], rank.get(c[0].name, len(rank))))
         if not cands:
             entry.reason = Reason("no-type")
             return entry
@@ -305,6 +312,9 @@ class Generator:
         size = max([SIZE_CODE, *sketch_sizes(ins)])
         extra = [Plan("", True, shapes[0], bool(facts.gpr_fields) if facts is not None else scalar, rel, datr, size)
                  for rel in RELATIONS[1:]] if not special else []
+        if legal is not None and legal.min_columns > VALID_COLUMNS:  # the destination the predicate's floor asks for
+            extra.insert(0, Plan("", True, shapes[0], extra[0].ior if extra else scalar, WIDE, datr, size,
+                                 legal.min_columns))
         budget += len(extra)
         if special and scalar and not tpl.matrix:  # a gather or scatter needs its base register
             plans = [x for x in plans if x.ior]
@@ -338,6 +348,11 @@ class Generator:
                 entry.omitted = [x for x in entry.omitted if x not in self._scalar_lines(tpl)]
             else:
                 entry.defaulted = list(tpl.scalar_lines)
+        elif (legal is not None and legal.destination_needs and entry.attempts
+              and "Fault_TileLegality" in entry.attempts[-1].problem):  # the last plan reached the check
+            # the predicate asks the destination for a state a Tile the Block newly allocates does not have
+            entry.reason = Reason("destination-state", (("predicate", self._handler(ins)), ("site", legal.site),
+                                                        ("needs", "; ".join(legal.destination_needs))))
         elif tpl.scalar_reason is not None:  # the left-out B.IOR may be why; the attempts say what faulted
             entry.reason = tpl.scalar_reason
         else:
@@ -370,6 +385,17 @@ class Generator:
     @staticmethod
     def _has_broadcast(tpl: Template) -> bool:
         return any(b.broadcast(k) for b in tpl.bindings for k in range(b.sources or 0))
+
+    @staticmethod
+    def _handler(ins: object) -> str:
+        """The instruction's legality predicate: its catalog record's ``legality_handler``."""
+        handlers = [str(getattr(r, "legality_handler", "") or "") for r in getattr(ins, "catalog_records", None) or ()]
+        return handlers[0] if handlers else ""
+
+    def legality(self, ins: object) -> LegalityText | None:
+        """What the instruction's legality predicate states in its text (None: no handler or no text)."""
+        handler = self._handler(ins)
+        return legality_text(self.spec, self.executor().interp, handler) if handler else None
 
     def facts(self, mnemonic: str) -> OperationFacts | None:
         """The operand fields and B.IOR slots of ``mnemonic``'s tile operation, asked of the ASL once."""
@@ -433,7 +459,10 @@ class Generator:
                               unit.header_span.line if unit.header_span else 1)
         res.verified = True
         # the shape the page states is the destination's (the last Block's output; TCI's is one row)
-        out = res.outputs[-1] if res.outputs else None
+        # (its first destination: a second one, TSORT's indices, is shown but does not set the shape)
+        last = [x.destination for x in res.lines if x.destination]
+        out = next((t for t in res.outputs if last and t.register == last[-1]),
+                   res.outputs[-1] if res.outputs else None)
         shape = (out.rows, out.columns, out.valid_rows, out.valid_columns) if out is not None else \
             (rows, COLUMNS, VALID_ROWS, VALID_COLUMNS)
         dims = planstate.dimensions(tpl) if tpl.matrix else {}

@@ -147,7 +147,7 @@ def tile_view(t: TileTable) -> dict[str, Any]:
         r += 1
     return {"register": t.register, "data_type": t.data_type, "rows_n": t.rows, "columns_n": t.columns,
             "valid_rows": t.valid_rows, "valid_columns": t.valid_columns, "layout": t.layout,
-            "columns": list(range(t.columns)), "rows": rows,
+            "predicate": getattr(t, "predicate", False), "columns": list(range(t.columns)), "rows": rows,
             "undefined": sum(1 for row in t.defined for d in row if not d)}
 
 
@@ -220,7 +220,9 @@ def worked_view(graph: SpecGraph, mnemonic: str, src: Any) -> dict[str, Any] | N
             "scalars": list(getattr(w, "scalars", ())),
             "memory": list(getattr(w, "memory", ())), "dims": list(getattr(w, "dims", ())),
             "program": highlight_program(r.program, anchor=anchor + "-L"),
-            "lines": [{"line": x.line, "text": x.text, "word": x.word, "destination": x.destination}
+            "datr": getattr(w, "datr", ""),
+            "lines": [{"line": x.line, "text": x.text, "word": x.word, "destination": x.destination,
+                       "more": list(getattr(x, "more", ()))}
                       for x in r.lines],
             "inputs": [_pad_marked(tile_view(t), t) for t in r.inputs],
             "outputs": [_pad_marked(tile_view(t), t) for t in r.outputs],
