@@ -176,6 +176,8 @@ def read_template(lines: list[str], datatype_names: tuple[str, ...]) -> Template
             tpl.loop_bounds.update(int(m) for m in _LB.findall(line))
             tpl.dims.update((int(lb), name) for lb, name in _LB_NAME.findall(line))
             tpl.fixed.update((name, int(v)) for name, v in _ONLY.findall(line))
+        elif head == "B.FPATR" and not _optional(line) and not rest.strip():
+            tpl.omitted.append(line)  # names no field (0.58.0): the postprocess default, no command to write
         elif head == "B.FPATR" and not _optional(line):
             tpl.fpatr = len([x for x in line.split("(", 1)[0].split(None, 1)[-1].split(",") if x.strip()])
         elif head == "B.IOS" and _optional(line):

@@ -1,0 +1,92 @@
+"""Worked examples for 0.58.0's matrix Blocks, whose composition names neither sources nor layouts.
+
+``BSTART.CUBE TMATMUL AType`` / ``B.DATR BType RMode Sat`` / ``B.IOT Local sources and Local outputs``: the
+sources come from the parameters of the spec's ``TileOperandsLegal_<MN>`` (left, right; the accumulator first
+in the ACC forms; a bias last), the B.DATR is all zero because the ASL lets the operation set none of its fields,
+the spelling is the instruction's own ``BSTART.TMATMUL`` form. Results are checked against a product computed
+here from the example's inputs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from specgen.examples.worked import Generator, WorkedSuite
+from specgen.graph import SpecGraph
+from specgen.loader import load_spec
+
+pytestmark = [pytest.mark.corpus, pytest.mark.slow, pytest.mark.xdist_group("oracle-elementwise")]
+ONLY = frozenset({"TMATMUL", "TMATMUL_ACC", "TMATMUL_BIAS", "TGEMV"})
+_SUITES: dict[Path, WorkedSuite] = {}
+
+
+@pytest.fixture(scope="module")
+def suite(corpus_root: Path) -> WorkedSuite:
+    root = corpus_root.parent / "pto-spec-0.58.0"
+    if not root.is_dir():
+        pytest.fail(f"the 0.58.0 corpus must be at {root}")
+    if root not in _SUITES:
+        _SUITES[root] = Generator(SpecGraph.build(load_spec(root))).run(only=ONLY)
+    return _SUITES[root]
+
+
+def _signed(word: str, bits: int = 64) -> int:
+    v = int(word, 16) & ((1 << bits) - 1)
+    return v - (1 << bits) if v >> (bits - 1) else v
+
+
+def _matrix(t: object) -> list[list[int]]:
+    return [[_signed(w) for w in row[:t.valid_columns]] for row in t.words[:t.valid_rows]]  # type: ignore[attr-defined]
+
+
+def _product(a: list[list[int]], b: list[list[int]]) -> list[list[int]]:
+    wrap = lambda v: ((v + (1 << 63)) % (1 << 64)) - (1 << 63)  # noqa: E731 - S64 arithmetic wraps
+    return [[wrap(sum(a[i][k] * b[k][j] for k in range(len(b)))) for j in range(len(b[0]))] for i in range(len(a))]
+
+
+def test_0580_tmatmul_takes_sources_from_the_operand_legality_asl(suite: WorkedSuite) -> None:
+    entry = suite.entries["TMATMUL"]
+    assert entry.reason is None and entry.examples, entry.attempts
+    w = entry.examples[0]
+    r = w.result
+    # the instruction's own form, an all-zero B.DATR (no field applicable), no B.FPATR line (it names no field)
+    assert r.lines[0].text == f"BSTART.TMATMUL {w.data_type}"
+    assert r.lines[1].text == "B.DATR {0, 0, 0, 0, 0, 0, 0}"
+    assert not any(ln.text.startswith("B.FPATR") for ln in r.lines)
+    assert "B.FPATR" in entry.omitted
+    # a type that accumulates in itself (TileMatrixAccumulatorDataType): the destination takes the Block's type
+    assert w.data_type == "S64"
+    a, b = (_matrix(t) for t in r.inputs)
+    (d,) = r.outputs
+    assert len(a[0]) == len(b) and _matrix(d) == _product(a, b)
+    for n in (len(a), len(a[0]), len(b[0])):  # every logical dimension a nonzero power of two (0.58.0's ASL)
+        assert n & (n - 1) == 0
+
+
+def test_0580_tmatmul_acc_binds_the_accumulator_first(suite: WorkedSuite) -> None:
+    w = suite.entries["TMATMUL_ACC"].examples[0]
+    c, a, b = (_matrix(t) for t in w.result.inputs)  # TileOperandsLegal_TMATMUL_ACC(destination, accumulator, left, right)
+    (d,) = w.result.outputs
+    ab = _product(a, b)
+    assert _matrix(d) == [[(((c[i][j] + ab[i][j]) + (1 << 63)) % (1 << 64)) - (1 << 63)
+                           for j in range(len(ab[0]))] for i in range(len(ab))]
+
+
+def test_0580_tmatmul_bias_adds_the_bias_row(suite: WorkedSuite) -> None:
+    w = suite.entries["TMATMUL_BIAS"].examples[0]
+    a, b, bias = (_matrix(t) for t in w.result.inputs)
+    assert len(bias) == 1 and len(bias[0]) == len(b[0])
+    (d,) = w.result.outputs
+    ab = _product(a, b)
+    assert _matrix(d) == [[(((ab[i][j] + bias[0][j]) + (1 << 63)) % (1 << 64)) - (1 << 63)
+                           for j in range(len(ab[0]))] for i in range(len(ab))]
+
+
+def test_0580_tgemv_vector_is_one_column(suite: WorkedSuite) -> None:
+    w = suite.entries["TGEMV"].examples[0]
+    a, v = (_matrix(t) for t in w.result.inputs)
+    assert len(v[0]) == 1 and dict(w.dims)["N"] == 1  # the ASL: _Tiles[[vector]].valid_columns == 1
+    (d,) = w.result.outputs
+    assert _matrix(d) == _product(a, v)
