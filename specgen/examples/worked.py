@@ -318,7 +318,9 @@ class Generator:
             plans = [x for x in plans if x.ior]
         if tpl.matrix:  # a matrix Block: one run a DataType (its edge values are no divisors), more DataTypes; a
             # number kind whose first two types fault at one site is not tried further (MX forms reach FP16)
-            plans, budget = [Plan("", True, datr=datr), Plan("", True, relation="power", datr=datr)], 2 * MAX_RUNS
+            plans, budget = [Plan("", True, datr=datr)], 2 * MAX_RUNS
+            if not any(layout for _r, layout, *_ in tpl.matrix):  # value Tiles: a power-of-two GEMM on retry
+                plans.append(Plan("", True, relation="power", datr=datr))
         same_kind: dict[str, list[str]] = {}  # a matrix Block: the faults of each number kind's types, in order
         for ci, (et, prose_ok) in enumerate(cands):
             if runs >= budget or (not prose_ok and entry.examples):
