@@ -90,3 +90,12 @@ def test_0580_tgemv_vector_is_one_column(suite: WorkedSuite) -> None:
     assert len(v[0]) == 1 and dict(w.dims)["N"] == 1  # the ASL: _Tiles[[vector]].valid_columns == 1
     (d,) = w.result.outputs
     assert _matrix(d) == _product(a, v)
+
+
+def test_0580_mx_forms_keep_the_exact_reason(corpus_root: Path) -> None:
+    root = corpus_root.parent / "pto-spec-0.58.0"
+    suite = Generator(SpecGraph.build(load_spec(root))).run(only=frozenset({"TMATMUL_MX"}))
+    entry = suite.entries["TMATMUL_MX"]
+    assert not entry.examples and entry.reason is not None and entry.reason.key == "matrix-operand"
+    # TileOperandsLegal_TMATMUL_MX(destination, left, left_scale, right, right_scale): the first non-GEMM operand
+    assert dict(entry.reason.params) == {"function": "TileOperandsLegal_TMATMUL_MX", "parameter": "left_scale"}

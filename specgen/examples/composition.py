@@ -68,6 +68,9 @@ ENGLISH = {
     "no-iot": "the composition binds no Tile (no B.IOT command)",
     "no-executor": "the spec's ASL has no command path to run a program ({missing})",
     "no-type": "no DataType is admitted by the ASL (and named by the composition)",
+    "matrix-operand": "the matrix operation's operand-legality ASL ({function}) names a source that is not a GEMM "
+                      "operand ('{parameter}': an MX scale, which needs E8M0 scale Tiles the generator does not "
+                      "make), so no source list is derived",
     "faulted": "every attempt faulted or could not run ({attempts} tried); the last: {problem}",
 }
 

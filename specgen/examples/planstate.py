@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from ..encoding.asm import candidates
 from ..encoding.model import EncodingSet
 from ..vocabulary import DataType, Vocabulary
-from .composition import Template
+from .composition import Reason, Template
 from .executor import TileInput
 from .inputstate import MemoryCell
 from .seeds import source_words
@@ -86,7 +86,8 @@ def asl_matrix_sources(it: object, mnemonic: str, tpl: Template) -> list[tuple[s
     """The ordered sources of ``mnemonic``'s matrix operation as the spec's ``TileOperandsLegal_<MN>`` names its
     parameters after the destination (``left``, ``right``; ``accumulator`` first in the ACC forms; a
     matrix-vector ``vector`` is one column, as the ASL checks ``valid_columns == 1``: N is pinned to 1 in
-    ``tpl.fixed``), each a row-major value Tile; None when the spec states no such function or a parameter is not a GEMM operand (an MX scale)."""
+    ``tpl.fixed``), each a row-major value Tile; None when the spec states no such function or a parameter is
+    not a GEMM operand (an MX scale: ``tpl.blockers`` then starts with the exact reason)."""
     from ..asl.ast import FuncDecl
     try:
         decls, _ = it._decls("TileOperandsLegal_" + mnemonic)  # type: ignore[attr-defined]
@@ -102,6 +103,8 @@ def asl_matrix_sources(it: object, mnemonic: str, tpl: Template) -> list[tuple[s
             continue
         hit = next((r for r in _PARAMETER_ROLES if low == r[0]), None)
         if hit is None:
+            tpl.blockers.insert(0, Reason("matrix-operand", (("function", "TileOperandsLegal_" + mnemonic),
+                                                             ("parameter", name))))
             return None
         if hit[0] == "vector":
             tpl.fixed.setdefault("N", 1)
