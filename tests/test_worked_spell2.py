@@ -99,3 +99,50 @@ def test_0580_mx_forms_keep_the_exact_reason(corpus_root: Path) -> None:
     assert not entry.examples and entry.reason is not None and entry.reason.key == "matrix-operand"
     # TileOperandsLegal_TMATMUL_MX(destination, left, left_scale, right, right_scale): the first non-GEMM operand
     assert dict(entry.reason.params) == {"function": "TileOperandsLegal_TMATMUL_MX", "parameter": "left_scale"}
+
+
+@pytest.fixture(scope="module")
+def masks(corpus_root: Path) -> WorkedSuite:
+    return Generator(SpecGraph.build(load_spec(corpus_root))).run(only=frozenset({"MGATHER_MASK", "MSCATTER_MASK"}))
+
+
+def _ints(t: object) -> list[list[int]]:
+    return [[int(v) for v in row[:t.valid_columns]] for row in t.values[:t.valid_rows]]  # type: ignore[attr-defined]
+
+
+def _lanes(r: object) -> list[list[bool]]:
+    """The predicate the TCMP Block makes, computed here: its two sources equal (comparison code 0, EQ)."""
+    by = {t.register: t for t in r.inputs}  # type: ignore[attr-defined]
+    producer = r.lines[0].text  # type: ignore[attr-defined]
+    assert producer.startswith("BSTART.VEC TCMP")
+    binding = next(ln.text for ln in r.lines if ln.text.startswith("B.IOT"))  # type: ignore[attr-defined]
+    left, right = (by[x.strip(", ")] for x in binding.split()[1:3])
+    lv, rv = _ints(left), _ints(right)
+    return [[a == b for a, b in zip(lr, rr)] for lr, rr in zip(lv, rv)]
+
+
+def test_mgather_mask_lane_mask_is_a_predicate_made_by_the_spec_s_tcmp_block(masks: WorkedSuite) -> None:
+    w = masks.entries["MGATHER_MASK"].examples[0]
+    r = w.result
+    assert w.producer == "TCMP" and "B.IOT T1, T0," in "\n".join(ln.text for ln in r.lines)
+    lanes = _lanes(r)
+    assert any(x for row in lanes for x in row) and not all(x for row in lanes for x in row)
+    memory = {int(a, 16): int(before) for a, before, _after in w.memory}
+    index = _ints(next(t for t in r.inputs if t.register == "T1"))
+    (d,) = [t for t in r.outputs if t.register != "T0"]
+    expected = [[memory[0x100 + index[i][j]] if lanes[i][j] else 0 for j in range(len(index[0]))]
+                for i in range(len(index))]
+    assert _ints(d) == expected
+
+
+def test_mscatter_mask_writes_only_the_predicate_s_lanes(masks: WorkedSuite) -> None:
+    w = masks.entries["MSCATTER_MASK"].examples[0]
+    r = w.result
+    assert w.producer == "TCMP"
+    lanes = _lanes(r)
+    by = {t.register: t for t in r.inputs}
+    data, index = _ints(by["T1"]), _ints(by["T2"])
+    after = {int(a, 16): int(x) for a, _before, x in w.memory}
+    for i, row in enumerate(index):
+        for j, disp in enumerate(row):
+            assert after[0x100 + disp] == (data[i][j] if lanes[i][j] else 0)

@@ -242,3 +242,24 @@ def memory_inputs(plan: MemoryPlan, vocabulary: Vocabulary, et: DataType, source
         else:
             tiles.append(TileInput(reg, et.name, 128 * 8 // (4 * et.bits), 4, rows, columns, data))
     return tiles
+
+
+def predicate_block(producer: object, first: int, rows: int, columns: int, rng: random.Random) -> tuple[list[str], list[TileInput]]:
+    """A Block of the spec that writes a predicate Tile (``producer``: an ``instantiate.Producer``, TCMP's
+    Block) on Tiles ``T<first>``…, run before a memory Block whose lane mask must be a predicate Tile
+    (``TilePredicateValuesLegal``: storage kind Predicate); its destination is ``T0``, the lowest free
+    register. The second source repeats some of the first's values, so both outcomes show."""
+    from .instantiate import block_lines
+    tpl: Template = producer.template  # type: ignore[attr-defined]
+    et: DataType = producer.data_type  # type: ignore[attr-defined]
+    count = sum(b.sources if b.sources is not None else 1 for b in tpl.bindings)
+    regs = [f"T{first + i}" for i in range(count)]
+    tiles: list[TileInput] = []
+    for i, reg in enumerate(regs):
+        words = source_words(et, rows, columns, 1, rng, edges=False)
+        if i and tiles:
+            left = tiles[-1].words
+            words = tuple(tuple(left[r][c] if (r + c) % 2 == 0 else w for c, w in enumerate(row))
+                          for r, row in enumerate(words))
+        tiles.append(TileInput(reg, et.name, 128 * 8 // (4 * et.bits), 4, rows, columns, words))
+    return block_lines(tpl, et, "", regs, "same", []), tiles

@@ -316,6 +316,10 @@ class Generator:
         budget += len(extra)
         if special and scalar and not tpl.matrix:  # a gather or scatter needs its base register
             plans = [x for x in plans if x.ior]
+            mplan = planstate.memory_plan(tpl, self._roles, self._prose)
+            if mplan is not None and mplan.mask_sources:  # then a lane mask made a predicate Tile by the spec's Block
+                plans += [replace(x, relation="predicate") for x in plans]
+                budget += 2
         if tpl.matrix:  # a matrix Block: one run a DataType (its edge values are no divisors), more DataTypes; a
             # number kind whose first two types fault at one site is not tried further (MX forms reach FP16)
             plans, budget = [Plan("", True, datr=datr)], 2 * MAX_RUNS
@@ -488,11 +492,19 @@ class Generator:
                             plan.relation)
         assert mplan is not None
         regs = [f"T{k + 1}" for k in range(sum(b.sources if b.sources is not None else 1 for b in tpl.bindings))]
+        producer = self.producer(et) if mplan.mask_sources and plan.relation == "predicate" else None
+        if producer is not None:  # the lane mask is a predicate Tile: the spec's own Block makes it, as T0
+            regs = [("T0" if k in mplan.mask_sources else r) for k, r in enumerate(regs)]
         gprs = {SCALAR_GPR: planstate.BASE_ADDRESS} if plan.ior else {}
         lines = block_lines(tpl, et, plan.pad, regs, "same", sorted(gprs), bstart=bstart, store=mplan.store)
         tiles = planstate.memory_inputs(mplan, self.vocabulary, et, regs, VALID_ROWS, VALID_COLUMNS, rng,
                                         plan.edges, planstate.INDEX_TYPES[0])
-        return Instance("\n".join(lines), tiles, gprs, plan.relation)
+        made = ""
+        if producer is not None:
+            tiles = [t for t in tiles if t.register != "T0"]
+            pre, ptiles = planstate.predicate_block(producer, len(regs) + 1, VALID_ROWS, VALID_COLUMNS, rng)
+            lines, tiles, made = pre + lines, tiles + ptiles, producer.mnemonic
+        return Instance("\n".join(lines), tiles, gprs, plan.relation, made)
 
 
 __all__ = ["GENERATOR", "WORKED", "Worked", "WorkedEntry", "WorkedSuite", "worked_examples"]
