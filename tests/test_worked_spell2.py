@@ -146,3 +146,32 @@ def test_mscatter_mask_writes_only_the_predicate_s_lanes(masks: WorkedSuite) -> 
     for i, row in enumerate(index):
         for j, disp in enumerate(row):
             assert after[0x100 + disp] == (data[i][j] if lanes[i][j] else 0)
+
+
+def test_a_lone_bare_b_iot_of_three_sources_becomes_two_bindings() -> None:
+    from specgen.examples.composition import read_template
+    tpl = read_template(["BSTART.MSCATTER.MASK DataType", "B.IOT", "B.IOR base_address", "BSTOP"], ("S32",))
+    tpl.infer_sources(3)
+    assert [(b.sources, b.last or b.destination) for b in tpl.bindings] == [(2, False), (1, False)]
+    tpl = read_template(["BSTART.X DataType", "B.IOT", "BSTOP"], ("S32",))
+    tpl.infer_sources(2)  # two sources: one binding, as before
+    assert [b.sources for b in tpl.bindings] == [2]
+
+
+def test_0580_mgather_cas_swaps_memory_and_returns_the_old_values(corpus_root: Path) -> None:
+    root = corpus_root.parent / "pto-spec-0.58.0"
+    entry = Generator(SpecGraph.build(load_spec(root))).run(only=frozenset({"MGATHER_CAS"})).entries["MGATHER_CAS"]
+    assert entry.examples, entry.reason
+    w = entry.examples[0]
+    by = {t.register: t for t in w.result.inputs}
+    index, expected, replacement = _ints(by["T1"]), _ints(by["T2"]), _ints(by["T3"])
+    memory = {int(a, 16): (int(b), int(x)) for a, b, x in w.memory}
+    size = 4  # S32
+    assert w.data_type == "S32"
+    (d,) = w.result.outputs
+    for i, row in enumerate(index):
+        for j, element in enumerate(row):  # 0.58.0: an element index, scaled by the element size
+            before, after = memory[0x100 + element * size]
+            assert before == expected[i][j]  # the compare succeeds, so the replacement is written
+            assert after == replacement[i][j]
+            assert _ints(d)[i][j] == before  # the destination returns the old memory value

@@ -112,9 +112,17 @@ class Template:
 
         ``sources`` is how many source operands the instruction's catalog record binds (-1: no record says;
         0: a destination-only binding, TEXPANDS); they fill the
-        unspecified bindings in order, at most two a binding (the B.IOT forms bind two sources).
+        unspecified bindings in order, at most two a binding (the B.IOT forms bind two sources). A lone bare
+        ``B.IOT`` of a record with more than two sources (0.58.0's MSCATTER_MASK, MGATHER_CAS: three) stands
+        for as many B.IOT words as they need, the last one closing the stream.
         """
         if sources < 0 or all(b.sources is not None for b in self.bindings):
+            return
+        if len(self.bindings) == 1 and self.bindings[0].sources is None and sources > 2:
+            b = self.bindings[0]
+            counts = [2] * ((sources - 1) // 2) + [sources - 2 * ((sources - 1) // 2)]
+            self.bindings = [Binding(n, False, False) for n in counts[:-1]] + \
+                [Binding(counts[-1], b.destination, b.last, b.predicate, b.names)]
             return
         left = sources - sum(b.sources or 0 for b in self.bindings)
         out = []

@@ -234,13 +234,16 @@ def memory_inputs(plan: MemoryPlan, vocabulary: Vocabulary, et: DataType, source
     plan.cells = [MemoryCell(BASE_ADDRESS + s * size, size, None if plan.store else data[k // columns][k % columns])
                   for k, s in enumerate(slots)]
     tiles = []
+    first = True
     for k, reg in enumerate(sources):
         if k in plan.index_sources or k in plan.mask_sources:
             flat = displacements if k in plan.index_sources else [1] + [rng.randint(0, 1) for _ in range(n - 1)]
             words = tuple(tuple(flat[r * columns:(r + 1) * columns]) for r in range(rows))
             tiles.append(TileInput(reg, it.name, 128 * 8 // (4 * it.bits), 4, rows, columns, words))
-        else:
-            tiles.append(TileInput(reg, et.name, 128 * 8 // (4 * et.bits), 4, rows, columns, data))
+        else:  # the first data Tile holds the memory's values (a CAS's expected), a further one fresh values
+            words = data if first else source_words(et, rows, columns, k + 1, rng, edges=False)
+            first = False
+            tiles.append(TileInput(reg, et.name, 128 * 8 // (4 * et.bits), 4, rows, columns, words))
     return tiles
 
 
