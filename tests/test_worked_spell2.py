@@ -175,3 +175,13 @@ def test_0580_mgather_cas_swaps_memory_and_returns_the_old_values(corpus_root: P
             assert before == expected[i][j]  # the compare succeeds, so the replacement is written
             assert after == replacement[i][j]
             assert _ints(d)[i][j] == before  # the destination returns the old memory value
+
+
+def test_tprefetch_gets_the_no_tile_reason_on_both_corpora(corpus_root: Path) -> None:
+    """TPREFETCH binds no Tile (0.58.3's composition has no B.IOT, 0.58.0's lists a bare one): the reason is
+    read from the ASL's operand fields (no ``source…``/``destination…``), not from the composition."""
+    for root in (corpus_root, corpus_root.parent / "pto-spec-0.58.0"):
+        entry = Generator(SpecGraph.build(load_spec(root))).run(only=frozenset({"TPREFETCH"})).entries["TPREFETCH"]
+        assert not entry.examples and entry.reason is not None and entry.reason.key == "no-tile"
+        fields = dict(entry.reason.params)["fields"].split(", ")
+        assert "address" in fields and not any(f.startswith(("source", "destination")) for f in fields)

@@ -71,6 +71,9 @@ ENGLISH = {
     "matrix-operand": "the matrix operation's operand-legality ASL ({function}) names a source that is not a GEMM "
                       "operand ('{parameter}': an MX scale, which needs E8M0 scale Tiles the generator does not "
                       "make), so no source list is derived",
+    "no-tile": "the operation has no Tile operand (its ASL operand fields: {fields}); it writes no Tile, GPR or "
+               "memory value a worked example could show (a prefetch only records memory-load events), so no "
+               "example is run",
     "faulted": "every attempt faulted or could not run ({attempts} tried); the last: {problem}",
 }
 

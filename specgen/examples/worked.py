@@ -280,6 +280,10 @@ class Generator:
                     tpl.blockers = [b for b in tpl.blockers if b.key != "datr"]
             if tpl.fillable:
                 complete_bindings(tpl, roles, facts)
+        idle = self.facts(ins.mnemonic) if self.executor().supported else None
+        if idle is not None and not idle.sources and not idle.destinations:  # TPREFETCH: no Tile, no value shown
+            entry.reason = Reason("no-tile", (("fields", ", ".join(idle.present) or "-"),))
+            return entry
         if not tpl.fillable:
             entry.reason = tpl.blockers[0] if tpl.blockers else Reason("no-iot")
             return entry
