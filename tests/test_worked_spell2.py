@@ -185,3 +185,18 @@ def test_tprefetch_gets_the_no_tile_reason_on_both_corpora(corpus_root: Path) ->
         assert not entry.examples and entry.reason is not None and entry.reason.key == "no-tile"
         fields = dict(entry.reason.params)["fields"].split(", ")
         assert "address" in fields and not any(f.startswith(("source", "destination")) for f in fields)
+
+
+def test_0580_gmov_binds_all_four_pes_after_one_pe_bindings_are_rejected(corpus_root: Path) -> None:
+    root = corpus_root.parent / "pto-spec-0.58.0"
+    entry = Generator(SpecGraph.build(load_spec(root))).run(only=frozenset({"GMOV"})).entries["GMOV"]
+    assert entry.examples, entry.reason
+    # every one-PE attempt faulted at its B.IOT line (commands.asl: the TileMemory GMOV selector wants 1111)
+    one_pe = [a for a in entry.attempts if "'B.IOT " in a.problem]
+    assert one_pe and all("mask=0b0001" in a.problem for a in one_pe)
+    assert entry.attempts[:len(one_pe)] == one_pe  # the four-PE retry comes only after all of them
+    w = entry.examples[0]
+    assert any(ln.text.startswith("B.IOT ") and "mask=0b1111" in ln.text for ln in w.result.lines)
+    (src,) = w.result.inputs
+    (dst,) = w.result.outputs
+    assert _ints(dst) == _ints(src)  # a copy from a peer PE, which holds the same Tile
