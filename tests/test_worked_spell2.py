@@ -200,3 +200,23 @@ def test_0580_gmov_binds_all_four_pes_after_one_pe_bindings_are_rejected(corpus_
     (src,) = w.result.inputs
     (dst,) = w.result.outputs
     assert _ints(dst) == _ints(src)  # a copy from a peer PE, which holds the same Tile
+
+
+def test_0580_tload_and_tstore_move_the_valid_rectangle_at_the_row_stride(corpus_root: Path) -> None:
+    """``B.DATR/B.DIM`` sets the three loop bounds; B.IOR binds the base and the row stride the catalog roles
+    name (``base-address``, ``row-stride-elements``); element (r, c) lives at base + (r * stride + c) * size."""
+    root = corpus_root.parent / "pto-spec-0.58.0"
+    suite = Generator(SpecGraph.build(load_spec(root))).run(only=frozenset({"TLOAD", "TSTORE"}))
+    for mnemonic in ("TLOAD", "TSTORE"):
+        entry = suite.entries[mnemonic]
+        assert entry.examples, entry.reason
+        w = entry.examples[0]
+        regs = dict(w.scalars)
+        base, stride = int(regs["x5"], 16), int(regs["x6"], 16)
+        size = 4 if w.data_type in ("S32", "U32", "FP32") else 8
+        cells = {int(a, 16): (b, x) for a, b, x in w.memory}
+        tile = _ints(w.result.outputs[0] if mnemonic == "TLOAD" else w.result.inputs[0])
+        for r, row in enumerate(tile):
+            for c, value in enumerate(row):
+                before, after = cells[base + (r * stride + c) * size]
+                assert int(after) == value and (mnemonic == "TSTORE") == (before == "")

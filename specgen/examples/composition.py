@@ -166,7 +166,13 @@ def read_template(lines: list[str], datatype_names: tuple[str, ...]) -> Template
     for raw in lines:
         line = raw.strip()
         head = _head(line)
+        if head.startswith("#") and tpl.spelling:
+            break  # a further form of the Block (0.58.0's ``# Shared form``): the first form is the example's
         if not head or head.startswith("#"):
+            continue
+        if head == "B.DATR/B.DIM":  # 0.58.0's TLOAD/TSTORE: the Block's data attributes and its three bounds
+            tpl.datr = "optional" if tpl.datr == "absent" else tpl.datr
+            tpl.loop_bounds.update({0, 1, 2})
             continue
         rest = line.split(None, 1)[1] if " " in line else ""
         if head.startswith("BSTART."):

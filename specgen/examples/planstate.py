@@ -194,6 +194,7 @@ class MemoryPlan:
     mask_sources: list[int]       # positions of the sources named a lane mask (``MaskTile``): 0 or 1 a lane
     store: bool                   # the Block writes memory (no destination Tile: MSCATTER)
     bytes: bool = True            # an index is a byte displacement (0.58.3), else an element index (0.58.0)
+    stride: bool = False          # a regular rectangle: B.IOR's second slot is the row stride in elements (TLOAD)
     cells: list[MemoryCell] = field(default_factory=list)
 
 
@@ -208,6 +209,8 @@ def memory_plan(tpl: Template, roles: list[tuple[str, str]] = (), prose: str = "
             return [int(f[6:]) for f, role in roles if f.startswith("source") and f[6:].isdigit() and word in role]
         index, masks = positions("indices"), positions("mask")
         store = not any(role == "destination" for _f, role in roles)
+        if not index and any("row-stride" in role for _f, role in roles):
+            return MemoryPlan([], masks, store, stride=True)
     else:
         lines = tpl.scalar_lines + [x for x in tpl.omitted if x.strip().upper().startswith("B.IOR")]
         if not any("base" in x.lower() for x in lines):
@@ -226,6 +229,11 @@ def memory_inputs(plan: MemoryPlan, vocabulary: Vocabulary, et: DataType, source
     it = vocabulary.datatype(index_type)
     assert it is not None
     size = max(1, et.bits // 8)
+    if plan.stride:  # the valid rectangle at base + (row * Col + column) * size, the row stride one physical row
+        data = source_words(et, rows, columns, 0, rng, edges=edges)
+        plan.cells = [MemoryCell(BASE_ADDRESS + (r * 4 + c) * size, size, None if plan.store else data[r][c])
+                      for r in range(rows) for c in range(columns)]
+        return [TileInput(reg, et.name, 128 * 8 // (4 * et.bits), 4, rows, columns, data) for reg in sources]
     n = rows * columns
     slots = list(range(n))
     rng.shuffle(slots)

@@ -510,6 +510,8 @@ class Generator:
         if producer is not None:  # the lane mask is a predicate Tile: the spec's own Block makes it, as T0
             regs = [("T0" if k in mplan.mask_sources else r) for k, r in enumerate(regs)]
         gprs = {SCALAR_GPR: planstate.BASE_ADDRESS} if plan.ior else {}
+        if plan.ior and mplan.stride:  # the row stride in elements: one physical row of the example's Tiles
+            gprs[SCALAR_GPR + 1] = COLUMNS
         lines = block_lines(tpl, et, plan.pad, regs, "same", sorted(gprs), bstart=bstart, store=mplan.store)
         tiles = planstate.memory_inputs(mplan, self.vocabulary, et, regs, VALID_ROWS, VALID_COLUMNS, rng,
                                         plan.edges, planstate.INDEX_TYPES[0])
