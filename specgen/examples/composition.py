@@ -71,6 +71,12 @@ ENGLISH = {
                          "and every attempt faulted in this check",
     "no-executor": "the spec's ASL has no command path to run a program ({missing})",
     "no-type": "no DataType is admitted by the ASL (and named by the composition)",
+    "matrix-operand": "the matrix operation's operand-legality ASL ({function}) names a source that is not a GEMM "
+                      "operand ('{parameter}': an MX scale, which needs E8M0 scale Tiles the generator does not "
+                      "make), so no source list is derived",
+    "no-tile": "the operation has no Tile operand (its ASL operand fields: {fields}); it writes no Tile, GPR or "
+               "memory value a worked example could show (a prefetch only records memory-load events), so no "
+               "example is run",
     "faulted": "every attempt faulted or could not run ({attempts} tried); the last: {problem}",
 }
 
@@ -112,9 +118,17 @@ class Template:
 
         ``sources`` is how many source operands the instruction's catalog record binds (-1: no record says;
         0: a destination-only binding, TEXPANDS); they fill the
-        unspecified bindings in order, at most two a binding (the B.IOT forms bind two sources).
+        unspecified bindings in order, at most two a binding (the B.IOT forms bind two sources). A lone bare
+        ``B.IOT`` of a record with more than two sources (0.58.0's MSCATTER_MASK, MGATHER_CAS: three) stands
+        for as many B.IOT words as they need, the last one closing the stream.
         """
         if sources < 0 or all(b.sources is not None for b in self.bindings):
+            return
+        if len(self.bindings) == 1 and self.bindings[0].sources is None and sources > 2:
+            b = self.bindings[0]
+            counts = [2] * ((sources - 1) // 2) + [sources - 2 * ((sources - 1) // 2)]
+            self.bindings = [Binding(n, False, False) for n in counts[:-1]] + \
+                [Binding(counts[-1], b.destination, b.last, b.predicate, b.names)]
             return
         left = sources - sum(b.sources or 0 for b in self.bindings)
         out = []
@@ -155,7 +169,13 @@ def read_template(lines: list[str], datatype_names: tuple[str, ...]) -> Template
     for raw in lines:
         line = raw.strip()
         head = _head(line)
+        if head.startswith("#") and tpl.spelling:
+            break  # a further form of the Block (0.58.0's ``# Shared form``): the first form is the example's
         if not head or head.startswith("#"):
+            continue
+        if head == "B.DATR/B.DIM":  # 0.58.0's TLOAD/TSTORE: the Block's data attributes and its three bounds
+            tpl.datr = "optional" if tpl.datr == "absent" else tpl.datr
+            tpl.loop_bounds.update({0, 1, 2})
             continue
         rest = line.split(None, 1)[1] if " " in line else ""
         if head.startswith("BSTART."):
@@ -179,6 +199,8 @@ def read_template(lines: list[str], datatype_names: tuple[str, ...]) -> Template
             tpl.loop_bounds.update(int(m) for m in _LB.findall(line))
             tpl.dims.update((int(lb), name) for lb, name in _LB_NAME.findall(line))
             tpl.fixed.update((name, int(v)) for name, v in _ONLY.findall(line))
+        elif head == "B.FPATR" and not _optional(line) and not rest.strip():
+            tpl.omitted.append(line)  # names no field (0.58.0): the postprocess default, no command to write
         elif head == "B.FPATR" and not _optional(line):
             tpl.fpatr = len([x for x in line.split("(", 1)[0].split(None, 1)[-1].split(",") if x.strip()])
         elif head == "B.IOS" and _optional(line):

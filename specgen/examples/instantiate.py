@@ -13,7 +13,7 @@ row indices of a DataType the ASL admits for it.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..vocabulary import DataType
@@ -39,6 +39,7 @@ class Plan:
     datr: str = ""  # a whole B.DATR command the composition requires (fields other than the PadValue)
     size: int = SIZE_CODE  # the destination's SizeCode (the record's example sketch's, when it names a larger one)
     columns: int = 0  # the ``wide`` relation: the destination's valid and physical columns (B.DIM)
+    pes: int = 0b0001  # the PE mask of every binding (all four when the ASL rejects a one-PE binding: GMOV)
 
 
 @dataclass(slots=True)
@@ -74,7 +75,7 @@ def needs_predicate(tpl: Template) -> bool:
 
 def block_lines(tpl: Template, et: DataType, pad: str, regs: list[str], relation: str,
                 ior_regs: list[int], datr: str = "", size: int = SIZE_CODE, bstart: str = "",
-                store: bool = False, wide: int = 0) -> list[str]:
+                store: bool = False, wide: int = 0, pes: int = 0b0001) -> list[str]:
     """The commands of one Block binding ``regs`` as its sources, in the composition's binding order.
 
     ``bstart``: the BSTART command as the spec spells it (``BSTART.TMATMUL FP16``); ``store``: the Block writes
@@ -99,7 +100,7 @@ def block_lines(tpl: Template, et: DataType, pad: str, regs: list[str], relation
     used = 0
     for k, b in enumerate(tpl.bindings):
         n = b.sources if b.sources is not None else 1
-        parts = regs[used:used + n] + ["mask=0b0001"]
+        parts = regs[used:used + n] + [f"mask=0b{pes:04b}"]
         used += n
         final = k == len(tpl.bindings) - 1
         if b.last or final:
@@ -191,7 +192,9 @@ def instantiate(tpl: Template, et: DataType, plan: Plan, rng: random.Random, fac
         while 128 * 2 ** (size - 1) < VALID_ROWS * plan.columns * et.bits // 8:
             size += 1
     lines += block_lines(tpl, et, plan.pad, regs, plan.relation, sorted(gprs), plan.datr, size, bstart,
-                         wide=plan.columns)
+                         wide=plan.columns, pes=plan.pes)
+    if plan.pes != 0b0001:  # the sources live in every PE the bindings name
+        tiles = [replace(t, mask=plan.pes) for t in tiles]
     return Instance("\n".join(lines), tiles, gprs, plan.relation, made, types)
 
 

@@ -39,7 +39,7 @@ from ..graph import Derived, SpecGraph
 from ..models.located import AslUnit
 from ..prose import datatype_sentence
 from ..vocabulary import VOCABULARY, DataType
-from .composition import Reason, Template, composition_lines, is_block_program, read_template
+from .composition import Binding, Reason, Template, composition_lines, is_block_program, read_template
 from .datatypes import show_value, show_word
 from .executor import Executor, RunError, executor_for
 from .instantiate import (COLUMNS, SCALAR_GPR, SIZE_CODE, VALID_COLUMNS, VALID_ROWS, Instance, Plan, Producer,
@@ -53,7 +53,7 @@ from .program import ProgramError, parse_program
 from .seeds import seed_of
 from . import planstate
 
-GENERATOR = "worked-7"
+GENERATOR = "worked-8"
 PAD = "Max"
 MAX_RUNS = 4
 # the order DataTypes are tried in when neither the sketch nor the composition names one: common widths first
@@ -232,6 +232,11 @@ class Generator:
             out.append((et, prose is None or et.name in prose))
         if tpl.matrix:  # integer products first: exact, and the reference profile multiplies floating carriers raw
             out.sort(key=lambda c: c[0].kind not in ("signed", "unsigned"))
+        if tpl.matrix and not any(layout for _r, layout, *_ in tpl.matrix):
+            # value-Tile sources: the destination is allocated in the Block's type, which the ASL wants to be the
+            # accumulator's (``TileMatrixAccumulatorDataType``): types that accumulate in themselves first
+            it = self.executor().interp
+            out.sort(key=lambda c: planstate.accumulator_type(it, voc, c[0]).name != c[0].name)
         both = [c for c in out if c[1]]
         return both + [c for c in out if not c[1]]
 
@@ -264,8 +269,10 @@ class Generator:
         self._prose = " ".join([str(getattr(ins, "summary", "") or "")] +
                                [str(x) for x in (getattr(contract, "memory_effects", None) or [])])
         # a matrix or memory Block is planned by planstate (its sources are CUBE Tiles or memory, not value Tiles)
-        special = tpl.matrix or planstate.memory_plan(tpl, self._roles, self._prose) is not None
         datr = ""
+        if planstate.gemm_block(tpl) and self.executor().supported:  # a matrix Block whose sources the ASL names
+            datr = self._gemm_sources(ins.mnemonic, tpl)
+        special = tpl.matrix or planstate.memory_plan(tpl, self._roles, self._prose) is not None
         if self.executor().supported and tpl.bindings and not special:
             facts = self.facts(ins.mnemonic)
             if tpl.datr == "required":  # derive the fields the composition requires from the line and the ASL
@@ -274,6 +281,10 @@ class Generator:
                     tpl.blockers = [b for b in tpl.blockers if b.key != "datr"]
             if tpl.fillable:
                 complete_bindings(tpl, roles, facts)
+        idle = self.facts(ins.mnemonic) if self.executor().supported else None
+        if idle is not None and not idle.sources and not idle.destinations:  # TPREFETCH: no Tile, no value shown
+            entry.reason = Reason("no-tile", (("fields", ", ".join(idle.present) or "-"),))
+            return entry
         if not tpl.fillable:
             entry.reason = tpl.blockers[0] if tpl.blockers else Reason("no-iot")
             return entry
@@ -281,7 +292,8 @@ class Generator:
         if not ex.supported:
             entry.reason = Reason("no-executor", (("missing", ", ".join(ex.missing)),))
             return entry
-        self._spelling = planstate.spelling_of(ex.words.encodings if ex.words is not None else None, tpl)
+        self._spelling = planstate.spelling_of(ex.words.encodings if ex.words is not None else None, tpl,
+                                              ins.mnemonic)
         if self._spelling is None:
             entry.reason = Reason("spelling", (("command", tpl.spelling),))
             return entry
@@ -318,9 +330,15 @@ class Generator:
         budget += len(extra)
         if special and scalar and not tpl.matrix:  # a gather or scatter needs its base register
             plans = [x for x in plans if x.ior]
+            mplan = planstate.memory_plan(tpl, self._roles, self._prose)
+            if mplan is not None and mplan.mask_sources:  # then a lane mask made a predicate Tile by the spec's Block
+                plans += [replace(x, relation="predicate") for x in plans]
+                budget += 2
         if tpl.matrix:  # a matrix Block: one run a DataType (its edge values are no divisors), more DataTypes; a
             # number kind whose first two types fault at one site is not tried further (MX forms reach FP16)
-            plans, budget = [Plan("", True)], 2 * MAX_RUNS
+            plans, budget = [Plan("", True, datr=datr)], 2 * MAX_RUNS
+            if not any(layout for _r, layout, *_ in tpl.matrix):  # value Tiles: a power-of-two GEMM on retry
+                plans.append(Plan("", True, relation="power", datr=datr))
         same_kind: dict[str, list[str]] = {}  # a matrix Block: the faults of each number kind's types, in order
         for ci, (et, prose_ok) in enumerate(cands):
             if runs >= budget or (not prose_ok and entry.examples):
@@ -342,6 +360,16 @@ class Generator:
                 same_kind.setdefault(et.kind, []).append(got.replace(et.name, ""))
             if entry.examples:
                 break
+        bound = entry.attempts and all("'B.IOT " in a.problem for a in entry.attempts)
+        if not entry.examples and not special and bound:
+            # every run was rejected at a binding itself: the ASL wants more PEs than one (0.58.0 GMOV: all four)
+            for plan in [x for x in plans if x.ior] or plans[:1]:
+                got = self._try(unit, tpl, cands[0][0], replace(plan, pes=0b1111), cands[0][1], 1)
+                if isinstance(got, Worked):
+                    entry.examples.append(got)
+                    break
+                if got is not None:
+                    entry.attempts.append(Attempt(cands[0][0].name, plan.pad, plan.edges, got))
         if entry.examples:
             self._prose_excluded(unit, tpl, entry, cands)
             if entry.examples[0].scalars:  # the B.IOR the composition names is in the program
@@ -396,6 +424,24 @@ class Generator:
         """What the instruction's legality predicate states in its text (None: no handler or no text)."""
         handler = self._handler(ins)
         return legality_text(self.spec, self.executor().interp, handler) if handler else None
+
+    def _gemm_sources(self, mnemonic: str, tpl: Template) -> str:
+        """Give a matrix Block whose composition names no sources (0.58.0) the ones its operand-legality ASL
+        names, and the B.DATR its required line asks for; returns that B.DATR ("" for none or underivable)."""
+        sources = planstate.asl_matrix_sources(self.executor().interp, mnemonic, tpl)
+        if not sources:
+            return ""
+        tpl.matrix = sources
+        tpl.bindings = [Binding(len(sources), True, True, False, tuple(r for r, *_ in sources))]
+        if tpl.datr != "required":
+            return ""
+        facts = self.facts(mnemonic)
+        line = datr_line(tpl.datr_text, self.vocabulary.datatype_names, facts) if facts is not None else None
+        if line is None and facts is not None and not facts.datr_fields:
+            line = planstate.zero_datr(tpl.datr_text)
+        if line:
+            tpl.blockers = [b for b in tpl.blockers if b.key != "datr"]
+        return line or ""
 
     def facts(self, mnemonic: str) -> OperationFacts | None:
         """The operand fields and B.IOR slots of ``mnemonic``'s tile operation, asked of the ASL once."""
@@ -465,7 +511,7 @@ class Generator:
                    res.outputs[-1] if res.outputs else None)
         shape = (out.rows, out.columns, out.valid_rows, out.valid_columns) if out is not None else \
             (rows, COLUMNS, VALID_ROWS, VALID_COLUMNS)
-        dims = planstate.dimensions(tpl) if tpl.matrix else {}
+        dims = planstate.dimensions(tpl, plan.relation) if tpl.matrix else {}
         return Worked(res, et.name, plan.pad, plan.edges, seed, *shape, prose_ok,
                       plan.broadcast if self._has_broadcast(tpl) else "",
                       tuple((f"x{k}", show_word(v) if mplan is not None else  # an address
@@ -482,16 +528,28 @@ class Generator:
         if tpl.matrix:
             interp = self.executor().interp
             text, _ = planstate.matrix_program(tpl, self._spelling or (tpl.spelling, tpl.operation), et,
-                                               planstate.destination_size_code(interp, tpl))
+                                               planstate.destination_size_code(interp, tpl), plan.datr,
+                                               plan.relation)
             acc = planstate.accumulator_type(interp, self.vocabulary, et)
-            return Instance(text, planstate.matrix_inputs(tpl, et, rng, plan.edges, acc), {}, plan.relation)
+            return Instance(text, planstate.matrix_inputs(tpl, et, rng, plan.edges, acc, plan.relation), {},
+                            plan.relation)
         assert mplan is not None
         regs = [f"T{k + 1}" for k in range(sum(b.sources if b.sources is not None else 1 for b in tpl.bindings))]
+        producer = self.producer(et) if mplan.mask_sources and plan.relation == "predicate" else None
+        if producer is not None:  # the lane mask is a predicate Tile: the spec's own Block makes it, as T0
+            regs = [("T0" if k in mplan.mask_sources else r) for k, r in enumerate(regs)]
         gprs = {SCALAR_GPR: planstate.BASE_ADDRESS} if plan.ior else {}
+        if plan.ior and mplan.stride:  # the row stride in elements: one physical row of the example's Tiles
+            gprs[SCALAR_GPR + 1] = COLUMNS
         lines = block_lines(tpl, et, plan.pad, regs, "same", sorted(gprs), bstart=bstart, store=mplan.store)
         tiles = planstate.memory_inputs(mplan, self.vocabulary, et, regs, VALID_ROWS, VALID_COLUMNS, rng,
                                         plan.edges, planstate.INDEX_TYPES[0])
-        return Instance("\n".join(lines), tiles, gprs, plan.relation)
+        made = ""
+        if producer is not None:
+            tiles = [t for t in tiles if t.register != "T0"]
+            pre, ptiles = planstate.predicate_block(producer, len(regs) + 1, VALID_ROWS, VALID_COLUMNS, rng)
+            lines, tiles, made = pre + lines, tiles + ptiles, producer.mnemonic
+        return Instance("\n".join(lines), tiles, gprs, plan.relation, made)
 
 
 __all__ = ["GENERATOR", "WORKED", "Worked", "WorkedEntry", "WorkedSuite", "worked_examples"]
