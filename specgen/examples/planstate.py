@@ -24,6 +24,7 @@ from ..vocabulary import DataType, Vocabulary
 from .composition import Reason, Template
 from .executor import TileInput
 from .inputstate import MemoryCell
+from .operandchecks import TYPED, OperandChecks, extent, source_role
 from .seeds import source_words
 
 SIZES = {"M": 2, "N": 3, "K": 4}  # a small legal GEMM: every dimension distinct, so a transposition would show
@@ -82,12 +83,15 @@ def gemm_block(tpl: Template) -> bool:
     return not tpl.matrix and any(name in ("M", "N", "K") for name in tpl.dims.values())
 
 
-def asl_matrix_sources(it: object, mnemonic: str, tpl: Template) -> list[tuple[str, str, str, str]] | None:
+def asl_matrix_sources(it: object, mnemonic: str, tpl: Template,
+                       reader: OperandChecks | None = None) -> list[tuple[str, str, str, str]] | None:
     """The ordered sources of ``mnemonic``'s matrix operation as the spec's ``TileOperandsLegal_<MN>`` names its
     parameters after the destination (``left``, ``right``; ``accumulator`` first in the ACC forms; a
     matrix-vector ``vector`` is one column, as the ASL checks ``valid_columns == 1``: N is pinned to 1 in
     ``tpl.fixed``), each a row-major value Tile; None when the spec states no such function or a parameter is
-    not a GEMM operand (an MX scale: ``tpl.blockers`` then starts with the exact reason)."""
+    not a GEMM operand and ``reader`` (the predicate's text) names no type and shape for it (``tpl.blockers`` then
+    starts with the exact reason). A source whose type the predicate fixes carries it in its role
+    (``A:E4M3``, ``Scale:E8M0``; see ``source_role``)."""
     from ..asl.ast import FuncDecl
     try:
         decls, _ = it._decls("TileOperandsLegal_" + mnemonic)  # type: ignore[attr-defined]
@@ -102,13 +106,19 @@ def asl_matrix_sources(it: object, mnemonic: str, tpl: Template) -> list[tuple[s
         if low.startswith("destination"):
             continue
         hit = next((r for r in _PARAMETER_ROLES if low == r[0]), None)
+        if hit is None and reader is not None:  # a further operand (an MX scale): its type and shape as the ASL checks
+            got = reader.operand(name)
+            if got is not None:
+                out.append(got)
+                continue
         if hit is None:
             tpl.blockers.insert(0, Reason("matrix-operand", (("function", "TileOperandsLegal_" + mnemonic),
                                                              ("parameter", name))))
             return None
         if hit[0] == "vector":
             tpl.fixed.setdefault("N", 1)
-        out.append((hit[1], "", hit[2], hit[3]))
+        typed = reader.pair_type(name) if reader is not None else ""
+        out.append((hit[1] + (f"{TYPED}{typed}" if typed else ""), "", hit[2], hit[3]))
     return out or None
 
 
@@ -165,15 +175,19 @@ def accumulator_type(it: object, vocabulary: Vocabulary, et: DataType) -> DataTy
 
 
 def matrix_inputs(tpl: Template, et: DataType, rng: random.Random, edges: bool,
-                  accumulator: DataType | None = None, relation: str = "same") -> list[TileInput]:
+                  accumulator: DataType | None = None, relation: str = "same",
+                  vocabulary: Vocabulary | None = None) -> list[TileInput]:
     """The matrix sources as CUBE Tiles (the spec sizes their storage) or row-major value Tiles, seeded; the
-    operands other than A and B (an accumulator, a Bias) hold ``accumulator`` values."""
+    operands other than A and B (an accumulator, a Bias) hold ``accumulator`` values; a source whose role names
+    the type its predicate fixes holds that type's (``vocabulary`` resolves it)."""
     dims = dimensions(tpl, relation)
     out = []
-    for k, (role, layout, rows, cols) in enumerate(tpl.matrix):
+    for k, (named, layout, rows, cols) in enumerate(tpl.matrix):
+        role, typed = source_role(named)
         st = et if role in ("A", "B") or accumulator is None else accumulator
-        vr = int(rows) if rows.isdigit() else dims.get(rows, 1)
-        vc = int(cols) if cols.isdigit() else dims.get(cols, 1)
+        if typed:  # the type the operand-legality predicate fixes (an MX pair's E4M3, a scale's E8M0)
+            st = vocabulary.datatype(typed) or st if vocabulary is not None else st
+        vr, vc = extent(rows, dims), extent(cols, dims)
         words = source_words(st, vr, vc, k, rng, edges=edges)
         if layout:
             out.append(TileInput(f"T{k + 1}", st.name, vr, vc, vr, vc, words, layout=layout))
@@ -274,3 +288,4 @@ def predicate_block(producer: object, first: int, rows: int, columns: int, rng: 
                           for r, row in enumerate(words))
         tiles.append(TileInput(reg, et.name, 128 * 8 // (4 * et.bits), 4, rows, columns, words))
     return block_lines(tpl, et, "", regs, "same", []), tiles
+

@@ -47,6 +47,7 @@ from .instantiate import (COLUMNS, SCALAR_GPR, SIZE_CODE, VALID_COLUMNS, VALID_R
 from .operands import (RELATIONS, WIDE, LegalityText, OperationFacts, complete_bindings, datr_line, index_datatypes,
                        is_index_operand, legality_text, operation_facts, role_type, scalar_types, sketch_sizes,
                        source_roles)
+from .operandchecks import OperandChecks
 from .outcome import ExampleResult, result_from_run
 from .pack import ResultPack
 from .program import ProgramError, parse_program
@@ -428,11 +429,17 @@ class Generator:
     def _gemm_sources(self, mnemonic: str, tpl: Template) -> str:
         """Give a matrix Block whose composition names no sources (0.58.0) the ones its operand-legality ASL
         names, and the B.DATR its required line asks for; returns that B.DATR ("" for none or underivable)."""
-        sources = planstate.asl_matrix_sources(self.executor().interp, mnemonic, tpl)
+        interp = self.executor().interp
+        whole = tuple(t.name for t in self.vocabulary.datatypes if t.kind != "packed")
+        reader = OperandChecks(self.spec, interp, "TileOperandsLegal_" + mnemonic, whole)
+        sources = planstate.asl_matrix_sources(interp, mnemonic, tpl, reader)
         if not sources:
             return ""
         tpl.matrix = sources
-        tpl.bindings = [Binding(len(sources), True, True, False, tuple(r for r, *_ in sources))]
+        tpl.bindings = [Binding(len(sources), True, True, False,
+                                tuple(planstate.source_role(r)[0] for r, *_ in sources))]
+        if any(planstate.source_role(r)[1] for r, *_ in sources) and reader.block_type():
+            tpl.listed_types = [reader.block_type()]  # the predicate fixes the Block's own type (MX: FP32)
         if tpl.datr != "required":
             return ""
         facts = self.facts(mnemonic)
@@ -531,7 +538,8 @@ class Generator:
                                                planstate.destination_size_code(interp, tpl), plan.datr,
                                                plan.relation)
             acc = planstate.accumulator_type(interp, self.vocabulary, et)
-            return Instance(text, planstate.matrix_inputs(tpl, et, rng, plan.edges, acc, plan.relation), {},
+            return Instance(text, planstate.matrix_inputs(tpl, et, rng, plan.edges, acc, plan.relation,
+                                                                 self.vocabulary), {},
                             plan.relation)
         assert mplan is not None
         regs = [f"T{k + 1}" for k in range(sum(b.sources if b.sources is not None else 1 for b in tpl.bindings))]
