@@ -176,3 +176,37 @@ def assemble_text(es: EncodingSet, text: str, forms: Iterable[Encoding] | None =
             continue
         return Assembled(enc, values, enc.encode(values))
     raise AsmError(errors[0] if len(errors) == 1 else f"{head}: no form takes these operands ({'; '.join(errors)})")
+
+
+def first_legal_values(enc: Encoding) -> dict[str, int]:
+    """Each constrained free field's smallest allowed value (the others encode as zero)."""
+    out: dict[str, int] = {}
+    for f in enc.free_fields:
+        cons = enc.constraints_for(f.name)
+        if cons:
+            out[f.name] = next((v for v in range(1 << min(f.width, 12)) if all(c.allows(v) for c in cons)), 0)
+    return out
+
+
+def unassemblable(es: EncodingSet) -> dict[str, str]:
+    """Forms whose written text does not select them, by form id, with the reason.
+
+    A form is tried with its first legal values (each constrained field's first
+    allowed value, the rest zero): when its canonical text assembles to another
+    word, what is written cannot tell it from an earlier form of the same
+    mnemonic (the catalog's carrier rows of BSTART.TMOV's sub-operations share
+    one text and one DataType domain); the first is the one a command selects.
+    """
+    out: dict[str, str] = {}
+    for e in es:
+        if e.kind == "reservation":
+            continue
+        word = e.encode(first_legal_values(e))
+        try:
+            got = assemble_text(es, disassemble_form(e, e.decode_fields(word)))
+        except AsmError as x:
+            out[e.form_id] = str(x)
+            continue
+        if got.word != word:
+            out[e.form_id] = f"template {e.assembly!r} selects form {got.encoding.form_id} first"
+    return out
