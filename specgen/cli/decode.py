@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
+from ..encoding.asm_template import disassemble_form
 from .common import load_encodings, root_arg
 from .exitcodes import ExitCode
 
@@ -64,6 +65,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         tag = f" [{enc.variant}]" if enc.variant else ""
         out.write(f"{hexword} ({width}-bit) = {enc.mnemonic}{tag}  form {enc.form_id}  ({enc.source})\n")
         out.write(f"  assembly: {enc.assembly}\n")
+        out.write(f"  asm: {disassemble_form(enc, m.values)}\n")  # what `specgen asm` reads back
         for f in enc.fields:
             fixed = "  (operation constant)" if f.fixed_by == "operation" else ""
             out.write(f"  {f.name} = {m.value_text(f.name)}{fixed}\n")

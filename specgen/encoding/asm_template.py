@@ -63,12 +63,25 @@ def _operand_words(rest: str) -> list[str]:
     """Identifiers of the operand text that name operands (suffix options and t/u alternatives dropped)."""
     rest = re.sub(r"->\s*\{([^}]*)\}", lambda m: "->" + m.group(1).split(",")[-1].strip(), rest)
     words: list[str] = []
+    dest = False
     for m in _IDENT.finditer(rest):
         before = rest[:m.start()].rstrip()
+        dest = dest or before.endswith("->")
         if before.endswith("."):
             continue
-        words.append(m.group(0))
+        words.append(("->" if dest else "") + m.group(0))
     return words
+
+
+def _destination(enc: Encoding, word: str, used: set[str]) -> str:
+    """A destination operand (``Rd``, ``Dst0``): its field by name, else the next unused ``…Dst…`` field."""
+    try:
+        return resolve_field(enc, word, used)
+    except AsmError:
+        dsts = [f.name for f in enc.free_fields if f.name not in used and "dst" in f.name.lower()]
+        if not dsts:
+            raise
+        return dsts[0]
 
 
 def shape_of(enc: Encoding) -> TemplateShape:
@@ -80,11 +93,11 @@ def shape_of(enc: Encoding) -> TemplateShape:
     positional: list[str] = []
     free = {f.name for f in enc.free_fields}
     for w in _operand_words(rest):
-        if _keyword(w):
-            positional.append("=" + w.upper())  # written as is: it tells forms of one mnemonic apart
+        if _keyword(w.removeprefix("->")):
+            positional.append("=" + w.removeprefix("->").upper())  # written as is: it tells forms of one mnemonic apart
             continue
         try:
-            name = resolve_field(enc, w, used)
+            name = _destination(enc, w[2:], used) if w.startswith("->") else resolve_field(enc, w, used)
         except AsmError:
             continue  # a letter (M, N) or a label: its field stays a named operand
         if name not in free:
@@ -122,7 +135,9 @@ def disassemble_form(enc: Encoding, values: dict[str, int]) -> str:
 
 
 def _split_operands(text: str) -> list[str]:
-    return [o.strip() for o in text.split(",") if o.strip()]
+    """Operands as written; the template's ``[`` ``]`` address brackets and ``->`` destination marks may be written or left out."""
+    ops = [o.strip().strip("[]").strip() for o in text.split(",")]
+    return [o[2:].strip() if o.startswith("->") else o for o in ops if o]
 
 
 def _value(enc: Encoding, name: str, text: str) -> int:
