@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from ..encoding.asm import Assembled
+from ..encoding.asm import AsmError, Assembled
 from ..encoding.asm_template import assemble_text, forms_of
 from ..encoding.model import EncodingSet
 from .common import load_encodings, report_unusable, root_arg
@@ -32,7 +32,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """1 when the program does not parse or a command has no form that takes its operands."""
-    from ..encoding.asm import AsmError, assemble_command
+    from ..encoding.asm import assemble_command
     from ..examples.program import ProgramError, parse_program
     from ..loader import RootError, load_spec
     from ..vocabulary import vocabulary_of
