@@ -113,6 +113,7 @@ def test_scalar_words_from_the_catalog(corpus_root: Path) -> None:
 def test_cli_template_errors_are_findings(corpus_root: Path) -> None:
     root = str(corpus_root.parent / "pto-spec-0.58.3")
     for text, expect in (("B.CATR 1", "takes 6 operands"), ("addi x1, 5", "takes 3 operands"),
+                         ("BSTART.VEC TMUL, DataType", "cannot assemble"),
                          ("nosuchop x1, x2", "unknown command")):
         err = io.StringIO()
         assert main(["asm", "--root", root, text], out=io.StringIO(), err=err) == 1, text
@@ -120,3 +121,6 @@ def test_cli_template_errors_are_findings(corpus_root: Path) -> None:
     out = io.StringIO()
     assert main(["asm", "--root", root, "B.CATR 1, 0, 0, 0, 0, 0"], out=out, err=io.StringIO()) == 0
     assert "form b_catr" in out.getvalue().lower()
+    out = io.StringIO()
+    assert main(["asm", "--root", root, "BSTART.STD RET"], out=out, err=io.StringIO()) == 0
+    assert "form bstart_std" in out.getvalue().lower()

@@ -54,10 +54,13 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if es is None:
             return ExitCode.FINDINGS
         return _template_commands(es, text, shown, str(e), args.format, out, err)
-    if program.is_sketch:
+    if program.is_sketch:  # a symbolic operand to the block syntax may be a template keyword (BSTART.STD RET)
         first = program.sketch[0]
-        err.write(f"{shown}:{first.line}:{first.col}: {program.sketch_reason}: cannot assemble\n")
-        return ExitCode.FINDINGS
+        reason = f"{shown}:{first.line}:{first.col}: {program.sketch_reason}: cannot assemble"
+        es = load_encodings(Path(args.root), err)
+        if es is None:
+            return ExitCode.FINDINGS
+        return _template_commands(es, text, shown, reason, args.format, out, err)
     es = load_encodings(Path(args.root), err)
     if es is None:
         return ExitCode.FINDINGS
@@ -96,7 +99,8 @@ def _template_commands(es: EncodingSet, text: str, shown: str, block_error: str,
         try:
             a = assemble_text(es, cmd)
         except AsmError as e:
-            if not forms_of(es, cmd.split(None, 1)[0]):  # not a template form either: the block parser's finding
+            if not forms_of(es, cmd.split(None, 1)[0]) or block_error.endswith("cannot assemble"):
+                # not a template form either (or a block sketch): the block parser's finding
                 err.write(f"{block_error}\n")
             else:
                 err.write(f"{shown}:{n}:1: {cmd}: {e}\n")
