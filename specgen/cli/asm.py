@@ -6,13 +6,14 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from ..encoding.asm import AsmError, Assembled
-from ..encoding.asm_template import assemble_text, forms_of
-from ..encoding.model import EncodingSet
 from .common import load_encodings, report_unusable, root_arg
 from .exitcodes import ExitCode
+
+if TYPE_CHECKING:
+    from ..encoding.asm import Assembled
+    from ..encoding.model import EncodingSet
 
 NAME = "asm"
 HELP = "assemble a block program or one command into instruction words"
@@ -32,7 +33,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """1 when the program does not parse or a command has no form that takes its operands."""
-    from ..encoding.asm import assemble_command
+    from ..encoding.asm import AsmError, assemble_command
+    from ..encoding.asm_template import assemble_text
     from ..examples.program import ProgramError, parse_program
     from ..loader import RootError, load_spec
     from ..vocabulary import vocabulary_of
@@ -91,6 +93,8 @@ def _row(line: int, text: str, a: Assembled) -> dict[str, object]:
 def _template_commands(es: EncodingSet, text: str, shown: str, block_error: str, fmt: str,
                        out: TextIO, err: TextIO) -> int:
     """Commands the block syntax does not read, each assembled from its form's catalog template."""
+    from ..encoding.asm import AsmError
+    from ..encoding.asm_template import assemble_text, forms_of
     rows: list[dict[str, object]] = []
     for n, line in enumerate(text.replace(";", "\n").splitlines(), 1):
         cmd = line.split("#", 1)[0].strip()

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
-from ..encoding.asm_template import disassemble_form
 from .common import load_encodings, root_arg
 from .exitcodes import ExitCode
 
@@ -65,7 +64,9 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         tag = f" [{enc.variant}]" if enc.variant else ""
         out.write(f"{hexword} ({width}-bit) = {enc.mnemonic}{tag}  form {enc.form_id}  ({enc.source})\n")
         out.write(f"  assembly: {enc.assembly}\n")
-        out.write(f"  asm: {disassemble_form(enc, m.values)}\n")  # what `specgen asm` reads back
+        from ..encoding.asm_template import disassemble_form
+        if enc.assembly.strip():  # a form without a template has no text to read back
+            out.write(f"  asm: {disassemble_form(enc, m.values)}\n")  # what `specgen asm` reads back
         for f in enc.fields:
             fixed = "  (operation constant)" if f.fixed_by == "operation" else ""
             out.write(f"  {f.name} = {m.value_text(f.name)}{fixed}\n")

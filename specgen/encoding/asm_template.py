@@ -44,6 +44,7 @@ class TemplateShape:
 
     positional: tuple[str, ...]  # field names; a template keyword (RET, ->LB0) as "=KEYWORD"
     named: tuple[str, ...]
+    destinations: frozenset[str] = frozenset()  # positional fields the template writes after ``->``
 
 
 def _split_head(assembly: str) -> tuple[str, str]:
@@ -91,6 +92,7 @@ def shape_of(enc: Encoding) -> TemplateShape:
     _, rest = _split_head(enc.assembly)
     used: set[str] = set()
     positional: list[str] = []
+    dests: set[str] = set()
     free = {f.name for f in enc.free_fields}
     for w in _operand_words(rest):
         if _keyword(w.removeprefix("->")):
@@ -104,8 +106,10 @@ def shape_of(enc: Encoding) -> TemplateShape:
             continue
         used.add(name)
         positional.append(name)
+        if w.startswith("->"):
+            dests.add(name)
     named = tuple(f.name for f in enc.free_fields if f.name not in used)
-    return TemplateShape(tuple(positional), named)
+    return TemplateShape(tuple(positional), named, frozenset(dests))
 
 
 def _keyword(word: str) -> bool:
@@ -128,8 +132,8 @@ def is_register(enc: Encoding, name: str) -> bool:
 def disassemble_form(enc: Encoding, values: dict[str, int]) -> str:
     """The canonical text of a word of ``enc`` (what :func:`assemble_text` reads back)."""
     shape = shape_of(enc)
-    parts = [n[1:] if n.startswith("=") else f"x{values[n]}" if is_register(enc, n) else str(values[n])
-             for n in shape.positional]
+    parts = [n[1:] if n.startswith("=") else ("->" if n in shape.destinations else "")
+             + (f"x{values[n]}" if is_register(enc, n) else str(values[n])) for n in shape.positional]
     parts += [f"{n}={values[n]}" for n in shape.named]
     return f"{written_mnemonic(enc)} {', '.join(parts)}".rstrip()
 
