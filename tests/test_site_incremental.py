@@ -12,6 +12,7 @@ import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -106,14 +107,19 @@ def test_dirty_rebuild_rewrites_only_changed_pages_and_equals_a_full_build(bundl
     assert dirty_index == _search(full)
 
 
-def test_spec_rebuild_templates_only_changed_pages_like_a_full_build(bundled_copy: Path, tmp_path: Path) -> None:
-    """``specgen serve``'s fast path: same page bytes and search index as a full build; other edits fall back."""
+def _served_build(root: Path, tmp_path: Path) -> tuple[Path, Any, str]:
+    """A dirty build as ``specgen serve`` makes it: its folder, the plugin holding the serve state, the inputs digest."""
     logging.getLogger("mkdocs").setLevel(logging.ERROR)
     out = tmp_path / "serve-site"
-    cfg = _config(bundled_copy, out, dirty=True)
+    cfg = _config(root, out, dirty=True)
     mk_build(cfg, dirty=True)
     plugin = cfg.plugins.get("specgen")
-    inputs = serve.other_inputs_digest(cfg, plugin)
+    return out, plugin, serve.other_inputs_digest(cfg, plugin)
+
+
+def test_spec_rebuild_templates_only_changed_pages_like_a_full_build(bundled_copy: Path, tmp_path: Path) -> None:
+    """``specgen serve``'s fast path: same page bytes and search index as a full build; other edits fall back."""
+    out, plugin, inputs = _served_build(bundled_copy, tmp_path)
     tadd = out / "en" / TADD
     tadd_before = (tadd.read_bytes(), tadd.stat().st_mtime_ns)
 
@@ -138,12 +144,7 @@ def test_stored_results_and_coverage_keep_the_search_index_exact(bundled_copy: P
     """Stored test results (test pages) and coverage (unit and instruction pages) change pages without a spec
     edit; the rebuild that follows (spec rebuild, then mkdocs' dirty build) keeps every language's index equal
     to a full build's, no entry twice (material merges its kept index with the rebuilt pages' entries)."""
-    logging.getLogger("mkdocs").setLevel(logging.ERROR)
-    out = tmp_path / "serve-site"
-    cfg = _config(bundled_copy, out, dirty=True)
-    mk_build(cfg, dirty=True)
-    plugin = cfg.plugins.get("specgen")
-    inputs = serve.other_inputs_digest(cfg, plugin)
+    out, plugin, inputs = _served_build(bundled_copy, tmp_path)
     first = _search_all(out)
     assert _doubled(first) == []
 

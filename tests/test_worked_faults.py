@@ -19,6 +19,7 @@ import pytest
 from specgen.examples.worked import Generator, WorkedSuite
 from specgen.graph import SpecGraph
 from specgen.loader import load_spec
+from tilewords import valid_words as _words
 
 MNEMONICS = ("TTRANS", "TCONCAT", "TGATHER", "TSEL", "TCI", "TMRGSORT", "TDEQUANT", "THISTOGRAM", "TEXTRACT",
              "TIMG2COL")
@@ -29,11 +30,6 @@ pytestmark = [pytest.mark.corpus, pytest.mark.slow, pytest.mark.xdist_group("ora
 @pytest.fixture(scope="module")
 def suite(corpus_root: Path) -> WorkedSuite:
     return Generator(SpecGraph.build(load_spec(corpus_root))).run(only=frozenset(MNEMONICS))
-
-
-def _words(t: object) -> list[list[int]]:
-    """The valid region of a Tile table as integers (raw 64-bit carriers)."""
-    return [[int(t.words[r][c], 16) for c in range(t.valid_columns)] for r in range(t.valid_rows)]  # type: ignore
 
 
 def _s32(w: int) -> int:

@@ -19,6 +19,7 @@ from specgen.examples.operands import destination_needs
 from specgen.examples.worked import Generator, WorkedSuite
 from specgen.graph import SpecGraph
 from specgen.loader import load_spec
+from tilewords import valid_words as _words
 
 MNEMONICS = ("TSEL", "TSORT", "TIMG2COL")
 
@@ -27,10 +28,6 @@ MNEMONICS = ("TSEL", "TSORT", "TIMG2COL")
 @pytest.fixture(scope="module")
 def suite(corpus_root: Path) -> WorkedSuite:
     return Generator(SpecGraph.build(load_spec(corpus_root))).run(only=frozenset(MNEMONICS))
-
-
-def _words(t: object) -> list[list[int]]:
-    return [[int(t.words[r][c], 16) for c in range(t.valid_columns)] for r in range(t.valid_rows)]  # type: ignore
 
 
 def _f32(w: int) -> float:

@@ -18,6 +18,7 @@ from specgen.examples.operandchecks import OperandChecks, extent
 from specgen.examples.worked import Generator, WorkedSuite
 from specgen.graph import SpecGraph
 from specgen.loader import load_spec
+from tilewords import valid_words as _words
 
 pytestmark = [pytest.mark.corpus, pytest.mark.xdist_group("oracle-elementwise")]
 MX = ("TMATMUL_MX", "TMATMUL_MX_ACC", "TMATMUL_MX_BIAS", "TGEMV_MX", "TGEMV_MX_ACC", "TGEMV_MX_BIAS")
@@ -33,10 +34,6 @@ def generated(corpus_root: Path) -> tuple[Generator, WorkedSuite]:
         gen = Generator(SpecGraph.build(load_spec(root)))
         _SUITES[root] = (gen, gen.run(only=frozenset(MX)))
     return _SUITES[root]
-
-
-def _words(t: object) -> list[list[int]]:
-    return [[int(w, 16) for w in row[:t.valid_columns]] for row in t.words[:t.valid_rows]]  # type: ignore[attr-defined]
 
 
 def test_predicate_text_names_scale_types_and_shapes(generated: tuple[Generator, WorkedSuite]) -> None:

@@ -27,6 +27,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 BUNDLED = REPO / "spec"
+CORPUS = REPO.parent / "shared" / "corpus" / "pto-spec-0.58.3"  # the release the corpus browser tests build
 CHROMIUM = Path("/usr/bin/chromium")
 # Headless, no network chatter, no profile reuse (Playwright's launch() makes a
 # fresh temporary --user-data-dir per browser and deletes it on close).

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,8 +12,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from browser_harness import (  # noqa: E402
-    BUNDLED, CHROMIUM_ARGS, Site, Tab, chromium_or_skip, open_tab, serve, shared_build,
+    BUNDLED, CHROMIUM_ARGS, CORPUS, Site, Tab, chromium_or_skip, open_tab, serve, shared_build,
 )
+
 
 
 @pytest.fixture(scope="session")
@@ -24,6 +26,18 @@ def chromium() -> Path:
 def site(chromium: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     """The bundled spec, built once per run (shared by xdist workers) and served locally."""
     out = shared_build(BUNDLED, tmp_path_factory, "bundled")
+    with serve(out) as url:
+        yield Site(out, url)
+
+
+@pytest.fixture(scope="session")
+def corpus_site(chromium: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    """The corpus 0.58.3, built once per run for every browser test that reads it, and served locally."""
+    if not CORPUS.is_dir():  # as tests/conftest.py: a failure under CI, a skip elsewhere
+        if os.environ.get("CI"):
+            pytest.fail(f"the corpus must be at {CORPUS} under CI")
+        pytest.skip(f"corpus not found at {CORPUS}")
+    out = shared_build(CORPUS, tmp_path_factory, "corpus")
     with serve(out) as url:
         yield Site(out, url)
 

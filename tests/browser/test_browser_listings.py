@@ -8,18 +8,15 @@ listed file or region, and the text of the lines a link must land on.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_harness import BUNDLED, Site, Tab, serve, shared_build
+from browser_harness import BUNDLED, CORPUS, Site, Tab
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 TMUL = "asl/tile/elementwise-tile-tile/arithmetic/TMUL.asl"
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "pto-spec-0.58.3"
 
 # Per listing: its source lines, and the visual line boxes of its text (distinct rows of the
 # text's client rects, plus each line element's own box so that empty lines count).
@@ -184,15 +181,6 @@ def test_listings_keep_one_line_per_source_line_without_javascript(site: Site, b
         ctx.close()
 
 
-@pytest.fixture(scope="module")
-def corpus_site(chromium: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
-    if not CORPUS.is_dir():  # as tests/conftest.py: a failure under CI, a skip elsewhere
-        if os.environ.get("CI"):
-            pytest.fail(f"the corpus must be at {CORPUS} under CI")
-        pytest.skip(f"corpus not found at {CORPUS}")
-    out = shared_build(CORPUS, tmp_path_factory, "corpus")
-    with serve(out) as url:
-        yield Site(out, url)
 
 
 @pytest.mark.corpus
