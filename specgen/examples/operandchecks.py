@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from .operands import function_sources
+
 TYPED = ":"  # a matrix source's role carries the DataType its predicate fixes: ``Scale:E8M0``
 _GEMM_EXTENTS = {"left": ("M", "K"), "matrix": ("M", "K"), "right": ("K", "N"), "vector": ("K", "N")}
 _LET = re.compile(r"\blet\s+(\w+)(?:\s*:[^=;]*?)?\s*=\s*(.+?);", re.S)
@@ -88,16 +90,11 @@ class OperandChecks:
             self._inline(function, {p: p for p in self.params}, 0, set())
 
     def _text(self, name: str) -> tuple[list[str], str] | None:
-        index = getattr(self._it, "index", None)
-        for decl in (index.lookup(name) if index is not None else []):
-            params = getattr(decl, "params", None)
-            unit = next((u for u in getattr(self._spec, "units", ()) if u.path == decl.path), None)
-            if params is None or unit is None:
+        for decl, text in function_sources(self._spec, self._it, name):
+            if text is None:
                 continue
-            lines = unit.text.splitlines()[decl.line - 1:]
-            end = next((i for i, x in enumerate(lines) if x.startswith("end;")), len(lines))
-            body = "\n".join(re.sub(r"//.*", "", x) for x in lines[:end + 1])
-            return [p for p, _t in params], body.split("begin", 1)[-1]
+            body = "\n".join(re.sub(r"//.*", "", x) for x in text.splitlines())
+            return [p for p, _t in decl.params], body.split("begin", 1)[-1]
         return None
 
     def _inline(self, name: str, mapping: dict[str, str], depth: int, seen: set[tuple[str, ...]]) -> None:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from collections.abc import Iterator
 from typing import Any
 
 from ..vocabulary import DataType
@@ -349,24 +350,36 @@ def destination_needs(body: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(needs))
 
 
+def function_sources(spec: Any, interp: Any, name: str) -> Iterator[tuple[Any, str | None]]:
+    """Each function declaration of ``name`` in the interpreter's index, with its text from its header line to
+    its ``end;`` as the spec's unit writes it (None: the declaration is not in a unit of the spec, e.g. generated).
+
+    The worked examples read a predicate's text where evaluating it cannot say what it asks for (a floor on a
+    width, a DataType an operand must have)."""
+    index = getattr(interp, "index", None)
+    for decl in (index.lookup(name) if index is not None else ()):
+        if not hasattr(decl, "params"):  # a type or a global of that name
+            continue
+        unit = next((u for u in spec.units if u.path == decl.path), None)
+        if unit is None:
+            yield decl, None
+            continue
+        lines = unit.text.splitlines()[decl.line - 1:]
+        end = next((i for i, x in enumerate(lines) if x.startswith("end;")), len(lines))
+        yield decl, "\n".join(lines[:end + 1])
+
+
 def legality_text(spec: Any, interp: Any, handler: str) -> LegalityText | None:
     """Read the legality predicate ``handler`` (the catalog record's ``legality_handler``) from the spec's ASL.
 
     The generic template's destination is 3 columns wide; a predicate that requires at least N is given an
     N-column destination (the ``wide`` relation). None: the spec has no such function or its text is not loaded.
     """
-    index = getattr(interp, "index", None)
-    if index is None or not handler:
+    if not handler:
         return None
-    for decl in index.lookup(handler):
-        if not hasattr(decl, "params"):
-            continue
-        unit = next((u for u in spec.units if u.path == decl.path), None)
-        if unit is None:
+    for decl, body in function_sources(spec, interp, handler):
+        if body is None:
             return None
-        lines = unit.text.splitlines()[decl.line - 1:]
-        end = next((i for i, x in enumerate(lines) if x.startswith("end;")), len(lines))
-        body = "\n".join(lines[:end + 1])
         floors = [int(n) for _op, n in _FLOOR.findall(body)]
         return LegalityText(max(floors, default=0), tuple(dict.fromkeys(_NAMED_TYPE.findall(body))),
                             destination_needs(body), f"{decl.path}:{decl.line}")
