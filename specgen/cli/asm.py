@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -20,7 +21,7 @@ HELP = "assemble a block program or one command into instruction words"
 DESCRIPTION = 'Assemble a block program, or one command, into instruction words.'
 EPILOG = """examples:
   specgen asm --root path/to/spec 'BSTART.VEC TMUL, FP16; B.DIM LB0=4'
-  specgen asm --root path/to/spec 'addi x1, 5, ->x2'
+  specgen asm --root path/to/spec 'add t#1, u#1.neg<<1, ->u'
   specgen asm --root path/to/spec - --format json < prog.s
 """
 
@@ -97,7 +98,7 @@ def _template_commands(es: EncodingSet, text: str, shown: str, block_error: str,
     from ..encoding.asm_template import assemble_text, forms_of
     rows: list[dict[str, object]] = []
     for n, line in enumerate(text.replace(";", "\n").splitlines(), 1):
-        cmd = line.split("#", 1)[0].strip()
+        cmd = re.split(r"(?:^|(?<=\s))#", line, maxsplit=1)[0].strip()  # ``t#1`` is a register, `` # …`` a comment
         if not cmd:
             continue
         try:

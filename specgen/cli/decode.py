@@ -66,7 +66,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         out.write(f"  assembly: {enc.assembly}\n")
         from ..encoding.asm_template import disassemble_form
         if enc.assembly.strip():  # a form without a template has no text to read back
-            out.write(f"  asm: {disassemble_form(enc, m.values)}\n")  # what `specgen asm` reads back
+            out.write(f"  asm: {disassemble_form(enc, m.values, es)}\n")  # what `specgen asm` reads back
         for f in enc.fields:
             fixed = "  (operation constant)" if f.fixed_by == "operation" else ""
             out.write(f"  {f.name} = {m.value_text(f.name)}{fixed}\n")

@@ -218,7 +218,8 @@ class _Builder:
                            carrier=Carrier(mn, asm, fid), source=src, assembly=asm, surface=surface,
                            status=str(form.get("status", "")), encoding_kind=str(form.get("encoding_kind", "")),
                            base_form_id=fid, domain_values=self.domain_map(fields), excluded_values=excluded,
-                           parts=tuple(parts), parts_width=total)
+                           parts=tuple(parts), parts_width=total,
+                           assembly_prose=_prose(contract))
             self.out.append(enc)
             self.forms_by_mn.setdefault(mn, []).append((form, enc))
             for alias in form.get("accepted_assembly_mnemonics", []) or []:
@@ -247,7 +248,8 @@ class _Builder:
                                                       line[1]),
                        assembly=assembly or base.assembly, surface=surface or base.surface, status=base.status,
                        encoding_kind=base.encoding_kind, variant=name, base_form_id=base.form_id,
-                       domain_values=self.domain_map(fields), parts=tuple(parts), parts_width=total)
+                       domain_values=self.domain_map(fields), parts=tuple(parts), parts_width=total,
+                       assembly_prose=base.assembly_prose)
         if mnemonic is None:
             self.out.append(enc)
         return enc
@@ -359,6 +361,12 @@ class _Builder:
                            encoding_kind="", base_form_id=fid, domain_values={},
                            parts=tuple(parts), parts_width=total)
             self.out.append(enc)
+
+
+def _prose(contract: object) -> tuple[str, ...]:
+    """The contract's sentences naming assembly codes (hostile data: anything but a list of strings is none)."""
+    lines = contract.get("assembly_prose") if isinstance(contract, Mapping) else None
+    return tuple(x for x in lines if isinstance(x, str)) if isinstance(lines, list) else ()
 
 
 def build_encodings(catalogs: Mapping[str, Any], field_domains: Sequence[Mapping[str, Any]] = (),

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..graph import Derived, SpecGraph
 from ..models.catalog import CATALOG_STEMS
+from .asm_names import ASSEMBLY_PROSE
 from .build import build_encodings
 from .model import EncodingSet
 
@@ -31,7 +32,7 @@ def _spec_encodings(graph: SpecGraph) -> EncodingSet:
             catalogs[stem], paths[stem], texts[stem] = art.data, rel, art.text
     domains = [d.model_dump() for d in spec.field_domains]
     # only what field tables read: dumping whole contracts (prose, examples) was most of this stage
-    contracts = {u.instruction.mnemonic: u.instruction.contract.model_dump(include=CONTRACT_FIELDS)
+    contracts = {u.instruction.mnemonic: _contract(u.instruction.contract)
                  for u in spec.units if u.instruction is not None and u.instruction.contract is not None}
     # the set is a pure function of these inputs: a serve rebuild after a prose edit reuses it
     key = hashlib.sha256(json.dumps([sorted((k, spec.files.get(p, "")) for k, p in paths.items()), domains,
@@ -42,6 +43,13 @@ def _spec_encodings(graph: SpecGraph) -> EncodingSet:
         _LAST.clear()
         _LAST[key] = es
     return es
+
+
+def _contract(contract: Any) -> dict[str, Any]:
+    """The contract parts field tables read, and the few sentences that name assembly codes (asm_names)."""
+    out = contract.model_dump(include=CONTRACT_FIELDS)
+    out["assembly_prose"] = [line for line in (*contract.legality, *contract.defaults) if ASSEMBLY_PROSE.search(line)]
+    return out
 
 
 spec_encodings = Derived(_spec_encodings)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..diagnostics import Finding
+from .asm_names import RegisterNames, read_registers
 
 SegmentKind = Literal["constant", "field", "gap"]
 EncodingKind = Literal["tile-operation", "command-form", "scalar-form", "reservation"]
@@ -268,6 +269,7 @@ class Encoding:
     excluded_values: tuple[tuple[str, int, str], ...] = ()
     parts: tuple[tuple[int, int, int, int], ...] = ()  # (bit offset, width_bits, mask, match) per catalog word
     parts_width: int = 0  # sum of the catalog words' width_bits
+    assembly_prose: tuple[str, ...] = ()  # the contract sentences naming assembly codes (asm_names)
 
     # ----------------------------------------------------------------- bits
     @property
@@ -456,6 +458,7 @@ class EncodingSet:
     build_findings: list[Finding] = field(default_factory=list)  # records the builder could not read
 
     def __post_init__(self) -> None:
+        self._registers: RegisterNames | None = None
         self._by_mn: dict[str, list[Encoding]] = {}
         self._by_id: dict[str, Encoding] = {}
         self._by_width: dict[int, list[Encoding]] = {}
@@ -469,6 +472,16 @@ class EncodingSet:
 
     def __len__(self) -> int:
         return len(self.encodings)
+
+    @property
+    def registers(self) -> RegisterNames:
+        """Register names the records' prose gives codes (read once, on first use: only assembly text needs them)."""
+        if self._registers is None:
+            lines = [line for e in self.encodings for line in e.assembly_prose]
+            zeros = [f.zero_meaning for e in self.encodings for f in e.fields
+                     if f.zero_meaning and f.role and "reg5" in f.role.lower()]
+            self._registers = read_registers(lines, zeros)
+        return self._registers
 
     def by_mnemonic(self, mnemonic: str) -> list[Encoding]:
         """Every form of ``mnemonic`` (an alias such as BSTART.VEC yields its owner's forms)."""
