@@ -149,3 +149,17 @@ def test_rules_lists_every_registered_rule_with_severity_and_help() -> None:
     rc, out, _ = _cli("rules")
     assert rc == ExitCode.OK and out.endswith(f"{len(registered)} rules\n")
     assert "manifest-content-hash [error]\n" in out
+
+
+def test_test_selector_may_be_a_file_path(bundled_root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A test named by its file path (absolute, from the spec root, or from the working directory) is the one run."""
+    from specgen.cli import main
+    rel = "tests/asl/arch/faults/architectural-faults/arch-state-architectural-faults-record-001.asl"
+    monkeypatch.chdir(tmp_path)
+    for selector in (str(bundled_root / rel), rel):
+        out = io.StringIO()
+        assert main(["test", "--root", str(bundled_root), "--jobs", "1", selector], out=out, err=io.StringIO()) == 0
+        assert out.getvalue().startswith("1 passed, 0 failed"), out.getvalue()
+    out = io.StringIO()
+    assert main(["test", "--root", str(bundled_root), "/elsewhere/nothing.asl"], out=out, err=io.StringIO()) == 2
+    assert "no test matched" in out.getvalue()

@@ -69,6 +69,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return ExitCode.USAGE
     coverage = bool(args.coverage or args.coverage_json or args.lcov)
     progress.stage("run")
+    selectors = [_under_test_root(s, Path(root), test_root) for s in selectors]
     report = run_tests(spec, selectors, jobs=max(1, args.jobs), profile=args.profile,
                        max_steps=args.max_steps, coverage=coverage, progress=progress.count)
     progress.finish()
@@ -108,3 +109,15 @@ def _write_coverage(spec: "Spec", hits: set, args: argparse.Namespace, out: Text
     if args.lcov:
         args.lcov.write_text(to_lcov(cov), encoding="utf-8")
     store(spec, cov)
+
+
+def _under_test_root(selector: str, root: Path, test_root: str) -> str:
+    """A selector typed as a file path (absolute, from the working directory, or from the spec root) as the
+    path under the test root that tests are matched by; anything else as typed. Pure path arithmetic: the
+    tree is read only by the loader."""
+    base = os.path.abspath(os.path.join(root, test_root))
+    for cand in (os.path.abspath(selector), os.path.abspath(os.path.join(root, selector))):
+        if cand.startswith(base + os.sep):
+            return cand[len(base) + 1:].replace(os.sep, "/")
+    return selector
+
