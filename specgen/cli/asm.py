@@ -36,6 +36,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ..encoding.asm import AsmError, assemble_command
     from ..encoding.asm_template import assemble_text
     from ..examples.program import ProgramError, parse_program
+    from ..examples.scalar import assemble_template
     from ..loader import RootError, load_spec
     from ..vocabulary import vocabulary_of
 
@@ -50,7 +51,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return ExitCode.FINDINGS
     vocabulary = vocabulary_of(spec)
     try:
-        program = parse_program(text, vocabulary, path=shown)
+        program = parse_program(text, vocabulary, path=shown, any_form=True)
     except ProgramError as e:
         es = load_encodings(Path(args.root), err)
         if es is None:
@@ -69,6 +70,14 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     pe_modes = _pe_modes(spec) if any("pe_mask" in st.fields for st in program.statements) else {}
     rows: list[dict[str, object]] = []
     for st in program.statements:
+        if st.is_template:  # a scalar or other form: its catalog template (an unknown mnemonic is its finding)
+            try:
+                a = assemble_template(es, st)
+            except AsmError as e:
+                err.write(f"{shown}:{st.line}:{st.col}: {st.text}: {e}\n")
+                return ExitCode.FINDINGS
+            rows.append(_row(st.line, st.text, a))
+            continue
         try:
             a = assemble_command(es, st.mnemonic, st.fields, pe_modes)
         except AsmError as e:
