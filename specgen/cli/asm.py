@@ -104,6 +104,7 @@ def _template_commands(es: EncodingSet, text: str, shown: str, block_error: str,
     """Commands the block syntax does not read, each assembled from its form's catalog template."""
     from ..encoding.asm import AsmError
     from ..encoding.asm_template import assemble_text, forms_of
+    from ..examples.syntax import spells
     rows: list[dict[str, object]] = []
     for n, line in enumerate(text.replace(";", "\n").splitlines(), 1):
         cmd = line.split("#", 1)[0].strip()
@@ -112,8 +113,9 @@ def _template_commands(es: EncodingSet, text: str, shown: str, block_error: str,
         try:
             a = assemble_text(es, cmd)
         except AsmError as e:
-            if not forms_of(es, cmd.split(None, 1)[0]) or block_error.endswith("cannot assemble"):
-                # not a template form either (or a block sketch): the block parser's finding
+            head = cmd.split(None, 1)[0]
+            if not forms_of(es, head) or spells(head.upper()) or block_error.endswith("cannot assemble"):
+                # not a template form either, a Block command (or a block sketch): the block parser's finding
                 err.write(f"{block_error}\n")
             else:
                 err.write(f"{shown}:{n}:1: {cmd}: {e}\n")
