@@ -8,6 +8,10 @@ tile-level contract entry (``InstructionContractOperandsLegal_<MN>`` then
 ``InstructionContractExecute_<MN>``): it names the destination register
 itself, so it can show a destination aliasing a source, which a Block (always
 a newly allocated destination) cannot express.
+With ``any_form`` a line whose first word is not a Block command (a scalar command such as
+``addi zero, 5, ->x3``, any other catalog form) is kept as written, for the assembler to read from
+its form's template (:mod:`specgen.examples.scalar`). A named BSTART may select one of its catalog
+variant rows: ``BSTART.TMOV U8 [TMOV.L2S.INSERT form]``.
 The parser knows the command *syntax* only; which operation a name selects and
 what a field means is the spec's ASL, asked by the executor.
 
