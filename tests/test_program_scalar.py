@@ -213,3 +213,30 @@ def test_an_unknown_variant_lists_the_spec_s(corpus_root: Path) -> None:
         known = variants_of(es, carrier)
         assert known and all(f"[{v} form]" in str(info.value) for v in known)
         assert "NO.SUCH" in str(info.value)
+
+
+@pytest.mark.corpus
+def test_a_checked_example_file_may_hold_scalar_commands(corpus_root: Path, tmp_path: Path) -> None:
+    """An example file beside a corpus release: its scalar lines run, and the page shows their words."""
+    from specgen.examples.results import example_results
+
+    tree = _root(corpus_root, RELEASES[0])
+    es, _ = _encodings(tree)
+    link = tmp_path / tree.name
+    link.symlink_to(tree, target_is_directory=True)
+    rel = "tile/tile-scalar-and-immediate/arithmetic/TADDS/scalar-gpr.json"
+    folder = tmp_path / f"{tree.name}-examples" / rel
+    folder.parent.mkdir(parents=True)
+    src = [[1, 2, 3], [-4, 100, 2147483647]]
+    want = [[(v + 40 + (1 << 31)) % (1 << 32) - (1 << 31) for v in row] for row in src]
+    folder.write_text(json.dumps({
+        "id": "PTO-EX-TADDS-SCALAR-GPR", "instruction": "TADDS", "summary": "the scalar comes from addi",
+        "program": [_addi(es, 0, 40, 5), "BSTART.VEC TADDS, S32", "B.DIM LB0=3", "B.DIM LB1=2", "B.DIM LB2=4",
+                    "B.IOR x5", "B.IOT T1, mask=0b0001, <last>, ->T<1>", "BSTOP"],
+        "tiles": {"T1": {"data_type": "S32", "rows": 8, "columns": 4, "valid_rows": 2, "valid_columns": 3,
+                         "values": src}},
+        "expect": {"tiles": {"T0": {"values": want}}}}))
+    graph = SpecGraph.build(load_spec(link))
+    (res,) = [r for r in example_results(graph).get("TADDS", []) if r.kind == "checked"]
+    assert res.verified and not res.error and not res.mismatches, (res.error, res.mismatches)
+    assert res.lines[0].entry == "ExecuteScalarInstruction" and res.lines[0].word.startswith("0x")
