@@ -23,6 +23,7 @@ from specgen.encoding.from_spec import spec_encodings
 from specgen.encoding.model import Encoding, EncodingSet
 from specgen.examples.executor import TileInput, executor_for, register_name
 from specgen.examples.program import ProgramError, parse_program
+from specgen.examples.scalar import destination_fields
 from specgen.graph import SpecGraph
 from specgen.loader import load_spec
 from specgen.vocabulary import Vocabulary, vocabulary_of
@@ -45,12 +46,12 @@ def _encodings(root: Path) -> tuple[EncodingSet, Vocabulary]:
 def _addi(es: EncodingSet, src: int, imm: int, dst: int) -> str:
     """``addi`` written by the assembler's own canonical text (whatever its register syntax is)."""
     (enc,) = [e for e in forms_of(es, "addi") if e.width == 32]
-    shape = shape_of(enc)
-    (d,) = shape.destinations
-    rest = [n for n in shape.positional if n != d]
+    (d,) = destination_fields(enc)
+    rest = [n for n in shape_of(enc).positional if n != d]
     widest = max(rest, key=lambda n: enc.field(n).width)  # type: ignore[union-attr]
     (s,) = [n for n in rest if n != widest]
-    return disassemble_form(enc, {s: src, widest: imm, d: dst})
+    values = {f.name: 0 for f in enc.fields} | {s: src, widest: imm, d: dst}
+    return disassemble_form(enc, values)  # registers as numbers, which the template reader also reads
 
 
 # -- parsing (no corpus) ------------------------------------------------------------------
@@ -137,7 +138,8 @@ def test_a_scalar_fault_is_the_spec_s_with_its_asl_line(corpus_root: Path, tmp_p
     es, _ = _encodings(root)
     (enc,) = forms_of(es, "setc.tgt")
     prog = tmp_path / "f.s"
-    prog.write_text(_addi(es, 0, 5, 3) + "\n" + disassemble_form(enc, {n: 3 for n in shape_of(enc).positional}) + "\n")
+    values = {f.name: 0 for f in enc.fields} | {n: 3 for n in shape_of(enc).positional}
+    prog.write_text(_addi(es, 0, 5, 3) + "\n" + disassemble_form(enc, values) + "\n")
     out, err = io.StringIO(), io.StringIO()
     assert main(["run", "--root", str(root), str(prog), "--format", "json"], out=out, err=err) == 1, err.getvalue()
     doc = json.loads(out.getvalue())

@@ -71,12 +71,12 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         from ..encoding.asm_template import disassemble_form
         if enc.assembly.strip():  # a form without a template has no text to read back
             out.write(f"  asm: {disassemble_form(enc, m.values)}\n")  # what `specgen asm` reads back
-        block = _variant_block(args.root, es, enc, m.values)
-        if block:  # a variant row, in the block syntax the spec's sketches write
-            out.write(f"  block: {block}\n")
         for f in enc.fields:
             fixed = "  (operation constant)" if f.fixed_by == "operation" else ""
             out.write(f"  {f.name} = {m.value_text(f.name)}{fixed}\n")
+        block = _variant_block(args.root, es, enc, m.values)
+        if block:  # a variant row, in the block syntax the spec's sketches write
+            out.write(f"  block: {block}\n")
     return ExitCode.OK
 
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from ..asl import ASLError, Bits, Interpreter
 from ..encoding.asm import AsmError, Assembled
 from ..encoding.asm_template import assemble_text, forms_of, is_register, shape_of, written_mnemonic
-from ..encoding.model import EncodingSet
+from ..encoding.model import Encoding, EncodingSet
 from .syntax import FORMS, NAMED_BSTART, Statement
 from .words import COMMAND_ENTRY
 
@@ -120,11 +120,19 @@ class TemplateRunner:
         before = gpr_file(it)
         status = str(it.call(SCALAR_ENTRY, Bits(a.word, self.scalar_bits), a.width))
         after = gpr_file(it)
-        shape = shape_of(a.encoding)
-        named = {a.values[n] for n in shape.destinations if is_register(a.encoding, n)}
+        named = {a.values[n] for n in destination_fields(a.encoding) if is_register(a.encoding, n)}
         wrote = {i for i, (x, y) in enumerate(zip(before, after)) if x != y}
         wrote |= {i for i in named if i < len(after)}
         return TemplateRun(SCALAR_ENTRY, (a.hex(), a.width), status, tuple(sorted(wrote)))
+
+
+def destination_fields(enc: Encoding) -> set[str]:
+    """The fields the form's template writes after ``->`` (``RegDst`` of ``addi SrcL, uimm, ->{t, u, Rd}``)."""
+    shape = shape_of(enc)
+    slots = getattr(shape, "slots", None)  # the template reader's slots, each marked as a destination or not
+    if slots is not None:
+        return {s.field for s in slots if getattr(s, "destination", False)}
+    return set(getattr(shape, "destinations", ()))
 
 
 def gpr_file(it: Interpreter) -> list[int]:
