@@ -37,6 +37,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ..encoding.asm import AsmError, assemble_command
     from ..encoding.asm_template import assemble_text
     from ..examples.program import ProgramError, parse_program
+    from ..examples.scalar import assemble_template
     from ..loader import RootError, load_spec
     from ..vocabulary import vocabulary_of
 
@@ -51,7 +52,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return ExitCode.FINDINGS
     vocabulary = vocabulary_of(spec)
     try:
-        program = parse_program(text, vocabulary, path=shown)
+        program = parse_program(text, vocabulary, path=shown, any_form=True)
     except ProgramError as e:
         es = load_encodings(Path(args.root), err)
         if es is None:
@@ -70,6 +71,14 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     pe_modes = _pe_modes(spec) if any("pe_mask" in st.fields for st in program.statements) else {}
     rows: list[dict[str, object]] = []
     for st in program.statements:
+        if st.is_template:  # a scalar or other form: its catalog template (an unknown mnemonic is its finding)
+            try:
+                a = assemble_template(es, st)
+            except AsmError as e:
+                err.write(f"{shown}:{st.line}:{st.col}: {st.text}: {e}\n")
+                return ExitCode.FINDINGS
+            rows.append(_row(st.line, st.text, a))
+            continue
         try:
             a = assemble_command(es, st.mnemonic, st.fields, pe_modes)
         except AsmError as e:
@@ -96,6 +105,7 @@ def _template_commands(es: EncodingSet, text: str, shown: str, block_error: str,
     """Commands the block syntax does not read, each assembled from its form's catalog template."""
     from ..encoding.asm import AsmError
     from ..encoding.asm_template import assemble_text, forms_of
+    from ..examples.syntax import spells
     rows: list[dict[str, object]] = []
     for n, line in enumerate(text.replace(";", "\n").splitlines(), 1):
         cmd = re.split(r"(?:^|(?<=\s))#", line, maxsplit=1)[0].strip()  # ``t#1`` is a register, `` # …`` a comment
@@ -104,8 +114,9 @@ def _template_commands(es: EncodingSet, text: str, shown: str, block_error: str,
         try:
             a = assemble_text(es, cmd)
         except AsmError as e:
-            if not forms_of(es, cmd.split(None, 1)[0]) or block_error.endswith("cannot assemble"):
-                # not a template form either (or a block sketch): the block parser's finding
+            head = cmd.split(None, 1)[0]
+            if not forms_of(es, head) or spells(head.upper()) or block_error.endswith("cannot assemble"):
+                # not a template form either, a Block command (or a block sketch): the block parser's finding
                 err.write(f"{block_error}\n")
             else:
                 err.write(f"{shown}:{n}:1: {cmd}: {e}\n")

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import argparse
-from typing import TextIO
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
 
 from .common import load_encodings, root_arg
 from .exitcodes import ExitCode
+
+if TYPE_CHECKING:
+    from ..encoding.model import Encoding, EncodingSet
 
 NAME = "decode"
 HELP = "name the instruction a word encodes"
@@ -70,4 +74,24 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         for f in enc.fields:
             fixed = "  (operation constant)" if f.fixed_by == "operation" else ""
             out.write(f"  {f.name} = {m.value_text(f.name)}{fixed}\n")
+        block = _variant_block(args.root, es, enc, m.values)
+        if block:  # a variant row, in the block syntax the spec's sketches write
+            out.write(f"  block: {block}\n")
     return ExitCode.OK
+
+
+def _variant_block(root: Path, es: EncodingSet, enc: Encoding, values: dict[str, int]) -> str:
+    """``BSTART.TMOV U8 [TMOV.L2S.INSERT form]`` for a variant row (or a tile operation's, under its carrier)."""
+    from ..encoding.asm import disassemble, variant_carrier
+    if not enc.variant or (enc.kind != "command-form" and variant_carrier(es, enc) is None):
+        return ""
+    from ..examples.executor import register_name
+    from ..loader import load_spec
+    from ..vocabulary import vocabulary_of
+    vocabulary = vocabulary_of(load_spec(Path(root)))
+
+    def datatype(code: int) -> str:
+        et = vocabulary.datatype_of_code(code)
+        return et.name if et is not None else str(code)
+
+    return disassemble(enc, values, register_name, datatype, None, es)

@@ -94,7 +94,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return ExitCode.USAGE
     profile = profile or "reference"
     try:
-        program = parse_program(program_text, vocabulary, path=shown)
+        program = parse_program(program_text, vocabulary, path=shown, any_form=True)
     except ProgramError as e:
         line, col = e.line, e.col
         if example is not None:
@@ -178,28 +178,37 @@ def run_json(result: RunResult) -> dict[str, object]:
         "profile": result.profile,
         "steps": [{"line": s.statement.line, "text": s.statement.text, "entry": s.entry,
                    "args": [a if isinstance(a, (int, bool)) or a is None else str(a) for a in s.args],
-                   "status": s.status, "destination": s.destination} for s in result.steps],
+                   "status": s.status, "destination": s.destination,
+                   "gprs_written": [f"x{g}" for g in s.gprs]} for s in result.steps],
         "fault": None if f is None else {
             "name": f.name, "line": f.statement.line, "statement": f.statement.text, "word": f.word or None,
             "asl_path": f.asl_span.path if f.asl_span else None, "asl_line": f.asl_span.line if f.asl_span else None,
             "asl_function": f.asl_function},
         "inputs": {k: t.to_json() for k, t in result.inputs.items()},
         "outputs": {k: t.to_json() for k, t in result.outputs.items()},
+        "gprs": {k: {"value": v, "word": f"0x{v:016x}"} for k, v in result.gprs.items()},
     }
 
 
 def print_table(result: RunResult, out: TextIO, elapsed: float) -> None:
     """The steps, the fault, then every output Tile as values over raw words."""
-    from ..examples.words import COMMAND_ENTRY, EXECUTED
+    from ..examples.scalar import SCALAR_ENTRY
+    from ..examples.words import COMMAND_ENTRY
     print(f"profile {result.profile}: {len(result.steps)} of {len(result.program.statements)} command(s) "
           f"run in {elapsed:.3f} s", file=out)
     for s in result.steps:
-        status = "ok" if s.status == EXECUTED else "FAULT"
+        status = "ok" if s.status.endswith("_Executed") else "FAULT"  # the spec's Command/ScalarExecution_…
         dest = f"  -> {s.destination}" if s.destination else ""
-        word = f"  [{s.args[0]}]" if s.entry == COMMAND_ENTRY else ""  # the assembled word the spec ran
+        dest += "".join(f"  -> x{g}" for g in s.gprs)
+        word = f"  [{s.args[0]}]" if s.entry in (COMMAND_ENTRY, SCALAR_ENTRY) else ""  # the word the spec ran
         print(f"  line {s.statement.line:<3} {status:<5} {s.statement.text}{word}{dest}", file=out)
     if result.fault is not None:
         print(f"fault: {result.fault.describe()}", file=out)
+    if result.gprs:
+        print("\nGPRs written by scalar commands (after the run, read with the spec's ReadGPR):", file=out)
+        for reg, v in result.gprs.items():
+            signed = v - (1 << 64) if v >> 63 else v
+            print(f"  {reg:<4} = {v}" + (f" ({signed})" if signed != v else "") + f"  [0x{v:016x}]", file=out)
     for name, tile in result.outputs.items():
         _print_tile(tile, out)
 

@@ -153,7 +153,18 @@ def candidates(es: EncodingSet, mnemonic: str, fields: Mapping[str, object]) -> 
     if mnemonic.startswith("BSTART") and isinstance(op, str):
         return [e for e in es.by_mnemonic(op) if e.kind == "tile-operation"
                 and e.assembly.split(None, 1)[0] == mnemonic]
-    return [e for e in es.by_mnemonic(mnemonic) if e.kind == "command-form"]
+    forms = [e for e in es.by_mnemonic(mnemonic) if e.kind == "command-form"]
+    variant = fields.get("variant")
+    if isinstance(variant, str):  # ``[TMOV.L2S.INSERT form]``: that row of the catalog's encoding_variants
+        return [e for e in forms if (e.variant or "").upper() == variant.upper()]
+    # no variant written: the form's own row (a spelling whose rows are all variants keeps them all)
+    return [e for e in forms if e.variant is None] or forms
+
+
+def variants_of(es: EncodingSet, mnemonic: str) -> list[str]:
+    """The encoding variants the catalog defines for a command spelling (``BSTART.TMOV``), in catalog order."""
+    return list(dict.fromkeys(e.variant for e in es.by_mnemonic(mnemonic)
+                              if e.kind == "command-form" and e.variant))
 
 
 def assemble_command(es: EncodingSet, mnemonic: str, fields: Mapping[str, object],
@@ -164,6 +175,10 @@ def assemble_command(es: EncodingSet, mnemonic: str, fields: Mapping[str, object
     states it); without it a ``mask=`` operand is refused.
     """
     forms = candidates(es, mnemonic, fields)
+    if not forms and fields.get("variant"):
+        known = variants_of(es, mnemonic)
+        raise AsmError(f"{mnemonic}: no encoding variant {fields['variant']!r} in this spec; "
+                       + (f"it defines [{' form], ['.join(known)} form]" if known else "the spelling has no variants"))
     if not forms:
         what = f"{mnemonic} {fields.get('operation')}" if fields.get("operation") else mnemonic
         raise AsmError(f"{what}: no encodable form in this spec")
@@ -261,13 +276,29 @@ def _int(v: object, name: str) -> int:
     return v
 
 
+def variant_carrier(es: EncodingSet, enc: Encoding) -> Encoding | None:
+    """The command-form variant row that carries a tile operation's variant row (``TMOV.L2S.INSERT DataType``
+    is carried by ``BSTART.TMOV``'s ``TMOV.L2S.INSERT`` row); None for any other form."""
+    if enc.kind != "tile-operation" or not enc.variant:
+        return None
+    return next((e for e in es if e.kind == "command-form" and e.variant == enc.variant
+                 and e.base_form_id == enc.base_form_id), None)
+
+
 def disassemble(enc: Encoding, values: Mapping[str, int], register: Callable[[int], str],
-                datatype: Callable[[int], str], pe_masks: Mapping[int, int] | None = None) -> str:
+                datatype: Callable[[int], str], pe_masks: Mapping[int, int] | None = None,
+                es: EncodingSet | None = None) -> str:
     """The command a decoded word spells, in the syntax :func:`assemble_command`'s parser reads.
 
     ``register`` names a TileIndex (``T1``), ``datatype`` a DataType code, and
-    ``pe_masks`` maps a PEMode code to its four-bit mask (the spec's ASL).
+    ``pe_masks`` maps a PEMode code to its four-bit mask (the spec's ASL). A variant row is written
+    in its carrier's spelling with the variant in brackets, as the spec's sketches write it
+    (``BSTART.TMOV U8 [TMOV.L2S.INSERT form]``); a tile operation's variant row is found under its
+    carrier through ``es``.
     """
+    carrier = variant_carrier(es, enc) if es is not None else None
+    if carrier is not None:
+        return disassemble(carrier, carrier.decode_fields(enc.encode(dict(values))), register, datatype, pe_masks)
     head = enc.assembly.split(None, 1)[0]
     mn = head if enc.kind == "tile-operation" else enc.mnemonic
     if mn == "B.IOR":  # every field written out: an encoded zero names the zero GPR, not an omitted one
@@ -280,6 +311,8 @@ def disassemble(enc: Encoding, values: Mapping[str, int], register: Callable[[in
         parts.append(enc.mnemonic)
     if mn.startswith("BSTART"):
         parts += [str(values[n]) for n in slots.plain[:-1]] + [datatype(values[slots.plain[-1]])]
+        if enc.kind == "command-form" and enc.variant:
+            return f"{mn} {', '.join(parts)} [{enc.variant} form]"
     elif mn == "B.DIM":
         parts = [f"LB{slots.lb}={values[slots.plain[1]]}"]
     elif mn == "B.IOT":

@@ -42,6 +42,7 @@ from .program import Program
 from .syntax import HANDS, Statement
 from ..encoding.asm import AsmError
 from .faultsite import fault_site
+from .scalar import TemplateRunner, gpr_file
 from .words import COMMAND_ENTRY, EXECUTED, PREDICATE_STORAGE, REJECTED, WordRunner, allocated
 from .inputstate import MemoryCell, MemoryState, configure_matrix, is_matrix_layout, read_memory, write_memory
 
@@ -154,6 +155,7 @@ class Step:
     status: str
     destination: str | None = None
     more: tuple[str, ...] = ()  # further registers the same statement allocated (a second destination)
+    gprs: tuple[int, ...] = ()  # general-purpose registers a scalar command wrote (absolute selectors)
 
 
 @dataclass(slots=True)
@@ -166,6 +168,8 @@ class RunResult:
     outputs: dict[str, TileState] = field(default_factory=dict)  # destinations written by the run
     tiles: dict[str, TileState] = field(default_factory=dict)    # every allocated register after the run
     memory: list[MemoryState] = field(default_factory=list)      # the run's memory cells, before and after
+    gprs: dict[str, int] = field(default_factory=dict)  # ``x3`` -> its Word after the run, for each GPR a
+    # scalar command wrote (read with the spec's ReadGPR)
 
 
 class Executor:
@@ -198,10 +202,13 @@ class Executor:
         missing = [n for n in (COMMAND_ENTRY, "ResetProfileState", "ConfigureTileForMask")
                    if not self.interp.has_function(n)]
         self.words: WordRunner | None = None
+        self.templates: TemplateRunner | None = None  # statements of the forms the Block syntax does not spell
         if not missing:
             from ..encoding.from_spec import spec_encodings
             from ..graph import SpecGraph
-            self.words = WordRunner(self.interp, spec_encodings(SpecGraph.build(spec)), self.vocabulary.dtype_none_code)
+            es = spec_encodings(SpecGraph.build(spec))
+            self.words = WordRunner(self.interp, es, self.vocabulary.dtype_none_code)
+            self.templates = TemplateRunner(self.interp, es)
         self.supported = not missing
         self.missing = missing
 
@@ -266,6 +273,13 @@ class Executor:
                         break
                     continue
                 self._fault_stack = ()
+                if st.is_template:
+                    step = self._template(st)
+                    result.steps.append(step)
+                    if not step.status.endswith("_Executed"):
+                        result.fault = self._fault(st, str(step.args[0]))
+                        break
+                    continue
                 try:
                     entry, args, status, new = words.execute(st)
                 except AsmError as e:  # the forms are the catalogs': name them (an unusable one is the cause)
@@ -283,6 +297,10 @@ class Executor:
                     result.outputs[reg] = self.read_tile(register_index(reg) or 0)
             for idx in sorted(allocated(it)):
                 result.tiles[register_name(idx)] = self.read_tile(idx)
+            wrote = sorted({g for step in result.steps for g in step.gprs})
+            if wrote:
+                file = gpr_file(it)
+                result.gprs = {f"x{g}": file[g] for g in wrote if g < len(file)}
             result.memory = read_memory(it, memory)
         except ASLError as e:
             stack = "; ".join(bounded_stack(e.asl_stack, head=1, tail=3))
@@ -290,6 +308,25 @@ class Executor:
             raise RunError(f"the ASL failed: {where}" + (f" ({stack})" if stack else ""),
                            span=e.span) from None
         return result
+
+    def _template(self, st: Statement) -> Step:
+        """A command of a form the Block syntax does not spell (a scalar form, …): its word through the
+        spec's entry point for its kind (:mod:`specgen.examples.scalar`)."""
+        runner = self.templates
+        assert runner is not None
+        where = Span("", st.line, st.col)
+        missing = runner.missing(st)
+        if missing:
+            raise RunError(f"line {st.line}: {st.text}: {missing}", st, where)
+        before = allocated(self.interp)
+        try:
+            run = runner.execute(st)
+        except AsmError as e:
+            cat = f"{self.spec.config.json_root}/catalog"
+            raise RunError(f"line {st.line}:{st.col}: {st.text}: {e} (forms from {cat}/)", st, where) from None
+        new = sorted(allocated(self.interp) - before)
+        return Step(st, run.entry, run.args, run.status, register_name(new[0]) if new else None,
+                    tuple(register_name(k) for k in new[1:]), run.gprs)
 
     def _execute(self, st: Statement) -> tuple[Step, Fault | None]:
         """``EXECUTE <MN> d, l, r``: the tile-level contract entry, with the Block commit's fault contract.

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from ..diagnostics import Finding
 from .executor import RunResult, TileState
 from .program import Program
+from .scalar import SCALAR_ENTRY
 from .words import COMMAND_ENTRY
 
 
@@ -111,7 +112,7 @@ def parsed_lines(program: Program, run: RunResult | None) -> list[ParsedLine]:
     out = []
     for st in program.statements:
         s = steps.get(id(st))
-        word = str(s.args[0]) if s and s.entry == COMMAND_ENTRY and s.args else ""
+        word = str(s.args[0]) if s and s.entry in (COMMAND_ENTRY, SCALAR_ENTRY) and s.args else ""
         out.append(ParsedLine(st.line, st.text, st.mnemonic, dict(st.fields), s.entry if s else "",
                               s.status if s else "", (s.destination or "") if s else "", word,
                               tuple(s.more) if s else ()))

@@ -8,6 +8,10 @@ tile-level contract entry (``InstructionContractOperandsLegal_<MN>`` then
 ``InstructionContractExecute_<MN>``): it names the destination register
 itself, so it can show a destination aliasing a source, which a Block (always
 a newly allocated destination) cannot express.
+With ``any_form`` a line whose first word is not a Block command (a scalar command such as
+``addi zero, 5, ->x3``, any other catalog form) is kept as written, for the assembler to read from
+its form's template (:mod:`specgen.examples.scalar`). A named BSTART may select one of its catalog
+variant rows: ``BSTART.TMOV U8 [TMOV.L2S.INSERT form]``.
 The parser knows the command *syntax* only; which operation a name selects and
 what a field means is the spec's ASL, asked by the executor.
 
@@ -28,7 +32,7 @@ from dataclasses import dataclass
 
 from ..vocabulary import Vocabulary
 from .statements import StatementParser
-from .syntax import ProgramError, SketchOperand, Statement, Token, tokenize
+from .syntax import TEMPLATE, ProgramError, SketchOperand, Statement, Token, character_error, spells, tokenize
 
 __all__ = ["Program", "ProgramError", "parse_program"]
 
@@ -61,10 +65,14 @@ class Program:
                 and self.statements[-1].mnemonic == "BSTOP")
 
 
-def parse_program(text: str, vocabulary: Vocabulary, path: str = "<program>") -> Program:
+def parse_program(text: str, vocabulary: Vocabulary, path: str = "<program>", *, any_form: bool = False) -> Program:
     """Parse ``text``; raise :class:`ProgramError` when it is malformed (a sketch is not an error).
 
     ``vocabulary`` is the spec's: DataType, PadValue and CMODE names are the ones it states.
+    With ``any_form`` a statement whose first word is not a Block command (``addi zero, 5, ->x3``, a scalar
+    or other command form) is kept as written (:attr:`Statement.is_template`): the assembler reads it from
+    its form's catalog template, and an unknown mnemonic is its finding, at the statement's line and
+    column. Without it (a contract example, which may be prose) such a line is an ``unknown-command``.
     """
     tokens = tokenize(text, path)
     lines = text.split("\n")
@@ -80,8 +88,14 @@ def parse_program(text: str, vocabulary: Vocabulary, path: str = "<program>") ->
             j += 1
         stmt_tokens = tokens[i:j] + [Token("sep" if tokens[j].kind == "sep" else "eof", tokens[j].text,
                                            tokens[j].line, tokens[j].col)]
-        st = StatementParser(stmt_tokens, path, sketch, vocabulary).parse()
         first, last = tokens[i], tokens[j - 1]
+        if any_form and first.kind == "ident" and not spells(first.text.upper()):
+            st = Statement(first.text.upper(), "", first.line, first.col, {TEMPLATE: True})
+        else:
+            bad = next((t for t in stmt_tokens if t.kind == "other"), None)
+            if bad is not None:
+                raise character_error(bad, path)
+            st = StatementParser(stmt_tokens, path, sketch, vocabulary).parse()
         if first.line == last.line:
             src = lines[first.line - 1][first.col - 1:last.col - 1 + len(last.text)]
         else:

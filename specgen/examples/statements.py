@@ -193,6 +193,17 @@ class StatementParser:
 
     def _bstart_named(self) -> None:
         self.fields["data_type"] = self.datatype()
+        if self.at("["):  # ``BSTART.TMOV U8 [TMOV.L2S.INSERT form]``: one of the spelling's catalog variants
+            self.take()
+            tok = self.cur
+            if tok.kind != "ident":
+                raise self.error("the name of one of the spelling's encoding variants, such as "
+                                 "[TMOV.L2S.INSERT form]")
+            self.take()
+            self.fields["variant"] = tok.text.upper()
+            if self.cur.kind == "ident" and self.cur.text.lower() == "form":
+                self.take()
+            self.expect("]", "']' closing the variant")
 
     def _b_fpatr(self) -> None:
         # the form's fields in template order; how many and which values are legal is the catalog's call

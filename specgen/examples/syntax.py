@@ -25,7 +25,7 @@ FORMS: dict[str, str] = {
 EXECUTE_ROLES = ("destination", "left source", "right source")
 # a BSTART spelling that names its operation (``BSTART.TMATMUL FP16``, ``BSTART.MGATHER.MASK U8``): any
 # ``BSTART.<NAME>`` the parser does not read otherwise; whether the spec has a form for it is the assembler's call
-NAMED_BSTART = "BSTART.<Operation> DataType"
+NAMED_BSTART = "BSTART.<Operation> DataType  or  BSTART.<Operation> DataType [Variant form]"
 _NAMED_BSTART = re.compile(r"BSTART(\.[A-Z][A-Z0-9_]*)+")
 
 
@@ -42,6 +42,8 @@ LAYOUT_NAMES = {"NORM": 0}
 RMODE_NAMES = {"DEFAULT": 0}
 HANDS = {"T": 0, "U": 1, "M": 2, "N": 3}
 ZERO_REGISTERS = {"zero", "x0"}
+# the field that marks a statement of another form (see :attr:`Statement.is_template`)
+TEMPLATE = "template"
 
 _TOKEN = re.compile(r"""
     (?P<ws>[ \t\r]+)
@@ -51,7 +53,8 @@ _TOKEN = re.compile(r"""
   | (?P<arrow>->)
   | (?P<number>0[xX][0-9A-Fa-f_]+\b|0[bB][01_]+\b|[0-9]+\b)
   | (?P<ident>[A-Za-z_][A-Za-z0-9_.#]*)
-  | (?P<punct>[,=<>{}()])
+  | (?P<punct>[,=<>{}()\[\]])
+  | (?P<other>.)
 """, re.VERBOSE)
 
 
@@ -75,7 +78,7 @@ class ProgramError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Token:
-    kind: str  # number | ident | arrow | punct | sep | eof
+    kind: str  # number | ident | arrow | punct | other | sep | eof
     text: str
     line: int
     col: int
@@ -109,6 +112,19 @@ class Statement:
     col: int
     fields: dict[str, object] = field(default_factory=dict)
 
+    @property
+    def is_template(self) -> bool:
+        """A command of a form the Block syntax does not spell (a scalar form, …): kept as written in
+        ``text``, assembled from its form's catalog template and run by the executor's word path."""
+        return self.fields.get(TEMPLATE) is True
+
+
+def character_error(tok: Token, path: str) -> ProgramError:
+    """The one finding for a character no command of the Block syntax uses."""
+    return ProgramError(f"unexpected character {tok.text!r}", tok.line, tok.col, tok.text,
+                        "a command, an operand, ',', '=', '<', '>', '->', '{', '}', '[', ']', ';'",
+                        "character", path)
+
 
 def tokenize(text: str, path: str) -> list[Token]:
     out: list[Token] = []
@@ -121,10 +137,7 @@ def tokenize(text: str, path: str) -> list[Token]:
             end = text.find("\n", pos)
             pos = len(text) if end < 0 else end
             continue
-        if m is None:
-            raise ProgramError(f"unexpected character {ch!r}", line, col, ch,
-                               "a command, an operand, ',', '=', '<', '>', '->', '{', '}', ';'",
-                               "character", path)
+        assert m is not None  # ``other`` matches any character but a new line, which ``nl`` matches
         kind = m.lastgroup or ""
         tok = m.group()
         if kind == "nl":
