@@ -27,13 +27,14 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
 from ..asl import ASLError, Bits, Interpreter, interpreter_for
 from ..asl.errors import bounded_stack
 from ..asl.profiles import get_profile
+from ..asl.returntrace import ReturnEvent, traced_calls
 from ..diagnostics import Span
 from ..loader import Spec
 from ..vocabulary import DataType, Vocabulary, vocabulary_of
@@ -41,7 +42,7 @@ from .datatypes import show_value, show_word
 from .program import Program
 from .syntax import HANDS, Statement
 from ..encoding.asm import AsmError
-from .faultsite import fault_site
+from .faultsite import GENERATED_PREFIX, deciding_chain, describe_chain, fault_site, guard_predicates
 from .words import COMMAND_ENTRY, EXECUTED, PREDICATE_STORAGE, REJECTED, WordRunner, allocated
 from .inputstate import MemoryCell, MemoryState, configure_matrix, is_matrix_layout, read_memory, write_memory
 
@@ -138,9 +139,12 @@ class Fault:
     asl_function: str
     asl_stack: tuple[tuple[str, Span], ...] = ()
     word: str = ""  # the command word the spec rejected (``0x…``), empty for EXECUTE
+    # the predicates whose FALSE the deciding return passed up, outermost first: (function, its return)
+    asl_chain: tuple[tuple[str, Span], ...] = ()
 
     def describe(self) -> str:
-        where = f" at {self.asl_span} (in {self.asl_function})" if self.asl_span else ""
+        chain = describe_chain(self.asl_chain)
+        where = f" at {self.asl_span} (in {self.asl_function}{chain})" if self.asl_span else ""
         word = f" [{self.word}]" if self.word else ""
         return (f"{self.name} raised by line {self.statement.line} '{self.statement.text}'{word}"
                 f"{where}")
@@ -184,6 +188,9 @@ class Executor:
         install_profile_adapters(self.interp, self.profile, self.vocabulary)
         self._fault_stack: tuple[tuple[str, Span], ...] = ()
         self._generated_lines: dict[str, list[str]] | None = None
+        self._source_lines: dict[str, list[str]] | None = None
+        self._tracing: list[ReturnEvent] | None = None  # a predicate's traced returns, while explaining a fault
+        self._traced: list[ReturnEvent] = []  # those returns when SetFault was called
         self._install_fault_probe()
         if tile_elements is not None:
             set_model_config(self.interp, "PTO_MODEL_TILE_ELEMENTS", tile_elements)
@@ -211,6 +218,8 @@ class Executor:
 
         def set_fault(original: Callable, *args: object) -> object:
             self._fault_stack = tuple(interp.stack)
+            if self._tracing is not None:
+                self._traced = list(self._tracing)
             return original(*args)
 
         set_fault.wants_original = True  # type: ignore[attr-defined]
@@ -236,7 +245,11 @@ class Executor:
             raise RunError("this spec's ASL has no general-purpose register file (no WritePEGPR or WriteGPR): "
                            "the program's scalar registers cannot be set")
         with self.lock:
-            return self._run(program, tiles, gprs or {}, memory or [])
+            result = self._run(program, tiles, gprs or {}, memory or [])
+            if result.fault is not None:
+                result.fault = self._explained(result.fault, lambda: self._run(program, tiles, gprs or {},
+                                                                               memory or []))
+            return result
 
     def _run(self, program: Program, tiles: list[TileInput], gprs: Mapping[int, int],
              memory: list[MemoryCell]) -> RunResult:
@@ -344,6 +357,44 @@ class Executor:
         stack = self._fault_stack
         span, func = fault_site(stack, self._generated_line, self._declaration, self._forwards_fault)
         return Fault(name, st, span, func, stack, word)
+
+    def _explained(self, fault: Fault, rerun: Callable[[], object]) -> Fault:
+        """``fault`` at the return that decided it, when a predicate's FALSE raised it from outside the spec's ASL.
+
+        The generated tile dispatch (or ``EXECUTE``) only says which predicate returned FALSE; the run is
+        repeated with that predicate's returns traced (the state it saw is rebuilt the same way, and
+        only its calls pay for tracing), and :func:`deciding_chain` follows the FALSE down the spec's
+        functions. A fault the spec's own ASL raised keeps its site.
+        """
+        if fault.statement.mnemonic == "EXECUTE":
+            names = [fault.asl_function]
+        else:
+            names = guard_predicates(fault.asl_stack, self._generated_line, self._forwards_fault)
+        if not names:
+            return fault
+        events: list[ReturnEvent] = []
+        self._tracing, self._traced = events, []
+        try:
+            with traced_calls(self.interp, names, events):
+                rerun()
+        except (RunError, ASLError, RuntimeError):  # the repeat did not get there: keep what the run showed
+            return fault
+        finally:
+            self._tracing = None
+        chain = deciding_chain(self._traced, self._source_line)
+        if not chain or chain[-1].span.path.startswith(GENERATED_PREFIX):
+            return fault
+        return replace(fault, asl_span=chain[-1].span, asl_function=chain[-1].function,
+                       asl_chain=tuple((e.function, e.span) for e in chain[:-1]))
+
+    def _source_line(self, path: str, line: int) -> str:
+        """Line ``line`` (1-based) of the spec's ASL file ``path``, generated or a unit ("" if unknown)."""
+        if path.startswith(GENERATED_PREFIX):
+            return self._generated_line(path, line)
+        if self._source_lines is None:
+            self._source_lines = {u.path: u.text.splitlines() for u in self.spec.units}
+        lines = self._source_lines.get(path, [])
+        return lines[line - 1] if 0 < line <= len(lines) else ""
 
     def _forwards_fault(self, name: str) -> bool:
         """Whether function ``name`` takes a fault kind as a parameter (so its caller chose the fault)."""
