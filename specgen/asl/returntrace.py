@@ -85,7 +85,7 @@ def traced_calls(interp: Any, names: Iterable[str], events: list[ReturnEvent]) -
     """
     armed: list[tuple[Any, Callable | None]] = []
     for name in dict.fromkeys(names):
-        decls = interp.index.lookup(name) if interp.index is not None else []
+        decls, _ = interp._decls(name)  # noqa: SLF001 - a test's overlay, the tree, or generated ASL
         for arity in sorted({len(d.params) for d in decls if isinstance(d, FuncDecl)}):
             fn = interp._function(name, arity, None)  # noqa: SLF001 - the object compiled callers hold
             if fn.impl is None and fn.decl is not None:
