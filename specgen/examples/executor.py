@@ -12,8 +12,10 @@ execution and the faults are the ASL's. This module only
   command (statement and word) and the ASL site that decided the fault: a
   hook around ``SetFault`` snapshots the interpreter's call stack, and a
   fault recorded by ASL specgen generated from the catalogs (the tile
-  dispatch) is placed at the spec's own predicate that the generated check
-  called, or else at the innermost spec frame (:func:`fault_site`);
+  dispatch: a predicate returned FALSE) is placed at the spec's ``return``
+  that decided that FALSE, found by repeating the run with the predicate's
+  returns traced (:func:`explain`), else at the predicate's declaration
+  (:func:`fault_site`);
 * reads every allocated Tile back through the spec's element functions.
 
 ``EXECUTE <MN> d, l, r`` (aliasing, which a Block cannot express) calls the
@@ -34,7 +36,6 @@ from typing import Callable
 from ..asl import ASLError, Bits, Interpreter, interpreter_for
 from ..asl.errors import bounded_stack
 from ..asl.profiles import get_profile
-from ..asl.returntrace import ReturnEvent, traced_calls
 from ..diagnostics import Span
 from ..loader import Spec
 from ..vocabulary import DataType, Vocabulary, vocabulary_of
@@ -42,7 +43,7 @@ from .datatypes import show_value, show_word
 from .program import Program
 from .syntax import HANDS, Statement
 from ..encoding.asm import AsmError
-from .faultsite import GENERATED_PREFIX, deciding_chain, describe_chain, fault_site, guard_predicates
+from .faultsite import GENERATED_PREFIX, FaultTrace, describe_chain, explain, fault_site, guard_predicates
 from .words import COMMAND_ENTRY, EXECUTED, PREDICATE_STORAGE, REJECTED, WordRunner, allocated
 from .inputstate import MemoryCell, MemoryState, configure_matrix, is_matrix_layout, read_memory, write_memory
 
@@ -189,8 +190,7 @@ class Executor:
         self._fault_stack: tuple[tuple[str, Span], ...] = ()
         self._generated_lines: dict[str, list[str]] | None = None
         self._source_lines: dict[str, list[str]] | None = None
-        self._tracing: list[ReturnEvent] | None = None  # a predicate's traced returns, while explaining a fault
-        self._traced: list[ReturnEvent] = []  # those returns when SetFault was called
+        self._trace = FaultTrace()  # a predicate's traced returns, while a fault is explained
         self._install_fault_probe()
         if tile_elements is not None:
             set_model_config(self.interp, "PTO_MODEL_TILE_ELEMENTS", tile_elements)
@@ -218,8 +218,7 @@ class Executor:
 
         def set_fault(original: Callable, *args: object) -> object:
             self._fault_stack = tuple(interp.stack)
-            if self._tracing is not None:
-                self._traced = list(self._tracing)
+            self._trace.at_fault()
             return original(*args)
 
         set_fault.wants_original = True  # type: ignore[attr-defined]
@@ -359,30 +358,14 @@ class Executor:
         return Fault(name, st, span, func, stack, word)
 
     def _explained(self, fault: Fault, rerun: Callable[[], object]) -> Fault:
-        """``fault`` at the return that decided it, when a predicate's FALSE raised it from outside the spec's ASL.
-
-        The generated tile dispatch (or ``EXECUTE``) only says which predicate returned FALSE; the run is
-        repeated with that predicate's returns traced (the state it saw is rebuilt the same way, and
-        only its calls pay for tracing), and :func:`deciding_chain` follows the FALSE down the spec's
-        functions. A fault the spec's own ASL raised keeps its site.
-        """
+        """``fault`` at the spec's return that decided it, when a predicate's FALSE raised it from outside the
+        spec's ASL (the generated tile dispatch or ``EXECUTE``); a fault the spec's ASL raised keeps its site."""
         if fault.statement.mnemonic == "EXECUTE":
             names = [fault.asl_function]
         else:
             names = guard_predicates(fault.asl_stack, self._generated_line, self._forwards_fault)
-        if not names:
-            return fault
-        events: list[ReturnEvent] = []
-        self._tracing, self._traced = events, []
-        try:
-            with traced_calls(self.interp, names, events):
-                rerun()
-        except (RunError, ASLError, RuntimeError):  # the repeat did not get there: keep what the run showed
-            return fault
-        finally:
-            self._tracing = None
-        chain = deciding_chain(self._traced, self._source_line)
-        if not chain or chain[-1].span.path.startswith(GENERATED_PREFIX):
+        chain = explain(self.interp, names, rerun, self._trace, self._source_line, (RunError, ASLError))
+        if not chain:
             return fault
         return replace(fault, asl_span=chain[-1].span, asl_function=chain[-1].function,
                        asl_chain=tuple((e.function, e.span) for e in chain[:-1]))

@@ -10,9 +10,9 @@ that predicate with its returns traced (:mod:`specgen.asl.returntrace`) and
 from __future__ import annotations
 
 import re
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
-from ..asl.returntrace import ReturnEvent
+from ..asl.returntrace import ReturnEvent, traced_calls
 from ..diagnostics import Span
 
 GENERATED_PREFIX = "<generated>"  # the path of ASL specgen generated from the catalogs (specgen.asl.synth)
@@ -141,3 +141,43 @@ def _guard_start(ret: Span, source_line: Callable[[str, int], str]) -> int | Non
 def describe_chain(chain: Sequence[tuple[str, Span]]) -> str:
     """``from F at file.asl:26, from G at …``: the predicates the deciding return was reached from, innermost first."""
     return "".join(f", from {name} at {span.path.rsplit('/', 1)[-1]}:{span.line}" for name, span in reversed(chain))
+
+
+class FaultTrace:
+    """The traced returns of the predicates being explained, and what they held when ``SetFault`` ran
+    (the executor's hook around ``SetFault`` calls :meth:`at_fault`)."""
+
+    __slots__ = ("events", "seen")
+
+    def __init__(self) -> None:
+        self.events: list[ReturnEvent] | None = None
+        self.seen: list[ReturnEvent] = []
+
+    def at_fault(self) -> None:
+        if self.events is not None:
+            self.seen = list(self.events)
+
+
+def explain(interp: Any, names: Sequence[str], rerun: Callable[[], object], trace: FaultTrace,
+            source_line: Callable[[str, int], str], failures: tuple[type[BaseException], ...]) -> list[ReturnEvent]:
+    """The :func:`deciding_chain` of a fault raised because one of the predicates ``names`` returned FALSE.
+
+    ``rerun`` repeats the faulting run on a reset interpreter (the state the predicate saw is rebuilt
+    the same way); only calls of ``names`` run traced. Empty when there is nothing to explain, the
+    repeat fails (``failures``), or the deciding return is not in a spec file.
+    """
+    if not names:
+        return []
+    events: list[ReturnEvent] = []
+    trace.events, trace.seen = events, []
+    try:
+        with traced_calls(interp, names, events):
+            rerun()
+    except failures:
+        return []
+    finally:
+        trace.events = None
+    chain = deciding_chain(trace.seen, source_line)
+    if not chain or chain[-1].span.path.startswith(GENERATED_PREFIX):
+        return []
+    return chain
