@@ -101,6 +101,8 @@ def traced_calls(interp: Any, names: Iterable[str], events: list[ReturnEvent]) -
 
 def _trigger(interp: Any, fn: Any, plain: Callable, events: list[ReturnEvent]) -> Callable:
     def traced(*args: object) -> object:
+        if interp.trace is not None:  # a hook called inside another traced call: its ASL already records
+            return plain(*args)
         events.clear()
         with tracing(interp, events):
             if id(fn) not in interp.compiled:  # a hook: it runs as it is, the ASL it calls is traced

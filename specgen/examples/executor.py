@@ -364,7 +364,8 @@ class Executor:
             names = [fault.asl_function]
         else:
             names = guard_predicates(fault.asl_stack, self._generated_line, self._forwards_fault)
-        chain = explain(self.interp, names, rerun, self._trace, self._source_line, (RunError, ASLError))
+        chain = explain(self.interp, names, rerun, self._trace, self._source_line,
+                        (RunError, ASLError, RuntimeError))
         if not chain:
             return fault
         return replace(fault, asl_span=chain[-1].span, asl_function=chain[-1].function,
