@@ -90,17 +90,20 @@ def test_fault_is_reported_with_its_asl_location(bundled_root: Path) -> None:
 
 def test_commit_fault_names_the_spec_predicate_not_the_generated_dispatch(bundled_root: Path) -> None:
     """The tile dispatch that rejects an operation is generated from the catalog; the fault's site is the
-    spec's legality handler the generated check called, and the stack still shows the generated frames."""
+    spec's return that decided the legality handler's FALSE (the TF32 source's low bits are not zero),
+    reached from the handler the generated check called; the stack still shows the generated frames."""
     ex = executor_for(load_spec(bundled_root), "reference")
     tiles = [TileInput(r, "TF32", 8, 4, 1, 4, ((w, 0, 0, 0),)) for r, w in (("T1", 0x3F800001), ("T2", 0x3F800000))]
     program = "BSTART.VEC TMAX, TF32; B.DIM LB0=4; B.IOT T1, T2, mask=0b0001, <last>, ->T<1>; BSTOP"
     run = ex.run(parse_program(program, ex.vocabulary), tiles)
     assert run.fault is not None and run.fault.name == "Fault_TileLegality"
     assert run.fault.statement.text == "BSTOP" and run.fault.word == "0x00000001"
-    assert run.fault.asl_function == "TileOperandsLegal_ExecuteTileBinary"
-    assert run.fault.asl_span is not None and run.fault.asl_span.path == "asl/tile/model/legality/binary-operands.asl"
+    assert run.fault.asl_function == "FloatEncodingValid"
+    assert run.fault.asl_span is not None and run.fault.asl_span.path == "asl/arch/data-types/floating-formats.asl"
     text = (bundled_root / run.fault.asl_span.path).read_text().splitlines()
-    assert "func TileOperandsLegal_ExecuteTileBinary(" in text[run.fault.asl_span.line - 1]
+    assert "when TileDataType_TF32 => return value[12:0] == Zeros{13};" in text[run.fault.asl_span.line - 1]
+    assert [name for name, _ in run.fault.asl_chain] == ["TileOperandsLegal_ExecuteTileBinary",
+                                                          "TileSourceEncodingsValid"]
     assert any(site.path.startswith("<generated>/") for _, site in run.fault.asl_stack)
     assert not run.outputs and "T0" not in run.tiles  # the tentative destination was restored
 
@@ -288,10 +291,11 @@ def test_execute_illegal_operands_fault_at_the_predicate_and_write_nothing(bundl
                                                                     bundled_vocabulary), [t0, t1])
     assert run.fault is not None and run.fault.name == "Fault_TileLegality"
     assert run.fault.statement.line == 2 and len(run.steps) == 2
-    assert run.fault.asl_function == "InstructionContractOperandsLegal_TMUL"
+    # the site is the return that decided the FALSE, reached from the contract predicate EXECUTE called
+    assert run.fault.asl_chain[0][0] == "InstructionContractOperandsLegal_TMUL"
     assert run.fault.asl_span is not None
     text = (bundled_root / run.fault.asl_span.path).read_text().splitlines()
-    assert "InstructionContractOperandsLegal_TMUL" in text[run.fault.asl_span.line - 1]
+    assert text[run.fault.asl_span.line - 1].lstrip().startswith("return ")
     assert [row[:2] for row in run.tiles["T0"].values()[:2]] == [["9", "25"], ["49", "81"]]  # line 1 only
 
 

@@ -111,6 +111,7 @@ class Compiler(Protocol):
     _consts: dict[str, object]
     budget: list[int]
     coverage: set[tuple[str, int, int]] | None
+    trace: Callable[[Span, object], None] | None
     read_log: list | None
 
     def max_steps_of(self) -> int: ...

@@ -198,6 +198,15 @@ def s_return(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
     if node.args[0] is None:
         return lambda fr: (None,)
     e = c._expr(node.args[0], ctx)
+    record = c.trace  # set only while a traced variant compiles (returntrace.py): no cost otherwise
+    if record is not None:
+        span = ctx.span(node)
+
+        def s_return_traced(fr):
+            v = e(fr)
+            record(span, v)
+            return (v,)
+        return guard(c, s_return_traced, span)
 
     def s_return(fr):
         return (e(fr),)

@@ -42,12 +42,13 @@ from .values import Bits, show
 class _Func:
     """A lazily compiled ASL function (or a Python hook)."""
 
-    __slots__ = ("decl", "impl", "name")
+    __slots__ = ("decl", "impl", "name", "other")
 
     def __init__(self, name: str, decl: FuncDecl | None, impl: Callable | None = None) -> None:
         self.name = name
         self.decl = decl
         self.impl = impl
+        self.other: Callable | None = None  # the variant of the other mode (traced / plain), see returntrace.py
 
 
 def _declare(names: dict[str, list[Decl]], module: Module) -> None:
@@ -85,6 +86,9 @@ class Interpreter:
         self._max_steps = max_steps
         self.budget: list[int] = [max_steps]  # steps left in this run; see budget.py
         self.coverage: set[tuple[str, int, int]] | None = None  # statements run, when measured
+        # while set, functions compile with a hook on each ``return`` (see returntrace.py); None costs nothing
+        self.trace: Callable[[Span, object], None] | None = None
+        self.compiled: dict[int, _Func] = {}  # every compiled ASL function by id: what tracing switches
         self.globals: dict[str, object] = {}
         self.stack: list[tuple[str, Span]] = []
         self.hooks: dict[str, Callable] = dict(hooks or {})
@@ -145,6 +149,8 @@ class Interpreter:
         if self._overlay:
             overlay_names = set(self._overlay)
             self._overlay.clear()
+            for f in self._overlay_compiled.values():
+                self.compiled.pop(id(f), None)
             self._overlay_compiled.clear()
             # compiled tree code never refers to overlay names, but cached
             # types/constants from the overlay must go
@@ -387,10 +393,11 @@ class Interpreter:
                 return r[0] if r is not None else None
         if self.coverage is not None:
             run = _recording(run, self.coverage.add, (decl.path, decl.line, 0))
-        elif nparams == 0 and self.memoize and self._funcs.get((decl.name, 0)) is fn:
+        elif nparams == 0 and self.memoize and self.trace is None and self._funcs.get((decl.name, 0)) is fn:
             run = memoizing(self, fn, run)  # a tree function, not a test's: see memo.py
 
         fn.impl = run
+        self.compiled[id(fn)] = fn
         self.compiled_functions += 1
 
     def max_steps_of(self) -> int:

@@ -183,7 +183,9 @@ def run_json(result: RunResult) -> dict[str, object]:
         "fault": None if f is None else {
             "name": f.name, "line": f.statement.line, "statement": f.statement.text, "word": f.word or None,
             "asl_path": f.asl_span.path if f.asl_span else None, "asl_line": f.asl_span.line if f.asl_span else None,
-            "asl_function": f.asl_function},
+            "asl_column": f.asl_span.col if f.asl_span else None, "asl_function": f.asl_function,
+            "asl_chain": [{"function": name, "path": span.path, "line": span.line, "column": span.col}
+                          for name, span in f.asl_chain]},
         "inputs": {k: t.to_json() for k, t in result.inputs.items()},
         "outputs": {k: t.to_json() for k, t in result.outputs.items()},
         "gprs": {k: {"value": v, "word": f"0x{v:016x}"} for k, v in result.gprs.items()},

@@ -12,8 +12,10 @@ execution and the faults are the ASL's. This module only
   command (statement and word) and the ASL site that decided the fault: a
   hook around ``SetFault`` snapshots the interpreter's call stack, and a
   fault recorded by ASL specgen generated from the catalogs (the tile
-  dispatch) is placed at the spec's own predicate that the generated check
-  called, or else at the innermost spec frame (:func:`fault_site`);
+  dispatch: a predicate returned FALSE) is placed at the spec's ``return``
+  that decided that FALSE, found by repeating the run with the predicate's
+  returns traced (:func:`explain`), else at the predicate's declaration
+  (:func:`fault_site`);
 * reads every allocated Tile back through the spec's element functions.
 
 ``EXECUTE <MN> d, l, r`` (aliasing, which a Block cannot express) calls the
@@ -27,7 +29,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
@@ -41,7 +43,7 @@ from .datatypes import show_value, show_word
 from .program import Program
 from .syntax import HANDS, Statement
 from ..encoding.asm import AsmError
-from .faultsite import fault_site
+from .faultsite import GENERATED_PREFIX, FaultTrace, describe_chain, explain, fault_site, guard_predicates
 from .scalar import TemplateRunner, gpr_file
 from .words import COMMAND_ENTRY, EXECUTED, PREDICATE_STORAGE, REJECTED, WordRunner, allocated
 from .inputstate import MemoryCell, MemoryState, configure_matrix, is_matrix_layout, read_memory, write_memory
@@ -139,9 +141,12 @@ class Fault:
     asl_function: str
     asl_stack: tuple[tuple[str, Span], ...] = ()
     word: str = ""  # the command word the spec rejected (``0x…``), empty for EXECUTE
+    # the predicates whose FALSE the deciding return passed up, outermost first: (function, its return)
+    asl_chain: tuple[tuple[str, Span], ...] = ()
 
     def describe(self) -> str:
-        where = f" at {self.asl_span} (in {self.asl_function})" if self.asl_span else ""
+        chain = describe_chain(self.asl_chain)
+        where = f" at {self.asl_span} (in {self.asl_function}{chain})" if self.asl_span else ""
         word = f" [{self.word}]" if self.word else ""
         return (f"{self.name} raised by line {self.statement.line} '{self.statement.text}'{word}"
                 f"{where}")
@@ -188,6 +193,8 @@ class Executor:
         install_profile_adapters(self.interp, self.profile, self.vocabulary)
         self._fault_stack: tuple[tuple[str, Span], ...] = ()
         self._generated_lines: dict[str, list[str]] | None = None
+        self._source_lines: dict[str, list[str]] | None = None
+        self._trace = FaultTrace()  # a predicate's traced returns, while a fault is explained
         self._install_fault_probe()
         if tile_elements is not None:
             set_model_config(self.interp, "PTO_MODEL_TILE_ELEMENTS", tile_elements)
@@ -218,6 +225,7 @@ class Executor:
 
         def set_fault(original: Callable, *args: object) -> object:
             self._fault_stack = tuple(interp.stack)
+            self._trace.at_fault()
             return original(*args)
 
         set_fault.wants_original = True  # type: ignore[attr-defined]
@@ -243,7 +251,11 @@ class Executor:
             raise RunError("this spec's ASL has no general-purpose register file (no WritePEGPR or WriteGPR): "
                            "the program's scalar registers cannot be set")
         with self.lock:
-            return self._run(program, tiles, gprs or {}, memory or [])
+            result = self._run(program, tiles, gprs or {}, memory or [])
+            if result.fault is not None:
+                result.fault = self._explained(result.fault, lambda: self._run(program, tiles, gprs or {},
+                                                                               memory or []))
+            return result
 
     def _run(self, program: Program, tiles: list[TileInput], gprs: Mapping[int, int],
              memory: list[MemoryCell]) -> RunResult:
@@ -381,6 +393,29 @@ class Executor:
         stack = self._fault_stack
         span, func = fault_site(stack, self._generated_line, self._declaration, self._forwards_fault)
         return Fault(name, st, span, func, stack, word)
+
+    def _explained(self, fault: Fault, rerun: Callable[[], object]) -> Fault:
+        """``fault`` at the spec's return that decided it, when a predicate's FALSE raised it from outside the
+        spec's ASL (the generated tile dispatch or ``EXECUTE``); a fault the spec's ASL raised keeps its site."""
+        if fault.statement.mnemonic == "EXECUTE":
+            names = [fault.asl_function]
+        else:
+            names = guard_predicates(fault.asl_stack, self._generated_line, self._forwards_fault)
+        chain = explain(self.interp, names, rerun, self._trace, self._source_line,
+                        (RunError, ASLError, RuntimeError))
+        if not chain:
+            return fault
+        return replace(fault, asl_span=chain[-1].span, asl_function=chain[-1].function,
+                       asl_chain=tuple((e.function, e.span) for e in chain[:-1]))
+
+    def _source_line(self, path: str, line: int) -> str:
+        """Line ``line`` (1-based) of the spec's ASL file ``path``, generated or a unit ("" if unknown)."""
+        if path.startswith(GENERATED_PREFIX):
+            return self._generated_line(path, line)
+        if self._source_lines is None:
+            self._source_lines = {u.path: u.text.splitlines() for u in self.spec.units}
+        lines = self._source_lines.get(path, [])
+        return lines[line - 1] if 0 < line <= len(lines) else ""
 
     def _forwards_fault(self, name: str) -> bool:
         """Whether function ``name`` takes a fault kind as a parameter (so its caller chose the fault)."""
