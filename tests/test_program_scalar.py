@@ -56,19 +56,19 @@ def _addi(es: EncodingSet, src: int, imm: int, dst: int) -> str:
 
 # -- parsing (no corpus) ------------------------------------------------------------------
 def test_a_non_block_head_is_kept_as_written_with_its_position(bundled_vocabulary: Vocabulary) -> None:
-    p = parse_program("BSTART.VEC TADD, FP16\n  lbu [x3, x4, 0], ->x5, SrcRType=1\nBSTOP", bundled_vocabulary,
+    p = parse_program("BSTART.VEC TADD, FP16\n  lbu [R3, R4, 0], ->R5, SrcRType=1\nBSTOP", bundled_vocabulary,
                       any_form=True)
     st = p.statements[1]
     assert st.is_template and (st.mnemonic, st.line, st.col) == ("LBU", 2, 3)
-    assert st.text == "lbu [x3, x4, 0], ->x5, SrcRType=1"
+    assert st.text == "lbu [R3, R4, 0], ->R5, SrcRType=1"
     assert not p.statements[0].is_template and not p.is_sketch
     # a Block command keeps its strict syntax: a stray character is still one finding at its place
     with pytest.raises(ProgramError) as info:
-        parse_program("addi x1, -5, ->x2\nB.DIM LB0=4 $", bundled_vocabulary, any_form=True)
+        parse_program("addi R1, -5, ->R2\nB.DIM LB0=4 $", bundled_vocabulary, any_form=True)
     assert (info.value.kind, info.value.line, info.value.col) == ("character", 2, 13)
     # without any_form (contract examples, which may be prose) the head is an unknown command, as before
     with pytest.raises(ProgramError) as info:
-        parse_program("addi x1, 5, ->x2", bundled_vocabulary)
+        parse_program("addi R1, 5, ->R2", bundled_vocabulary)
     assert info.value.kind == "unknown-command"
 
 
@@ -83,7 +83,7 @@ def test_the_variant_spelling_parses(bundled_vocabulary: Vocabulary) -> None:
 
 def test_the_bundled_spec_names_the_missing_scalar_path(bundled_root: Path, tmp_path: Path) -> None:
     prog = tmp_path / "p.s"
-    prog.write_text("addi zero, 5, ->x3\nBSTART.VEC TADD, FP16\nBSTOP\n")
+    prog.write_text("addi zero, 5, ->R3\nBSTART.VEC TADD, FP16\nBSTOP\n")
     out, err = io.StringIO(), io.StringIO()
     assert main(["run", "--root", str(bundled_root), str(prog)], out=out, err=err) == 1
     lines = err.getvalue().strip().splitlines()
@@ -101,7 +101,7 @@ def test_a_gpr_set_by_addi_feeds_a_block_and_reads_back(corpus_root: Path, relea
     lines = [_addi(es, 0, value, 5),                       # x5 = zero + 1234, before the Block
              "BSTART.VEC TADDS, S32", "B.DIM LB0=3", "B.DIM LB1=2", "B.DIM LB2=4",
              _addi(es, 5, 1, 6),                           # x6 = x5 + 1, inside the Block's ordering
-             "B.IOR x5", "B.IOT T1, mask=0b0001, <last>, ->T<1>", "BSTOP"]
+             "B.IOR R5", "B.IOT T1, mask=0b0001, <last>, ->T<1>", "BSTOP"]
     program = parse_program("\n".join(lines), vocabulary, any_form=True)
     src = [[1, 2, 3], [-4, 100, 2147483647]]
     words = tuple(tuple(v & (1 << 64) - 1 for v in row) for row in src)
@@ -109,7 +109,7 @@ def test_a_gpr_set_by_addi_feeds_a_block_and_reads_back(corpus_root: Path, relea
     ex = executor_for(load_spec(root), vocabulary=vocabulary)
     run = ex.run(program, [tile])
     assert run.fault is None, run.fault and run.fault.describe()
-    assert run.gprs == {"x5": value, "x6": value + 1}
+    assert run.gprs == {"R5": value, "R6": value + 1}
     assert [s.entry for s in run.steps][0] == "ExecuteScalarInstruction" and run.steps[0].gprs == (5,)
     (out,) = run.outputs.values()
     for r in range(2):
@@ -127,8 +127,8 @@ def test_a_gpr_set_by_addi_feeds_a_block_and_reads_back(corpus_root: Path, relea
     out, err = io.StringIO(), io.StringIO()
     assert main(["run", "--root", str(root), str(f)], out=out, err=err) == 0, err.getvalue()
     text = out.getvalue()
-    assert "expectation met" in text and f"x5   = {value}  [0x{value:016x}]" in text
-    assert f"x6   = {value + 1}" in text
+    assert "expectation met" in text and f"R5   = {value}  [0x{value:016x}]" in text
+    assert f"R6   = {value + 1}" in text
 
 
 @pytest.mark.corpus
@@ -145,14 +145,14 @@ def test_a_scalar_fault_is_the_spec_s_with_its_asl_line(corpus_root: Path, tmp_p
     doc = json.loads(out.getvalue())
     assert doc["fault"]["name"] == "Fault_BundleControl" and doc["fault"]["line"] == 2
     assert doc["fault"]["asl_path"].startswith("asl/scalar/") and doc["fault"]["asl_line"] > 0
-    assert doc["gprs"] == {"x3": {"value": 5, "word": "0x0000000000000005"}}
+    assert doc["gprs"] == {"R3": {"value": 5, "word": "0x0000000000000005"}}
 
 
 @pytest.mark.corpus
 def test_an_unknown_mnemonic_is_one_finding_at_its_place(corpus_root: Path) -> None:
     root = str(_root(corpus_root, RELEASES[0]))
     err = io.StringIO()
-    assert main(["asm", "--root", root, "BSTART.VEC TADD, S32\n  adi x1, 2, ->x3"], out=io.StringIO(), err=err) == 1
+    assert main(["asm", "--root", root, "BSTART.VEC TADD, S32\n  adi R1, 2, ->R3"], out=io.StringIO(), err=err) == 1
     (line,) = err.getvalue().strip().splitlines()
     assert line.startswith("<program>:2:3: ") and "unknown command 'adi'" in line
     assert "ADDI" in line and "B.IOT" in line and "scalar form" in line
@@ -234,7 +234,7 @@ def test_a_checked_example_file_may_hold_scalar_commands(corpus_root: Path, tmp_
     folder.write_text(json.dumps({
         "id": "PTO-EX-TADDS-SCALAR-GPR", "instruction": "TADDS", "summary": "the scalar comes from addi",
         "program": [_addi(es, 0, 40, 5), "BSTART.VEC TADDS, S32", "B.DIM LB0=3", "B.DIM LB1=2", "B.DIM LB2=4",
-                    "B.IOR x5", "B.IOT T1, mask=0b0001, <last>, ->T<1>", "BSTOP"],
+                    "B.IOR R5", "B.IOT T1, mask=0b0001, <last>, ->T<1>", "BSTOP"],
         "tiles": {"T1": {"data_type": "S32", "rows": 8, "columns": 4, "valid_rows": 2, "valid_columns": 3,
                          "values": src}},
         "expect": {"tiles": {"T0": {"values": want}}}}))

@@ -116,10 +116,10 @@ def test_0580_tile_scalar_blocks_bind_a_seeded_gpr_through_b_ior(corpus_root: Pa
         entry = suite.entries[mn]
         assert entry.reason is None and not entry.defaulted and entry.examples, mn
         w = entry.examples[0]
-        assert w.data_type == "S32" and "\nB.IOR x5\nB.IOT T1, " in w.result.program
+        assert w.data_type == "S32" and "\nB.IOR R5\nB.IOT T1, " in w.result.program
         (reg, shown), = w.scalars
         scalar = int(shown.split()[0])
-        assert reg == "x5" and scalar != 0
+        assert reg == "R5" and scalar != 0
         assert w.result.lines[-3].word == f"0x{0x13 | 5 << 15:08X}"  # B.IOR RegSrc0=5 (command-forms.json)
         (src,), (out,) = w.result.inputs, w.result.outputs
         for i in range(out.valid_rows):
@@ -151,4 +151,4 @@ def test_0580_tile_scalar_blocks_bind_a_seeded_gpr_through_b_ior(corpus_root: Pa
     for lang in ("en", "zh"):
         content = next(v for k, v in pages.items() if k.startswith(lang + "/"))
         assert 'data-worked="scalars"' in content and str(escape(Messages(lang)("worked.scalars"))) in content
-        assert "<code>x5 = " in content
+        assert "<code>R5 = " in content

@@ -117,9 +117,9 @@ def test_tsel_predicate_is_made_by_a_tcmp_block(suite: WorkedSuite) -> None:
 
 def test_tci_reads_start_and_direction_from_the_b_ior_slots_the_asl_names(suite: WorkedSuite) -> None:
     entry, w = _example(suite, "TCI")
-    assert "B.IOR x5, x6" in w.result.program and "B.DIM LB1=1" in w.result.program  # LB1 must equal 1
+    assert "B.IOR R5, R6" in w.result.program and "B.DIM LB1=1" in w.result.program  # LB1 must equal 1
     (start_reg, start), (flag_reg, flag) = w.scalars
-    assert (start_reg, flag_reg) == ("x5", "x6") and flag.split()[0] == "1"  # flag0: descending
+    assert (start_reg, flag_reg) == ("R5", "R6") and flag.split()[0] == "1"  # flag0: descending
     s = int(start.split()[0])
     (out,) = w.result.outputs
     assert _words(out) == [[s - j for j in range(out.valid_columns)]]

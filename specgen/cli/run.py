@@ -173,13 +173,14 @@ def read_input(name: str, shown: str, err: TextIO) -> str | None:
 
 def run_json(result: RunResult) -> dict[str, object]:
     """The run as JSON: steps, the fault if any, input and output Tiles."""
+    from ..examples.syntax import gpr_name
     f = result.fault
     return {
         "profile": result.profile,
         "steps": [{"line": s.statement.line, "text": s.statement.text, "entry": s.entry,
                    "args": [a if isinstance(a, (int, bool)) or a is None else str(a) for a in s.args],
                    "status": s.status, "destination": s.destination,
-                   "gprs_written": [f"x{g}" for g in s.gprs]} for s in result.steps],
+                   "gprs_written": [gpr_name(g) for g in s.gprs]} for s in result.steps],
         "fault": None if f is None else {
             "name": f.name, "line": f.statement.line, "statement": f.statement.text, "word": f.word or None,
             "asl_path": f.asl_span.path if f.asl_span else None, "asl_line": f.asl_span.line if f.asl_span else None,
@@ -195,13 +196,14 @@ def run_json(result: RunResult) -> dict[str, object]:
 def print_table(result: RunResult, out: TextIO, elapsed: float) -> None:
     """The steps, the fault, then every output Tile as values over raw words."""
     from ..examples.scalar import SCALAR_ENTRY
+    from ..examples.syntax import gpr_name
     from ..examples.words import COMMAND_ENTRY
     print(f"profile {result.profile}: {len(result.steps)} of {len(result.program.statements)} command(s) "
           f"run in {elapsed:.3f} s", file=out)
     for s in result.steps:
         status = "ok" if s.status.endswith("_Executed") else "FAULT"  # the spec's Command/ScalarExecution_…
         dest = f"  -> {s.destination}" if s.destination else ""
-        dest += "".join(f"  -> x{g}" for g in s.gprs)
+        dest += "".join(f"  -> {gpr_name(g)}" for g in s.gprs)
         word = f"  [{s.args[0]}]" if s.entry in (COMMAND_ENTRY, SCALAR_ENTRY) else ""  # the word the spec ran
         print(f"  line {s.statement.line:<3} {status:<5} {s.statement.text}{word}{dest}", file=out)
     if result.fault is not None:

@@ -270,6 +270,11 @@ def _checked(enc: Encoding, values: dict[str, int]) -> dict[str, int]:
     return values
 
 
+def _gpr(index: int) -> str:
+    """An absolute GPR as programs write it (``examples.syntax.gpr_name``; this layer does not import it)."""
+    return "zero" if index == 0 else f"R{index}"
+
+
 def _int(v: object, name: str) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
         raise AsmError(f"{name}: needs a concrete value, found {v!r}")
@@ -303,8 +308,8 @@ def disassemble(enc: Encoding, values: Mapping[str, int], register: Callable[[in
     mn = head if enc.kind == "tile-operation" else enc.mnemonic
     if mn == "B.IOR":  # every field written out: an encoded zero names the zero GPR, not an omitted one
         dest = [f.name for f in enc.fields if "dst" in _norm(f.name) or "dest" in _norm(f.name)]
-        regs = [f"x{values[f.name]}" for f in enc.fields if f.name not in dest]
-        return f"B.IOR {', '.join(regs + [f'->x{values[n]}' for n in dest[:1]])}".rstrip()
+        regs = [_gpr(values[f.name]) for f in enc.fields if f.name not in dest]
+        return f"B.IOR {', '.join(regs + [f'->{_gpr(values[n])}' for n in dest[:1]])}".rstrip()
     slots = slots_of(enc)
     parts: list[str] = []
     if enc.kind == "tile-operation" and spells_operation(enc):

@@ -41,7 +41,7 @@ from ..loader import Spec
 from ..vocabulary import DataType, Vocabulary, vocabulary_of
 from .datatypes import show_value, show_word
 from .program import Program
-from .syntax import HANDS, Statement
+from .syntax import HANDS, Statement, gpr_name
 from ..encoding.asm import AsmError
 from .faultsite import GENERATED_PREFIX, FaultTrace, describe_chain, explain, fault_site, guard_predicates
 from .scalar import TemplateRunner, gpr_file
@@ -312,7 +312,7 @@ class Executor:
             wrote = sorted({g for step in result.steps for g in step.gprs})
             if wrote:
                 file = gpr_file(it)
-                result.gprs = {f"x{g}": file[g] for g in wrote if g < len(file)}
+                result.gprs = {gpr_name(g): file[g] for g in wrote if g < len(file)}
             result.memory = read_memory(it, memory)
         except ASLError as e:
             stack = "; ".join(bounded_stack(e.asl_stack, head=1, tail=3))

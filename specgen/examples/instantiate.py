@@ -22,6 +22,7 @@ from .executor import TileInput
 from .operands import (NO_DIM, WIDE, OperationFacts, destination_rows, gpr_value, index_words, is_index_operand,
                        is_predicate_operand, source_shapes)
 from .seeds import source_words
+from .syntax import gpr_name
 
 VALID_ROWS, VALID_COLUMNS, COLUMNS, SIZE_CODE = 2, 3, 4, 1
 SCALAR_GPR = 5  # the first absolute GPR a generated B.IOR reads (any of the catalog's legal selectors but zero)
@@ -96,7 +97,7 @@ def block_lines(tpl: Template, et: DataType, pad: str, regs: list[str], relation
             bounds |= {0, 2}
         lines += [f"B.DIM LB{lb}={value[lb]}" for lb in sorted(bounds)]
     if ior_regs:  # before the Tile bindings: 0.58.0 takes no binding after the ``<last>`` one (Fault_BundleControl)
-        lines.append("B.IOR " + ", ".join(f"x{r}" for r in ior_regs))
+        lines.append("B.IOR " + ", ".join(gpr_name(r) for r in ior_regs))
     used = 0
     for k, b in enumerate(tpl.bindings):
         n = b.sources if b.sources is not None else 1

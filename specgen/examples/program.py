@@ -9,7 +9,7 @@ tile-level contract entry (``InstructionContractOperandsLegal_<MN>`` then
 itself, so it can show a destination aliasing a source, which a Block (always
 a newly allocated destination) cannot express.
 With ``any_form`` a line whose first word is not a Block command (a scalar command such as
-``addi zero, 5, ->x3``, any other catalog form) is kept as written, for the assembler to read from
+``addi zero, 5, ->R3``, any other catalog form) is kept as written, for the assembler to read from
 its form's template (:mod:`specgen.examples.scalar`). A named BSTART may select one of its catalog
 variant rows: ``BSTART.TMOV U8 [TMOV.L2S.INSERT form]``.
 The parser knows the command *syntax* only; which operation a name selects and
@@ -69,7 +69,7 @@ def parse_program(text: str, vocabulary: Vocabulary, path: str = "<program>", *,
     """Parse ``text``; raise :class:`ProgramError` when it is malformed (a sketch is not an error).
 
     ``vocabulary`` is the spec's: DataType, PadValue and CMODE names are the ones it states.
-    With ``any_form`` a statement whose first word is not a Block command (``addi zero, 5, ->x3``, a scalar
+    With ``any_form`` a statement whose first word is not a Block command (``addi zero, 5, ->R3``, a scalar
     or other command form) is kept as written (:attr:`Statement.is_template`): the assembler reads it from
     its form's catalog template, and an unknown mnemonic is its finding, at the statement's line and
     column. Without it (a contract example, which may be prose) such a line is an ``unknown-command``.

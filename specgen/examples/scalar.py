@@ -1,6 +1,6 @@
 """Commands of the forms the Block syntax does not spell, run as the spec's AVS tests run them.
 
-A block program may hold a scalar command (``addi zero, 5, ->x3``) or any other
+A block program may hold a scalar command (``addi zero, 5, ->R3``) or any other
 form whose catalog assembly template :mod:`specgen.encoding.asm_template`
 reads. Its word goes through the spec's own entry point for its kind, the one
 the AVS tests call:

@@ -413,26 +413,27 @@ class StatementParser:
             self.take()
             self.fields["gpr_destination"] = self._gpr("destination GPR")
         elif sources and self.t[self.i - 1].text == ",":
-            raise self.error("a GPR such as x5 or '->x8'")
+            raise self.error("a GPR such as R5 or '->R8'")
         self.fields["gpr_sources"] = sources
 
     def _gpr(self, role: str) -> int | None:
         tok = self.cur
         text = tok.text.lower()
-        if tok.kind == "ident" and text not in ZERO_REGISTERS and not re.fullmatch(r"x[0-9]+", text) \
-                and _SYMBOL.match(tok.text):
+        # ``R5`` is an absolute GPR (ADR 0055: an assembler may accept R0..R23); an ABI name (``a0``, ``x1``) has no
+        # code in the spec, so it is a symbolic operand like ``ScalarGPR``
+        m = re.fullmatch(r"r([0-9]+)", text) if tok.kind == "ident" else None
+        if tok.kind == "ident" and text not in ZERO_REGISTERS and not m and _SYMBOL.match(tok.text):
             self.take()
-            self.placeholder(tok, f"{role} such as x5")
+            self.placeholder(tok, f"{role} such as R5")
             return None
-        m = re.fullmatch(r"x([0-9]+)", text) if tok.kind == "ident" else None
         if tok.kind == "ident" and text in ZERO_REGISTERS:
             value = 0
         elif m or tok.kind == "number" and text.isdigit():
             value = int(m.group(1) if m else text)
         else:
-            raise self.error(f"a {role} (zero or x0..x31)")
+            raise self.error(f"a {role} (zero or R0..R31)")
         if value > 31:
-            raise self.error(f"a {role} (zero or x0..x31)", tok, "range", f"GPR {tok.text} does not exist")
+            raise self.error(f"a {role} (zero or R0..R31)", tok, "range", f"GPR {tok.text} does not exist")
         self.take()
         return value
 

@@ -17,7 +17,7 @@ FORMS: dict[str, str] = {
     "B.DATR": "B.DATR PadValue={pads}  or  B.DATR {{layout, datatype, pad, cmode, rmode, sat, canonicalize}}",
     "B.DIM": "B.DIM LB0=value  or  B.DIM zero, value, ->LB0",
     "B.IOT": "B.IOT SrcLeft, SrcRight, mask=0b0001, <last>, ->T<SizeCode>",
-    "B.IOR": "B.IOR x5[, x6[, x7]][, ->x8]  (absolute GPRs: zero or x0..x31)",
+    "B.IOR": "B.IOR R5[, R6[, R7]][, ->R8]  (absolute GPRs: zero or R0..R31)",
     "B.FPATR": "B.FPATR value, value, …  (every field of the spec's form, in its template's order)",
     "BSTOP": "BSTOP",
     "EXECUTE": "EXECUTE Mnemonic Destination, SrcLeft, SrcRight",
@@ -41,7 +41,12 @@ def spells(head: str) -> bool:
 LAYOUT_NAMES = {"NORM": 0}
 RMODE_NAMES = {"DEFAULT": 0}
 HANDS = {"T": 0, "U": 1, "M": 2, "N": 3}
-ZERO_REGISTERS = {"zero", "x0"}
+ZERO_REGISTERS = {"zero"}
+
+
+def gpr_name(index: int) -> str:
+    """How a program writes an absolute GPR: ``zero`` or ``R<n>`` (the spelling its B.IOR decision accepts)."""
+    return "zero" if index == 0 else f"R{index}"
 # the field that marks a statement of another form (see :attr:`Statement.is_template`)
 TEMPLATE = "template"
 

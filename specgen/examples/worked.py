@@ -40,6 +40,7 @@ from ..models.located import AslUnit
 from ..prose import datatype_sentence
 from ..vocabulary import VOCABULARY, DataType
 from .composition import Binding, Reason, Template, composition_lines, is_block_program, read_template
+from .syntax import gpr_name
 from .datatypes import show_value, show_word
 from .executor import Executor, RunError, executor_for
 from .instantiate import (COLUMNS, SCALAR_GPR, SIZE_CODE, VALID_COLUMNS, VALID_ROWS, Instance, Plan, Producer,
@@ -54,7 +55,7 @@ from .program import ProgramError, parse_program
 from .seeds import seed_of
 from . import planstate
 
-GENERATOR = "worked-8"
+GENERATOR = "worked-9"
 PAD = "Max"
 MAX_RUNS = 4
 # the order DataTypes are tried in when neither the sketch nor the composition names one: common widths first
@@ -521,7 +522,7 @@ class Generator:
         dims = planstate.dimensions(tpl, plan.relation) if tpl.matrix else {}
         return Worked(res, et.name, plan.pad, plan.edges, seed, *shape, prose_ok,
                       plan.broadcast if self._has_broadcast(tpl) else "",
-                      tuple((f"x{k}", show_word(v) if mplan is not None else  # an address
+                      tuple((gpr_name(k), show_word(v) if mplan is not None else  # an address
                              f"{show_value(v, inst.gpr_types[k]) if k in inst.gpr_types else v} ({show_word(v)})")
                             for k, v in inst.gprs.items()),
                       plan.relation, inst.producer, plan.datr,
