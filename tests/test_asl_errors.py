@@ -63,8 +63,18 @@ def _check_findings(root: Path) -> list[str]:
         ("ExecuteTileBinary(TileBinary_AND, destination, source_left,",
          "    let done = ExecuteTileBinary(TileBinary_AND, destination, source_left,", 16, "asl-type",
          "'ExecuteTileBinary' returns no value but is used as one"),
+        ("return TEPLSelector(0, 6);", "    return TRUE;", 12, "asl-type",
+         "'InstructionContractSelector_TAND' returns integer but this returns a boolean value"),
+        ("return TEPLSelector(0, 6);", "    let selector : integer = '0110'; return selector;", 30, "asl-type",
+         "'selector' is declared integer but given a bits value"),
+        ("return TileBinaryDataTypeSupported(TileBinary_AND, data_type);",
+         "    if TEPLSelector(0, 6) then return TRUE; end; return FALSE;", 8, "asl-type",
+         "the condition is an integer value, not a boolean"),
+        ("return TileBinaryDataTypeSupported(TileBinary_AND, data_type);",
+         "    return TileBinaryDataTypeSupported(TileBinary_AND, data_type) && 1;", 70, "asl-type",
+         "an operand of '&&' is an integer value, not a boolean"),
     ],
-    ids=["syntax", "unknown-name", "arity", "type"],
+    ids=["syntax", "unknown-name", "arity", "type", "return-kind", "declared-kind", "condition", "logic-operand"],
 )
 def test_one_broken_line_is_one_finding_from_validate_and_check(
         bundled_copy: Path, old: str, new: str, col: int, rule: str, says: str) -> None:

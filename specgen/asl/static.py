@@ -42,6 +42,7 @@ from .headers import Header, scan_headers
 from .index import SpecIndex, build_index, parse_cached
 from .stdlib import BUILTINS
 from .synth import SHARD_PREFIXES, generated_sources, generation_findings
+from .static_types import return_kinds, type_mismatches
 
 _NAME_KINDS = ("e_var", "l_var")
 _CALL_KINDS = ("e_call", "s_call")
@@ -65,7 +66,7 @@ def _version() -> str:
     if _VERSION is None:
         h = hashlib.sha256()
         here = Path(__file__).parent
-        for p in sorted([here / "static.py", here / "synth.py", here / "headers.py", *here.glob("gen_*.py")]):
+        for p in sorted([here / "static.py", here / "static_types.py", here / "synth.py", here / "headers.py", *here.glob("gen_*.py")]):
             h.update(p.read_bytes())
         _VERSION = h.hexdigest()[:16]
     return _VERSION
@@ -280,12 +281,15 @@ def syntax_findings(index: SpecIndex) -> list[Finding]:
 def static_findings(index: SpecIndex, known: Known) -> list[Finding]:
     """Unknown names, wrong arities and result-type mismatches in every unit that parses."""
     broken = {e[0] for e in index.parse_errors}
+    modules = [index.module(fi) for fi, unit in enumerate(index.units) if unit.path not in broken]
+    returns = return_kinds(d for m in modules for d in m.decls if isinstance(d, FuncDecl))
     out: list[Finding] = []
-    for fi, unit in enumerate(index.units):
-        if unit.path in broken:
-            continue
-        for decl in index.module(fi).decls:
+    for module in modules:
+        for decl in module.decls:
             out.extend(_decl_findings(decl, known))
+            if isinstance(decl, FuncDecl):
+                out.extend(Finding("asl-type", Severity.ERROR, decl.path, node.line, message, subject=decl.name,
+                                   col=node.col) for node, message in type_mismatches(decl, returns))
     return out
 
 
@@ -338,6 +342,8 @@ def drop_consequences(graph: SpecGraph, findings: list[Finding]) -> list[Finding
     index = build_index(graph.spec)
     places = tuple(place for f in causes if f.rule != "asl-syntax"
                    for place in (f"{f.path}:{f.line}:{f.col}", f"'{f.subject}'"))
+    if any(f.rule == "asl-type" for f in causes):  # a value of the wrong type fails later, where it is used
+        places += ("the ASL failed: type error",)
     return [f for f in findings if not is_consequence(f, index, places)]
 
 

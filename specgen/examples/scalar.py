@@ -128,11 +128,7 @@ class TemplateRunner:
 
 def destination_fields(enc: Encoding) -> set[str]:
     """The fields the form's template writes after ``->`` (``RegDst`` of ``addi SrcL, uimm, ->{t, u, Rd}``)."""
-    shape = shape_of(enc)
-    slots = getattr(shape, "slots", None)  # the template reader's slots, each marked as a destination or not
-    if slots is not None:
-        return {s.field for s in slots if getattr(s, "destination", False)}
-    return set(getattr(shape, "destinations", ()))
+    return {s.field for s in shape_of(enc).slots if s.destination}
 
 
 def gpr_file(it: Interpreter) -> list[int]:

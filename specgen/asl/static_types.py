@@ -1,0 +1,180 @@
+"""``asl-type`` beyond returns: the type mismatches a reader can see without running anything.
+
+A typo such as ``let n : integer = TRUE;`` or ``if count then`` only fails when (and if) a
+test reaches the line; the spec's own interpreter (ASLRef) rejects it before running.
+This pass finds those a reader can see from the text alone, and says nothing where it cannot
+be sure: an expression has a *kind* (boolean, integer, bits, real, string) only when it is a
+literal, a parameter or local declared with a simple type (or initialised from an expression
+of known kind), a comparison or logical operation (boolean), integer arithmetic on integers,
+or a call of a spec function whose every declaration of that arity returns the same simple
+type. Named types, records, enumerations, globals and anything generated stay unknown, so
+the two real releases produce no finding (tests/test_asl_errors.py checks that).
+
+Checked: a ``return`` against the declared result type, a declaration's initial value against
+its declared type, an assignment to a local against the local's type, ``if``/``elsif``/
+``while``/``repeat``/``assert`` conditions and ``&&``/``||``/``!`` operands (boolean), and
+``==``/``!=`` between values of two different known kinds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from fractions import Fraction
+
+from .ast import FuncDecl, Node
+
+_TYPE_KIND = {"t_bool": "boolean", "t_int": "integer", "t_bits": "bits", "t_real": "real", "t_string": "string"}
+_COMPARE = frozenset(("==", "!=", "<=", ">=", "<", ">"))
+_LOGIC = frozenset(("&&", "||", "-->", "<->"))
+_INTEGER_OPS = frozenset(("+", "-", "*", "DIV", "DIVRM", "MOD", "^"))
+_A = {"boolean": "a boolean", "integer": "an integer", "bits": "a bits", "real": "a real", "string": "a string"}
+
+
+def type_kind(ty: Node | None) -> str | None:
+    return _TYPE_KIND.get(ty.kind) if ty is not None else None
+
+
+def return_kinds(decls: Iterable[FuncDecl]) -> dict[tuple[str, int], str | None]:
+    """(name, arity) -> the simple type every such declaration returns (None: unknown or they differ)."""
+    out: dict[tuple[str, int], str | None] = {}
+    for d in decls:
+        key, kind = (d.name, len(d.params)), type_kind(d.ret)
+        out[key] = kind if out.get(key, kind) == kind else None
+    return out
+
+
+class _Checker:
+    def __init__(self, decl: FuncDecl, returns: Mapping[tuple[str, int], str | None]) -> None:
+        self.decl = decl
+        self.returns = returns
+        self.ret = type_kind(decl.ret)
+        self.found: list[tuple[Node, str]] = []
+
+    # -- kinds ---------------------------------------------------------------------
+    def kind(self, e: Node | None, env: dict[str, str | None]) -> str | None:
+        if e is None:
+            return None
+        k = e.kind
+        if k == "e_lit":
+            v = e.args[0]
+            return ("boolean" if isinstance(v, bool) else "integer" if isinstance(v, int)
+                    else "real" if isinstance(v, Fraction) else "string" if isinstance(v, str) else None)
+        if k == "e_bitlit":
+            return "bits"
+        if k == "e_var":
+            return env.get(e.args[0])
+        if k == "e_bin":
+            op = e.args[0]
+            if op in _COMPARE or op in _LOGIC:
+                return "boolean"
+            if op in _INTEGER_OPS and self.kind(e.args[1], env) == self.kind(e.args[2], env) == "integer":
+                return "integer"
+            return None
+        if k == "e_un":
+            if e.args[0] == "!":
+                return "boolean"
+            return "integer" if e.args[0] == "-" and self.kind(e.args[1], env) == "integer" else None
+        if k == "e_call" and not e.args[1]:  # a call with explicit type parameters may be generic
+            return self.returns.get((e.args[0], len(e.args[2])))
+        return None
+
+    # -- expressions ---------------------------------------------------------------
+    def expr(self, e: object, env: dict[str, str | None]) -> None:
+        """Check the operators inside ``e`` (every nested node)."""
+        stack = [e]
+        while stack:
+            cur = stack.pop()
+            if isinstance(cur, (tuple, list)):
+                stack.extend(cur)
+                continue
+            if not isinstance(cur, Node):
+                continue
+            if cur.kind == "e_bin":
+                op, left, right = cur.args
+                if op in _LOGIC:
+                    for side in (left, right):
+                        self.boolean(side, env, f"an operand of '{op}'")
+                elif op in ("==", "!="):
+                    a, b = self.kind(left, env), self.kind(right, env)
+                    if a and b and a != b:
+                        self.found.append((cur, f"'{op}' compares {_A[a]} value with {_A[b]} value"))
+            elif cur.kind == "e_un" and cur.args[0] == "!":
+                self.boolean(cur.args[1], env, "the operand of '!'")
+            elif cur.kind == "e_if":
+                for cond, _value in cur.args[0]:
+                    self.boolean(cond, env, "the condition of an 'if' expression")
+            stack.extend(cur.args)
+
+    def boolean(self, e: Node | None, env: dict[str, str | None], what: str) -> None:
+        k = self.kind(e, env)
+        if k is not None and k != "boolean" and e is not None:
+            self.found.append((e, f"{what} is {_A[k]} value, not a boolean"))
+
+    # -- statements ----------------------------------------------------------------
+    def block(self, stmts: Iterable[Node] | None, env: dict[str, str | None]) -> None:
+        for s in stmts or ():
+            self.stmt(s, env)
+
+    def stmt(self, s: Node, env: dict[str, str | None]) -> None:
+        k, a = s.kind, s.args
+        if k == "s_decl":
+            _kind, name, ty, init = a
+            declared, given = type_kind(ty), self.kind(init, env)
+            self.expr(init, env)
+            if declared and given and declared != given:
+                self.found.append((init, f"'{name}' is declared {declared} but given {_A[given]} value"))
+            env[name] = declared if ty is not None else given
+        elif k == "s_decl_tuple":
+            self.expr(a[2], env)
+            for name in a[1]:
+                env[name] = None
+        elif k == "s_assign":
+            lhs, rhs = a
+            self.expr(rhs, env)
+            if lhs.kind == "l_var":
+                want, given = env.get(lhs.args[0]), self.kind(rhs, env)
+                if want and given and want != given:
+                    self.found.append((rhs, f"'{lhs.args[0]}' is {want} but is assigned {_A[given]} value"))
+        elif k == "s_return":
+            self.expr(a[0], env)
+            given = self.kind(a[0], env)
+            if self.ret and given and given != self.ret:
+                self.found.append((a[0], f"'{self.decl.name}' returns {self.ret} but this returns {_A[given]} value"))
+        elif k == "s_if":
+            for cond, body in a[0]:
+                self.expr(cond, env)
+                self.boolean(cond, env, "the condition")
+                self.block(body, dict(env))
+            self.block(a[1], dict(env))
+        elif k == "s_while":
+            self.expr(a[0], env)
+            self.boolean(a[0], env, "the loop condition")
+            self.block(a[2], dict(env))
+        elif k == "s_repeat":
+            inner = dict(env)
+            self.block(a[0], inner)
+            self.expr(a[1], inner)
+            self.boolean(a[1], inner, "the 'until' condition")
+        elif k == "s_assert":
+            self.expr(a[0], env)
+            self.boolean(a[0], env, "the asserted expression")
+        elif k == "s_for":
+            self.expr((a[1], a[3]), env)
+            inner = dict(env)
+            inner[a[0]] = "integer"
+            self.block(a[5], inner)
+        elif k == "s_case":
+            self.expr(a[0], env)
+            for _pats, body in a[1]:
+                self.block(body, dict(env))
+            self.block(a[2], dict(env))
+        else:
+            self.expr(a, env)
+
+
+def type_mismatches(decl: FuncDecl, returns: Mapping[tuple[str, int], str | None]) -> Iterator[tuple[Node, str]]:
+    """The mismatches in one function: the node to point at and what is wrong."""
+    checker = _Checker(decl, returns)
+    env: dict[str, str | None] = {name: type_kind(ty) for name, ty in decl.params}
+    checker.block(decl.body, env)
+    yield from checker.found
