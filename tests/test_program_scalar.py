@@ -98,9 +98,9 @@ def test_a_gpr_set_by_addi_feeds_a_block_and_reads_back(corpus_root: Path, relea
     root = _root(corpus_root, release)
     es, vocabulary = _encodings(root)
     value = 1234
-    lines = [_addi(es, 0, value, 5),                       # x5 = zero + 1234, before the Block
+    lines = [_addi(es, 0, value, 5),                       # R5 = zero + 1234, before the Block
              "BSTART.VEC TADDS, S32", "B.DIM LB0=3", "B.DIM LB1=2", "B.DIM LB2=4",
-             _addi(es, 5, 1, 6),                           # x6 = x5 + 1, inside the Block's ordering
+             _addi(es, 5, 1, 6),                           # R6 = R5 + 1, inside the Block's ordering
              "B.IOR R5", "B.IOT T1, mask=0b0001, <last>, ->T<1>", "BSTOP"]
     program = parse_program("\n".join(lines), vocabulary, any_form=True)
     src = [[1, 2, 3], [-4, 100, 2147483647]]

@@ -106,7 +106,7 @@ def test_build_reports_the_worked_example_coverage(bundled_root: Path) -> None:
 @pytest.mark.corpus
 @pytest.mark.slow  # compiling the 0.58.0 interpreter dominates (~10-20 s)
 def test_0580_tile_scalar_blocks_bind_a_seeded_gpr_through_b_ior(corpus_root: Path) -> None:
-    """0.58.0 lists a bare ``B.IOR`` for TADDS/TDIVS: the program binds x5, set before the run, through it."""
+    """0.58.0 lists a bare ``B.IOR`` for TADDS/TDIVS: the program binds R5, set before the run, through it."""
     root = corpus_root.parent / "pto-spec-0.58.0"
     if not root.is_dir():
         pytest.fail(f"the 0.58.0 corpus must be at {root}")

@@ -131,7 +131,7 @@ def test_tmrgsort_merges_two_sorted_rows(suite: WorkedSuite) -> None:
     left, right = w.result.inputs
     (out,) = w.result.outputs
     lv, rv = [_f16(x) for x in _words(left)[0]], [_f16(x) for x in _words(right)[0]]
-    assert lv == sorted(lv, reverse=True) and rv == sorted(rv, reverse=True)  # x5 = 1: descending
+    assert lv == sorted(lv, reverse=True) and rv == sorted(rv, reverse=True)  # R5 = 1: descending
     assert [_f16(x) for x in _words(out)[0]] == sorted(lv + rv, reverse=True)
     assert 65504.0 in lv and -65504.0 in lv  # FP16's largest and lowest among the edges
 

@@ -81,7 +81,7 @@ def test_mgather_and_mscatter_read_and_write_global_memory(corpus_root: Path) ->
     g = suite.entries["MGATHER"].examples[0]
     # block-exec-bstart-mgather-gather-001.asl: GatherStart is 0x00411181 with DataType in bits 31:27
     assert g.result.lines[0].word == f"0x{0x00411181 | code[g.data_type] << 27:08X}"
-    assert g.scalars == (("x5", f"0x{BASE_ADDRESS:016x}"),)
+    assert g.scalars == (("R5", f"0x{BASE_ADDRESS:016x}"),)
     (index,) = g.result.inputs
     (dest,) = g.result.outputs
     memory = {int(addr, 16): before for addr, before, _after in g.memory}

@@ -218,7 +218,7 @@ def test_0580_tload_and_tstore_move_the_valid_rectangle_at_the_row_stride(corpus
         assert entry.examples, entry.reason
         w = entry.examples[0]
         regs = dict(w.scalars)
-        base, stride = int(regs["x5"], 16), int(regs["x6"], 16)
+        base, stride = int(regs["R5"], 16), int(regs["R6"], 16)
         size = 4 if w.data_type in ("S32", "U32", "FP32") else 8
         cells = {int(a, 16): (b, x) for a, b, x in w.memory}
         tile = _ints(w.result.outputs[0] if mnemonic == "TLOAD" else w.result.inputs[0])
