@@ -220,3 +220,23 @@ def test_the_spec_contract_examples_assemble(corpus_root: Path) -> None:
             done += 1
     print(f"contract examples: {done} assemble and round-trip; not assembled: {dict(left)}")
     assert done >= 150 and set(left) <= {"ABI register name", "type suffix", "letter operand"}
+
+
+_PIECES = ["add", "lw.add", "lw.add.aqrl", "BSTART.TMOV", "B.IOR", "BSTART.VEC", "TADD", "addi", "c.addi", "hl.divw",
+           "t#1", "u#4", "t#9", "R5", "R99", "zero", "a0", "x1", "->", "->t", "->u", "[", "]", "[R3]", ",", ".sw",
+           ".neg", ".bogus", "<<", "<<3", "<<-1", "=", "SrcRType=2", "far=1", "0x", "-5", "99999999999999", "{", "}",
+           "[TMOV.L2S.INSERT form]", "[NOSUCH form]", "form", ";", "\n", "#", " ", "U8", "FP16", "mask=0b0001"]
+
+
+@pytest.mark.corpus
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(words=st.lists(st.sampled_from(_PIECES), max_size=9), noise=st.text(max_size=6))
+def test_any_text_is_a_word_or_one_asm_error(corpus_root: Path, words: list[str], noise: str) -> None:
+    """Whatever is typed, the template assembler gives a word that decodes to the same form, or an AsmError."""
+    es, _, _ = _setup(corpus_root.parent / "pto-spec-0.58.3")
+    text = " ".join(words[:1]) + " " + ", ".join(words[1:]) + noise
+    try:
+        a = assemble_text(es, text)
+    except AsmError:
+        return
+    assert any(m.encoding is a.encoding for m in decode(es, a.word, a.width)), text
