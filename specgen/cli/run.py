@@ -173,7 +173,7 @@ def read_input(name: str, shown: str, err: TextIO) -> str | None:
 
 def run_json(result: RunResult) -> dict[str, object]:
     """The run as JSON: steps, the fault if any, input and output Tiles."""
-    from ..examples.syntax import gpr_name
+    from ..encoding.asm_names import gpr_name
     f = result.fault
     return {
         "profile": result.profile,
@@ -196,7 +196,7 @@ def run_json(result: RunResult) -> dict[str, object]:
 def print_table(result: RunResult, out: TextIO, elapsed: float) -> None:
     """The steps, the fault, then every output Tile as values over raw words."""
     from ..examples.scalar import SCALAR_ENTRY
-    from ..examples.syntax import gpr_name
+    from ..encoding.asm_names import gpr_name
     from ..examples.words import COMMAND_ENTRY
     print(f"profile {result.profile}: {len(result.steps)} of {len(result.program.statements)} command(s) "
           f"run in {elapsed:.3f} s", file=out)

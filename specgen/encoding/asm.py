@@ -20,6 +20,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from .asm_names import gpr_name
 from .model import Encoding, EncodingSet
 
 _SLOT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -270,11 +271,6 @@ def _checked(enc: Encoding, values: dict[str, int]) -> dict[str, int]:
     return values
 
 
-def _gpr(index: int) -> str:
-    """An absolute GPR as programs write it (``examples.syntax.gpr_name``; this layer does not import it)."""
-    return "zero" if index == 0 else f"R{index}"
-
-
 def _int(v: object, name: str) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
         raise AsmError(f"{name}: needs a concrete value, found {v!r}")
@@ -308,8 +304,8 @@ def disassemble(enc: Encoding, values: Mapping[str, int], register: Callable[[in
     mn = head if enc.kind == "tile-operation" else enc.mnemonic
     if mn == "B.IOR":  # every field written out: an encoded zero names the zero GPR, not an omitted one
         dest = [f.name for f in enc.fields if "dst" in _norm(f.name) or "dest" in _norm(f.name)]
-        regs = [_gpr(values[f.name]) for f in enc.fields if f.name not in dest]
-        return f"B.IOR {', '.join(regs + [f'->{_gpr(values[n])}' for n in dest[:1]])}".rstrip()
+        regs = [gpr_name(values[f.name]) for f in enc.fields if f.name not in dest]
+        return f"B.IOR {', '.join(regs + [f'->{gpr_name(values[n])}' for n in dest[:1]])}".rstrip()
     slots = slots_of(enc)
     parts: list[str] = []
     if enc.kind == "tile-operation" and spells_operation(enc):

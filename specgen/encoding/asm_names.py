@@ -39,6 +39,12 @@ _OMITTED = re.compile(r"omitted (?:assembly )?suffix encodes ([A-Za-z_][A-Za-z0-
 _ZERO_GPR = re.compile(r"architectural zero (?:GPR|register)", re.IGNORECASE)
 
 
+def gpr_name(index: int) -> str:
+    """How a program writes an absolute GPR whatever the spec names: ``zero`` or ``R<n>`` (the spelling
+    ADR 0055 says an assembler may accept); the Block syntax (B.IOR) and the run's GPR tables use it."""
+    return "zero" if index == 0 else f"R{index}"
+
+
 @dataclass(frozen=True)
 class RegisterNames:
     """Register codes by name for a source and a destination operand, and the name each code is written."""

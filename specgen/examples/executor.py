@@ -40,8 +40,9 @@ from ..diagnostics import Span
 from ..loader import Spec
 from ..vocabulary import Vocabulary, vocabulary_of
 from .program import Program
-from .syntax import Statement, gpr_name
+from .syntax import Statement
 from ..encoding.asm import AsmError
+from ..encoding.asm_names import gpr_name
 from .faultsite import GENERATED_PREFIX, FaultTrace, explain, fault_site, guard_predicates
 from .scalar import TemplateRunner, gpr_file
 from .words import COMMAND_ENTRY, EXECUTED, REJECTED, WordRunner, allocated

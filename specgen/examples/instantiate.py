@@ -16,13 +16,13 @@ import random
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..encoding.asm_names import gpr_name
 from ..vocabulary import DataType
 from .composition import Template, composition_lines, is_block_program, read_template
 from .executor import TileInput
 from .operands import (NO_DIM, WIDE, OperationFacts, destination_rows, gpr_value, index_words, is_index_operand,
                        is_predicate_operand, source_shapes)
 from .seeds import source_words
-from .syntax import gpr_name
 
 VALID_ROWS, VALID_COLUMNS, COLUMNS, SIZE_CODE = 2, 3, 4, 1
 SCALAR_GPR = 5  # the first absolute GPR a generated B.IOR reads (any of the catalog's legal selectors but zero)

@@ -42,11 +42,6 @@ LAYOUT_NAMES = {"NORM": 0}
 RMODE_NAMES = {"DEFAULT": 0}
 HANDS = {"T": 0, "U": 1, "M": 2, "N": 3}
 ZERO_REGISTERS = {"zero"}
-
-
-def gpr_name(index: int) -> str:
-    """How a program writes an absolute GPR: ``zero`` or ``R<n>`` (the spelling its B.IOR decision accepts)."""
-    return "zero" if index == 0 else f"R{index}"
 # the field that marks a statement of another form (see :attr:`Statement.is_template`)
 TEMPLATE = "template"
 

@@ -35,12 +35,12 @@ import json
 import random
 from dataclasses import dataclass, field, replace
 
+from ..encoding.asm_names import gpr_name
 from ..graph import Derived, SpecGraph
 from ..models.located import AslUnit
 from ..prose import datatype_sentence
 from ..vocabulary import VOCABULARY, DataType
 from .composition import Binding, Reason, Template, composition_lines, is_block_program, read_template
-from .syntax import gpr_name
 from .datatypes import show_value, show_word
 from .executor import Executor, RunError, executor_for
 from .instantiate import (COLUMNS, SCALAR_GPR, SIZE_CODE, VALID_COLUMNS, VALID_ROWS, Instance, Plan, Producer,
