@@ -54,18 +54,18 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     try:
         program = parse_program(text, vocabulary, path=shown, any_form=True)
     except ProgramError as e:
-        es = load_encodings(Path(args.root), err)
+        es = load_encodings(Path(args.root), err, spec)
         if es is None:
             return ExitCode.FINDINGS
         return _template_commands(es, text, shown, str(e), args.format, out, err)
     if program.is_sketch:  # a symbolic operand to the block syntax may be a template keyword (BSTART.STD RET)
         first = program.sketch[0]
         reason = f"{shown}:{first.line}:{first.col}: {program.sketch_reason}: cannot assemble"
-        es = load_encodings(Path(args.root), err)
+        es = load_encodings(Path(args.root), err, spec)
         if es is None:
             return ExitCode.FINDINGS
         return _template_commands(es, text, shown, reason, args.format, out, err)
-    es = load_encodings(Path(args.root), err)
+    es = load_encodings(Path(args.root), err, spec)
     if es is None:
         return ExitCode.FINDINGS
     pe_modes = _pe_modes(spec) if any("pe_mask" in st.fields for st in program.statements) else {}

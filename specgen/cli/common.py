@@ -81,20 +81,17 @@ def printable(text: str) -> str:
     return "".join(ch if ch.isprintable() or ch == "\t" else f"\\x{ord(ch):02x}" for ch in text)
 
 
-def load_encodings(root: Path, err: TextIO) -> "EncodingSet | None":
+def load_encodings(root: Path, err: TextIO, spec: "Spec | None" = None) -> "EncodingSet | None":
     """The spec's encodings, or None after one line on ``err`` when the root has none (exit 1, as ever);
-    :class:`UsageError` when the root itself cannot be read (exit 2)."""
+    :class:`UsageError` when the root itself cannot be read (exit 2). A caller that loaded the spec (and
+    reported its unusable catalogs) passes it, so the tree is read once."""
     from ..encoding.from_spec import spec_encodings
     from ..graph import SpecGraph
-    from ..loader import RootError, load_spec
-    try:
-        spec = load_spec(root)
-    except RootError as e:  # a root that is not there is a usage error (2) in every command
-        raise UsageError(str(e)) from e
-    else:
+    if spec is None:
+        spec = load(root)
         # a catalog that is not usable JSON is named before "no encodings" (one cause, one finding)
         report_unusable(spec, err, f"{spec.config.json_root}/catalog/")
-        es = spec_encodings(SpecGraph.build(spec))
+    es = spec_encodings(SpecGraph.build(spec))
     if es is None or not len(es):
         err.write(f"error: no encodings found: {root}/spec/catalog has no readable "
                   "command-forms.json, scalar-forms.json, tile-operations.json or "

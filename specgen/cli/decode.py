@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from .common import load_encodings, root_arg
+from .common import load, load_encodings, report_unusable, root_arg
 from .exitcodes import ExitCode
 
 if TYPE_CHECKING:
     from ..encoding.model import Encoding, EncodingSet
+    from ..loader import Spec
 
 NAME = "decode"
 HELP = "name the instruction a word encodes"
@@ -37,7 +37,9 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except ValueError as exc:
         err.write(f"error: {exc}\n")
         return ExitCode.FINDINGS
-    es = load_encodings(args.root, err)
+    spec = load(args.root)
+    report_unusable(spec, err, f"{spec.config.json_root}/catalog/")
+    es = load_encodings(args.root, err, spec)
     if es is None:
         return ExitCode.FINDINGS
     widths = es.widths()
@@ -74,21 +76,20 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         for f in enc.fields:
             fixed = "  (operation constant)" if f.fixed_by == "operation" else ""
             out.write(f"  {f.name} = {m.value_text(f.name)}{fixed}\n")
-        block = _variant_block(args.root, es, enc, m.values)
+        block = _variant_block(spec, es, enc, m.values)
         if block:  # a variant row, in the block syntax the spec's sketches write
             out.write(f"  block: {block}\n")
     return ExitCode.OK
 
 
-def _variant_block(root: Path, es: EncodingSet, enc: Encoding, values: dict[str, int]) -> str:
+def _variant_block(spec: Spec, es: EncodingSet, enc: Encoding, values: dict[str, int]) -> str:
     """``BSTART.TMOV U8 [TMOV.L2S.INSERT form]`` for a variant row (or a tile operation's, under its carrier)."""
     from ..encoding.asm import disassemble, variant_carrier
     if not enc.variant or (enc.kind != "command-form" and variant_carrier(es, enc) is None):
         return ""
-    from ..examples.executor import register_name
-    from ..loader import load_spec
+    from ..examples.runstate import register_name
     from ..vocabulary import vocabulary_of
-    vocabulary = vocabulary_of(load_spec(Path(root)))
+    vocabulary = vocabulary_of(spec)
 
     def datatype(code: int) -> str:
         et = vocabulary.datatype_of_code(code)
