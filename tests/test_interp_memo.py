@@ -99,6 +99,28 @@ def test_a_reset_is_replayed_and_keeps_what_it_does_not_write() -> None:
     assert fast.globals["S"][2]["e"] == "Blue"
 
 
+def test_a_replay_records_the_coverage_and_the_trail_a_run_would() -> None:
+    """Coverage and the trail of definitions read (specgen/asl/trail.py) see a replayed reset as if it ran."""
+    src = _RESET.replace("    Flag = TRUE;\n", "    Flag = Helper();\n") + "func Helper() => boolean\nbegin\n    return TRUE;\nend;\n"
+    mod = parse_source(_DECLS + src, "tree.asl")
+    fast, slow = Interpreter(None, generated=[mod]), Interpreter(None, generated=[mod], memoize=False)
+    for it in (fast, slow):
+        it.measure_coverage()
+    trails: dict[int, list[frozenset[str]]] = {id(fast): [], id(slow): []}
+    for step in range(4):
+        for it in (fast, slow):
+            it.coverage.clear()  # type: ignore[union-attr]
+            it.trail.push()
+            it.call("Dirty", step)
+            it.call("Reset")
+            trails[id(it)].append(it.trail.pop())
+        assert fast.coverage == slow.coverage, step
+        assert fast.globals == slow.globals, step
+    assert _replaying(fast, "Reset")
+    assert trails[id(fast)] == trails[id(slow)]
+    assert trails[id(fast)][-1] >= {"Dirty", "Reset", "Helper"}
+
+
 def test_the_recorded_values_are_never_changed_by_later_stores() -> None:
     fast, slow = _pair(_RESET)
     _same(fast, slow, [("Reset",), ("Reset",)])

@@ -10,6 +10,7 @@ would only slow pickling of the on-disk cache.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 
 
@@ -100,3 +101,41 @@ class Module:
 
     path: str
     decls: list[Decl] = field(default_factory=list)
+
+
+_CLOSE = object()
+
+
+def decl_digest(decl: Decl) -> str:
+    """The content of one declaration that a run using it depends on: its syntax tree with every position.
+
+    Comments and blank lines inside or around it are not part of it (an edit of NDF or DOC prose that
+    moves nothing keeps every digest), but positions are: a result names ASL lines (a failed
+    assertion, a fault site, coverage), so a declaration that moved is a changed one. Walked with
+    an explicit stack: a long operator chain nests deeper than Python's recursion limit.
+    """
+    parts: list[str] = [type(decl).__name__, decl.name, decl.path, str(decl.line), str(decl.col)]
+    if isinstance(decl, FuncDecl):
+        roots: tuple[object, ...] = (decl.quals, decl.params, decl.ret, decl.body)
+    elif isinstance(decl, TypeDecl):
+        roots = (decl.form, decl.payload)
+    else:
+        roots = (decl.kind, decl.ty, decl.init)
+    stack: list[object] = list(reversed(roots))
+    add = parts.append
+    while stack:
+        x = stack.pop()
+        t = type(x)
+        if t is Node:
+            add(f"({x.kind}@{x.line}:{x.col}")  # type: ignore[union-attr]
+            stack.append(_CLOSE)
+            stack.extend(reversed(x.args))  # type: ignore[union-attr]
+        elif t is tuple or t is list:
+            add("[")
+            stack.append(_CLOSE)
+            stack.extend(reversed(x))  # type: ignore[call-overload]
+        elif x is _CLOSE:
+            add(")")
+        else:
+            add(f"{t.__name__}:{x!r}")
+    return hashlib.blake2b("\x1f".join(parts).encode(), digest_size=16).hexdigest()

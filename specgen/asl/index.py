@@ -30,7 +30,7 @@ from ..cache import cache_dir, read_pickle, write_pickle
 from ..loader import UNPARSED_STUB
 from ..loader.tree import Spec
 from ..models.located import AslUnit
-from .ast import Decl, FuncDecl, GlobalDecl, Module, TypeDecl
+from .ast import Decl, FuncDecl, GlobalDecl, Module, TypeDecl, decl_digest
 from .errors import ASLError
 from .parser import parse_source
 
@@ -88,6 +88,7 @@ class SpecIndex:
     defs: dict[str, list[Loc]]
     refs: dict[tuple[int, int], frozenset[str]]
     parse_errors: list[tuple[str, int, int, str]] = field(default_factory=list)
+    digests: dict[tuple[int, int], str] = field(default_factory=dict)  # (file, decl) -> ast.decl_digest
     _modules: dict[int, Module] = field(default_factory=dict, repr=False)
     _broken: dict[str, str] | None = field(default=None, repr=False)
     _pack: dict[str, bytes] | None = field(default=None, repr=False)
@@ -116,6 +117,20 @@ class SpecIndex:
 
     def lookup(self, name: str) -> list[Decl]:
         return [self.decl(loc) for loc in self.defs.get(name, ())]
+
+    def name_digest(self, name: str) -> str:
+        """Digest of every declaration of ``name`` in the tree ("" when nothing declares it).
+
+        What a run that used ``name`` read of the tree: an edit of any of its declarations, a second
+        declaration (an overload) or its removal changes it; comments and other names do not.
+        """
+        locs = self.defs.get(name)
+        if not locs:
+            return ""
+        if len(locs) == 1:
+            kind, fi, di = locs[0]
+            return kind + ":" + self.digests.get((fi, di), "?")
+        return "|".join(sorted(f"{kind}:{self.digests.get((fi, di), '?')}" for kind, fi, di in locs))
 
     def broken_declarations(self) -> dict[str, str]:
         """Top-level names that units which do not parse appear to declare -> that unit's path.
@@ -204,20 +219,21 @@ def build_index(spec: Spec, use_cache: bool = True) -> SpecIndex:
     texts = [u.text.encode("utf-8") for u in units]
     keys = [module_key(u.path, t) for u, t in zip(units, texts)]
     top = hashlib.sha256("\n".join(keys).encode()).hexdigest()
-    index_path = cache_dir("asl") / f"index-{top}.pickle"
+    index_path = cache_dir("asl") / f"index{SUMMARY_FORMAT}-{top}.pickle"
     if use_cache:
         cached = read_pickle(index_path, tuple)
-        if cached is not None and len(cached) == 3:
-            defs, refs, errors = cached
-            return SpecIndex(units, keys, defs, refs, errors)
+        if cached is not None and len(cached) == 4:
+            defs, refs, errors, digests = cached
+            return SpecIndex(units, keys, defs, refs, errors, digests)
 
     modules: dict[int, Module] = {}
     errors: list[tuple[str, int, int, str]] = []
     defs: dict[str, list[Loc]] = {}
     refs: dict[tuple[int, int], frozenset[str]] = {}
+    digests: dict[tuple[int, int], str] = {}
     # What each file declares and uses, by its content key: after a one-file edit only that
     # file is parsed (or unpickled); every other file's summary comes from one pack.
-    pack_path = cache_dir("asl") / "summaries.pickle"
+    pack_path = cache_dir("asl") / f"summaries{SUMMARY_FORMAT}.pickle"
     summaries: dict[str, FileSummary] = (read_pickle(pack_path, dict) if use_cache else None) or {}
     collecting = gc.isenabled()
     gc.disable()  # new trees only, no cycles: a collection pass would walk the whole loaded spec
@@ -232,8 +248,9 @@ def build_index(spec: Spec, use_cache: bool = True) -> SpecIndex:
         if summary and isinstance(summary[0], int):  # a parse error: (line, col, message)
             errors.append((rel, summary[0], summary[1], summary[2]))  # type: ignore[arg-type]
             continue
-        for di, (entries, used) in enumerate(summary):  # type: ignore[misc]
+        for di, (entries, used, digest) in enumerate(summary):  # type: ignore[misc]
             refs[(fi, di)] = used
+            digests[(fi, di)] = digest
             for name, kind in entries:
                 defs.setdefault(name, []).append((kind, fi, di))
     if use_cache:
@@ -243,8 +260,8 @@ def build_index(spec: Spec, use_cache: bool = True) -> SpecIndex:
                 summaries = {k: v for k, v in summaries.items() if k in live}
             write_pickle(pack_path, summaries)
             _write_pack(units, keys, modules)
-        write_pickle(index_path, (defs, refs, errors))
-    return SpecIndex(units, keys, defs, refs, errors, modules)
+        write_pickle(index_path, (defs, refs, errors, digests))
+    return SpecIndex(units, keys, defs, refs, errors, digests, modules)
 
 
 def _summarise(units: list[AslUnit], keys: list[str], summaries: dict[str, FileSummary],
@@ -262,7 +279,7 @@ def _summarise(units: list[AslUnit], keys: list[str], summaries: dict[str, FileS
                 summary = (exc.span.line, exc.span.col, exc.message)
             else:
                 modules[fi] = mod
-                summary = tuple((tuple(_decl_entries(decl)), decl.refs) for decl in mod.decls)
+                summary = tuple((tuple(_decl_entries(decl)), decl.refs, decl_digest(decl)) for decl in mod.decls)
             summaries[key] = summary
             fresh += 1
     return fresh
@@ -295,9 +312,10 @@ def _loads(blob: bytes) -> Module | None:
     return mod if isinstance(mod, Module) else None
 
 
-# per file: for each declaration, its (name, kind) entries and the names it uses; or, for a
+# per file: for each declaration, its (name, kind) entries, the names it uses and its digest; or, for a
 # file that does not parse, (line, col, message)
 FileSummary = tuple
+SUMMARY_FORMAT = 2  # in the summary pack's and index's names: a summary of another shape is never read
 SUMMARY_PACK_LIMIT = 20000
 
 

@@ -36,6 +36,7 @@ from .generated_names import GeneratedNames
 from .index import SpecIndex
 from .memo import memoizing
 from .stdlib import BUILTINS, BuiltinError
+from .trail import Definitions, Trail
 from .values import Bits, show
 
 
@@ -86,6 +87,8 @@ class Interpreter:
         self._max_steps = max_steps
         self.budget: list[int] = [max_steps]  # steps left in this run; see budget.py
         self.coverage: set[tuple[str, int, int]] | None = None  # statements run, when measured
+        self.trail = Trail()  # the definitions a recorded run executed or asked about (see trail.py)
+        self._definitions: Definitions | None = None
         # while set, functions compile with a hook on each ``return`` (see returntrace.py); None costs nothing
         self.trace: Callable[[Span, object], None] | None = None
         self.compiled: dict[int, _Func] = {}  # every compiled ASL function by id: what tracing switches
@@ -178,6 +181,7 @@ class Interpreter:
         ``int`` arguments are converted to ``bits(N)`` where the parameter is
         a bitvector; enum members are passed as their name strings.
         """
+        self.trail.note(name)
         fn = self._function(name, len(args), None)
         if fn.decl is not None and fn.impl is None:
             self._compile_func(fn)
@@ -206,17 +210,20 @@ class Interpreter:
 
     def get_global(self, name: str) -> object:
         """The current value of a global variable or constant."""
+        self.trail.note(name)
         if name in self.globals:
             return self.globals[name]
         return self._global_value(name, None)
 
     def set_global(self, name: str, value: object) -> None:
         """Overwrite a global (initialised first, so an unknown name still raises)."""
+        self.trail.note(name)
         self._global_value(name, None)
         self.globals[name] = value
 
     def enum_members(self, type_name: str) -> tuple[str, ...]:
         """The members of an enumeration type, in declaration order."""
+        self.trail.note(type_name)
         ti = self._named_type(type_name, Span("<python>"))
         if ti.kind != "enum":
             raise ASLError(f"'{type_name}' is not an enumeration", Span("<python>"), "type")
@@ -224,8 +231,16 @@ class Interpreter:
 
     def has_function(self, name: str) -> bool:
         """Whether ``name`` is a hook or a declared ASL function (built-ins do not count)."""
+        self.trail.note(name)
         decls, _ = self._decls(name)
         return name in self.hooks or any(isinstance(d, FuncDecl) for d in decls)
+
+    @property
+    def definitions(self) -> Definitions:
+        """Digests and references of what this interpreter resolves names to (the tree, then generated ASL)."""
+        if self._definitions is None:
+            self._definitions = Definitions(self.index, self._gen)
+        return self._definitions
 
     # ------------------------------------------------------------ errors
     def _snapshot(self, span: Span | None) -> tuple[tuple[str, Span], ...]:
@@ -271,9 +286,9 @@ class Interpreter:
                         compile_func(_o)
                     return _o.impl(*args)
 
-                fn = _Func(name, None, lambda *a, _h=hook: _h(call_original, *a))
+                fn = _Func(name, None, _noting(self.trail, name, lambda *a, _h=hook: _h(call_original, *a)))
             else:
-                fn = _Func(name, None, hook)
+                fn = _Func(name, None, _noting(self.trail, name, hook))
             self._funcs[key] = fn
             return fn
         return self._asl_function(name, arity, span)
@@ -367,12 +382,17 @@ class Interpreter:
         nparams = len(names)
         budget = self.budget
         max_steps = self.max_steps_of
+        # the trail: a function notes its name the first time it runs in a recording (trail.py)
+        epoch, current, mark, name = self.trail.epoch, self.trail.current, [-1], decl.name
 
         if nparams == 0:
             def run(*args):
                 budget[0] -= 1
                 if budget[0] < 0:
                     raise StepBudgetExceeded(max_steps())
+                if mark[0] != epoch[0]:
+                    mark[0] = epoch[0]
+                    current[0].add(name)
                 r = body({})
                 return r[0] if r is not None else None
         elif nparams == 1:
@@ -382,6 +402,9 @@ class Interpreter:
                 budget[0] -= 1
                 if budget[0] < 0:
                     raise StepBudgetExceeded(max_steps())
+                if mark[0] != epoch[0]:
+                    mark[0] = epoch[0]
+                    current[0].add(name)
                 r = body({p0: a0})
                 return r[0] if r is not None else None
         else:
@@ -389,11 +412,14 @@ class Interpreter:
                 budget[0] -= 1
                 if budget[0] < 0:
                     raise StepBudgetExceeded(max_steps())
+                if mark[0] != epoch[0]:
+                    mark[0] = epoch[0]
+                    current[0].add(name)
                 r = body(dict(zip(names, args)))
                 return r[0] if r is not None else None
         if self.coverage is not None:
             run = _recording(run, self.coverage.add, (decl.path, decl.line, 0))
-        elif nparams == 0 and self.memoize and self.trace is None and self._funcs.get((decl.name, 0)) is fn:
+        if nparams == 0 and self.memoize and self.trace is None and self._funcs.get((decl.name, 0)) is fn:
             run = memoizing(self, fn, run)  # a tree function, not a test's: see memo.py
 
         fn.impl = run
@@ -413,6 +439,7 @@ class Interpreter:
         return self._wrap(exc, span)
 
     def _undefined_error(self, name: str, span: Span) -> ASLError:
+        self.trail.note(name)  # defining it later changes this run
         broken = self.index.broken_unit_for(name) if self.index is not None else None
         if broken is not None:
             return ASLError(f"'{name}' is declared in {broken[0]}, which does not parse "
@@ -454,6 +481,16 @@ class Interpreter:
 
     def _is_generated_type(self, name: str) -> bool:
         return self.synthesize_generated and self.generated.is_type(name)
+
+
+def _noting(trail: Trail, name: str, hook: Callable) -> Callable:
+    """``hook`` that notes ``name`` in the trail: a run through a hook read the definition it replaces."""
+    current = trail.current
+
+    def noted(*args):
+        current[0].add(name)
+        return hook(*args)
+    return noted
 
 
 def _recording(run: Callable, hit: Callable, key: tuple[str, int, int]) -> Callable:

@@ -26,10 +26,12 @@ always.
 Replay keeps the run's observable behaviour: the same state afterwards
 (containers on the path of a partial update are copied, untouched elements
 shared; the interpreter's copy-on-write keeps the recorded values intact), the
-same return value and the same step count charged against the budget. A call
-whose budget would run out inside the function, a test file that redefines a
-function the recording ran through, and coverage measurement (which must see
-the statements run) take the interpreter's ordinary path.
+same return value and the same step count charged against the budget, the
+statements and functions it ran for coverage (the recording measures them) and
+the definitions it executed for the run's trail (:mod:`specgen.asl.trail`). A
+call whose budget would run out inside the function and a test file that
+redefines a function the recording ran through take the interpreter's ordinary
+path.
 """
 
 from __future__ import annotations
@@ -194,12 +196,15 @@ class Effect:
     """A recorded zero-argument function: the globals it writes, its result and its step count."""
 
     def __init__(self, values: dict[str, object], nodes: dict[str, Node], result: object,
-                 steps: int, functions: frozenset[str]) -> None:
+                 steps: int, functions: frozenset[str], executed: frozenset[str] = frozenset(),
+                 hits: frozenset[tuple[str, int, int]] = frozenset()) -> None:
         self.values = values
         self.nodes = nodes
         self.result = result
         self.steps = steps
-        self.functions = functions  # every function the recording ran (a test may not redefine them)
+        self.functions = functions  # every function the recording bound (a test may not redefine them)
+        self.executed = executed  # the names it executed: what a replay notes in the run's trail
+        self.hits = hits  # the statements and functions it ran, when the interpreter measures coverage
 
     def apply(self, interp: Interpreter) -> object:
         """Update ``interp``'s globals as a run would and return the run's result."""
@@ -231,6 +236,8 @@ def _scratch(interp: Interpreter, perturb: Perturbation | None) -> Interpreter:
     s._gen = interp._gen
     s.generated = interp.generated
     s.read_log = []
+    if interp.coverage is not None:
+        s.measure_coverage()
     return s
 
 
@@ -256,7 +263,8 @@ def record(interp: Interpreter, name: str) -> Effect | None:
             elif d is not _UNWRITTEN:
                 values[g] = d
         functions = frozenset(k[0] for k in a._funcs) | frozenset(k[0] for k in a._overlay_compiled)
-        return Effect(values, nodes, ra, a.steps_used, functions)
+        executed = frozenset(f.name for f in a.compiled.values())
+        return Effect(values, nodes, ra, a.steps_used, functions, executed, frozenset(a.coverage or ()))
     except Exception:  # noqa: BLE001 - anything the recording cannot explain: run the body as written
         return None
 
@@ -298,11 +306,16 @@ def replay_of(interp: Interpreter, effect: Effect, run: Callable[[], object]) ->
     steps = effect.steps
     functions = effect.functions
     overlay = interp._overlay
+    executed, current = effect.executed, interp.trail.current
+    hits, coverage = effect.hits, interp.coverage
 
     def replay(*args: object) -> object:
-        if budget[0] < steps or interp.coverage is not None or (overlay and not functions.isdisjoint(overlay)):
+        if budget[0] < steps or (overlay and not functions.isdisjoint(overlay)):
             return run()
         budget[0] -= steps
+        current[0].update(executed)
+        if coverage is not None:
+            coverage.update(hits)
         return effect.apply(interp)
 
     return replay

@@ -1,0 +1,239 @@
+"""The author's loop, measured: edit a spec file under a running server, poll the served page until it shows.
+
+    .venv/bin/python -m bench.serve_loop [--root ../shared/corpus/pto-spec-0.58.3] [--server specgen|mkdocs]
+                                         [--edits 3] [--port 8290] [--json FILE]
+
+The spec is copied into a temporary directory (the corpus stays read-only), and a server is started on
+the copy: ``specgen serve --root COPY`` or, with ``--server mkdocs``, a plain ``mkdocs serve`` of a fresh
+project whose ``mkdocs.yml`` has only a site name and the plugin line (``plugins: [{specgen: {root: COPY}}]``).
+Three kinds of edit are made, each ``--edits`` times, a few seconds apart:
+
+* ``prose``: a word of an NDF clause of the instruction unit (``TMUL.asl`` on the corpus) changes;
+* ``asl``: a statement is added to the body of the instruction's ``InstructionContractExecute_<MN>``;
+* ``helper``: a statement is added to the body of a helper the instruction executes (``ExecuteTileBinary``).
+
+After each save the script long-polls the page's live-reload endpoint (what the page's own script does)
+and fetches the page until it shows the edit; the time from the save to that response is the figure.
+The server's log lines after each edit (what re-ran) are kept. Nothing asserts; it prints (and writes JSON).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+DEFAULT_ROOT = REPO.parent / "shared" / "corpus" / "pto-spec-0.58.3"
+EXECUTE = "func InstructionContractExecute_"
+
+
+@dataclass
+class Target:
+    """What one edit kind changes and the page that must show it."""
+
+    kind: str
+    file: str  # root-relative
+    page: str  # site path without suffix, e.g. en/tile/.../TMUL
+    anchor: str  # the text after which a line is inserted (asl, helper) or the word replaced (prose)
+
+
+@dataclass
+class Server:
+    proc: subprocess.Popen[str]
+    port: int
+    suffix: str  # ".html" or "/" (use_directory_urls)
+    log: list[str] = field(default_factory=list)
+
+    def url(self, page: str) -> str:
+        return f"http://127.0.0.1:{self.port}/{page}{self.suffix}"
+
+
+def free_port(preferred: int | None) -> int:
+    if preferred:
+        return preferred
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def scratch_copy(src: Path, dst: Path) -> None:
+    """A writable copy of the tree (the corpus has no write bits)."""
+    shutil.copytree(src, dst, symlinks=True)
+    for d, dirs, files in os.walk(dst):
+        for n in dirs + files:
+            p = os.path.join(d, n)
+            if not os.path.islink(p):
+                os.chmod(p, 0o755 if n in dirs else 0o644)
+
+
+def targets(root: Path, mnemonic: str, helper: str) -> list[Target]:
+    """The three edit targets, found in the tree (the unit named after the mnemonic; the helper's unit)."""
+    unit = next(p for p in sorted((root / "asl").rglob(f"{mnemonic}.asl")))
+    rel = unit.relative_to(root).as_posix()
+    text = unit.read_text(encoding="utf-8")
+    prose = next(line for line in text.splitlines()
+                 if line.startswith("// ") and " MUST " in line and "ndf:" not in line)
+    word = prose.split()[-1]
+    helper_unit = next(p for p in sorted((root / "asl").rglob("*.asl"))
+                       if re.search(rf"^func {helper}\(", p.read_text(encoding="utf-8"), re.M))
+    hrel = helper_unit.relative_to(root).as_posix()
+    page = "en/" + rel.removeprefix("asl/").removesuffix(".asl")
+    return [Target("prose", rel, page, prose.rsplit(" ", 1)[0] + " " + word),
+            Target("asl", rel, page, EXECUTE + mnemonic),
+            Target("helper", hrel, "en/" + hrel.removeprefix("asl/").removesuffix(".asl"), f"func {helper}(")]
+
+
+def apply_edit(root: Path, t: Target, marker: str) -> None:
+    """Save the edit (one write, as an editor does)."""
+    p = root / t.file
+    text = p.read_text(encoding="utf-8")
+    if t.kind == "prose":
+        new = re.sub(rf"^{re.escape(t.anchor)}.*$", f"{t.anchor} {marker}", text, count=1, flags=re.M)
+    else:  # a statement at the top of the function's body: the AST changes, the line count does too
+        start = text.index(t.anchor)
+        begin = text.index("\nbegin\n", start) + len("\nbegin\n")
+        body = re.sub(r"^    let bench_marker_\w+ = \d+;\n", "", text[begin:], count=1)
+        new = text[:begin] + f"    let {marker} = 1;\n" + body
+    p.write_text(new, encoding="utf-8")
+
+
+def get(url: str, timeout: float = 10) -> str:
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as r:
+            return str(r.read().decode("utf-8", "replace"))
+    except (OSError, urllib.error.HTTPError):
+        return ""
+
+
+def start(kind: str, root: Path, tmp: Path, port: int, env: dict[str, str]) -> Server:
+    if kind == "specgen":
+        cmd = [sys.executable, "-m", "specgen", "serve", "--root", str(root), "--dev-addr", f"127.0.0.1:{port}"]
+        cwd, suffix = REPO, ".html"
+    else:
+        project = tmp / "project"
+        (project / "docs").mkdir(parents=True)
+        (project / "docs" / "index.md").write_text("# My project\n\nThe spec's pages are generated.\n")
+        (project / "mkdocs.yml").write_text(f"site_name: My project\nplugins: [{{specgen: {{root: {root}}}}}]\n")
+        cmd = [sys.executable, "-m", "mkdocs", "serve", "-f", str(project / "mkdocs.yml"),
+               "-a", f"127.0.0.1:{port}"]
+        cwd, suffix = project, "/"
+    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True)
+    server = Server(proc, port, suffix)
+
+    def pump() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            server.log.append(line.rstrip("\n"))
+
+    threading.Thread(target=pump, daemon=True).start()
+    return server
+
+
+def wait_for(server: Server, url: str, needle: str, limit: float) -> float:
+    t = time.perf_counter()
+    while needle not in get(url):
+        if server.proc.poll() is not None:
+            raise RuntimeError("the server exited:\n" + "\n".join(server.log[-20:]))
+        if time.perf_counter() - t > limit:
+            raise RuntimeError(f"{url} did not show {needle!r} within {limit:.0f} s:\n" + "\n".join(server.log[-20:]))
+        time.sleep(0.25)
+    return time.perf_counter() - t
+
+
+def until_shown(server: Server, url: str, marker: str, limit: float = 300.0) -> float:
+    """The page's own live-reload loop: long-poll for a newer build, fetch, repeat until the edit shows."""
+    t0 = time.perf_counter()
+    while True:
+        page = get(url)
+        if marker in page:
+            return time.perf_counter() - t0
+        m = re.search(r"livereload\((\d+), (\d+)\)", page)
+        if m is None:
+            time.sleep(0.05)
+        else:
+            get(f"http://127.0.0.1:{server.port}/livereload/{m[1]}/{m[2]}", timeout=limit)
+        if time.perf_counter() - t0 > limit or server.proc.poll() is not None:
+            raise RuntimeError(f"{url} did not show {marker!r}:\n" + "\n".join(server.log[-30:]))
+
+
+def measure(root_src: Path, kind: str, edits: int, port: int | None, mnemonic: str, helper: str,
+            settle: float) -> dict[str, Any]:
+    tmp = Path(tempfile.mkdtemp(prefix="specgen-loop-"))
+    env = {**os.environ}
+    env.setdefault("SPECGEN_CACHE_DIR", str(tmp / "cache"))
+    try:
+        root = tmp / "spec"
+        scratch_copy(root_src, root)
+        tgts = targets(root, mnemonic, helper)
+        server = start(kind, root, tmp, free_port(port), env)
+        try:
+            first = wait_for(server, server.url(tgts[0].page), mnemonic, 1800)
+            out: dict[str, Any] = {"server": kind, "root": str(root_src), "first_serve_s": round(first, 2),
+                                   "dirty_warning": any("'dirty' build" in x for x in server.log), "edits": {}}
+            time.sleep(settle)
+            for t in tgts:
+                walls, logs = [], []
+                for i in range(edits):
+                    marker = f"bench_marker_{t.kind}_{i}_{time.time_ns() % 10**8}"
+                    seen = len(server.log)
+                    apply_edit(root, t, marker)
+                    walls.append(round(until_shown(server, server.url(t.page), marker), 3))
+                    time.sleep(settle)  # background work (tests) finishes; the next edit starts from rest
+                    logs.append([x for x in server.log[seen:] if "specgen" in x or "rebuil" in x.lower()])
+                out["edits"][t.kind] = {"file": t.file, "page": t.page, "walls": walls,
+                                        "median_s": statistics.median(walls), "log": logs}
+            return out
+        finally:
+            os.killpg(server.proc.pid, signal.SIGINT)
+            try:
+                server.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(server.proc.pid, signal.SIGKILL)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bench.serve_loop", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--root", type=Path, default=DEFAULT_ROOT)
+    ap.add_argument("--server", choices=["specgen", "mkdocs"], default="specgen")
+    ap.add_argument("--edits", type=int, default=3)
+    ap.add_argument("--port", type=int, default=None)
+    ap.add_argument("--mnemonic", default="TMUL")
+    ap.add_argument("--helper", default="ExecuteTileBinary")
+    ap.add_argument("--settle", type=float, default=4.0, help="seconds between edits (default %(default)s)")
+    ap.add_argument("--json", type=Path, default=None)
+    args = ap.parse_args(argv)
+    res = measure(args.root.resolve(), args.server, args.edits, args.port, args.mnemonic, args.helper, args.settle)
+    print(f"{res['server']} serve on {res['root']}: first serve {res['first_serve_s']} s; "
+          f"dirty-build warning: {res['dirty_warning']}")
+    for kind, e in res["edits"].items():
+        print(f"  {kind:6} {e['file']}: median {e['median_s']:.2f} s {e['walls']}")
+        for lines in e["log"][-1:]:
+            for x in lines[-6:]:
+                print(f"      | {x}")
+    if args.json:
+        args.json.write_text(json.dumps(res, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
