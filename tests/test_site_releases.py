@@ -40,7 +40,7 @@ def site(tmp_path_factory: pytest.TempPathFactory, bundled_root: Path) -> Path:
                                  "begin\n    // kept\n    return TileBinaryDataTypeSupported"), encoding="utf-8")
     out = tmp / "site"
     result = build_site(None, out, default_config(), releases=[newer, bundled_root])  # order given: newest first
-    assert result.stats["releases"] == ["0.1.0", "0.2.0"]
+    assert result.stats.releases == ["0.1.0", "0.2.0"]
     return out
 
 

@@ -11,10 +11,9 @@ measured), and writes them as a table, JSON and LCOV.
 Counts are executed-or-not (LCOV ``DA:line,1``), not hit counts: counting
 each execution would cost a dictionary update per statement.
 
-``specgen test --coverage`` also stores the JSON in the cache under the key
-of the tree's ASL content (:func:`stored_path`); the site's unit pages read
-it from there and say "coverage not measured" when that exact content has
-none.
+Every test's own coverage is part of its result in the dependency-tracked
+layer (:mod:`specgen.asl.conformance`): the site's unit pages show the union of
+the results valid for the tree as it is, measured by the build itself.
 """
 
 from __future__ import annotations
@@ -24,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
-from ..cache import atomic_write, cache_dir, content_key
+from ..cache import content_key
 from ..loader.tree import Spec
 from .ast import FuncDecl, Node
 from .compile_stmt import nested_blocks
@@ -161,13 +160,3 @@ def to_lcov(cov: Coverage) -> str:
         out.append(f"LH:{sum(1 for h in lines.values() if h)}")
         out.append("end_of_record")
     return "\n".join(out) + "\n"
-
-
-def stored_path(key: str) -> Path:
-    """Where ``specgen test --coverage`` leaves the JSON of the tree content ``key``."""
-    return cache_dir("coverage") / f"{key}.json"
-
-
-def store(spec: Spec, cov: Coverage) -> None:
-    """Keep the JSON for the site (a cache that cannot be written only loses the site's view)."""
-    atomic_write(stored_path(cov.tree_key), json.dumps(to_json(cov)).encode())

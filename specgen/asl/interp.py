@@ -229,6 +229,15 @@ class Interpreter:
             raise ASLError(f"'{type_name}' is not an enumeration", Span("<python>"), "type")
         return ti.enum
 
+    def declarations(self, name: str) -> list[Decl]:
+        """The tree's declarations of ``name`` (what Python code reads of them is read by the run)."""
+        self.trail.note(name)
+        return self.index.lookup(name) if self.index is not None else []
+
+    def note_file(self, path: str) -> None:
+        """A run read the text of ``path`` (a source line shown, a predicate's body read as text)."""
+        self.trail.note("file:" + path)
+
     def has_function(self, name: str) -> bool:
         """Whether ``name`` is a hook or a declared ASL function (built-ins do not count)."""
         self.trail.note(name)

@@ -14,12 +14,19 @@ they free up (forked after the parent generated the ASL, so no worker
 generates or loads again where the platform can fork); each test's result
 does not depend on which worker ran it, so the report is identical to
 ``jobs=1`` except for timings.
+
+Each test's run is recorded while it runs: the ASL definitions it read (the
+interpreter's trail, :mod:`specgen.asl.trail`) and, with coverage, the
+statements of the spec's source units it executed. The dependency-tracked
+layer keeps a result while nothing it read has changed
+(:mod:`specgen.asl.conformance`).
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import multiprocessing.context
+from array import array
 import statistics
 import sys
 import time
@@ -81,6 +88,8 @@ class TestRunReport:
     profile: str
     jobs: int
     coverage: set[tuple[str, int, int]] | None = None  # statements/functions run, when measured
+    reads: dict[str, frozenset[str]] = field(default_factory=dict)  # test path -> the ASL definitions it read
+    hits: dict[str, "Hits"] = field(default_factory=dict)  # test path -> its own coverage (with coverage on)
 
     def count(self, status: str) -> int:
         return sum(1 for r in self.results if r.status == status)
@@ -161,6 +170,12 @@ def _init_worker(root: str, profile: str, max_steps: int | None = None, coverage
         spec = load_spec(Path(root))
         generated = generated_modules(spec)
     _WORKER["interp"] = _make_interpreter_from(spec, generated, profile, max_steps, coverage)
+    _WORKER["units"] = _source_paths(spec)
+
+
+def _source_paths(spec: Spec) -> frozenset[str]:
+    roots = tuple(r.rstrip("/") + "/" for r in spec.config.source_roots)
+    return frozenset(u.path for u in spec.units if u.path.startswith(roots))
 
 
 def _pool_context() -> multiprocessing.context.BaseContext | None:
@@ -200,15 +215,44 @@ def run_one(interp: Interpreter, case: TestCase) -> TestResult:
                       location, stack, reason)
 
 
-def _run_batch(cases: list[TestCase]) -> tuple[list[TestResult], set | None]:
-    """A shard's results and the statements it ran (the worker's set is emptied for the next)."""
-    interp = _WORKER["interp"]
-    results = [run_one(interp, c) for c in cases]
-    hits = None
+Hits = dict[str, bytes]  # unit path -> the (line << 24 | col) of each statement run, as array('Q') bytes
+
+
+def pack_hits(hits: set[tuple[str, int, int]], units: frozenset[str]) -> Hits:
+    """One test's coverage of the spec's source units, compact (a suite's worth stays small in memory)."""
+    by_path: dict[str, list[int]] = {}
+    for path, line, col in hits:
+        if path in units:
+            by_path.setdefault(path, []).append(line << 24 | min(col, 0xFFFFFF))
+    return {p: array("Q", sorted(v)).tobytes() for p, v in sorted(by_path.items())}
+
+
+def unpack_hits(hits: Hits) -> set[tuple[str, int, int]]:
+    out: set[tuple[str, int, int]] = set()
+    for path, blob in hits.items():
+        arr = array("Q")
+        arr.frombytes(blob)
+        out.update((path, v >> 24, v & 0xFFFFFF) for v in arr)
+    return out
+
+
+def run_recorded(interp: Interpreter, case: TestCase, units: frozenset[str]) -> tuple[TestResult, frozenset[str], Hits]:
+    """Run one test and record what it read of the ASL and, when measured, the statements it ran."""
+    interp.trail.push()
     if interp.coverage is not None:
-        hits = set(interp.coverage)
         interp.coverage.clear()
-    return results, hits
+    try:
+        result = run_one(interp, case)
+    finally:
+        names = interp.trail.pop()
+    hits = pack_hits(interp.coverage, units) if interp.coverage is not None else {}
+    return result, interp.definitions.reads(names), hits
+
+
+def _run_batch(cases: list[TestCase]) -> list[tuple[TestResult, frozenset[str], Hits]]:
+    """A shard's results, each with what it read and the statements it ran."""
+    interp = _WORKER["interp"]
+    return [run_recorded(interp, c, _WORKER["units"]) for c in cases]
 
 
 def run_tests(spec: Spec, selectors: list[str], jobs: int = 1,
@@ -220,22 +264,28 @@ def run_tests(spec: Spec, selectors: list[str], jobs: int = 1,
     records the statements run (merged over the workers) in the report;
     ``progress(done, total)`` is told as results come in (the command line's progress).
     """
+    return run_cases(spec, select(discover(spec), list(selectors)), jobs, profile, max_steps, coverage, progress)
+
+
+def run_cases(spec: Spec, cases: list[TestCase], jobs: int = 1, profile: str = "reference",
+              max_steps: int | None = None, coverage: bool = False,
+              progress: Callable[[int, int], None] | None = None) -> TestRunReport:
+    """Run ``cases`` (see :func:`run_tests`); the report also holds what each test read and ran."""
     tell = progress or (lambda done, total: None)
     t0 = time.perf_counter()
-    cases = select(discover(spec), list(selectors))
     if not cases:
         return TestRunReport([], time.perf_counter() - t0, 0.0, profile, jobs)
     jobs = max(1, min(jobs, len(cases)))
     t_load = time.perf_counter()
+    recorded: list[tuple[TestResult, frozenset[str], Hits]] = []
     if jobs == 1:
         sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
         interp = _make_interpreter(spec, profile, max_steps, coverage)
         load = time.perf_counter() - t_load
-        results = []
+        units = _source_paths(spec)
         for c in cases:
-            results.append(run_one(interp, c))
-            tell(len(results), len(cases))
-        hits = interp.coverage
+            recorded.append(run_recorded(interp, c, units))
+            tell(len(recorded), len(cases))
     else:
         build_index(spec)  # warm the on-disk cache once, before the workers start
         ctx = _pool_context()
@@ -245,20 +295,22 @@ def run_tests(spec: Spec, selectors: list[str], jobs: int = 1,
         # small batches, handed out as workers free up: a slow sweep delays only its own batch
         size = max(1, min(_BATCH, len(cases) // (jobs * 4)))
         shards = [cases[i:i + size] for i in range(0, len(cases), size)]
-        results = []
-        hits = set() if coverage else None
         try:
             with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, mp_context=ctx,
                                      initargs=(str(spec.root), profile, max_steps, coverage)) as pool:
-                for batch, batch_hits in pool.map(_run_batch, shards):
-                    results.extend(batch)
-                    tell(len(results), len(cases))
-                    if hits is not None and batch_hits:
-                        hits |= batch_hits
+                for batch in pool.map(_run_batch, shards):
+                    recorded.extend(batch)
+                    tell(len(recorded), len(cases))
         finally:
             _WORKER.pop("prepared", None)
-        results.sort(key=lambda r: r.path)
-    return TestRunReport(results, time.perf_counter() - t0, load, profile, jobs, hits)
+        recorded.sort(key=lambda r: r[0].path)
+    hits: set[tuple[str, int, int]] | None = None
+    if coverage:
+        hits = set()
+        for _r, _reads, h in recorded:
+            hits |= unpack_hits(h)
+    return TestRunReport([r for r, _, _ in recorded], time.perf_counter() - t0, load, profile, jobs, hits,
+                         {r.path: reads for r, reads, _ in recorded}, {r.path: h for r, _, h in recorded})
 
 
 # ------------------------------------------------------------ reporting

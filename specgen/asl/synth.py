@@ -199,13 +199,49 @@ def generated_modules(spec: Spec, *, tile_only: bool = False) -> list[Module]:
     A catalog value that makes the generated text unparsable (a name with a stray byte)
     leaves no generated ASL at all, never an exception; :func:`generation_findings` says why.
     """
+    key = _generation_key(spec, tile_only)
+    kept = _MODULES.get(key)
+    if kept is not None:
+        return list(kept)
     mods: list[Module] = []
     for text, path in generated_sources(spec, tile_only=tile_only):
         try:
             mods.append(_parse(text, path))
         except ASLError as exc:  # specgen's own generator wrote bad ASL: the tests that need it fail naming it
             sys.stderr.write(f"specgen: generated {path} does not parse: {exc}\n")
+    while len(_MODULES) >= 4:  # a server keeps the last few; a build has one or two (tile only)
+        _MODULES.pop(next(iter(_MODULES)))
+    _MODULES[key] = tuple(mods)
     return mods
+
+
+_MODULES: dict[str, tuple[Module, ...]] = {}  # generation key -> parsed modules (kept in the process)
+_CALLS: dict[str, frozenset[str]] = {}  # a test's sha256 -> the Validate* names it calls
+
+
+def validation_calls(spec: Spec) -> frozenset[str]:
+    """The ``Validate*`` functions the spec's tests call: the canonical sweeps are generated for exactly these."""
+    out: set[str] = set()
+    for t in spec.tests:
+        names = _CALLS.get(t.sha256)
+        if names is None:
+            names = _CALLS[t.sha256] = frozenset(_VALIDATION_CALL.findall(t.text))
+        out |= names
+    return frozenset(out)
+
+
+def _generation_key(spec: Spec, tile_only: bool) -> str:
+    """Everything generation reads (the catalogs, the tests' calls, the tile classes, specgen's generators):
+    the same key always generates the same modules, so a process generates and parses them once."""
+    import hashlib
+    prefix = f"{spec.config.json_root}/catalog/"
+    h = hashlib.sha256(f"{spec.root}\0{tile_only}\0".encode())
+    for rel, sha in sorted(spec.files.items()):
+        if rel.startswith(prefix) or rel == "specification.toml":
+            h.update(f"{rel}\0{sha}\n".encode())
+    h.update("\0".join(sorted(validation_calls(spec))).encode())
+    h.update(repr(sorted((c.name, c.member) for c in vocabulary_of(spec).tile_classes)).encode())
+    return h.hexdigest()
 
 
 def generation_findings(spec: Spec) -> list[Finding]:
@@ -320,7 +356,7 @@ def _optional_sources(spec: Spec, *, shards: bool = True) -> list[tuple[str, str
     if sysregs and sysregs.get("registers"):
         out.append((system_registers_asl(sysregs), "<generated>/system-registers.asl"))
     if scalar and scalar.get("forms") and shards:
-        called = sorted({n for t in spec.tests for n in _VALIDATION_CALL.findall(t.text)})
+        called = sorted(validation_calls(spec))
         out.extend(_shard_source(lambda c: sys_canonical_asl(c, sysregs, called), scalar,
                                  "<generated>/canonical-sys.asl"))
     return out

@@ -24,6 +24,7 @@ EPILOG = """examples:
   specgen build --root path/to/spec --out build/site
   specgen build --root spec-0.58.0 --root spec-0.58.3 --out site
   specgen build --config my-project/mkdocs.yml --out my-project/site
+  specgen build --root path/to/spec --skip-tests
 """
 
 
@@ -34,7 +35,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", type=Path, default=Path("build/site"),
                    help="site directory to write (default: %(default)s)")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
-                   help="pages rendered in parallel (default: the CPU count)")
+                   help="AVS tests run and pages rendered in parallel (default: the CPU count)")
+    p.add_argument("--skip-tests", action="store_true",
+                   help="a quick build: do not run the AVS suite (test and instruction pages say it was skipped)")
     p.add_argument("--config", type=Path, default=None,
                    help="mkdocs.yml to use (default: the repository's); its specgen root: is used unless --root is given")
 
@@ -80,7 +83,8 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         result = build_site(roots[0] if roots else None, Path(args.out or "build/site"),
                             Path(args.config or default_config()), jobs=max(1, int(args.jobs or 1)),
                             progress=progress, releases=roots if len(roots) > 1 else (),
-                            notice=lambda line: print(f"specgen build: {line}", file=err, flush=True))
+                            notice=lambda line: print(f"specgen build: {line}", file=err, flush=True),
+                            run_tests=not args.skip_tests)
     except SiteInputError as e:
         print(f"specgen build: {e}", file=err)
         return ExitCode.USAGE
@@ -92,16 +96,17 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return ExitCode.FINDINGS
     progress.finish()
     stats = result.stats
-    kinds = ", ".join(f"{v} {k}" for k, v in sorted(stats.get("kinds", {}).items()))
-    size, largest = stats.get("largest", (0, ""))
-    releases = f" for releases {', '.join(stats['releases'])}" if stats.get("releases") else ""
-    print(f"built {stats.get('pages', 0)} generated pages ({kinds}){releases} into {result.out_dir}", file=out)
-    print(f"rendered {stats.get('rendered', 0)}, load {stats.get('load_s', 0):.1f} s, "
-          f"examples {stats.get('examples_s', 0):.1f} s, "
-          f"render {stats.get('render_s', 0):.1f} s, total {result.elapsed:.1f} s; "
+    kinds = ", ".join(f"{v} {k}" for k, v in sorted(stats.kinds.items()))
+    size, largest = stats.largest
+    releases = f" for releases {', '.join(stats.releases)}" if stats.releases else ""
+    print(f"built {stats.pages} generated pages ({kinds}){releases} into {result.out_dir}", file=out)
+    print(f"rendered {stats.rendered}, load {stats.load_s:.1f} s, examples {stats.examples_s:.1f} s, "
+          f"tests {stats.tests_s:.1f} s, render {stats.render_s:.1f} s, total {result.elapsed:.1f} s; "
           f"largest page body {size / 1024:.0f} KiB ({largest}); warnings: {len(result.warnings)}", file=out)
-    for line in stats.get("worked", []):
-        print(f"{line}, {stats.get('worked_s', 0):.1f} s", file=out)
-    for line in stats.get("not_rendered", []):
+    for line in stats.worked:
+        print(f"{line}, {stats.worked_s:.1f} s", file=out)
+    for line in stats.tests:
+        print(line, file=out)
+    for line in stats.not_rendered:
         print(line, file=out)
     return ExitCode.OK

@@ -22,6 +22,8 @@ DESCRIPTION = "Run the spec's AVS tests through the embedded ASL interpreter and
 EPILOG = """examples:
   specgen test --root path/to/spec
   specgen test --root path/to/spec TMUL --format junit > avs.xml
+  specgen test --root path/to/spec --affected-by ExecuteTileBinary
+  specgen test --root path/to/spec --changed
 """
 
 
@@ -43,12 +45,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="write the coverage as JSON (implies --coverage)")
     p.add_argument("--lcov", type=Path, default=None, metavar="FILE",
                    help="write the coverage as LCOV tracefile (implies --coverage)")
+    p.add_argument("--changed", action="store_true",
+                   help="only the tests without a result for exactly this content: never run, or something "
+                        "they read (the test, an ASL definition they ran) changed since their last result")
+    p.add_argument("--affected-by", action="append", default=[], metavar="PATH|NAME",
+                   help="only the tests whose last recorded run read this file or ASL definition (repeatable)")
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """0 every selected test passes, 1 otherwise, 2 nothing to run (problems go to ``out``, as ever)."""
+    from ..asl.conformance import affected, changed, record, tests_store
     from ..asl.profiles import PROFILES
-    from ..asl.runner import format_junit, format_text, run_tests
+    from ..asl.revision import REVISION
+    from ..asl.runner import discover, format_junit, format_text, run_cases, select
+    from ..graph import SpecGraph
     from ..loader import UNUSABLE_RULES, RootError, SpecConfig, load_spec
     from .progress import Progress
 
@@ -70,7 +80,24 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     coverage = bool(args.coverage or args.coverage_json or args.lcov)
     progress.stage("run")
     selectors = [_under_test_root(s, Path(root), test_root) for s in selectors]
-    report = run_tests(spec, selectors, jobs=max(1, args.jobs), profile=args.profile,
+    revision = REVISION(SpecGraph.build(spec))
+    store = tests_store(revision)
+    budget = args.max_steps or spec.config.max_steps
+    cases = select(discover(spec), selectors)
+    if args.affected_by:
+        hit: dict[str, object] = {}
+        for what in args.affected_by:
+            for c in affected(store, cases, what, args.profile, budget, lambda p: _root_relative(p, Path(root))):
+                hit[c.path] = c
+        cases = [c for c in cases if c.path in hit]
+    if args.changed:
+        cases = changed(store, revision, cases, args.profile, budget)
+    if (args.changed or args.affected_by) and not cases:
+        progress.finish()
+        print(f"no test {'changed' if args.changed else 'read ' + ', '.join(args.affected_by)} "
+              "since its last recorded result", file=out)
+        return ExitCode.OK
+    report = run_cases(spec, cases, jobs=max(1, args.jobs), profile=args.profile,
                        max_steps=args.max_steps, coverage=coverage, progress=progress.count)
     progress.finish()
     # a unit or test whose bytes were not usable as written ran as replaced text (or not at all):
@@ -82,8 +109,8 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if not report.results:
         print(f"no test matched {' '.join(selectors) or '(all)'} under {root / test_root}", file=out)
         return ExitCode.USAGE
-    from ..render.kinds.avs import store_results  # the site's test pages show the last result of this content
-    store_results(spec, report.results, args.profile)
+    record(store, revision, report, budget)  # the site's pages, --changed and --affected-by read it
+    store.save()
     if args.format == "json":
         json.dump(report.to_json(), out, indent=1)
         out.write("\n")
@@ -98,8 +125,8 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def _write_coverage(spec: "Spec", hits: set, args: argparse.Namespace, out: TextIO) -> None:
     """The table (text format: after the results; JSON/JUnit keep stdout machine-readable),
-    the files asked for, and the copy the site reads (see docs-internal/asl-interpreter.md)."""
-    from ..asl.coverage import format_table, measure, store, to_json, to_lcov
+    the files asked for (each test's own coverage is in the layer's record: the site's unit pages use it)."""
+    from ..asl.coverage import format_table, measure, to_json, to_lcov
 
     cov = measure(spec, hits)
     if args.format == "text":
@@ -108,7 +135,15 @@ def _write_coverage(spec: "Spec", hits: set, args: argparse.Namespace, out: Text
         args.coverage_json.write_text(json.dumps(to_json(cov), indent=1) + "\n", encoding="utf-8")
     if args.lcov:
         args.lcov.write_text(to_lcov(cov), encoding="utf-8")
-    store(spec, cov)
+
+
+def _root_relative(what: str, root: Path) -> str | None:
+    """``what`` as a path relative to the spec root when it names a file there (typed from anywhere)."""
+    for cand in (os.path.abspath(what), os.path.abspath(os.path.join(root, what))):
+        base = os.path.abspath(root)
+        if cand.startswith(base + os.sep):
+            return cand[len(base) + 1:].replace(os.sep, "/")
+    return None
 
 
 def _under_test_root(selector: str, root: Path, test_root: str) -> str:

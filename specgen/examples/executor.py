@@ -30,7 +30,6 @@ from __future__ import annotations
 import threading
 from collections.abc import Mapping
 from dataclasses import replace
-from pathlib import Path
 from typing import Callable
 
 from ..asl import ASLError, Bits, Interpreter, interpreter_for
@@ -256,10 +255,7 @@ class Executor:
 
     def _declaration(self, name: str) -> Span | None:
         """Where the spec declares function ``name`` (the site a tile-level fault is decided)."""
-        index = getattr(self.interp, "index", None)
-        if index is None:
-            return None
-        for decl in index.lookup(name):
+        for decl in self.interp.declarations(name):
             if hasattr(decl, "params"):
                 return Span(decl.path, decl.line, decl.col)
         return None
@@ -290,16 +286,15 @@ class Executor:
             return self._generated_line(path, line)
         if self._source_lines is None:
             self._source_lines = {u.path: u.text.splitlines() for u in self.spec.units}
+        self.interp.note_file(path)  # the line's text is shown: its comments and spacing too
         lines = self._source_lines.get(path, [])
         return lines[line - 1] if 0 < line <= len(lines) else ""
 
     def _forwards_fault(self, name: str) -> bool:
         """Whether function ``name`` takes a fault kind as a parameter (so its caller chose the fault)."""
-        index = getattr(self.interp, "index", None)
-        if index is None:
-            return False
-        kinds = [d.params[0][1] for d in index.lookup("SetFault") if getattr(d, "params", None)]
-        return any(t == k for d in index.lookup(name) for _, t in getattr(d, "params", ()) for k in kinds)
+        it = self.interp
+        kinds = [d.params[0][1] for d in it.declarations("SetFault") if getattr(d, "params", None)]
+        return any(t == k for d in it.declarations(name) for _, t in getattr(d, "params", ()) for k in kinds)
 
     def _generated_line(self, path: str, line: int) -> str:
         """Line ``line`` (1-based) of the ASL specgen generated from the catalogs at ``path`` ("" if unknown)."""
@@ -391,21 +386,26 @@ def install_profile_adapters(it: Interpreter, profile: str, vocabulary: Vocabula
     it.hooks["TileFPBinaryElement"] = tile_fp_binary
 
 
-_EXECUTORS: dict[tuple[str, str, bool, int | None], Executor] = {}
+_EXECUTORS: dict[tuple[int, str, bool, int | None], Executor] = {}
 _EXECUTORS_LOCK = threading.Lock()
 
 
 def executor_for(spec: Spec, profile: str = "reference", *, fast: bool = True,
                  tile_elements: int | None = None, vocabulary: Vocabulary | None = None) -> Executor:
-    """The shared executor of (spec root, profile): functions are compiled once per process.
+    """The shared executor of (loaded spec, profile): functions are compiled once per load.
 
     The caller hands over the spec it already loaded, so nothing is read twice; ``vocabulary``
-    is the spec's when the caller has it (else the executor reads it from ``spec``).
+    is the spec's when the caller has it (else the executor reads it from ``spec``). Keyed by the
+    loaded spec itself, never by its root: a server reloads the tree after an edit, and an
+    executor of the previous load would run the ASL as it was. The executors of the last few
+    loads are kept.
     """
-    key = (str(Path(spec.root).resolve()), get_profile(profile).name, fast, tile_elements)
+    key = (id(spec), get_profile(profile).name, fast, tile_elements)
     with _EXECUTORS_LOCK:
         ex = _EXECUTORS.get(key)
-        if ex is None:
+        if ex is None or ex.spec is not spec:
+            while len(_EXECUTORS) >= 4:
+                _EXECUTORS.pop(next(iter(_EXECUTORS)))
             ex = _EXECUTORS[key] = Executor(spec, profile, fast=fast, tile_elements=tile_elements,
                                             vocabulary=vocabulary)
         return ex

@@ -356,14 +356,14 @@ def function_sources(spec: Any, interp: Any, name: str) -> Iterator[tuple[Any, s
 
     The worked examples read a predicate's text where evaluating it cannot say what it asks for (a floor on a
     width, a DataType an operand must have)."""
-    index = getattr(interp, "index", None)
-    for decl in (index.lookup(name) if index is not None else ()):
+    for decl in interp.declarations(name):
         if not hasattr(decl, "params"):  # a type or a global of that name
             continue
         unit = next((u for u in spec.units if u.path == decl.path), None)
         if unit is None:
             yield decl, None
             continue
+        interp.note_file(unit.path)  # the body is read as text, comments included
         lines = unit.text.splitlines()[decl.line - 1:]
         end = next((i for i, x in enumerate(lines) if x.startswith("end;")), len(lines))
         yield decl, "\n".join(lines[:end + 1])

@@ -147,8 +147,7 @@ def gpr_file(it: Interpreter) -> list[int]:
 
 def _declared_bits(it: Interpreter, name: str) -> int:
     """The width of function ``name``'s first parameter (``instruction: bits(48)``), 64 when unknown."""
-    index = getattr(it, "index", None)
-    decls = index.lookup(name) if index is not None else []
+    decls = it.declarations(name)
     params = next((d.params for d in decls if getattr(d, "params", None)), ())
     m = re.search(r"bits\D*?(\d+)", str(params[0][-1])) if params else None
     return int(m.group(1)) if m else 64

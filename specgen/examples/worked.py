@@ -24,17 +24,24 @@ The program is assembled and run through the spec's own path (the executor:
 words through ``ExecuteCommandInstruction`` on the corpus). A run that faults
 is retried with fewer edges (no B.DATR, tame values, the next DataType), a few
 runs at most; each retry is recorded on the page. An instruction that cannot
-be instantiated gets the exact reason. Results are cached by content in one
-pack per tree (:mod:`specgen.examples.pack`, key: every file the ASL run reads
-and this package's code, which carries :data:`GENERATOR`).
+be instantiated gets the exact reason. Each instruction's entry is a derived
+result of the dependency-tracked layer (:mod:`specgen.cache.layer`): it is reused
+while what it read is unchanged (its record, the catalogs, the vocabulary, the
+step budget, every ASL definition its runs executed or asked about, the text of
+each ASL file it showed a line of) and this package's code, which carries
+:data:`GENERATOR`. An edit of one instruction's ASL reruns its own example; an
+edit of a helper reruns exactly the examples that executed it.
 """
 
 from __future__ import annotations
 
 import json
 import random
+from typing import Callable, TypeVar
 from dataclasses import dataclass, field, replace
 
+from ..asl.revision import PARTS, REVISION, asl_keys, generation_reads
+from ..cache.layer import Reads, code_digest
 from ..encoding.asm_names import gpr_name
 from ..graph import Derived, SpecGraph
 from ..models.located import AslUnit
@@ -50,15 +57,17 @@ from .operands import (RELATIONS, WIDE, LegalityText, OperationFacts, complete_b
                        source_roles)
 from .operandchecks import OperandChecks
 from .outcome import ExampleResult, result_from_run
-from .pack import ResultPack
 from .program import ProgramError, parse_program
 from .seeds import seed_of
 from . import planstate
 
 GENERATOR = "worked-9"
+VERSION = code_digest("examples", "asl", "encoding", "loader", "models", "vocabulary.py", "prose.py", "files.py",
+                      "graph.py")
 PAD = "Max"
 MAX_RUNS = 4
 # the order DataTypes are tried in when neither the sketch nor the composition names one: common widths first
+T = TypeVar("T")
 PREFERRED = ("S32", "FP32", "FP16", "S16", "U32", "U16", "BF16", "S8", "U8", "S64", "U64", "FP64")
 
 
@@ -113,6 +122,7 @@ class WorkedEntry:
 @dataclass(slots=True)
 class WorkedSuite:
     entries: dict[str, WorkedEntry]
+    rerun: list[str] = field(default_factory=list)  # the mnemonics this run computed (the rest reused)
 
     @property
     def total(self) -> int:
@@ -126,7 +136,17 @@ class WorkedSuite:
         """The build summary line."""
         pct = 100.0 * self.executed / self.total if self.total else 100.0
         return (f"worked examples: {self.executed}/{self.total} instructions with a block composition "
-                f"({pct:.1f} %)")
+                f"({pct:.1f} %; {len(self.rerun)} run, {self.total - len(self.rerun)} reused)")
+
+
+def _producers_part(graph: SpecGraph, _path: str) -> str:
+    """``part:#producers``: the Block the tree's records offer to make a predicate Tile (what a worked example
+    with a predicate operand runs first)."""
+    found = predicate_producers(graph, VOCABULARY(graph).datatype_names)[:1]
+    return json.dumps([(mn, composition_lines(graph.instructions[mn].instruction)) for mn, _tpl in found])
+
+
+PARTS["producers"] = _producers_part
 
 
 def _compute(graph: SpecGraph) -> WorkedSuite:
@@ -148,11 +168,14 @@ class Generator:
         self.graph = graph
         self.spec = graph.spec
         self.vocabulary = VOCABULARY(graph)
-        self.pack = ResultPack(self.spec, "worked")
-        self._admitted: dict[str, frozenset[str] | None] = {}
+        self.revision = REVISION(graph)
+        self.store = self.revision.layer.store("worked", VERSION)
+        # what several entries share, each with the names its computation read (noted again on reuse)
+        self._admitted: dict[str, tuple[frozenset[str] | None, frozenset[str]]] = {}
         self._executor: Executor | None = None
-        self._facts: dict[str, OperationFacts | None] = {}
+        self._facts: dict[str, tuple[OperationFacts | None, frozenset[str]]] = {}
         self._producer: list[tuple[str, Template]] | None = None
+        self.rerun: list[str] = []  # the mnemonics whose entry this run computed (not reused)
         self._spelling: tuple[str, str] | None = None  # the BSTART command and operation of the current entry
         self._roles: list[tuple[str, str]] = []  # the current entry's catalog operands: field, role
         self._prose = ""  # the current entry's summary and memory effects (what its indices mean)
@@ -168,12 +191,43 @@ class Generator:
             lines = composition_lines(ins)
             if not is_block_program(lines):
                 continue
-            key = f"worked\0{GENERATOR}\0{unit.path}\0{ins.mnemonic}\0{json.dumps(lines)}"
-            entry, _ = self.pack.get(key, lambda u=unit, ls=lines: (self._entry(u, ls), []))
-            entries[ins.mnemonic] = entry
-        if only is None:  # a partial run must not replace the pack of the whole tree
-            self.pack.save()
-        return WorkedSuite(entries)
+            key = f"{unit.path}#{ins.mnemonic}"
+            entries[ins.mnemonic] = self.store.get(key, self.revision.inputs,
+                                                   lambda reads, u=unit, ls=lines: self._recorded(reads, u, ls))
+        if only is None:  # a partial run must not forget the rest of the tree
+            keys = {f"{e.path}#{m}" for m, e in entries.items()}
+            self.store.drop(lambda k: k in keys)
+        self.store.save()
+        return WorkedSuite(entries, list(self.rerun))
+
+    def _recorded(self, reads: Reads, unit: AslUnit, lines: list[str]) -> WorkedEntry:
+        """One instruction's entry, with everything it read: its record, what generation and the vocabulary
+        read, the configuration, and the trail of the interpreter's runs (:mod:`specgen.asl.trail`)."""
+        reads.add(f"part:{unit.path}#record")
+        generation_reads(self.spec, reads)  # the catalogs (forms, operands), the vocabulary
+        reads.update(("config:max_steps", f"file:{self.spec.config.hardware_profile}"))
+        self.rerun.append(unit.instruction.mnemonic if unit.instruction is not None else unit.path)
+        it = self.executor().interp
+        it.trail.push()
+        try:
+            return self._entry(unit, lines)
+        finally:
+            reads.update(asl_keys(it.definitions.reads(it.trail.pop())))
+
+    def _shared(self, memo: dict[str, tuple[object, frozenset[str]]], key: str, compute: Callable[[], T]) -> T:
+        """A fact several entries use, computed once: its trail is noted in every entry that uses it."""
+        trail = self.executor().interp.trail
+        hit = memo.get(key)
+        if hit is None:
+            trail.push()
+            try:
+                value = compute()
+            finally:
+                names = trail.pop()
+            memo[key] = hit = (value, names)
+        else:
+            trail.note_all(hit[1])
+        return hit[0]  # type: ignore[return-value]
 
     # -- facts ---------------------------------------------------------------------------------
     def admitted(self, mnemonic: str) -> frozenset[str] | None:
@@ -183,8 +237,9 @@ class Generator:
         a worked example and on the interpreter the runs compile anyway (no second interpreter on a cold
         build); None when the spec states no such predicate or it cannot be evaluated.
         """
-        if mnemonic in self._admitted:
-            return self._admitted[mnemonic]
+        return self._shared(self._admitted, mnemonic, lambda: self._admitted_now(mnemonic))  # type: ignore[arg-type]
+
+    def _admitted_now(self, mnemonic: str) -> frozenset[str] | None:
         from ..asl import ASLError
         from ..asl.legality import ENUM, PREFIX
         it = self.executor().interp
@@ -202,7 +257,6 @@ class Generator:
                 if e.kind == "budget":
                     raise
                 got = None
-        self._admitted[mnemonic] = got
         return got
 
     def executor(self) -> Executor:
@@ -453,14 +507,14 @@ class Generator:
 
     def facts(self, mnemonic: str) -> OperationFacts | None:
         """The operand fields and B.IOR slots of ``mnemonic``'s tile operation, asked of the ASL once."""
-        if mnemonic not in self._facts:
-            self._facts[mnemonic] = operation_facts(self.executor().interp, mnemonic)
-        return self._facts[mnemonic]
+        return self._shared(self._facts, mnemonic,  # type: ignore[arg-type]
+                            lambda: operation_facts(self.executor().interp, mnemonic))
 
     def producer(self, et: DataType) -> Producer | None:
         """A Block of this spec that writes a predicate Tile (``->Predicate<…>``), on ``et`` if it admits it."""
         if self._producer is None:
             self._producer = predicate_producers(self.graph, self.vocabulary.datatype_names)[:1]
+        self.executor().interp.trail.note("part:#producers")  # which Block the tree's records make the producer
         for mnemonic, tpl in self._producer:
             admitted = self.admitted(mnemonic)
             names = [et.name] + [n for n in PREFERRED if admitted is None or n in admitted]

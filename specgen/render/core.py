@@ -174,7 +174,7 @@ def render_site(graph: SpecGraph, options: RenderOptions | None = None,
     parts: dict[str, bytes] = {}
     for plan in plans:
         extra_key = BY_NAME[plan.kind].key
-        extra = extra_key(graph, plan, results) if extra_key is not None and results else ""
+        extra = extra_key(graph, plan, results) if extra_key is not None else ""
         key = _page_key(plan, files, tree_digest, fixed, extra, parts)
         old = cache.pages.get(plan.uri)
         if old is None or old.key != key:

@@ -33,8 +33,6 @@ from .links import Linker, adr_uri, dir_index_uri, other_lang_uri, source_uri, t
 ALL = "*"  # dependency meaning "the whole tree" (home, release, the tests and ADR indexes)
 IDS = "#ids"  # dependency on which file defines each ID (what ID links resolve to), not on file contents
 MATRIX = "#matrix"  # dependency on the rows of the traceability matrix, not on the files behind them
-COVERAGE = "#coverage"  # dependency on the test coverage stored for this tree (unit pages show it)
-RESULTS = "#results"  # dependency on the AVS results `specgen test` stored for this tree (test pages show them)
 
 
 def ids_digest(graph: SpecGraph) -> str:
@@ -87,6 +85,10 @@ class SiteData:
     dir_units: dict[str, list[AslUnit]] = field(default_factory=dict)
     examples: dict[str, list[ExampleResult]] = field(default_factory=dict)  # by mnemonic, run by this build
     changes: SpecDiff | None = None  # since the previous release, on a multi-release site only
+
+    @functools.cached_property
+    def tests_by_path(self) -> dict[str, AvsTest]:
+        return {t.path: t for t in self.graph.spec.tests}
 
     @functools.cached_property
     def listed_adrs(self) -> frozenset[int]:
@@ -165,7 +167,7 @@ def plan_site(graph: SpecGraph, langs: tuple[str, ...], local_sources: bool,
         for d in sorted(all_dirs):
             plans.append(PagePlan(dir_index_uri(lang, d), "index", lang, d, dir_deps[d], d))
         for u in units:
-            deps = {u.path, COVERAGE} | common
+            deps = {u.path} | common
             tests = graph.unit_tests(u)
             deps |= {t.path for t in tests}
             for rid in [c.id for c in u.clauses] + ([u.instruction.clause_id] if u.instruction else []):
@@ -184,7 +186,7 @@ def plan_site(graph: SpecGraph, langs: tuple[str, ...], local_sources: bool,
             plans.append(PagePlan(unit_uri(lang, u.path), kind, lang, u.path, frozenset(deps), unit_title(u)))
             if tests:
                 plans.append(PagePlan(tests_uri(lang, u.path), "tests", lang, u.path,
-                                      frozenset({u.path, RESULTS, *(t.path for t in tests)} | common
+                                      frozenset({u.path, *(t.path for t in tests)} | common
                                                 | symbol_deps(graph, None, tuple(t.text for t in tests))),
                                       unit_title(u)))
         plans.append(PagePlan(f"{lang}/tests/index.md", "tests-index", lang, None, frozenset({ALL}), ""))
@@ -333,7 +335,7 @@ class Ctx:
         entries: list[dict[str, Any]] = []
         for tst in chain["tests"]:
             entries.append({"kind": "test", "id": tst["id"], "title": tst["kind"], "path": tst["path"],
-                            "sha256": tst["sha256"], "present": True,
+                            "sha256": tst["sha256"], "present": True, "result": self.test_result(tst["path"]),
                             "href": self.link(tests_uri(self.plan.lang, tst["source"]), tst["id"])
                             if tst["source"] in self.graph.units_by_path else self.src(tst["path"])})
         for ev in chain["evidence"]:
@@ -348,6 +350,12 @@ class Ctx:
                    for c in chain["clauses"]]
         return {"clauses": clauses, "source": dict(chain["source"], src=self.src(unit.path)),
                 "entries": entries, "count": len(entries), "identity": chain["identity"]}
+
+    def test_result(self, path: str) -> dict[str, Any] | None:
+        """A listed test's outcome in this build (None: the tree has no such test file)."""
+        from .conformance import test_result
+        test = self.data.tests_by_path.get(path)
+        return test_result(self, test) if test is not None else None
 
     def index_record(self, unit: AslUnit) -> str | None:
         row = self.data.rows.get(unit.path)

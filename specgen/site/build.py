@@ -24,6 +24,7 @@ from typing import Any, Callable, Sequence
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
 
+from ..asl.conformance import CONFORMANCE, Conformance, conformance
 from ..cache import RecordCache
 from ..diff import SpecDiff
 from ..examples.worked import worked_examples
@@ -34,9 +35,10 @@ from ..render.core import DEFAULT_TEMPLATES
 from .inputs import PageFile, check_inputs, load_mkdocs_config
 from .publish import TMP_PREFIX, Notice, PublishError, claim, describe, swap_in  # noqa: F401  (TMP_PREFIX: tests)
 from .releases import Graphs, Release, order, release_name, write_root
+from .stats import BuildStats
 
 log = logging.getLogger("mkdocs.plugins.specgen")
-STAGES = ("config", "load", "examples", "render", "mkdocs", "swap")
+STAGES = ("config", "load", "examples", "tests", "render", "mkdocs", "swap")
 ASSETS = DEFAULT_TEMPLATES.parent / "assets"
 ASSET_URIS = ("assets/specgen/specgen.css", "assets/specgen/specgen.js", "assets/specgen/specgen-site.js",
               "assets/specgen/specgen-code.css", "assets/specgen/specgen-code.js",
@@ -46,18 +48,33 @@ Progress = Callable[[str], None]
 
 # ------------------------------------------------------------------ the plugin's steps
 @dataclass(frozen=True)
+class Suite:
+    """How a build treats the AVS suite: ``build`` runs what has no valid result, ``background`` leaves it
+    pending for the server to run (:mod:`specgen.site.liveresults`), ``skip`` runs nothing (pages say so)."""
+
+    mode: str = "build"
+    jobs: int = 1
+
+
+@dataclass(frozen=True)
 class LoadTimes:
-    """When loading started and what the load and the examples gate cost (``specgen build`` reports them)."""
+    """When loading started and what the load, the examples and the suite cost (``specgen build`` reports them)."""
 
     started: float = 0.0  # ``time.perf_counter()``
     load_s: float = 0.0
     examples_s: float = 0.0
     worked_s: float = 0.0
     worked: str = ""  # the worked-example coverage line (specgen.examples.worked)
+    worked_rerun: int = 0
+    tests_s: float = 0.0
+    tests: str = ""  # the suite's summary line (specgen.asl.conformance)
+    tests_rerun: int = 0
+    conformance: Conformance | None = None
 
 
-def load_graph(root: Path, records: RecordCache | None, stage: Progress) -> tuple[SpecGraph, LoadTimes]:
-    """Load the spec and gate on its examples; a contradicted example result stops the build here.
+def load_graph(root: Path, records: RecordCache | None, stage: Progress,
+               suite: Suite = Suite()) -> tuple[SpecGraph, LoadTimes]:
+    """Load the spec, gate on its examples, measure the suite; a contradicted example stops the build here.
 
     Called before mkdocs cleans ``site_dir``, so even a plain ``mkdocs build``
     leaves the previous output in place.
@@ -87,9 +104,14 @@ def load_graph(root: Path, records: RecordCache | None, stage: Progress) -> tupl
     t2 = time.perf_counter()
     if failures:
         raise PluginError("specgen: " + failures_message(failures))
-    worked = worked_examples(graph)  # every instruction page's worked example, run once (cached by content)
+    worked = worked_examples(graph)  # every instruction page's worked example, reused while its reads hold
     t3 = time.perf_counter()
-    return graph, LoadTimes(t0, t1 - t0, t2 - t1, t3 - t2, worked.summary())
+    stage("tests")
+    conf = conformance(graph, jobs=suite.jobs, run=suite.mode == "build", skip=suite.mode == "skip")
+    CONFORMANCE.set(graph, conf)
+    t4 = time.perf_counter()
+    return graph, LoadTimes(t0, t1 - t0, t2 - t1, t3 - t2, worked.summary(), len(worked.rerun),
+                            t4 - t3, conf.summary(), conf.rerun, conf)
 
 
 def render_pages(graph: SpecGraph, options: RenderOptions, cache: RenderCache, stage: Progress,
@@ -109,19 +131,21 @@ def render_pages(graph: SpecGraph, options: RenderOptions, cache: RenderCache, s
 
 
 def page_stats(pages: list[Page], cache: RenderCache, changed: dict[str, bool], times: LoadTimes,
-               render_s: float, measure: bool) -> dict[str, Any]:
+               render_s: float, measure: bool) -> BuildStats:
     """What ``specgen build`` reports (``measure``: encode every page to find the largest)."""
     kinds: dict[str, int] = {}
     for p in pages:
         kinds[p.kind] = kinds.get(p.kind, 0) + 1
-    stats: dict[str, Any] = {"pages": len(pages), "kinds": kinds, "rendered": cache.rendered,
-                             "changed": sum(changed.values()), "reused": cache.reused,
-                             "load_s": times.load_s, "examples_s": times.examples_s, "render_s": render_s,
-                             "worked_s": times.worked_s, "worked": [times.worked] if times.worked else []}
+    stats = BuildStats(pages=len(pages), kinds=kinds, rendered=cache.rendered, changed=sum(changed.values()),
+                       reused=cache.reused, load_s=times.load_s, examples_s=times.examples_s, render_s=render_s,
+                       worked_s=times.worked_s, worked=[times.worked] if times.worked else [],
+                       worked_rerun=times.worked_rerun, tests_s=times.tests_s,
+                       tests=[times.tests] if times.tests else [], tests_rerun=times.tests_rerun)
     if measure:  # encoding every page to measure it costs a serve rebuild 0.1 s
-        stats["largest"] = max(((len(p.content.encode()), p.url) for p in pages), default=(0, ""))
-    log.info("specgen: %d pages (%d rendered, %d unchanged) in %.1f s",
-             len(pages), cache.rendered, cache.reused, time.perf_counter() - times.started)
+        stats.largest = max(((len(p.content.encode()), p.url) for p in pages), default=(0, ""))
+    log.info("specgen: %d pages (%d rendered, %d unchanged) in %.1f s; worked examples %d re-ran; AVS tests %d re-ran",
+             len(pages), cache.rendered, cache.reused, time.perf_counter() - times.started, times.worked_rerun,
+             times.tests_rerun)
     return stats
 
 
@@ -185,7 +209,7 @@ class BuildFailed(Exception):
 @dataclass
 class BuildResult:
     out_dir: Path
-    stats: dict[str, Any]
+    stats: BuildStats
     elapsed: float
     warnings: list[logging.LogRecord] = field(default_factory=list)
 
@@ -201,7 +225,7 @@ class _Counter(logging.Handler):
 
 def build_site(root: Path | None, out_dir: Path, config_file: Path, jobs: int = 1,
                progress: Progress | None = None, releases: Sequence[Path] = (),
-               notice: Notice | None = None) -> BuildResult:
+               notice: Notice | None = None, run_tests: bool = True) -> BuildResult:
     """Build the site into ``out_dir`` atomically and strictly.
 
     ``releases`` (two or more spec roots, ``root`` ignored) builds one site with
@@ -210,6 +234,7 @@ def build_site(root: Path | None, out_dir: Path, config_file: Path, jobs: int = 
     config and :class:`BuildFailed` when mkdocs stopped or ``out_dir`` cannot be
     written (``out_dir`` untouched). ``notice`` gets the one line said while
     waiting for another build of ``out_dir`` (:mod:`specgen.site.publish`).
+    ``run_tests=False`` skips the AVS suite (the pages say so).
     """
     stage = progress or (lambda name: None)
     stage("config")
@@ -220,13 +245,15 @@ def build_site(root: Path | None, out_dir: Path, config_file: Path, jobs: int = 
     if len(releases) == 1:
         root, releases = releases[0], ()
 
-    def one(tmp: Path) -> dict[str, Any]:
+    suite = Suite("build" if run_tests else "skip", max(1, jobs))
+
+    def one(tmp: Path) -> BuildStats:
         cfg = load_mkdocs_config(config_file, root, tmp, strict=True)
-        plugin = _start(cfg, progress, jobs)
+        plugin = _start(cfg, progress, jobs, run_tests=run_tests)
         _mkdocs_build(cfg)
         return _with_gaps(plugin)
 
-    graphs = Graphs(lambda r: load_graph(r, None, stage))
+    graphs = Graphs(lambda r: load_graph(r, None, stage, suite))
     named: list[Release] = []
     if releases:  # names first: two releases of one name are a usage error, before anything is built
         from mkdocs.exceptions import MkDocsException
@@ -235,34 +262,36 @@ def build_site(root: Path | None, out_dir: Path, config_file: Path, jobs: int = 
         except MkDocsException as e:  # a root that does not load, or a contradicted example
             raise BuildFailed(str(e), []) from e
 
-    def several(tmp: Path) -> dict[str, Any]:
-        total: dict[str, Any] = {}
+    def several(tmp: Path) -> BuildStats:
+        total = BuildStats()
         for rel in named:
             cfg = load_mkdocs_config(config_file, rel.root, tmp / rel.name, strict=True)
             cfg.plugins["specgen"].config.releases = [{"root": str(r.root), "name": r.name} for r in named]
             cfg.plugins["specgen"].config.release = rel.name
-            plugin = _start(cfg, progress, jobs, graphs)
+            plugin = _start(cfg, progress, jobs, graphs, run_tests=run_tests)
             _mkdocs_build(cfg)
-            total = merge_stats(total, _with_gaps(plugin))
+            total = total.merged(_with_gaps(plugin))
         write_root(tmp, named)
-        total["releases"] = [r.name for r in named]
+        total.releases = [r.name for r in named]
         return total
 
     return _atomic(out_dir, several if releases else one, stage, notice)
 
 
-def _with_gaps(plugin: Any) -> dict[str, Any]:
+def _with_gaps(plugin: Any) -> BuildStats:
     """The plugin's stats plus what its graph could not render (nothing degrades silently)."""
-    stats = dict(plugin.stats)
+    stats: BuildStats = plugin.stats
     if plugin.graph is not None:
-        stats["not_rendered"] = not_rendered(plugin.graph)
+        stats.not_rendered = not_rendered(plugin.graph)
     return stats
 
 
-def _start(cfg: Any, progress: Progress | None, jobs: int, graphs: Graphs | None = None) -> Any:
+def _start(cfg: Any, progress: Progress | None, jobs: int, graphs: Graphs | None = None,
+           run_tests: bool = True) -> Any:
     plugin = cfg.plugins["specgen"]
     plugin.progress = progress
-    plugin.jobs = max(1, jobs)
+    plugin.config.jobs = max(1, jobs)
+    plugin.config.run_tests = run_tests and plugin.config.run_tests
     plugin.graphs = graphs
     cfg.plugins.on_startup(command="build", dirty=False)
     return plugin
@@ -273,25 +302,7 @@ def _mkdocs_build(cfg: Any) -> None:
     build(cfg)
 
 
-def merge_stats(total: dict[str, Any], stats: dict[str, Any]) -> dict[str, Any]:
-    """The summary of several releases' builds: counts and times added, the largest page kept."""
-    out = dict(total)
-    for k, v in stats.items():
-        if k == "kinds":
-            kinds = dict(out.get("kinds", {}))
-            for kind, n in v.items():
-                kinds[kind] = kinds.get(kind, 0) + n
-            out["kinds"] = kinds
-        elif k == "largest":
-            out["largest"] = max(out.get("largest", (0, "")), v)
-        elif isinstance(v, (int, float)):
-            out[k] = out.get(k, 0) + v
-        elif isinstance(v, list):  # what one release could not render stays said
-            out[k] = [*out.get(k, []), *(x for x in v if x not in out.get(k, []))]
-    return out
-
-
-def _atomic(out_dir: Path, work: Callable[[Path], dict[str, Any]], stage: Progress,
+def _atomic(out_dir: Path, work: Callable[[Path], BuildStats], stage: Progress,
             notice: Notice | None = None) -> BuildResult:
     """Run ``work`` into this build's own temporary directory under the output's lock; swap it in only when it succeeded."""
     from mkdocs.exceptions import MkDocsException
@@ -302,7 +313,7 @@ def _atomic(out_dir: Path, work: Callable[[Path], dict[str, Any]], stage: Progre
     quiet = _quiet_info(mk_log)
     t0 = time.perf_counter()
     failure: str | None = None
-    stats: dict[str, Any] = {}
+    stats = BuildStats()
     try:
         with claim(out_dir, notice) as tmp:
             t0 = time.perf_counter()  # the summary's total is the build's, not the wait for another build

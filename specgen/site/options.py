@@ -108,6 +108,8 @@ class SpecgenConfig(Config):
     templates_dir = c.Optional(c.Type(str))
     releases = c.Type(list, default=[])  # [{root, name}]: one site, a directory per release (``specgen build``)
     release = c.Optional(c.Type(str))  # which of ``releases`` this build renders (default: the newest)
+    run_tests = c.Type(bool, default=True)  # run the AVS suite as part of the build (false: the pages say skipped)
+    jobs = c.Type(int, default=0)  # worker processes for the AVS suite and rendering (0: the CPU count)
 
 
 def declared_languages(config: Any) -> list[str]:

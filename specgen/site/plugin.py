@@ -5,8 +5,9 @@ to ``docs_dir``. Mkdocs reads a one-line Markdown stub per page (its title) and
 the plugin swaps in the rendered HTML in ``on_page_content``, so spec text
 never passes through Markdown. Under ``mkdocs serve`` the plugin instance
 persists (it defines ``on_startup``) and holds the server's
-:class:`~specgen.site.serve.ServeState`; a change re-renders only the pages
-whose inputs changed (:class:`~specgen.render.RenderCache`).
+:class:`~specgen.site.serve.ServeState`; its ``on_serve`` installs the spec
+rebuild (:func:`specgen.site.serve.install`), so a spec edit re-renders only the
+pages whose inputs changed and the AVS tests it affected run in the background.
 """
 
 from __future__ import annotations
@@ -35,7 +36,9 @@ from .inputs import SiteInputError, forget_rebuilt_pages, search_plugin
 from .language import Chrome, hand_title, page_language, supplied_nav
 from .options import SpecgenConfig, declared_languages
 from .releases import RELEASE_ASSETS, Graphs, Release, order, parse_releases, release_name
-from .serve import ROOT_ENV, ServeState
+from .liveresults import background_jobs
+from .serve import ROOT_ENV, ServeState, install, other_inputs_digest
+from .stats import BuildStats
 
 
 def _add_assets(config: Any, uris: tuple[str, ...]) -> None:
@@ -52,11 +55,10 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
     def __init__(self) -> None:
         self.pages: dict[str, Page] = {}
         self.root: Path | None = None
-        self.stats: dict[str, Any] = {}
+        self.stats = BuildStats()
         self.progress: Any = None  # optional callable(stage: str) set by ``specgen build``
-        self.jobs = 1  # render processes; ``specgen build --jobs`` sets it
         self.graph: SpecGraph | None = None  # the graph of the current build (``on_pre_build``)
-        self.dirty = False  # mkdocs' dirty mode: unchanged pages keep their HTML (``specgen serve``)
+        self.dirty = False  # mkdocs' dirty mode (``mkdocs serve --dirty``): unchanged pages keep their HTML
         self.serving: ServeState | None = None  # what a server keeps between builds (command ``serve``)
         self._rewritten: set[str] = set()  # site URLs of the pages this build rewrites
         self._times = build.LoadTimes()
@@ -108,9 +110,20 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         if self.config.search:
             self.added_search = searchindex.ensure_search(config, self.added_search) or self.added_search
 
+    @property
+    def jobs(self) -> int:
+        """Worker processes for the AVS suite and rendering (``jobs: 0``: the CPU count)."""
+        return max(1, int(self.config.jobs or os.cpu_count() or 1))
+
+    def _suite(self) -> build.Suite:
+        """Run the suite in this build, in the server's background, or not at all (``run_tests: false``)."""
+        if not self.config.run_tests:
+            return build.Suite("skip", self.jobs)
+        return build.Suite("background" if self.serving is not None else "build", self.jobs)
+
     def _loaded(self, root: Path) -> tuple[SpecGraph, build.LoadTimes]:
         if self.graphs is None:
-            self.graphs = Graphs(lambda r: build.load_graph(r, None, self._stage))
+            self.graphs = Graphs(lambda r: build.load_graph(r, None, self._stage, self._suite()))
         loaded: tuple[SpecGraph, build.LoadTimes] = self.graphs.get(root)
         return loaded
 
@@ -157,20 +170,22 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
             if i > 0 and self.graphs is not None:
                 self.changes = self.graphs.diff(self.releases[i - 1], self.releases[i], lambda x: x[0])
             return
-        records = self.serving.record_cache(self.root) if self.serving is not None else None
-        self.graph, self._times = build.load_graph(self.root, records, self._stage)
+        records = None
+        if self.serving is not None:
+            self.serving.live.drain()  # results measured in the background since the last build
+            records = self.serving.record_cache(self.root)
+        self.graph, self._times = build.load_graph(self.root, records, self._stage, self._suite())
 
     def render_pages(self, config: Any) -> tuple[list[Page], dict[str, bool]]:
         """Render the loaded graph (reusing unchanged pages) and say which pages changed since mkdocs
-        last received them (all of them outside a server's dirty mode)."""
+        last received them (all of them outside a server)."""
         assert self.graph is not None, "on_pre_build loads the spec"
         cache = self.serving.render_cache if self.serving is not None else RenderCache()
         t1 = time.perf_counter()
         pages = build.render_pages(self.graph, self._options(config), cache, self._stage, self.changes)
         render_s = time.perf_counter() - t1
         self.pages = {p.url: p for p in pages}
-        changed = (self.serving.changed(pages, self.dirty) if self.serving is not None
-                   else {p.url: True for p in pages})
+        changed = self.serving.changed(pages) if self.serving is not None else {p.url: True for p in pages}
         self.stats = build.page_stats(pages, cache, changed, self._times, render_s, measure=self.serving is None)
         return pages, changed
 
@@ -231,13 +246,20 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         return set_document_lang(output, LANGUAGES[lang])
 
     def on_serve(self, server: Any, *, config: Any, builder: Any) -> Any:
+        """Watch the spec and templates; rebuild spec edits incrementally (:func:`specgen.site.serve.install`)."""
         if self.root is not None:
             server.watch(str(self.root))
         td = self._resolve(self.config.templates_dir, config)
         if td is not None:
             server.watch(str(td))
         server.watch(str(DEFAULT_TEMPLATES.parent))
-        return server
+        return install(self, server)
+
+    def after_rebuild(self) -> None:
+        """A server's build finished: the AVS tests it found pending run in the background."""
+        times = self._times
+        if self.serving is not None and self.graph is not None and times.conformance is not None:
+            self.serving.live.schedule(self.graph, times.conformance, background_jobs(self.config.jobs))
 
     def on_build_error(self, *, error: Exception) -> None:
         if self.serving is not None:
@@ -254,7 +276,8 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
     def _after_search(self, *, config: Any) -> None:
         self.split_search_index(config)
         if self.serving is not None:
-            self.serving.finished()
+            self.serving.finished(other_inputs_digest(config, self))
+            self.after_rebuild()
 
     on_post_build = CombinedEvent(_before_search, _after_search)
 
@@ -268,4 +291,4 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         if searchindex.splits(config):
             self.index_sizes = searchindex.split_index(Path(config.site_dir), self.langs[0], self.langs,
                                                        searchindex.separator_of(config))
-            self.stats["search_index"] = dict(self.index_sizes)
+            self.stats.search_index = dict(self.index_sizes)

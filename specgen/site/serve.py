@@ -1,23 +1,28 @@
-"""``specgen serve``: mkdocs' live-reload server, with a spec-only rebuild, and all it keeps between builds.
+"""Serving: the spec-only rebuild the plugin installs in any ``mkdocs serve``, and all a server keeps between builds.
 
-mkdocs' server rebuilds by running a whole (dirty) build: it reloads the
-config, lists the theme, makes a File and a Page for each of ~9,000 pages,
-renders the sitemap and 404 page and walks every page twice to ask whether it
-changed. On the corpus that pass costs more than everything specgen does for a
-one-unit edit. So the builder here first tries a *spec rebuild*: when nothing
-but the spec changed since the last full build (same ``mkdocs.yml``, hand
-pages and templates) and the set of pages is the same, it reloads the spec,
-renders what changed and hands exactly those pages to mkdocs' own page
-functions, with the config, files, navigation and Jinja environment of the
-last build, then lets the search plugin write its index. Anything else (a new
-unit, an edited template or hand page, a failing example, any error) runs the
-ordinary dirty build, which reports errors as ``mkdocs serve`` does.
+mkdocs' server rebuilds by running a whole build: it reloads the config,
+lists the theme, makes a File and a Page for each of ~9,000 pages, renders the
+sitemap and 404 page and writes every page. On the corpus that pass costs far
+more than everything specgen does for a one-unit edit. So the plugin, in its
+``on_serve`` event, wraps the server's builder (:func:`install`): a rebuild first
+tries a *spec rebuild*: when nothing but the spec changed since the last full
+build (same ``mkdocs.yml``, hand pages and templates) and the set of pages is the
+same, it reloads the spec, renders what changed and hands exactly those pages to
+mkdocs' own page functions, with the config, files, navigation and Jinja
+environment of the last build, then lets the search plugin write its index.
+Anything else (a new unit, an edited template or hand page, a failing example,
+any error) runs the server's own full build, which reports errors as ``mkdocs
+serve`` does. So a user's plain ``mkdocs serve`` with only the plugin line gets
+the same loop as ``specgen serve``, which is that command and nothing more: no
+dirty build, no warning about one.
 
 Everything a running server remembers between builds lives in
 :class:`ServeState`, which the plugin holds while the command is ``serve``:
 the record cache with its unpickled records, the theme's Jinja environment,
-what each page looked like when mkdocs last received it, and the last finished
-build. The server reaches the plugin only through :class:`ServingPlugin`.
+what each page looked like when mkdocs last received it, the last finished
+build, and the AVS tests running in the background
+(:class:`~specgen.site.liveresults.LiveResults`). The server reaches the plugin
+only through :class:`ServingPlugin`.
 
 The page functions used (``_populate_page``, ``_build_page``) are mkdocs 1.6
 internals; mkdocs is pinned below 2, and ``tests/test_site_incremental.py``
@@ -30,8 +35,6 @@ import gc
 import hashlib
 import logging
 import os
-import shutil
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,6 +44,8 @@ from ..cache import RecordCache, cache_enabled
 from ..render import Page, RenderCache
 from ..render.core import DEFAULT_TEMPLATES
 from .inputs import PageFile, check_inputs, forget_rebuilt_pages, load_mkdocs_config, search_plugin
+from .liveresults import LiveResults
+from .stats import BuildStats
 
 log = logging.getLogger("mkdocs.plugins.specgen")
 ROOT_ENV = "SPECGEN_SITE_ROOT"  # ``specgen serve --root``: the plugin reads it on every config load
@@ -50,9 +55,8 @@ class ServingPlugin(Protocol):
     """What the server uses of the specgen plugin (:class:`specgen.site.plugin.SpecgenPlugin`)."""
 
     config: Any
-    dirty: bool
     serving: ServeState | None
-    stats: dict[str, Any]
+    stats: BuildStats
 
     def on_pre_build(self, *, config: Any) -> None: ...
 
@@ -61,6 +65,8 @@ class ServingPlugin(Protocol):
     def shape_search(self, config: Any) -> None: ...
 
     def split_search_index(self, config: Any) -> None: ...
+
+    def after_rebuild(self) -> None: ...
 
 
 def stamp(paths: list[str | None], h: Any = None) -> str:
@@ -124,6 +130,8 @@ class ServeState:
         self.nav: Any = None  # the navigation of the build in progress
         self.building: LastBuild | None = None
         self.last_build: LastBuild | None = None  # complete only once the build has finished
+        self.inputs = ""  # the digest of the other inputs (config, hand pages, templates) at the last full build
+        self.live = LiveResults()  # AVS tests whose results are pending, run in the background
 
     def record_cache(self, root: Path) -> RecordCache | None:
         """One record cache for the server's life, keeping unpickled records (None: the loader's default)."""
@@ -136,8 +144,8 @@ class ServeState:
         self.records = RecordCache(root, keep_objects=True)
         return self.records if self.records.enabled else None
 
-    def changed(self, pages: list[Page], dirty: bool) -> dict[str, bool]:
-        """Which pages differ from what mkdocs last received (all of them outside dirty mode)."""
+    def changed(self, pages: list[Page]) -> dict[str, bool]:
+        """Which pages differ from what mkdocs last received (what a spec rebuild templates again)."""
         handed: dict[str, tuple[Page, str]] = {}
         changed: dict[str, bool] = {}
         for p in pages:
@@ -145,7 +153,7 @@ class ServeState:
             # a page the render cache reused is the very object handed over last time: unchanged
             digest = before[1] if before is not None and before[0] is p else page_digest(p)
             handed[p.url] = (p, digest)
-            changed[p.url] = not dirty or before is None or before[1] != digest
+            changed[p.url] = before is None or before[1] != digest
         self.handed = handed
         return changed
 
@@ -168,8 +176,11 @@ class ServeState:
     def failed(self) -> None:
         self.last_build = self.building = None
 
-    def finished(self) -> None:
+    def finished(self, inputs: str | None = None) -> None:
+        """A build finished (``inputs``: a full build's digest of the other inputs)."""
         self.last_build, self.building = self.building, None
+        if inputs is not None:
+            self.inputs = inputs
         settle_heap()
 
 
@@ -193,14 +204,20 @@ def settle_heap() -> None:
     gc.freeze()
 
 
-def spec_rebuild(plugin: ServingPlugin, inputs_digest: str) -> bool:
-    """Re-template only the pages a spec edit changed; False when a full build is needed instead."""
+def spec_rebuild(plugin: ServingPlugin, inputs_digest: str | None = None) -> bool:
+    """Re-template only the pages a spec edit changed; False when a full build is needed instead.
+
+    ``inputs_digest``: the other inputs' digest the last full build saw (default: the one the
+    serve state recorded).
+    """
     from mkdocs.commands.build import _build_page, _populate_page
 
     state = plugin.serving
     last = state.last_build if state is not None else None
-    if state is None or last is None or not plugin.dirty:
+    if state is None or last is None:
         return False
+    if inputs_digest is None:
+        inputs_digest = state.inputs
     config, files, nav, env = last.config, last.files, last.nav, last.env
     if other_inputs_digest(config, plugin) != inputs_digest:
         return False
@@ -239,6 +256,7 @@ def spec_rebuild(plugin: ServingPlugin, inputs_digest: str) -> bool:
         return False
     state.last_build = last
     log.info("specgen: spec rebuild: %d page(s) re-templated in %.2f s", len(todo), time.perf_counter() - t0)
+    plugin.after_rebuild()
     return True
 
 
@@ -270,73 +288,56 @@ def change_observer() -> Any:
     return ChangeObserver() if "polling" not in Observer.__module__ else None
 
 
-def serve(config_file: Path, dev_addr: str | None, root: Path | None = None) -> None:
-    """``mkdocs serve --dirty`` with the spec-rebuild builder (the same loop as mkdocs 1.6's ``serve``).
+def install(plugin: ServingPlugin, server: Any) -> Any:
+    """Make a running ``mkdocs serve`` use the spec rebuild and native change events (the plugin's ``on_serve``).
 
-    Runs until interrupted (``KeyboardInterrupt`` is handled here). ``root``
-    replaces the config's spec root for every rebuild (mkdocs re-reads the config).
+    The server's own builder stays the fallback for anything but a spec edit; its observer is replaced
+    by a native one holding the same watches (:func:`change_observer`), unless polling was asked for.
     """
-    from urllib.parse import urlsplit
+    original = server.builder
 
-    from mkdocs.commands.build import build
-    from mkdocs.config import load_config
-    from mkdocs.livereload import LiveReloadServer, _serve_url
+    def builder(config: Any = None) -> None:
+        if config is None and spec_rebuild(plugin):
+            return
+        log.info("Building documentation...")
+        original(config) if config is not None else original()
+
+    server.builder = builder
+    native = change_observer()
+    if native is not None and not getattr(server.observer, "_specgen_native", False):
+        watched = dict(server._watched_paths)  # mkdocs 1.6 internals (pinned below 2)
+        for path, n in watched.items():
+            for _ in range(n):
+                server.unwatch(path)
+        server.observer = native
+        native._specgen_native = True  # type: ignore[attr-defined]
+        for path, n in watched.items():
+            for _ in range(n):
+                server.watch(path)
+    if plugin.serving is not None:
+        plugin.serving.live.trigger = lambda: request_rebuild(server)
+    return server
+
+
+def request_rebuild(server: Any) -> None:
+    """Ask the server for a rebuild as a file change would (background results are in)."""
+    with server._rebuild_cond:
+        server._want_rebuild = True
+        server._rebuild_cond.notify_all()
+
+
+def serve(config_file: Path, dev_addr: str | None, root: Path | None = None) -> None:
+    """``mkdocs serve`` of ``config_file`` with the spec root ``root`` (the config's when None).
+
+    The fast loop is the plugin's (:func:`install`, called from its ``on_serve``), so this is mkdocs'
+    own server with the root put into the plugin's config and its errors as one-line messages.
+    Runs until interrupted (``KeyboardInterrupt`` is handled by mkdocs).
+    """
+    from mkdocs.commands.serve import serve as mkdocs_serve
 
     check_inputs(root, config_file)
     load_mkdocs_config(config_file, root, None, strict=False)  # a bad value is a usage error (exit 2)
     if root is not None:
         os.environ[ROOT_ENV] = str(Path(root).absolute())  # as named (examples beside a linked root)
-    site_dir = tempfile.mkdtemp(prefix="specgen-serve-")
-
-    def get_config() -> Any:
-        return load_config(config_file=str(config_file), site_dir=site_dir, dev_addr=dev_addr)
-
-    config = get_config()
-    config.plugins.on_startup(command="serve", dirty=True)
-    host, port = config.dev_addr
-    mount_path = urlsplit(config.site_url or "/").path
-    config.site_url = serve_url = _serve_url(host, port, mount_path)
-    plugin = config.plugins.get("specgen")
-    built = {"inputs": ""}  # the digest of the other inputs at the last full build
-
-    def builder(cfg: Any = None) -> None:
-        if plugin is not None and cfg is None and spec_rebuild(plugin, built["inputs"]):
-            return
-        log.info("Building documentation...")
-        if cfg is None:
-            cfg = get_config()
-            cfg.site_url = serve_url
-        build(cfg, serve_url=serve_url, dirty=True)
-        if plugin is not None:
-            built["inputs"] = other_inputs_digest(cfg, plugin)
-
-    server = LiveReloadServer(builder=builder, host=host, port=port, root=site_dir, mount_path=mount_path)
-    native = change_observer()
-    if native is not None:
-        server.observer = native
-
-    def error_handler(code: int) -> bytes | None:
-        if code in (404, 500):
-            page = Path(site_dir) / f"{code}.html"
-            if page.is_file():
-                return page.read_bytes()
-        return None
-
-    server.error_handler = error_handler
-    try:
-        builder(config)
-        server.watch(config.docs_dir)
-        if config.config_file_path:
-            server.watch(config.config_file_path)
-        server = config.plugins.on_serve(server, config=config, builder=builder)
-        for item in config.watch:
-            server.watch(item)
-        try:
-            server.serve()
-        except KeyboardInterrupt:
-            log.info("Shutting down...")
-        finally:
-            server.shutdown()
-    finally:
-        config.plugins.on_shutdown()
-        shutil.rmtree(site_dir, ignore_errors=True)
+    kwargs: dict[str, Any] = {"dev_addr": dev_addr} if dev_addr else {}
+    mkdocs_serve(config_file=str(config_file), livereload=True, **kwargs)

@@ -1,26 +1,22 @@
-"""The AVS tests of one unit (kind ``tests``): each test's header, requirements, last result and listing.
+"""The AVS tests of one unit (kind ``tests``): each test's header, requirements, result and listing.
 
-A test's result is the one ``specgen test`` recorded for exactly this content:
-the same test file (its SHA-256) run against the same ASL of the spec (the
-store is keyed by every unit's path and digest, like the coverage unit pages
-show). Anything else reads "not run", never a guess. ``store_results`` is what
-``specgen test`` calls; a failed write only costs the site its view.
-Listings are data, not prose: the site keeps them out of the search index.
+A test's result is the one this build measured for exactly this content (the test file and every
+ASL definition its run read, the profile and the step budget): the suite runs as part of the
+build, reusing each result while nothing it read changed (:mod:`specgen.asl.conformance`). Under
+``specgen serve`` a test whose inputs changed says "running" until its new result is in; a build
+told to skip the suite says so (:mod:`specgen.render.conformance`). Listings are data, not prose:
+the site keeps them out of the search index.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import posixpath
-from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
-from ...cache import atomic_write, cache_dir, content_key
-from ...graph import Derived, SpecGraph
-from ...loader import Spec
-
-from ..pages import RESULTS, Ctx, PageKind, PagePlan, unit_title
+from ...examples.results import ExampleResult
+from ...graph import SpecGraph
+from ..conformance import page_key, test_result
+from ..pages import Ctx, PageKind, PagePlan, unit_title
 from ..xref import linked_listing
 
 
@@ -28,7 +24,6 @@ def tests_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
     unit = cx.graph.units_by_path[plan.subject]
     ctx = cx.base()
     tests = []
-    stored = STORED_RESULTS(cx.graph)
     for tst in cx.graph.unit_tests(unit):
         h = tst.header
         assert h is not None
@@ -40,66 +35,16 @@ def tests_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
             "related": [(p, cx.unit_href(p) if p in cx.graph.units_by_path else None) for p in h.related_sources],
             "header_src": cx.src(tst.path, s, e) if cx.source_url else None,
             "html": linked_listing(cx, tst.text, anchor=h.id),
-            "result": _result(cx, stored.get(tst.path) if stored is not None else None, tst.sha256),
+            "result": test_result(cx, tst),
         })
     ctx.update({"unit": unit, "title": unit_title(unit), "path": unit.path, "tests": tests,
                 "unit_href": cx.unit_href(unit.path), "crumbs": cx.crumbs(posixpath.dirname(unit.path))})
     return ctx
 
 
-def _result(cx: Ctx, rec: dict[str, Any] | None, sha256: str) -> dict[str, Any]:
-    if rec is None or rec.get("sha256") != sha256:
-        return {"status": "not-run", "label": cx.t("test.status.not-run"), "note": cx.t("test.not_run_note"),
-                "message": "", "location": "", "profile": ""}
-    status = str(rec.get("status", ""))
-    return {"status": status, "label": cx.t("test.status." + status), "note": "",
-            "message": str(rec.get("message", "")), "location": str(rec.get("location", "")),
-            "profile": str(rec.get("profile", ""))}
+def results_key(graph: SpecGraph, plan: PagePlan, _results: dict[str, list[ExampleResult]]) -> str:
+    """The outcomes the page shows: a result that comes in re-renders it."""
+    return page_key(graph, (t.path for t in graph.unit_tests(graph.units_by_path[plan.subject])))
 
 
-def _results_file(units: Iterable[tuple[str, str]]) -> Path:
-    """Where the results of the tests run against exactly this ASL content are kept."""
-    return cache_dir("test-results") / f"{content_key(sorted(units))}.json"
-
-
-def store_results(spec: Spec, results: Iterable[Any], profile: str) -> bool:
-    """Record each result (``TestResult``-like: id, path, status, message, location) for the site.
-
-    Merged into what earlier runs of other tests recorded for the same ASL content, so a
-    run of one directory does not forget the rest.
-    """
-    path = _results_file((u.path, u.sha256) for u in spec.units)
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-        tests = doc["tests"] if isinstance(doc.get("tests"), dict) else {}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        tests = {}
-    digests = {t.path: t.sha256 for t in spec.tests}
-    for r in results:
-        if r.path in digests:
-            tests[r.path] = {"id": r.id, "sha256": digests[r.path], "status": r.status,
-                             "message": (r.message or "")[:2000], "location": r.location or "", "profile": profile}
-    return atomic_write(path, json.dumps({"tests": tests}, sort_keys=True).encode())
-
-
-def _stored_results(graph: SpecGraph) -> dict[str, dict[str, Any]] | None:
-    try:
-        doc = json.loads(_results_file((u.path, u.sha256) for u in graph.spec.units).read_text(encoding="utf-8"))
-        tests = doc["tests"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-    return tests if isinstance(tests, dict) else None
-
-
-STORED_RESULTS = Derived(_stored_results)
-
-
-def results_digest(graph: SpecGraph) -> str:
-    """The stored results' digest ("-" for none): a new ``specgen test`` run re-renders the test pages."""
-    try:
-        return hashlib.sha256(_results_file((u.path, u.sha256) for u in graph.spec.units).read_bytes()).hexdigest()
-    except OSError:
-        return "-"
-
-
-KIND = PageKind("tests", "tests.html", tests_context, digests=((RESULTS, results_digest),), searchable=False)
+KIND = PageKind("tests", "tests.html", tests_context, key=results_key, searchable=False)

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...examples.results import ExampleResult
+from ...graph import SpecGraph
+from ..conformance import suite_key, summary
 from ..links import tests_uri
 from ..pages import Ctx, PageKind, PagePlan, unit_title
 
@@ -18,6 +21,7 @@ def tests_index_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
         groups.setdefault(u.surface, []).append({
             "title": unit_title(u), "path": u.path, "count": len(tests),
             "semantic": sum(1 for x in tests if x.header and x.header.semantic),
+            "results": summary(cx, tests),
             "href": cx.link(tests_uri(cx.plan.lang, u.path))})
     orphans = [t for t in cx.graph.spec.tests if t.header is None or t.header.source not in cx.graph.units_by_path]
     ctx.update({"title": cx.t("nav.tests"), "crumbs": cx.crumbs(None),
@@ -28,4 +32,8 @@ def tests_index_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
     return ctx
 
 
-KIND = PageKind("tests-index", "tests_index.html", tests_index_context)
+def suite_key_of(graph: SpecGraph, plan: PagePlan, _results: dict[str, list[ExampleResult]]) -> str:
+    return suite_key(graph)
+
+
+KIND = PageKind("tests-index", "tests_index.html", tests_index_context, key=suite_key_of)

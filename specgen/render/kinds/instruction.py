@@ -22,6 +22,7 @@ from ...graph import SpecGraph
 from ...models.located import AslUnit
 from ...vocabulary import VOCABULARY
 from ..blocks import parse_composition, signature
+from ..conformance import page_key, unit_tests
 from ..examples import instruction_examples, results_digest, worked_digest, worked_view
 from ..i18n import Messages
 from ..instr_facts import columns, grid_width, domain_tables, instruction_path, neighbours_digest, related
@@ -183,8 +184,10 @@ def examples_key(graph: SpecGraph, plan: PagePlan, results: dict[str, list[Examp
     ins = graph.units_by_path[plan.subject].instruction
     if ins is None:
         return ""
+    unit = graph.units_by_path[plan.subject]
     return (results_digest(results.get(ins.mnemonic, [])) + ":" + neighbours_digest(graph)
-            + ":" + worked_digest(graph, ins.mnemonic))
+            + ":" + worked_digest(graph, ins.mnemonic)
+            + ":" + page_key(graph, (t.path for t in unit_tests(graph, unit)), unit.path))
 
 
 KIND = PageKind("instruction", "instruction.html", instruction_context, key=examples_key)

@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 import posixpath
-from pathlib import Path
 from typing import Any
 
 from markupsafe import Markup, escape
 
-from ...cache import cache_dir, content_key
-from ...graph import Derived, SpecGraph
+from ...examples.results import ExampleResult
+from ...graph import SpecGraph
 from ...models.located import AslUnit
 from ..links import tests_uri
-from ..pages import COVERAGE, Ctx, PageKind, PagePlan, unit_title
+from ..conformance import coverage_view, page_key, summary, unit_tests
+from ..pages import Ctx, PageKind, PagePlan, unit_title
 from ..xref import definitions, linked_listing
 
 
@@ -29,8 +27,9 @@ def unit_common(cx: Ctx, unit: AslUnit) -> dict[str, Any]:
         "view_present": cx.graph.spec.traceability_view is not None,
         "source_href": cx.src(unit.path),
         "tests_href": cx.link(tests_uri(cx.plan.lang, unit.path)) if cx.graph.unit_tests(unit) else None,
-        "coverage": STORED_COVERAGE(cx.graph).get(unit.path) if STORED_COVERAGE(cx.graph) is not None else None,
-        "coverage_measured": STORED_COVERAGE(cx.graph) is not None,
+        "coverage": coverage_view(cx.graph, unit.path)[0],
+        "coverage_state": coverage_view(cx.graph, unit.path)[1],
+        "conformance": summary(cx, unit_tests(cx.graph, unit)),
         "definitions": definitions(cx, unit.path),
         "depends_on": [(d, cx.requirement_href(d)) for d in
                        ((unit.instruction or unit.unit).depends_on if (unit.instruction or unit.unit) else [])],
@@ -48,46 +47,6 @@ def unit_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
     return ctx
 
 
-def _stored_coverage(graph: SpecGraph) -> dict[str, dict[str, Any]] | None:
-    """Per unit path, the coverage ``specgen test --coverage`` stored for exactly this ASL content.
-
-    None when no run measured this content (the page then says so, rather
-    than showing nothing); see docs-internal/asl-interpreter.md.
-    """
-    try:
-        doc = json.loads(_coverage_file(graph).read_text(encoding="utf-8"))
-        units = doc["units"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-    out = {}
-    for u in units:
-        lines = u.get("lines", {})
-        out[u["path"]] = {
-            "statements": u["statements"], "executed": u["executed"],
-            "percent": f"{100.0 * u['executed'] / u['statements']:.1f}" if u["statements"] else "-",
-            "functions": u["functions"], "functions_executed": u["functions_executed"],
-            "unreached": sorted(int(n) for n, hit in lines.items() if not hit),
-            "functions_unreached": [f["name"] for f in u.get("function_list", []) if not f["executed"]],
-        }
-    return out
-
-
-STORED_COVERAGE = Derived(_stored_coverage)
-
-
-def _coverage_file(graph: SpecGraph) -> Path:
-    """Where ``specgen test --coverage`` stores the coverage of exactly this ASL content."""
-    return cache_dir("coverage") / f"{content_key([(u.path, u.sha256) for u in graph.spec.units])}.json"
-
-
-def coverage_digest(graph: SpecGraph) -> str:
-    """The stored coverage's digest ("-" for none): a new measurement re-renders the unit pages."""
-    try:
-        return hashlib.sha256(_coverage_file(graph).read_bytes()).hexdigest()
-    except OSError:
-        return "-"
-
-
 def mark_unreached(listing: Markup, lines: list[int], title: str) -> Markup:
     """The listing with each unreached line marked (class ``sg-unreached``: its number in the gutter)."""
     text = str(listing)
@@ -98,4 +57,10 @@ def mark_unreached(listing: Markup, lines: list[int], title: str) -> Markup:
     return Markup(text)
 
 
-KIND = PageKind("unit", "unit.html", unit_context, digests=((COVERAGE, coverage_digest),))
+def unit_key(graph: SpecGraph, plan: PagePlan, _results: dict[str, list[ExampleResult]]) -> str:
+    """The outcomes of the unit's tests and its coverage: a result that comes in re-renders the page."""
+    unit = graph.units_by_path[plan.subject]
+    return page_key(graph, (t.path for t in unit_tests(graph, unit)), unit.path)
+
+
+KIND = PageKind("unit", "unit.html", unit_context, key=unit_key)

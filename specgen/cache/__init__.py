@@ -37,7 +37,7 @@ from typing import Any
 
 MAGIC = b"specgen-loader-cache\n"
 KEEP_PACKS = 16  # packs of other roots (test trees, old checkouts) beyond this many are pruned
-_PACKAGE = Path(__file__).resolve().parent
+_PACKAGE = Path(__file__).resolve().parent.parent  # specgen/
 
 
 def cache_base() -> Path:
@@ -127,7 +127,7 @@ def cache_version() -> str:
     if _VERSION is None:
         from importlib import metadata
 
-        from . import __version__
+        from .. import __version__
         h = hashlib.sha256()
         parts = [__version__, sys.version, f"pickle{pickle.HIGHEST_PROTOCOL}"]
         for dist in ("pydantic", "pydantic-core", "jsonschema"):
@@ -139,7 +139,7 @@ def cache_version() -> str:
         for sub in ("models", "loader"):
             for p in sorted((_PACKAGE / sub).glob("*.py")):
                 h.update(p.name.encode() + b"\0" + p.read_bytes())
-        for name in ("diagnostics.py", "cache.py", "files.py"):
+        for name in ("diagnostics.py", "cache/__init__.py", "files.py"):
             h.update(name.encode() + b"\0" + (_PACKAGE / name).read_bytes())
         _VERSION = h.hexdigest()
     return _VERSION

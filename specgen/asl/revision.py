@@ -1,0 +1,153 @@
+"""One revision of a loaded spec as the dependency-tracked layer reads it (:mod:`specgen.cache.layer`).
+
+:class:`Revision` answers the digest of every input key a derived result can read:
+
+* ``file:REL``: the SHA-256 the loader recorded for the file ("" when the tree has none);
+* ``asl:NAME``: what the interpreter resolves the name to, the tree's declarations first
+  (:meth:`~specgen.asl.index.SpecIndex.name_digest`), else the ASL specgen generates from the
+  catalogs (:class:`Generated`, itself a derived result that reads the catalogs);
+* ``config:KEY``: a ``[specgen]`` value of ``specification.toml`` or an option the caller passes
+  (a command's ``--max-steps``, the profile);
+* ``part:PATH#WHAT``: one part of a file or a fact read from many, by the resolvers in :data:`PARTS`
+  (an instruction's record lines; the Validate* names the tests call; the vocabulary).
+
+One revision per loaded graph (:data:`REVISION`); creating it moves the root's layer to it, so a
+server's stores keep every entry whose reads did not change.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+from ..cache.layer import Inputs, Layer, Reads, code_digest, layer_for
+from ..graph import Derived, SpecGraph
+from ..loader.tree import Spec
+from .ast import FuncDecl, Module, TypeDecl, decl_digest
+from .index import SpecIndex, build_index
+from .synth import generated_modules, validation_calls
+
+# part resolvers by the text after "#": (graph, path before "#") -> digest; packages add their own
+PARTS: dict[str, Callable[[SpecGraph, str], str]] = {}
+
+
+def _digest(text: str) -> str:
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+
+def record_part(graph: SpecGraph, path: str) -> str:
+    """A unit's record lines (``// PTO-…:``): what a result that reads the record, not the ASL, depends on."""
+    unit = graph.units_by_path.get(path)
+    if unit is None:
+        return ""
+    return _digest("\n".join(line for line in unit.text.splitlines() if line.startswith("// PTO-")))
+
+
+def _calls_part(graph: SpecGraph, _path: str) -> str:
+    return _digest("\n".join(sorted(validation_calls(graph.spec))))
+
+
+def _vocabulary_part(graph: SpecGraph, _path: str) -> str:
+    from ..vocabulary import VOCABULARY
+    return _digest(repr(VOCABULARY(graph)))  # a frozen dataclass of tuples: its repr is its content
+
+
+PARTS.update({"record": record_part, "validation-calls": _calls_part, "vocabulary": _vocabulary_part})
+
+
+@dataclass(frozen=True)
+class Generated:
+    """What the generated ASL declares: each name's digest, and the non-function names it refers to."""
+
+    digests: dict[str, str]
+    refs: dict[str, frozenset[str]]
+    data: frozenset[str]  # names that are not functions (bound when a body compiles)
+
+
+def generated_table(modules: list[Module]) -> Generated:
+    """The table of ``modules`` (specgen's generated ASL)."""
+    by_name: dict[str, list[Any]] = {}
+    for m in modules:
+        for d in m.decls:
+            by_name.setdefault(d.name, []).append(d)
+            if isinstance(d, TypeDecl) and d.form == "enum":
+                for member in d.payload:  # type: ignore[union-attr]
+                    by_name.setdefault(member, []).append(d)
+    digests = {n: "|".join(sorted(decl_digest(d) for d in ds)) for n, ds in by_name.items()}
+    refs = {n: frozenset().union(*(d.refs for d in ds)) for n, ds in by_name.items()}
+    data = frozenset(n for n, ds in by_name.items() if any(not isinstance(d, FuncDecl) for d in ds))
+    return Generated(digests, refs, data)
+
+
+def generation_reads(spec: Spec, reads: Reads) -> None:
+    """What the generated ASL is made from: the catalogs, the tests' Validate* calls, the vocabulary."""
+    prefix = f"{spec.config.json_root}/catalog/"
+    reads.update(f"file:{rel}" for rel in spec.files if rel.startswith(prefix))
+    reads.update(("file:specification.toml", "part:#validation-calls", "part:#vocabulary"))
+
+
+GENERATED_VERSION = code_digest("asl", "vocabulary.py", "encoding")
+
+
+class Revision:
+    """The digests of one graph's inputs (see the module docstring)."""
+
+    def __init__(self, graph: SpecGraph, options: Mapping[str, str] | None = None) -> None:
+        self.graph = graph
+        self.spec = graph.spec
+        self.index: SpecIndex = build_index(graph.spec)
+        self.options = dict(options or {})
+        self.layer: Layer = layer_for(graph.spec.root)
+        self._generated: Generated | None = None
+        self.inputs = Inputs({"file": self._file, "asl": self._asl, "config": self._config, "part": self._part})
+        self.layer.begin(self.inputs)
+
+    def _file(self, rel: str) -> str:
+        return self.spec.files.get(rel) or ""
+
+    def _config(self, key: str) -> str:
+        if key in self.options:
+            return self.options[key]
+        return repr(getattr(self.spec.config, key, None))
+
+    def _part(self, what: str) -> str:
+        path, _, kind = what.partition("#")
+        resolve = PARTS.get(kind)
+        return resolve(self.graph, path) if resolve is not None else "?"
+
+    def _asl(self, name: str) -> str:
+        tree = self.index.name_digest(name)
+        if tree:
+            return "tree:" + tree
+        gen = self.generated().digests.get(name)
+        return "gen:" + gen if gen else ""
+
+    def generated(self) -> Generated:
+        """The generated ASL's table: reused while the catalogs, the tests' calls and the vocabulary are unchanged."""
+        if self._generated is None:
+            store = self.layer.store("generated", GENERATED_VERSION)
+
+            def compute(reads: Reads) -> Generated:
+                generation_reads(self.spec, reads)
+                return generated_table(generated_modules(self.spec))
+
+            self._generated = store.get("table", self.inputs, compute)
+            store.save()
+        return self._generated
+
+
+def _revision(graph: SpecGraph) -> Revision:
+    return Revision(graph)
+
+
+REVISION = Derived(_revision)
+
+
+def asl_keys(names: frozenset[str] | set[str]) -> list[str]:
+    """Input keys of a trail: ``asl:`` for a definition, as-is for what was noted with a kind (``file:…``)."""
+    return [n if ":" in n else "asl:" + n for n in names]
+
+
+__all__ = ["PARTS", "REVISION", "Generated", "Revision", "asl_keys", "generated_table", "generation_reads",
+           "record_part"]

@@ -1,0 +1,114 @@
+"""What pages say about the AVS suite this build measured: each test's outcome, a unit's coverage.
+
+The build (or the server) sets the graph's :data:`~specgen.asl.conformance.CONFORMANCE`; a page shows
+a result only when it is valid for exactly this revision of the tree (the test and every ASL
+definition its run read unchanged, the same profile and step budget), with the digest of what it
+was measured on. Otherwise it says why there is none: the suite is running (under ``specgen
+serve``), was skipped (``--skip-tests``), or was not run by whatever rendered the page.
+
+Each page's cache key includes the outcomes it shows (:func:`page_key`), so a result that comes in
+re-renders exactly the pages showing that test.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any, Iterable
+
+from ..asl.conformance import CONFORMANCE, Conformance, Outcome
+from ..graph import SpecGraph
+from ..models.located import AslUnit, AvsTest
+
+STATUSES = ("passed", "failed", "error", "running", "skipped", "not-run")
+
+
+def _source_line(graph: SpecGraph, location: str) -> str:
+    """The text of the line a failure names (``path:line:col``), from the unit or test as loaded."""
+    try:
+        path, line, _col = location.rsplit(":", 2)
+        n = int(line)
+    except ValueError:
+        return ""
+    unit = graph.units_by_path.get(path)
+    text = unit.text if unit is not None else next((t.text for t in graph.spec.tests if t.path == path), "")
+    lines = text.splitlines()
+    return lines[n - 1].strip() if 0 < n <= len(lines) else ""
+
+
+def outcome(graph: SpecGraph, path: str) -> tuple[Conformance | None, Outcome]:
+    conf = CONFORMANCE(graph)
+    if conf is None:
+        return None, Outcome("not-run")
+    return conf, conf.outcomes.get(path, Outcome("not-run"))
+
+
+def test_result(cx: Any, test: AvsTest) -> dict[str, Any]:
+    """One test's outcome as the templates lay it out."""
+    conf, o = outcome(cx.graph, test.path)
+    out: dict[str, Any] = {"status": o.status, "label": cx.t("test.status." + o.status), "message": "",
+                           "location": "", "source": "", "profile": "", "measured": "",
+                           "note": cx.t(f"test.note.{o.status}") if o.result is None else ""}
+    r = o.result
+    if r is not None and conf is not None:
+        out.update(message=r.message, location=r.location, profile=conf.profile,
+                   source=_source_line(cx.graph, r.location) if r.location and r.status != "passed" else "",
+                   measured=cx.t("test.measured", stamp=o.stamp[:12], reads=o.reads, profile=conf.profile,
+                                 budget=f"{conf.max_steps:,}"))
+    return out
+
+
+def unit_tests(graph: SpecGraph, unit: AslUnit) -> list[AvsTest]:
+    """The tests an instruction or unit page lists: its own, and those of its clauses."""
+    seen: dict[str, AvsTest] = {t.path: t for t in graph.unit_tests(unit)}
+    ids = [c.id for c in unit.clauses] + ([unit.instruction.clause_id] if unit.instruction else [])
+    for rid in ids:
+        for t in graph.tests_by_requirement.get(rid, []):
+            seen.setdefault(t.path, t)
+    return sorted(seen.values(), key=lambda t: t.path)
+
+
+def summary(cx: Any, tests: list[AvsTest]) -> dict[str, Any] | None:
+    """The line above a unit's trace: how many of its tests passed, failed, errored, are running."""
+    if not tests:
+        return None
+    counts = {s: 0 for s in STATUSES}
+    for t in tests:
+        counts[outcome(cx.graph, t.path)[1].status] += 1
+    parts = [cx.t("test.count." + s, count=n) for s, n in counts.items() if n]
+    worst = next((s for s in ("error", "failed", "running", "skipped", "not-run") if counts[s]), "passed")
+    return {"status": worst, "text": ", ".join(parts)}
+
+
+def coverage_view(graph: SpecGraph, path: str) -> tuple[dict[str, Any] | None, str]:
+    """A unit's coverage and the state of the measurement (measured | running | skipped | not-run)."""
+    conf = CONFORMANCE(graph)
+    if conf is None:
+        return None, "not-run"
+    if conf.state != "complete" or conf.coverage is None:
+        return None, "running" if conf.state == "running" else "skipped"
+    return conf.coverage.get(path), "measured"
+
+
+def page_key(graph: SpecGraph, paths: Iterable[str], unit_path: str | None = None) -> str:
+    """Part of a page's cache key: the outcomes of the tests it shows, and its unit's coverage."""
+    conf = CONFORMANCE(graph)
+    if conf is None:
+        return "-"
+    h = hashlib.blake2b(conf.state.encode(), digest_size=16)
+    for p in paths:
+        h.update(b"\0" + p.encode() + b"\0" + conf.outcomes.get(p, Outcome("not-run")).digest().encode())
+    if unit_path is not None:
+        cov = conf.coverage.get(unit_path) if conf.coverage is not None else None
+        h.update(repr(cov).encode())
+    return h.hexdigest()
+
+
+def suite_key(graph: SpecGraph) -> str:
+    """The key part of a page that summarises the whole suite (the tests index)."""
+    conf = CONFORMANCE(graph)
+    if conf is None:
+        return "-"
+    return page_key(graph, sorted(conf.outcomes))
+
+
+__all__ = ["coverage_view", "outcome", "page_key", "suite_key", "summary", "test_result", "unit_tests"]

@@ -1,0 +1,125 @@
+"""AVS tests under a running server: the results a rebuild found missing are measured in the background.
+
+A server's build does not wait for the suite (:class:`~specgen.site.build.Suite` ``background``): the
+tests without a result valid for the tree as it is now are *pending* and their pages say "running".
+:meth:`LiveResults.schedule` runs them in a background thread (itself waiting on forked worker
+processes that inherit the loaded spec, one fewer than the CPUs so the foreground rebuild keeps a
+core); when they are done the thread asks the server for a rebuild (:attr:`LiveResults.trigger`), and
+that rebuild, on the server's own thread, records the results in the layer (:meth:`drain`) before it
+renders: the pages showing those tests change and nothing else. Tests found pending while a batch
+runs (a later edit) are scheduled by the rebuild that batch's end triggers; a result is recorded
+with the revision it was measured on, so one measured on a tree that changed meanwhile is never
+shown.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+log = logging.getLogger("mkdocs.plugins.specgen")
+
+
+@dataclass
+class _Batch:
+    graph: Any  # the SpecGraph the tests were measured on (its revision stamps the results)
+    cases: list[Any]
+    profile: str
+    max_steps: int
+    report: Any = None
+    seconds: float = 0.0
+    error: str = ""
+
+
+class LiveResults:
+    """Pending AVS tests of a server, run in the background one batch at a time."""
+
+    def __init__(self) -> None:
+        self.trigger: Callable[[], None] = lambda: None  # set by the plugin's on_serve: ask for a rebuild
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._running: _Batch | None = None
+        self._done: list[_Batch] = []
+
+    @property
+    def busy(self) -> bool:
+        with self._lock:
+            return self._running is not None
+
+    def running_paths(self) -> set[str]:
+        with self._lock:
+            return {c.path for c in self._running.cases} if self._running is not None else set()
+
+    def schedule(self, graph: Any, conformance: Any, jobs: int) -> None:
+        """Run ``conformance``'s pending tests (of ``graph``) unless a batch of the same tests is running."""
+        pending = list(conformance.pending)
+        if not pending:
+            return
+        batch = _Batch(graph, pending, conformance.profile, conformance.max_steps)
+        with self._lock:
+            if self._running is not None:  # the rebuild its end triggers schedules what is still pending
+                return
+            self._running = batch
+        self._start(batch, jobs)
+
+    def _start(self, batch: _Batch, jobs: int) -> None:
+        def work() -> None:
+            from ..asl.runner import run_cases
+            t0 = time.perf_counter()
+            try:
+                batch.report = run_cases(batch.graph.spec, batch.cases, jobs, batch.profile, batch.max_steps,
+                                         coverage=True)
+            except Exception as e:  # noqa: BLE001 - said in the log; the pages keep saying "running"
+                batch.error = f"{type(e).__name__}: {e}"
+            batch.seconds = time.perf_counter() - t0
+            with self._lock:
+                self._done.append(batch)
+                self._running = None
+            self.trigger()
+
+        self._thread = threading.Thread(target=work, name="specgen-avs", daemon=True)
+        self._thread.start()
+
+    def drain(self) -> int:
+        """Record every finished batch in the layer (on the server's build thread); how many tests."""
+        from ..asl.conformance import record, tests_store
+        from ..asl.revision import REVISION
+        with self._lock:
+            done, self._done = self._done, []
+        n = 0
+        for b in done:
+            if b.error:
+                log.warning("specgen: the AVS tests running in the background stopped: %s", b.error)
+                continue
+            revision = REVISION(b.graph)
+            store = tests_store(revision)
+            record(store, revision, b.report, b.max_steps)
+            store.save()
+            n += len(b.report.results)
+            c = b.report.counts
+            log.info("specgen: AVS tests re-ran in the background: %d (%d passed, %d failed, %d error) in %.1f s",
+                     len(b.report.results), c["passed"], c["failed"], c["error"], b.seconds)
+        return n
+
+    def wait(self, timeout: float = 600.0) -> bool:
+        """Block until nothing runs (tests and benchmarks); False on timeout."""
+        t0 = time.perf_counter()
+        while time.perf_counter() - t0 < timeout:
+            with self._lock:
+                if self._running is None:
+                    return True
+            time.sleep(0.05)
+        return False
+
+
+def background_jobs(configured: int) -> int:
+    """Workers for background tests: one fewer than the CPUs (the rebuild keeps a core), at least one."""
+    cpus = configured or os.cpu_count() or 1
+    return max(1, cpus - 1)
+
+
+__all__ = ["LiveResults", "background_jobs"]
