@@ -9,8 +9,12 @@ project whose ``mkdocs.yml`` has only a site name and the plugin line (``plugins
 Three kinds of edit are made, each ``--edits`` times, a few seconds apart:
 
 * ``prose``: a word of an NDF clause of the instruction unit (``TMUL.asl`` on the corpus) changes;
-* ``asl``: a statement is added to the body of the instruction's ``InstructionContractExecute_<MN>``;
+* ``asl``: a statement is added to the body of the instruction's ``InstructionContractDataTypeLegal_<MN>``
+  (its worked example and its tests execute it);
 * ``helper``: a statement is added to the body of a helper the instruction executes (``ExecuteTileBinary``).
+
+The statement goes on the body's ``begin`` line, so no other declaration moves (a moved declaration is
+a changed one: results name ASL lines).
 
 After each save the script long-polls the page's live-reload endpoint (what the page's own script does)
 and fetches the page until it shows the edit; the time from the save to that response is the figure.
@@ -40,7 +44,8 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_ROOT = REPO.parent / "shared" / "corpus" / "pto-spec-0.58.3"
-EXECUTE = "func InstructionContractExecute_"
+# the instruction's own ASL its worked example executes (its DataType legality), and its tests
+OWN_ASL = "func InstructionContractDataTypeLegal_"
 
 
 @dataclass
@@ -95,7 +100,7 @@ def targets(root: Path, mnemonic: str, helper: str) -> list[Target]:
     hrel = helper_unit.relative_to(root).as_posix()
     page = "en/" + rel.removeprefix("asl/").removesuffix(".asl")
     return [Target("prose", rel, page, prose.rsplit(" ", 1)[0] + " " + word),
-            Target("asl", rel, page, EXECUTE + mnemonic),
+            Target("asl", rel, page, OWN_ASL + mnemonic),
             Target("helper", hrel, "en/" + hrel.removeprefix("asl/").removesuffix(".asl"), f"func {helper}(")]
 
 
@@ -105,11 +110,11 @@ def apply_edit(root: Path, t: Target, marker: str) -> None:
     text = p.read_text(encoding="utf-8")
     if t.kind == "prose":
         new = re.sub(rf"^{re.escape(t.anchor)}.*$", f"{t.anchor} {marker}", text, count=1, flags=re.M)
-    else:  # a statement at the top of the function's body: the AST changes, the line count does too
+    else:  # a statement on the body's ``begin`` line: the function's AST changes, no other declaration moves
         start = text.index(t.anchor)
-        begin = text.index("\nbegin\n", start) + len("\nbegin\n")
-        body = re.sub(r"^    let bench_marker_\w+ = \d+;\n", "", text[begin:], count=1)
-        new = text[:begin] + f"    let {marker} = 1;\n" + body
+        begin = text.index("\nbegin", start) + 1
+        end = text.index("\n", begin)
+        new = text[:begin] + f"begin let {marker} = 1;" + text[end:]
     p.write_text(new, encoding="utf-8")
 
 

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from specgen.asl import Interpreter, parse_source
-from specgen.asl.coverage import measure, stored_path, to_lcov, tree_key
+from specgen.asl.conformance import CONFORMANCE, conformance
+from specgen.asl.coverage import measure, to_lcov
 from specgen.cli import main
 from specgen.graph import SpecGraph
 from specgen.loader import load_spec
@@ -87,28 +88,32 @@ def test_coverage_json_lcov_and_table_agree_and_jobs_merge(bundled_root: Path, t
     assert json.loads((tmp_path / "two.json").read_text()) == one
 
 
-def test_unit_pages_show_stored_coverage_or_say_it_is_missing(bundled_root: Path, tmp_path: Path,
-                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_unit_pages_show_the_builds_coverage_or_say_why_there_is_none(bundled_root: Path, tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The build measures coverage with the suite (each test's own, unioned): the unit page shows exactly what
+    ``specgen test --coverage`` of every test reports; without a suite run, or skipped, the page says so."""
     monkeypatch.setenv("SPECGEN_CACHE_DIR", str(tmp_path / "cache"))
 
-    def page() -> str:
+    def page(suite: str | None) -> str:
         graph = SpecGraph.build(load_spec(bundled_root))
+        if suite is not None:
+            CONFORMANCE.set(graph, conformance(graph, jobs=1, skip=suite == "skip"))
         pages = render_site(graph, RenderOptions(langs=("en",)), only=lambda p: p.subject == UNIT)
         return pages[0].content
 
-    assert "Coverage not measured: run specgen test --coverage" in page()
-    rc, _, _ = _cli("test", "--root", str(bundled_root), "--jobs", "1", "--coverage", "TADD")
-    assert rc == 0
-    html = page()
+    assert "Coverage not measured: this page was rendered without running the AVS suite" in page(None)
+    assert "Coverage not measured: the AVS suite was skipped for this build" in page("skip")
+    html = page("build")
     assert "Coverage not measured" not in html
-    spec = load_spec(bundled_root)
-    stored = json.loads(stored_path(tree_key(spec)).read_text())
-    unit = next(u for u in stored["units"] if u["path"] == UNIT)
+    rc, _, _ = _cli("test", "--root", str(bundled_root), "--jobs", "1", "--coverage-json", str(tmp_path / "all.json"))
+    assert rc == 0
+    unit = next(u for u in json.loads((tmp_path / "all.json").read_text())["units"] if u["path"] == UNIT)
     unreached = [n for n, hit in unit["lines"].items() if not hit]
     assert unreached and unit["executed"] > 0
     assert f"The AVS tests execute {unit['executed']} of {unit['statements']} statements" in html
     assert html.count('class="ln sg-unreached"') == len(unreached)
     assert all(f'href="#L-{n}"' in html for n in unreached)
+    spec = load_spec(bundled_root)
     cov = measure(spec, set())  # nothing run: LCOV lists every statement line as not hit
     das = [line for line in to_lcov(cov).splitlines() if line.startswith("DA:")]
     assert len(das) == sum(len(u.line_hits()) for u in cov.units) and all(d.endswith(",0") for d in das)

@@ -141,28 +141,43 @@ def test_directory_index_has_a_title_and_says_instructions(bundled_root: Path) -
     assert pages["en/tile/index.md"].title == "Tile"
 
 
-def test_test_page_shows_the_stored_result_of_this_content(bundled_copy: Path, tmp_path: Path,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    # results are stored by content: another test of this session may have stored the bundled spec's
+def test_test_page_shows_the_result_measured_on_exactly_this_content(bundled_copy: Path, tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A test page shows the verdict the build measured for this revision, with what it was measured on; an
+    edit of prose keeps it (nothing the run read changed), an edit of ASL the test executed makes it "running"
+    under a server (the result is pending) and never shows the old verdict."""
     monkeypatch.setenv("SPECGEN_CACHE_DIR", str(tmp_path / "cache"))
-    from specgen.asl.runner import run_tests
-    from specgen.render.kinds.avs import store_results
+    from specgen.asl.conformance import CONFORMANCE, conformance
 
-    spec = load_spec(bundled_copy)
     uri = "en/tests/tile/elementwise-tile-tile/arithmetic/TMUL.md"
-    before = _pages(SpecGraph.build(spec), "tests")[uri].content
-    assert 'data-status="not-run"' in before and "not run" in _text(before)
-    report = run_tests(spec, ["TMUL"], jobs=1)
-    assert report.results and report.ok
-    assert store_results(spec, report.results, "reference")
-    after = _pages(SpecGraph.build(load_spec(bundled_copy)), "tests")[uri].content
-    assert after.count('data-status="passed"') == len(report.results)
-    assert 'data-status="not-run"' not in after
-    # an edit to the ASL makes the stored results stale for every page: "not run" again
+
+    def page(run: bool | None) -> tuple[str, object]:
+        graph = SpecGraph.build(load_spec(bundled_copy))
+        conf = None
+        if run is not None:
+            conf = conformance(graph, jobs=1, run=run)
+            CONFORMANCE.set(graph, conf)
+        return _pages(graph, "tests")[uri].content, conf
+
+    before, _ = page(None)
+    assert 'data-status="not-run"' in before and "without running the AVS suite" in _text(before)
+    after, conf = page(True)
+    n = after.count('data-status="passed"')
+    assert n >= 3 and 'data-status="not-run"' not in after
+    assert "Measured by this build on exactly this content" in _text(after)
+    assert conf.rerun > 0  # type: ignore[attr-defined]
     unit = bundled_copy / "asl/tile/elementwise-tile-tile/arithmetic/TMUL.asl"
-    unit.write_text(unit.read_text(encoding="utf-8") + "\n// edited\n", encoding="utf-8")
-    stale = _pages(SpecGraph.build(load_spec(bundled_copy)), "tests")[uri].content
-    assert 'data-status="passed"' not in stale and 'data-status="not-run"' in stale
+    unit.write_text(unit.read_text(encoding="utf-8") + "// edited prose at the end\n", encoding="utf-8")
+    same, conf = page(False)
+    assert conf.rerun == 0 and conf.state == "complete"  # type: ignore[attr-defined]
+    assert same.count('data-status="passed"') == n
+    helper = bundled_copy / "asl/tile/model/execution/elementwise.asl"
+    text = helper.read_text(encoding="utf-8")
+    begin = text.index("\nbegin\n", text.index("func ExecuteTileBinary(")) + 1  # same line: nothing else moves
+    helper.write_text(text[:begin] + "begin let edited_marker = 1;" + text[begin + len("begin"):], encoding="utf-8")
+    stale, conf = page(False)
+    assert conf.state == "running" and conf.pending  # type: ignore[attr-defined]
+    assert 'data-status="running"' in stale and stale.count('data-status="passed"') < n
 
 
 @pytest.mark.corpus

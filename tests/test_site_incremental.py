@@ -1,15 +1,16 @@
-"""``specgen serve``'s dirty rebuilds: only changed pages are re-templated, and the result equals a full build.
+"""The plugin's serve loop: only changed pages are re-templated, and the result equals a full build.
 
 The plugin instance persists across rebuilds as under ``mkdocs serve`` (it
 defines ``on_startup``); each rebuild re-reads the config like the server does.
+A server's build leaves the AVS tests without a valid result pending; they run
+in the background and the rebuild that follows shows their results, exactly as a
+full build (which runs the suite itself) shows them.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -28,9 +29,9 @@ TADD = "tile/elementwise-tile-tile/arithmetic/TADD.html"
 EDIT = "Edited summary for the dirty rebuild test."
 
 
-def _config(root: Path, out: Path, *, dirty: bool):  # type: ignore[no-untyped-def]
+def _config(root: Path, out: Path, *, serve: bool, dirty: bool = False):  # type: ignore[no-untyped-def]
     cfg = load_mkdocs_config(REPO / "mkdocs.yml", root, out, strict=False)
-    cfg.plugins.on_startup(command="serve" if dirty else "build", dirty=dirty)
+    cfg.plugins.on_startup(command="serve" if serve else "build", dirty=dirty)
     return cfg
 
 
@@ -61,25 +62,18 @@ def _doubled(index: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
     return [k for k, n in Counter(index).items() if n > 1][:3]
 
 
-def _specgen_test(root: Path, *extra: str) -> None:
-    """``specgen test`` as a user runs it beside a server: it stores results (and coverage) outside the spec."""
-    proc = subprocess.run([sys.executable, "-m", "specgen", "test", "--root", str(root), "--jobs", "1", *extra],
-                          cwd=REPO, capture_output=True, text=True, timeout=600, check=False)
-    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
-
-
 @pytest.fixture(autouse=True)
 def _own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Test results another test stored for the same content would turn every test page on the edit
-    (stored results are keyed by the whole ASL): what is measured here is the renderer's own reuse."""
+    """Each test starts from an empty layer: what is measured here is this test's own reuse."""
     monkeypatch.setenv("SPECGEN_CACHE_DIR", str(tmp_path / "cache"))
 
 
 def test_dirty_rebuild_rewrites_only_changed_pages_and_equals_a_full_build(bundled_copy: Path,
                                                                             tmp_path: Path) -> None:
+    """``mkdocs serve --dirty`` (mkdocs' own dirty builds, no spec rebuild) still rewrites only changed pages."""
     logging.getLogger("mkdocs").setLevel(logging.ERROR)
     out = tmp_path / "serve-site"
-    first = _config(bundled_copy, out, dirty=True)
+    first = _config(bundled_copy, out, serve=True, dirty=True)
     mk_build(first, dirty=True)
     plugin = first.plugins.get("specgen")
     tadd = out / "en" / TADD
@@ -87,78 +81,90 @@ def test_dirty_rebuild_rewrites_only_changed_pages_and_equals_a_full_build(bundl
     assert EDIT not in (out / "en" / TMUL).read_text()
 
     _edit_summary(bundled_copy)
-    again = _config(bundled_copy, out, dirty=True)
+    again = _config(bundled_copy, out, serve=True, dirty=True)
     assert again.plugins.get("specgen") is plugin  # the server's plugin instance, with its caches
     mk_build(again, dirty=True)
     stats = plugin.stats
-    assert 0 < stats["changed"] < stats["rendered"] < stats["pages"] // 4, stats
+    assert 0 < stats.changed < stats.rendered < stats.pages // 4, stats
     for lang in ("en", "zh"):
         assert EDIT in (out / lang / TMUL).read_text(), lang
     assert (tadd.read_bytes(), tadd.stat().st_mtime_ns) == tadd_before  # not re-templated
-
-    full = tmp_path / "full-site"
-    mk_build(_config(bundled_copy, full, dirty=False))
-    for lang in ("en", "zh"):
-        assert (out / lang / TMUL).read_bytes() == (full / lang / TMUL).read_bytes()
     # material keeps the last index under dirty builds; the plugin prunes every rebuilt page's
-    # old entries, so the merged index is the full build's (no stale or doubled entries)
-    dirty_index = _search(out)
-    assert _doubled(dirty_index) == []
-    assert dirty_index == _search(full)
+    # old entries, so the merged index has no stale or doubled entries
+    assert _doubled(_search(out)) == []
 
 
-def _served_build(root: Path, tmp_path: Path) -> tuple[Path, Any, str]:
-    """A dirty build as ``specgen serve`` makes it: its folder, the plugin holding the serve state, the inputs digest."""
+def _served_build(root: Path, tmp_path: Path) -> tuple[Path, Any]:
+    """A first build as ``mkdocs serve`` makes it (not dirty): its folder and the plugin holding the serve state."""
     logging.getLogger("mkdocs").setLevel(logging.ERROR)
     out = tmp_path / "serve-site"
-    cfg = _config(root, out, dirty=True)
-    mk_build(cfg, dirty=True)
+    cfg = _config(root, out, serve=True)
+    mk_build(cfg)
     plugin = cfg.plugins.get("specgen")
-    return out, plugin, serve.other_inputs_digest(cfg, plugin)
+    return out, plugin
+
+
+def _settled(plugin: Any) -> None:
+    """Wait for the background tests, then let a spec rebuild record and show their results."""
+    assert plugin.serving.live.wait(600)
+    assert serve.spec_rebuild(plugin) is True
 
 
 def test_spec_rebuild_templates_only_changed_pages_like_a_full_build(bundled_copy: Path, tmp_path: Path) -> None:
-    """``specgen serve``'s fast path: same page bytes and search index as a full build; other edits fall back."""
-    out, plugin, inputs = _served_build(bundled_copy, tmp_path)
+    """The plugin's fast path under plain ``mkdocs serve``: same page bytes and search index as a full build
+    (test results included, once the background run is in); other edits fall back."""
+    out, plugin = _served_build(bundled_copy, tmp_path)
+    running = (out / "en" / "tests" / TMUL).read_text()
+    assert 'data-status="running"' in running  # the first serve does not wait for the suite
+    _settled(plugin)
+    assert 'data-status="running"' not in (out / "en" / "tests" / TMUL).read_text()
     tadd = out / "en" / TADD
     tadd_before = (tadd.read_bytes(), tadd.stat().st_mtime_ns)
 
     _edit_summary(bundled_copy)
-    assert serve.spec_rebuild(plugin, inputs) is True
-    assert 0 < plugin.stats["changed"] <= plugin.stats["rendered"]
+    assert serve.spec_rebuild(plugin) is True
+    assert 0 < plugin.stats.changed <= plugin.stats.rendered
     assert (tadd.read_bytes(), tadd.stat().st_mtime_ns) == tadd_before
     # a template or hand page changed since the last full build (another digest): no fast path
     assert plugin.serving is not None and plugin.serving.last_build is not None
     assert serve.spec_rebuild(plugin, "not the digest of this tree") is False
+    _settled(plugin)
 
     full = tmp_path / "full-site"
-    mk_build(_config(bundled_copy, full, dirty=False))
+    mk_build(_config(bundled_copy, full, serve=False))
     for lang in ("en", "zh"):
-        assert EDIT in (out / lang / TMUL).read_text()
-        assert (out / lang / TMUL).read_bytes() == (full / lang / TMUL).read_bytes()
-    assert _search(out) == _search(full)
+        for page in (TMUL, "tests/" + TMUL):
+            assert (out / lang / page).read_bytes() == (full / lang / page).read_bytes(), (lang, page)
+    assert EDIT in (out / "en" / TMUL).read_text()
+    assert _search_all(out) == _search_all(full)
+    assert _doubled(_search_all(out)) == []
 
 
-@pytest.mark.slow
-def test_stored_results_and_coverage_keep_the_search_index_exact(bundled_copy: Path, tmp_path: Path) -> None:
-    """Stored test results (test pages) and coverage (unit and instruction pages) change pages without a spec
-    edit; the rebuild that follows (spec rebuild, then mkdocs' dirty build) keeps every language's index equal
-    to a full build's, no entry twice (material merges its kept index with the rebuilt pages' entries)."""
-    out, plugin, inputs = _served_build(bundled_copy, tmp_path)
-    first = _search_all(out)
-    assert _doubled(first) == []
-
-    _specgen_test(bundled_copy)  # results only: test pages change, and they are not searchable
-    assert serve.spec_rebuild(plugin, inputs) is True
-    assert plugin.stats["changed"] > 0, plugin.stats  # the stored results did change pages
-    assert _search_all(out) == first
-
-    _specgen_test(bundled_copy, "--coverage")  # coverage: unit and instruction pages (searchable) change
-    mk_build(_config(bundled_copy, out, dirty=True), dirty=True)
-    assert plugin.stats["changed"] > 0, plugin.stats
+def test_a_helper_edit_reruns_exactly_the_tests_that_executed_it(bundled_copy: Path, tmp_path: Path) -> None:
+    """Editing a helper reruns the tests and worked examples whose recorded reads include it, in the
+    background; the pages say "running" until the results are in, then equal a full build's."""
+    out, plugin = _served_build(bundled_copy, tmp_path)
+    _settled(plugin)
+    from specgen.cache.layer import layer_for
+    worked = layer_for(bundled_copy).stores["worked"]
+    readers = sum(1 for e in worked.entries.values() if "asl:ExecuteTileBinary" in e.reads)
+    tests = layer_for(bundled_copy).stores["tests"]
+    test_readers = sum(1 for e in tests.entries.values() if "asl:ExecuteTileBinary" in e.reads)
+    helper = bundled_copy / "asl/tile/model/execution/elementwise.asl"
+    text = helper.read_text(encoding="utf-8")
+    begin = text.index("\nbegin\n", text.index("func ExecuteTileBinary(")) + 1  # same line: nothing else moves
+    helper.write_text(text[:begin] + "begin let edited_marker = 1;" + text[begin + len("begin"):], encoding="utf-8")
+    assert serve.spec_rebuild(plugin) is True
+    times = plugin._times
+    total = len(times.conformance.outcomes)
+    pending = len(times.conformance.pending)
+    assert 0 < pending == test_readers < total  # the tests that executed ExecuteTileBinary, not all
+    assert 0 < times.worked_rerun == readers
+    assert 'data-status="running"' in (out / "en" / "tests" / TMUL).read_text()
+    _settled(plugin)
+    assert plugin._times.conformance.state == "complete"
     full = tmp_path / "full-site"
-    mk_build(_config(bundled_copy, full, dirty=False))
-    served = _search_all(out)
-    assert _doubled(served) == []
-    assert served == _search_all(full)
-    assert served != first  # the coverage sentences are in the index: the comparison saw the change
+    mk_build(_config(bundled_copy, full, serve=False))
+    for lang in ("en", "zh"):
+        for page in (TMUL, "tests/" + TMUL, TADD):
+            assert (out / lang / page).read_bytes() == (full / lang / page).read_bytes(), (lang, page)

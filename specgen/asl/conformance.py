@@ -26,7 +26,7 @@ from ..graph import Derived, SpecGraph
 from ..loader.tree import Spec
 from .coverage import Coverage, measure
 from .revision import REVISION, Revision, asl_keys
-from .runner import Hits, TestCase, TestResult, TestRunReport, discover, run_cases, unpack_hits
+from .runner import Hits, TestCase, TestRunReport, discover, run_cases, unpack_hits
 
 VERSION = code_digest("asl", "encoding", "loader", "models", "files.py", "vocabulary.py")
 STATES = ("complete", "running", "skipped")
@@ -169,28 +169,31 @@ def conformance(graph: SpecGraph, *, jobs: int = 1, run: bool = True, skip: bool
     conf = Conformance("running" if pending else "complete", outcomes, profile, budget, pending,
                        rerun=len(found) - reused, reused=reused, seconds=time.perf_counter() - t0)
     if not pending:
-        conf.coverage = unit_coverage(spec, (m.hits for m, _s, _n in found.values() if m.hits is not None))
+        digests = [store.entries[test_key(c.path, profile, budget)].value_digest for c in cases]
+        conf.coverage = unit_coverage(spec, (m.hits for m, _s, _n in found.values() if m.hits is not None),
+                                      revision, digests)
     return conf
 
 
 _COVERAGE: dict[str, dict[str, dict]] = {}  # digest of the tests' hits -> per-unit figures (a server's last few)
 
 
-def unit_coverage(spec: Spec, hits: Iterable[Hits]) -> dict[str, dict]:
-    """Per unit path, the figures a unit page shows, from the union of every test's own coverage."""
-    blobs = list(hits)
+def unit_coverage(spec: Spec, hits: Iterable[Hits], revision: Revision, results: list[str]) -> dict[str, dict]:
+    """Per unit path, the figures a unit page shows, from the union of every test's own coverage.
+
+    The same figures while the results (``results``: their value digests) and every declaration's
+    position (the index's declaration digests) are unchanged: an edit of prose reuses them.
+    """
     h = hashlib.blake2b(digest_size=16)
     h.update(str(spec.root).encode())
-    for u in spec.units:
-        h.update(f"{u.path}\0{u.sha256}\n".encode())
-    for b in blobs:
-        for path, blob in b.items():
-            h.update(path.encode() + b"\0" + blob)
+    h.update("\n".join(sorted(revision.index.digests.values())).encode())
+    h.update("\n".join(u.path for u in revision.index.units).encode())
+    h.update("\n".join(results).encode())
     key = h.hexdigest()
     hit = _COVERAGE.get(key)
     if hit is None:
         union: set[tuple[str, int, int]] = set()
-        for b in blobs:
+        for b in hits:
             union |= unpack_hits(b)
         hit = figures(measure(spec, union))
         while len(_COVERAGE) >= 2:

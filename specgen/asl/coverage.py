@@ -18,16 +18,14 @@ the results valid for the tree as it is, measured by the build itself.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Iterable
 
 from ..cache import content_key
 from ..loader.tree import Spec
 from .ast import FuncDecl, Node
 from .compile_stmt import nested_blocks
-from .index import build_index
+from .index import SpecIndex, build_index
 
 FORMAT = 1
 
@@ -97,14 +95,30 @@ def measure(spec: Spec, hits: set[tuple[str, int, int]]) -> Coverage:
     units = []
     for i, path in enumerate(index.files):
         uc = UnitCoverage(path)
-        for d in index.module(i).decls:
-            if not isinstance(d, FuncDecl):
-                continue
-            uc.functions.append((d.name, d.line, (d.path, d.line, 0) in hits))
-            for s in _statements(d.body):
-                uc.statements[(s.line, s.col)] = (d.path, s.line, s.col) in hits
+        functions, statements = _countable(index, i)
+        for name, line in functions:
+            uc.functions.append((name, line, (path, line, 0) in hits))
+        for line, col in statements:
+            uc.statements[(line, col)] = (path, line, col) in hits
         units.append(uc)
     return Coverage(units, tree_key(spec))
+
+
+_COUNTABLE: dict[str, tuple[tuple[tuple[str, int], ...], tuple[tuple[int, int], ...]]] = {}
+
+
+def _countable(index: SpecIndex, i: int) -> tuple[tuple[tuple[str, int], ...], tuple[tuple[int, int], ...]]:
+    """A unit's functions (name, line) and statements (line, col), by its content (kept in the process)."""
+    key = index.keys[i]
+    hit = _COUNTABLE.get(key)
+    if hit is None:
+        decls = [d for d in index.module(i).decls if isinstance(d, FuncDecl)]
+        hit = (tuple((d.name, d.line) for d in decls),
+               tuple((s.line, s.col) for d in decls for s in _statements(d.body)))
+        if len(_COUNTABLE) > 20000:
+            _COUNTABLE.clear()
+        _COUNTABLE[key] = hit
+    return hit
 
 
 def _pct(n: int, total: int) -> str:

@@ -210,11 +210,26 @@ def _source_units(spec: Spec) -> list[AslUnit]:
 
 
 def build_index(spec: Spec, use_cache: bool = True) -> SpecIndex:
-    """Index the ASL units of ``spec`` (parsing only units whose cache is cold).
+    """Index the ASL units of ``spec`` (parsing only units whose cache is cold); one index per loaded spec.
 
     Units that fail to parse are recorded in ``parse_errors`` (path, line,
     col, message) and left out; they do not stop the rest.
     """
+    kept = _BUILT.get(id(spec)) if use_cache else None
+    if kept is not None and kept[0] is spec:
+        return kept[1]
+    index = _build_index(spec, use_cache)
+    if use_cache:
+        while len(_BUILT) >= 4:  # a server's last few loads
+            _BUILT.pop(next(iter(_BUILT)))
+        _BUILT[id(spec)] = (spec, index)
+    return index
+
+
+_BUILT: dict[int, tuple[Spec, SpecIndex]] = {}
+
+
+def _build_index(spec: Spec, use_cache: bool) -> SpecIndex:
     units = _source_units(spec)
     texts = [u.text.encode("utf-8") for u in units]
     keys = [module_key(u.path, t) for u, t in zip(units, texts)]

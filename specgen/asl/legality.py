@@ -11,10 +11,7 @@ of a loaded spec (functions are compiled once).
 
 from __future__ import annotations
 
-import hashlib
-import json
-
-from ..cache import atomic_write, cache_dir
+from ..cache.layer import Reads, code_digest
 from ..graph import Derived, SpecGraph
 from ..loader.tree import Spec
 from .ast import FuncDecl
@@ -30,6 +27,11 @@ ENUM = "TileDataType"
 # id(spec) -> (spec, interpreter); the spec is held so its id cannot be reused while cached
 _INTERPRETERS: dict[int, tuple[Spec, Interpreter]] = {}
 _KEEP = 2
+
+
+def legality_interpreter(spec: Spec) -> Interpreter:
+    """The interpreter that evaluates ``spec``'s predicates (its trail records what they read)."""
+    return _interpreter(spec)
 
 
 def _interpreter(spec: Spec) -> Interpreter:
@@ -99,17 +101,39 @@ def admitted_datatypes(spec: Spec, mnemonic: str) -> frozenset[str] | None:
     return _admitted(interp, mnemonic, interp.enum_members(ENUM))
 
 
+VERSION = code_digest("asl", "encoding", "loader", "models", "files.py", "vocabulary.py")
+
+
 def _admitted_by_graph(graph: SpecGraph) -> dict[str, frozenset[str]]:
-    """Admitted sets for every mnemonic, cached on disk by the hash of the whole ASL tree."""
-    key = hashlib.sha256("".join(f"{u.path}\0{u.sha256}\n" for u in graph.spec.units).encode()).hexdigest()
-    path = cache_dir("asl") / f"admitted-{key}.json"
-    try:
-        return {k: frozenset(v) for k, v in json.loads(path.read_text()).items()}
-    except (OSError, ValueError, AttributeError):
-        pass
-    result = admitted_datatypes_all(graph.spec)
-    atomic_write(path, json.dumps({k: sorted(v) for k, v in sorted(result.items())}).encode())
-    return result
+    """Admitted sets for every mnemonic, each a derived result of the layer (:mod:`specgen.cache.layer`):
+    reused while the ASL definitions its evaluation read are unchanged, so an edit of one predicate
+    re-evaluates that one."""
+    from .revision import REVISION, asl_keys
+    revision = REVISION(graph)
+    store = revision.layer.store("admitted", VERSION)
+    names = sorted(n[len(PREFIX):] for n in revision.index.defs if n.startswith(PREFIX))
+    out: dict[str, frozenset[str]] = {}
+
+    def compute(reads: Reads, mnemonic: str) -> tuple[str, frozenset[str] | None]:
+        interp = _interpreter(graph.spec)
+        interp.trail.push()
+        try:
+            return "ok", _admitted(interp, mnemonic, interp.enum_members(ENUM))
+        except ASLError as exc:
+            if exc.kind == "budget":
+                raise
+            return "error", None
+        finally:
+            reads.update(asl_keys(interp.definitions.reads(interp.trail.pop())))
+            reads.update(("config:max_steps",))
+
+    for mn in names:
+        status, got = store.get(mn, revision.inputs, lambda reads, mn=mn: compute(reads, mn))
+        if status == "ok" and got is not None:
+            out[mn] = got
+    store.drop(lambda k: k in set(names))
+    store.save()
+    return out
 
 
 ADMITTED = Derived(_admitted_by_graph)

@@ -84,7 +84,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                             Path(args.config or default_config()), jobs=max(1, int(args.jobs or 1)),
                             progress=progress, releases=roots if len(roots) > 1 else (),
                             notice=lambda line: print(f"specgen build: {line}", file=err, flush=True),
-                            run_tests=not args.skip_tests)
+                            run_tests=not getattr(args, "skip_tests", False))
     except SiteInputError as e:
         print(f"specgen build: {e}", file=err)
         return ExitCode.USAGE

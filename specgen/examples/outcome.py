@@ -1,8 +1,8 @@
 """What running one example produced, as the pages and the check read it (plain, picklable data).
 
 The runner (:mod:`specgen.examples.runner`) builds these from a
-:class:`~specgen.examples.executor.RunResult`; the on-disk pack
-(:mod:`specgen.examples.pack`) stores them between builds.
+:class:`~specgen.examples.executor.RunResult`; the dependency-tracked layer
+(:mod:`specgen.cache.layer`) stores them between builds.
 """
 
 from __future__ import annotations

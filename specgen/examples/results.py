@@ -1,8 +1,8 @@
 """Every example of a spec, run once per graph: the renderer's and the check's one entry point.
 
 :data:`run_suite` (a :class:`~specgen.graph.Derived` fact) runs them
-(:class:`~specgen.examples.runner.Runner`, cached on disk by
-:mod:`specgen.examples.pack`); :func:`example_results` is what the pages
+(:class:`~specgen.examples.runner.Runner`, each result a derived result of
+:mod:`specgen.cache.layer`); :func:`example_results` is what the pages
 read. The result types live in :mod:`specgen.examples.outcome` and are
 named here for the pages.
 """

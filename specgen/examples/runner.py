@@ -17,14 +17,22 @@ Two sources of examples:
 DataType names are the spec's (:data:`~specgen.vocabulary.VOCABULARY`) and the
 legality prose is read by :func:`~specgen.prose.datatype_sentence`, as the
 ``legality-prose-mismatch`` check reads it.
+
+Each example's result and findings are one entry of the ``examples`` store of
+the dependency-tracked layer (:mod:`specgen.cache.layer`), reused while what it
+read is unchanged: the example file or the instruction's record, the catalogs
+and vocabulary, the step budget and every ASL definition its runs executed.
 """
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Callable, TypeVar
 
-from ..asl.legality import ADMITTED
+from ..asl.legality import admitted_datatypes, legality_interpreter
+from ..asl.revision import PARTS, REVISION, asl_keys, generation_reads
+from ..cache.layer import Reads, code_digest
 from ..diagnostics import Finding, Severity
 from ..graph import SpecGraph
 from ..models.instruction import InstructionHeader
@@ -34,9 +42,24 @@ from ..vocabulary import VOCABULARY
 from .executor import Executor, RunError, executor_for
 from .model import ExampleFormatError, line_of_key, parse_example, program_position
 from .outcome import ExampleResult, Suite, parsed_lines, result_from_run
-from .pack import ResultPack
 from .program import ProgramError, parse_program
 from .verify import Verdict, synthesized_inputs, verify
+
+VERSION = code_digest("examples", "asl", "encoding", "loader", "models", "vocabulary.py", "prose.py", "files.py",
+                      "graph.py")
+Outcome = tuple[ExampleResult | None, list[Finding]]
+
+
+def _example_part(graph: SpecGraph, shown: str) -> str:
+    """``part:<example path>#example``: the SHA-256 the examples' reader recorded (in the tree or beside it)."""
+    source = graph.spec.examples
+    if source is None:
+        return ""
+    return source.fs.log.get(("file", source.inner(shown))) or ""
+
+
+PARTS["example"] = _example_part
+T = TypeVar("T")
 
 
 class Runner:
@@ -49,16 +72,21 @@ class Runner:
         self.findings: list[Finding] = []
         self.results: dict[str, list[ExampleResult]] = {}
         self.vocabulary = VOCABULARY(graph)
-        self.pack = ResultPack(self.spec)
-        self._admitted: dict[str, frozenset[str] | None] = {}
+        self.revision = REVISION(graph)
+        self.store = self.revision.layer.store("examples", VERSION)
+        self._interps: list[object] = []  # the interpreters the current example ran on (their trails: its reads)
 
     def add(self, res: ExampleResult) -> None:
         self.results.setdefault(res.mnemonic, []).append(res)
 
     def run(self) -> Suite:
+        keys: set[str] = set()
+        inputs = self.revision.inputs
         for rel in self._example_files():
-            res, finds = self.pack.get("file\0" + rel + "\0" + (self._read(rel) or ""),
-                                      lambda rel=rel: self._checked(rel))
+            key = "file:" + rel
+            keys.add(key)
+            res, finds = self.store.get(key, inputs, lambda reads, rel=rel: self._recorded(
+                reads, (f"part:{rel}#example",), lambda: self._checked(rel)))
             if res is not None:
                 self.add(res)
             self.findings.extend(finds)
@@ -66,13 +94,37 @@ class Runner:
             ins = unit.instruction
             assert ins is not None
             for n, text in enumerate(ins.contract.examples if ins.contract is not None else (), 1):
-                res, finds = self.pack.get(f"contract\0{unit.path}\0{n}\0{text}",
-                                          lambda u=unit, n=n, t=text: self._contract(u, n, t))
+                key = f"contract:{unit.path}#{n}"
+                keys.add(key)
+                res, finds = self.store.get(key, inputs, lambda reads, u=unit, n=n, t=text: self._recorded(
+                    reads, (f"part:{u.path}#record",), lambda: self._contract(u, n, t)))
                 if res is not None:
                     self.add(res)
                 self.findings.extend(finds)
-        self.pack.save()
+        self.store.drop(lambda k: k in keys)
+        self.store.save()
         return Suite(self.results, self.findings)
+
+    def _recorded(self, reads: Reads, own: tuple[str, ...], compute: "Callable[[], Outcome]") -> Outcome:
+        """One example's result with what it read: its own file or record, the catalogs and vocabulary, the
+        step budget, and the trail of every interpreter its runs used."""
+        reads.update(own)
+        generation_reads(self.spec, reads)
+        reads.update(("config:max_steps", f"file:{self.spec.config.hardware_profile}"))
+        self._interps = []
+        try:
+            return compute()
+        finally:
+            for it in self._interps:
+                reads.update(asl_keys(it.definitions.reads(it.trail.pop())))  # type: ignore[attr-defined]
+            self._interps = []
+
+    def _use(self, it: "T") -> "T":
+        """An interpreter the current example runs on: its trail records from now on."""
+        if not any(x is it for x in self._interps):
+            it.trail.push()  # type: ignore[attr-defined]
+            self._interps.append(it)
+        return it
 
     def _read(self, rel: str) -> str | None:
         """An example file's text by its shown path, through the examples' confined reader."""
@@ -208,7 +260,9 @@ class Runner:
         return out, findings
 
     def _executor(self, profile: str) -> Executor:
-        return executor_for(self.graph.spec, profile, vocabulary=self.vocabulary)
+        ex = executor_for(self.graph.spec, profile, vocabulary=self.vocabulary)
+        self._use(ex.interp)
+        return ex
 
     def _legality_note(self, ins: InstructionHeader, text: str) -> str:
         sentence = datatype_sentence(ins.contract.legality, self.vocabulary)
@@ -228,12 +282,12 @@ class Runner:
                 "one of them is wrong")
 
     def _admitted_for(self, mnemonic: str) -> frozenset[str] | None:
-        if mnemonic not in self._admitted:
-            try:  # the check's admitted sets: computed once per tree and cached by its content hash
-                self._admitted[mnemonic] = ADMITTED(self.graph).get(mnemonic)
-            except Exception:  # noqa: BLE001 - an unevaluable predicate gives no note
-                self._admitted[mnemonic] = None
-        return self._admitted[mnemonic]
+        """The DataTypes the instruction's own predicate admits (recorded in the example's reads)."""
+        try:
+            self._use(legality_interpreter(self.spec))
+            return admitted_datatypes(self.spec, mnemonic)
+        except Exception:  # noqa: BLE001 - an unevaluable predicate gives no note
+            return None
 
 
 def _unit_dir(unit_path: str) -> str:

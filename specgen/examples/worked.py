@@ -37,8 +37,8 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from typing import Callable, TypeVar
-from dataclasses import dataclass, field, replace
 
 from ..asl.revision import PARTS, REVISION, asl_keys, generation_reads
 from ..cache.layer import Reads, code_digest
@@ -47,6 +47,7 @@ from ..graph import Derived, SpecGraph
 from ..models.located import AslUnit
 from ..prose import datatype_sentence
 from ..vocabulary import VOCABULARY, DataType
+from .workedstate import Attempt, Worked, WorkedEntry, WorkedSuite
 from .composition import Binding, Reason, Template, composition_lines, is_block_program, read_template
 from .datatypes import show_value, show_word
 from .executor import Executor, RunError, executor_for
@@ -56,7 +57,7 @@ from .operands import (RELATIONS, WIDE, LegalityText, OperationFacts, complete_b
                        is_index_operand, legality_text, operation_facts, role_type, scalar_types, sketch_sizes,
                        source_roles)
 from .operandchecks import OperandChecks
-from .outcome import ExampleResult, result_from_run
+from .outcome import result_from_run
 from .program import ProgramError, parse_program
 from .seeds import seed_of
 from . import planstate
@@ -69,74 +70,6 @@ MAX_RUNS = 4
 # the order DataTypes are tried in when neither the sketch nor the composition names one: common widths first
 T = TypeVar("T")
 PREFERRED = ("S32", "FP32", "FP16", "S16", "U32", "U16", "BF16", "S8", "U8", "S64", "U64", "FP64")
-
-
-@dataclass(slots=True)
-class Attempt:
-    """One run that did not give an example: what was tried and what happened (English, for the log and page)."""
-
-    data_type: str
-    pad: str
-    edges: bool
-    problem: str
-
-
-@dataclass(slots=True)
-class Worked:
-    """One executed worked example and the facts a page states about it."""
-
-    result: ExampleResult
-    data_type: str
-    pad: str  # "" when the Block has no B.DATR (the spec's default padding)
-    edges: bool
-    seed: int
-    rows: int
-    columns: int
-    valid_rows: int
-    valid_columns: int
-    prose_admits: bool  # False: the legality prose excludes this DataType (the ASL admits it)
-    broadcast: str = ""  # "row" | "column": the shape given to the composition's broadcast operand
-    scalars: tuple[tuple[str, str], ...] = ()  # GPRs set before the run (B.IOR's sources): name, value
-    relation: str = "same"  # how the sources are shaped against the destination (operands.RELATIONS)
-    producer: str = ""  # the instruction whose Block made the predicate source, run first in the program
-    datr: str = ""  # the B.DATR command derived for a composition that requires fields other than PadValue
-    memory: tuple[tuple[str, str, str], ...] = ()  # global memory the run reads or writes: address, before, after
-    dims: tuple[tuple[str, int], ...] = ()  # a matrix Block's dimensions (M, N, K) as its B.DIM lines set them
-
-
-@dataclass(slots=True)
-class WorkedEntry:
-    """An instruction with a block composition: its worked examples, or why there is none."""
-
-    mnemonic: str
-    path: str
-    line: int
-    examples: list[Worked] = field(default_factory=list)
-    reason: Reason | None = None
-    attempts: list[Attempt] = field(default_factory=list)  # runs that faulted before the one shown
-    omitted: list[str] = field(default_factory=list)  # optional commands the example leaves out
-    # B.IOR lines the composition lists but the ASL completes the Block without (scalars at their default)
-    defaulted: list[str] = field(default_factory=list)
-
-
-@dataclass(slots=True)
-class WorkedSuite:
-    entries: dict[str, WorkedEntry]
-    rerun: list[str] = field(default_factory=list)  # the mnemonics this run computed (the rest reused)
-
-    @property
-    def total(self) -> int:
-        return len(self.entries)
-
-    @property
-    def executed(self) -> int:
-        return sum(1 for e in self.entries.values() if e.examples)
-
-    def summary(self) -> str:
-        """The build summary line."""
-        pct = 100.0 * self.executed / self.total if self.total else 100.0
-        return (f"worked examples: {self.executed}/{self.total} instructions with a block composition "
-                f"({pct:.1f} %; {len(self.rerun)} run, {self.total - len(self.rerun)} reused)")
 
 
 def _producers_part(graph: SpecGraph, _path: str) -> str:

@@ -26,7 +26,10 @@ from .i18n import LANGUAGES, Messages, catalogs_digest
 from .links import Linker
 from .examples import example_results
 from .kinds import BY_NAME, KINDS
-from .pages import ALL, Ctx, PagePlan, plan_site, site_data
+from ..asl.revision import record_part
+from .pages import ALL, RECORD_OF, Ctx, PagePlan, plan_site, site_data
+from .symbols import SYMBOLS
+from .xref import SYMBOLS_OF
 
 DEFAULT_TEMPLATES = templates_dir() / "pages"
 _HEADING = re.compile(r'<h([2-3]) id="([^"]+)"[^>]*>(.*?)<a class="headerlink"', re.S)
@@ -135,6 +138,14 @@ def _page_key(plan: PagePlan, files: dict[str, str], tree_digest: str, fixed: st
     return h.hexdigest()
 
 
+def part_digests(graph: SpecGraph) -> dict[str, str]:
+    """The digests of the parts of files pages depend on (``#symbols:``, ``#record:``), by dependency name."""
+    table = SYMBOLS(graph)
+    out = {SYMBOLS_OF + p: d for p, d in table.digest_of_unit.items()}
+    out.update({RECORD_OF + u.path: record_part(graph, u.path) for u in graph.spec.units})
+    return out
+
+
 def _toc(html: str) -> tuple[tuple[int, str, str], ...]:
     out = []
     for m in _HEADING.finditer(html):
@@ -161,7 +172,8 @@ def render_site(graph: SpecGraph, options: RenderOptions | None = None,
     if only is not None:
         plans = [p for p in plans if only(p)]
     digests = {name: digest for kind in KINDS for name, digest in kind.digests}
-    files = {**graph.spec.files, **{name: digest(graph) for name, digest in digests.items()}}
+    files = {**graph.spec.files, **{name: digest(graph) for name, digest in digests.items()},
+             **part_digests(graph)}
     fixed = "|".join([options.key(), templates_digest(options.templates_dir), catalogs_digest(),
                       hashlib.sha256("\n".join(sorted(uris)).encode()).hexdigest()]
                      + ([hashlib.sha256(repr(changes.to_json()).encode()).hexdigest()] if changes else []))
@@ -214,6 +226,11 @@ def _render_many(data: Any, todo: list[tuple[PagePlan, str]], options: RenderOpt
     if jobs == 1 or len(todo) < 200 or "fork" not in multiprocessing.get_all_start_methods():
         env = environment(options.templates_dir)
         return [_render_one(env, data, plan, options, key) for plan, key in todo]
+    # the templates compiled here, once: the workers inherit them, and a server's later small
+    # rebuilds (rendered in this process) do not compile them on the author's first edit
+    env = environment(options.templates_dir)
+    for name in sorted({BY_NAME[plan.kind].template for plan, _ in todo}):
+        env.get_template(name)
     # interleave so every worker gets a mix of big and small pages; reassemble by position
     chunks = [todo[i::jobs * 4] for i in range(jobs * 4)]
     _WORK = (data, options)

@@ -31,6 +31,7 @@ from .xref import linked_listing, symbol_deps
 from .links import Linker, adr_uri, dir_index_uri, other_lang_uri, source_uri, tests_uri, unit_uri
 
 ALL = "*"  # dependency meaning "the whole tree" (home, release, the tests and ADR indexes)
+RECORD_OF = "#record:"  # dependency on a unit's record lines, not its ASL or prose (directory index rows)
 IDS = "#ids"  # dependency on which file defines each ID (what ID links resolve to), not on file contents
 MATRIX = "#matrix"  # dependency on the rows of the traceability matrix, not on the files behind them
 
@@ -152,8 +153,8 @@ def plan_site(graph: SpecGraph, langs: tuple[str, ...], local_sources: bool,
     # a directory index lists the units below it with their test counts: those files (and IDs,
     # for its links) are what it shows, not the whole tree
     below: dict[str, set[str]] = {d: set() for d in all_dirs}
-    for u in units:
-        files = {u.path, *(t.path for t in graph.unit_tests(u))}
+    for u in units:  # a row shows the unit's record (title, summary, engine) and its number of tests
+        files = {RECORD_OF + u.path, *(t.path for t in graph.unit_tests(u))}
         d = posixpath.dirname(u.path)
         while d in below:
             below[d] |= files
@@ -162,6 +163,10 @@ def plan_site(graph: SpecGraph, langs: tuple[str, ...], local_sources: bool,
     # the matrix has a page per surface with instructions; the instruction index shows their records
     instruction_paths = {u.path for u in units if u.instruction is not None}
     instruction_surfaces = sorted({u.instruction.surface for u in units if u.instruction is not None})
+    # the lines and signatures a unit's links show: the same in every language, computed once
+    shown = {u.path: symbol_deps(graph, u.path) for u in units}
+    shown_tests = {u.path: symbol_deps(graph, None, tuple(t.text for t in graph.unit_tests(u)))
+                   for u in units if graph.unit_tests(u)}
     for lang in langs:
         plans.append(PagePlan(f"{lang}/index.md", "home", lang, None, frozenset({ALL}), ""))
         for d in sorted(all_dirs):
@@ -181,13 +186,13 @@ def plan_site(graph: SpecGraph, langs: tuple[str, ...], local_sources: bool,
                     a = graph.adr(aid)
                     if a is not None:
                         deps.add(a.path)
-            deps |= symbol_deps(graph, u.path)  # the lines and signatures its links show
+            deps |= shown[u.path]  # the lines and signatures its links show
             kind = "instruction" if u.instruction is not None else "unit"
             plans.append(PagePlan(unit_uri(lang, u.path), kind, lang, u.path, frozenset(deps), unit_title(u)))
             if tests:
                 plans.append(PagePlan(tests_uri(lang, u.path), "tests", lang, u.path,
                                       frozenset({u.path, *(t.path for t in tests)} | common
-                                                | symbol_deps(graph, None, tuple(t.text for t in tests))),
+                                                | shown_tests[u.path]),
                                       unit_title(u)))
         plans.append(PagePlan(f"{lang}/tests/index.md", "tests-index", lang, None, frozenset({ALL}), ""))
         for a in graph.adrs:

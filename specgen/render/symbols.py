@@ -155,23 +155,27 @@ def build_symbols(graph: SpecGraph, use_cache: bool = True) -> SymbolTable:
     table.by_unit = {p: tuple(sorted(ds, key=lambda d: (d.line, d.name))) for p, ds in by_unit.items()}
     used_by: dict[str, set[Use]] = {}
     names_of_unit: dict[str, set[str]] = {}
+    functions = {n for n, ds in table.defs.items() if any(d.kind == "func" for d in ds)}
     for (fi, di), used in index.refs.items():
         path = index.units[fi].path
         names_of_unit.setdefault(path, set()).update(used)
         user = decl_at.get((fi, di))
         if user is None:
             continue
-        for n in used:
-            if n != user.name and any(d.kind == "func" for d in table.defs.get(n, ())):
+        for n in used & functions:
+            if n != user.name:
                 used_by.setdefault(n, set()).add(Use(user.name, user.path, user.line))
     table.used_by = {n: tuple(sorted(us, key=lambda u: (u.path, u.line))) for n, us in used_by.items()}
     table.names_of_unit = {p: frozenset(ns) for p, ns in names_of_unit.items()}
-    table.digest_of_unit = {p: _digest(ds) for p, ds in table.by_unit.items()}
+    table.digest_of_unit = {p: _digest(ds, table.names_of_unit.get(p, frozenset())) for p, ds in table.by_unit.items()}
     return table
 
 
-def _digest(ds: tuple[Definition, ...]) -> str:
-    return hashlib.sha256(repr([(d.name, d.kind, d.line, d.signature) for d in ds]).encode()).hexdigest()
+def _digest(ds: tuple[Definition, ...], used: frozenset[str]) -> str:
+    """What other pages show of a unit through its symbols: its definitions' names, lines and signatures, and
+    the names its declarations use (a page's "used by" list)."""
+    return hashlib.sha256(repr(([(d.name, d.kind, d.line, d.signature) for d in ds], sorted(used))).encode()
+                          ).hexdigest()
 
 
 SYMBOLS: Derived[SymbolTable] = Derived(build_symbols)

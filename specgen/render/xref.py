@@ -145,12 +145,17 @@ def _href(cx: Any, refs: PageRefs, d: Definition) -> str:
     return cx.link(uri, anchor) if anchor else uri
 
 
+SYMBOLS_OF = "#symbols:"  # a page's dependency on what another unit shows through its symbols
+
+
 def symbol_deps(graph: SpecGraph, path: str | None = None, texts: tuple[str, ...] = ()) -> frozenset[str]:
-    """Files a page showing ``path`` (and listings of ``texts``) reads through its symbol links.
+    """What a page showing ``path`` (and listings of ``texts``) reads of other units through its symbol links.
 
     The units defining the names its listings use (their lines and signatures are
     on the page) and, for a unit, those whose declarations use its functions
-    (its "used by" list): an edit to one of them re-renders the page.
+    (its "used by" list), each as ``#symbols:<path>``: the digest of that unit's
+    definitions and the names it uses (:attr:`SymbolTable.digest_of_unit`), not of
+    its file, so an edit of its prose re-renders none of them.
     """
     table = SYMBOLS(graph)
     names = set(table.names_of_unit.get(path, frozenset())) if path else set()
@@ -160,7 +165,7 @@ def symbol_deps(graph: SpecGraph, path: str | None = None, texts: tuple[str, ...
     for d in table.by_unit.get(path, ()) if path else ():
         deps |= {u.path for u in table.used_by.get(d.name, ())}
     deps.discard(path or "")
-    return frozenset(deps)
+    return frozenset(SYMBOLS_OF + p for p in deps)
 
 
-__all__ = ["PageRefs", "page_refs", "linked_listing", "definitions", "symbol_deps", "title_of"]
+__all__ = ["SYMBOLS_OF", "PageRefs", "page_refs", "linked_listing", "definitions", "symbol_deps", "title_of"]

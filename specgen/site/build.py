@@ -143,9 +143,9 @@ def page_stats(pages: list[Page], cache: RenderCache, changed: dict[str, bool], 
                        tests=[times.tests] if times.tests else [], tests_rerun=times.tests_rerun)
     if measure:  # encoding every page to measure it costs a serve rebuild 0.1 s
         stats.largest = max(((len(p.content.encode()), p.url) for p in pages), default=(0, ""))
-    log.info("specgen: %d pages (%d rendered, %d unchanged) in %.1f s; worked examples %d re-ran; AVS tests %d re-ran",
+    log.info("specgen: %d pages (%d rendered, %d unchanged) in %.1f s; worked examples re-ran: %d; %s",
              len(pages), cache.rendered, cache.reused, time.perf_counter() - times.started, times.worked_rerun,
-             times.tests_rerun)
+             times.tests or "AVS tests: not run")
     return stats
 
 

@@ -235,6 +235,9 @@ def spec_rebuild(plugin: ServingPlugin, inputs_digest: str | None = None) -> boo
         todo = [by_uri[p.url] for p in pages if changed[p.url]]
         search = search_plugin(config)
         if search is not None and getattr(search, "search_index", None) is not None:
+            # the last build's whole index (material keeps it itself only under --dirty) is merged with
+            # the rebuilt pages' entries once their old ones are pruned (forget_rebuilt_pages)
+            search.search_index_prev = search.search_index_prev or search.search_index
             search.search_index = type(search.search_index)(**search.config)
         doc_files = files.documentation_pages()
         for p in pages:
@@ -248,6 +251,8 @@ def spec_rebuild(plugin: ServingPlugin, inputs_digest: str | None = None) -> boo
             forget_rebuilt_pages(search, {f.url for f in todo})
             plugin.shape_search(config)
             search.on_post_build(config=config)
+            if not getattr(search, "is_dirty", False):
+                search.search_index_prev = None  # its merged index is search_index now
             plugin.split_search_index(config)
     except Exception as e:  # noqa: BLE001 - the full build reports it the way mkdocs does
         log.info("specgen: spec rebuild gave way to a full build (%s: %s)", type(e).__name__, e)

@@ -1,0 +1,71 @@
+"""``specgen test --changed`` and ``--affected-by PATH|NAME``: the layer's records on the command line.
+
+Each result ``specgen test`` records names what its run read (the test file and every ASL definition
+it executed or asked about). ``--affected-by`` selects the tests whose last recorded reads include a
+file or a definition; ``--changed`` those without a result valid for the tree as it is now.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+
+from specgen.cli import main as cli
+
+HELPER_UNIT = "asl/tile/model/execution/elementwise.asl"
+
+
+def _test(root: Path, *args: str) -> tuple[int, str]:
+    out, err = io.StringIO(), io.StringIO()
+    rc = cli(["test", "--root", str(root), "--jobs", "1", *args], out=out, err=err)
+    return rc, out.getvalue()
+
+
+def _ran(text: str) -> int:
+    m = re.search(r"(\d+) passed, (\d+) failed, (\d+) error", text)
+    assert m is not None, text
+    return sum(int(x) for x in m.groups())
+
+
+def _edit_helper(root: Path) -> None:
+    p = root / HELPER_UNIT
+    text = p.read_text(encoding="utf-8")
+    begin = text.index("\nbegin\n", text.index("func ExecuteTileBinary(")) + 1
+    p.write_text(text[:begin] + "begin let edit_marker = 1;" + text[begin + len("begin"):], encoding="utf-8")
+
+
+def test_changed_and_affected_by_follow_what_each_test_read(bundled_copy: Path, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SPECGEN_CACHE_DIR", str(tmp_path / "cache"))
+    rc, out = _test(bundled_copy, "--changed")  # nothing recorded yet: every test
+    assert rc == 0
+    total = _ran(out)
+    assert total >= 20
+    rc, out = _test(bundled_copy, "--changed")
+    assert rc == 0 and "no test changed since its last recorded result" in out
+
+    rc, out = _test(bundled_copy, "--affected-by", "ExecuteTileBinary")
+    assert rc == 0
+    readers = _ran(out)
+    assert 0 < readers < total  # the tests that executed the helper, not every test
+
+    one = sorted((bundled_copy / "tests" / "asl").rglob("*.asl"))[0]
+    rc, out = _test(bundled_copy, "--affected-by", str(one))  # a file, as a path from anywhere
+    assert rc == 0 and _ran(out) == 1
+    rc, out = _test(bundled_copy, "--affected-by", "NoSuchDefinitionAnywhere")
+    assert rc == 0 and "no test read NoSuchDefinitionAnywhere" in out
+
+    _edit_helper(bundled_copy)  # exactly the tests that read it changed
+    rc, out = _test(bundled_copy, "--changed")
+    assert rc == 0 and _ran(out) == readers
+    rc, out = _test(bundled_copy, "--changed")
+    assert "no test changed" in out
+
+    # a comment that moves no declaration changes nothing a test read
+    unit = bundled_copy / "asl/tile/elementwise-tile-tile/arithmetic/TMUL.asl"
+    unit.write_text(unit.read_text(encoding="utf-8") + "// a note at the end\n", encoding="utf-8")
+    rc, out = _test(bundled_copy, "--changed")
+    assert "no test changed" in out
