@@ -73,7 +73,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     ap.add_argument("--root", type=Path, default=DEFAULT_ROOT, help="spec root (default: the shared corpus)")
     ap.add_argument("--skip", action="append", default=[],
-                    choices=["site", "scaling", "lighthouse", "parallel", "avs", "worked"], help="leave a part out")
+                    choices=["site", "scaling", "lighthouse", "parallel", "avs", "worked", "mkdocs-serve", "equal"],
+                    help="leave a part out")
     ap.add_argument("--previous", type=Path, default=DEFAULT_ROOT.parent / "pto-spec-0.58.0",
                     help="the release before --root, for the multi-release build (skipped when absent)")
     ap.add_argument("--scales", default="1,2,4,8", help="scaling factors (default 1,2,4,8)")
@@ -155,16 +156,35 @@ def _run(root: Path, tmp: Path, args: argparse.Namespace) -> int:
                              out=str(tmp / "site-releases"), cache_dir=cache)
             t.add("multi-release build (previous + this release)", both, "this release alone", build,
                   f"{args.previous.name} + {root.name}; the issue's limit is 2.2x")
-        inc = run_stage("incremental", root=str(root), tmp=str(tmp / "inc"), cache_dir=cache)
-        note = "" if "na" in inc else (f"median of {inc.get('walls')}; {inc.get('edited')}: rendered "
-                                       f"{inc.get('rendered')}, re-templated {inc.get('changed')}, reused "
-                                       f"{inc.get('reused')} (load {fmt_s(inc.get('load_s'))}, render "
-                                       f"{fmt_s(inc.get('render_s'))}); first build {fmt_s(inc.get('first_build_s'))}")
-        t.add("dirty rebuild after 1 unit edit (mkdocs serve --dirty)", inc, note=note)
-        e2e = run_stage("serve_e2e", root=str(root), tmp=str(tmp / "e2e"), cache_dir=cache)
-        t.add("edit to served page (specgen serve)", e2e,
-              note="" if "na" in e2e else f"median of {e2e.get('walls')}; watcher + settle delay + rebuild + "
-                                           f"HTTP; first build {fmt_s(e2e.get('first_build_s'))}")
+        twice = run_stage("build_twice", root=str(root), out=str(tmp / "site-twice"), cache_dir=str(tmp / "cache-twice"))
+        t.add("cold build with the AVS suite (empty cache, --jobs 2)", twice, "plain mkdocs", anchor_mk,
+              "" if "na" in twice else f"{twice['tests'][0]}; {twice['worked'][0]}")
+        tree = run_stage("anchor_tree_hash", root=str(root))
+        if "na" not in twice:
+            t.add("build, nothing changed", {**twice, "wall": twice["unchanged_s"]}, "read+hash of the tree", tree,
+                  f"{twice['tests'][1]}; {twice['worked'][1]}")
+        servers = ["specgen"] + ([] if "mkdocs-serve" in args.skip else ["mkdocs"])
+        for server in servers:
+            loop = run_stage("serve_loop", root=str(root), server=server, edits=3, tmp=str(tmp / f"loop-{server}"))
+            label = "specgen serve" if server == "specgen" else "mkdocs serve, plugin line only"
+            if "na" in loop:
+                t.add(f"edit -> served page ({label})", loop)
+                continue
+            t.rows.append((f"first serve ({label})", fmt_s(loop["first_serve_s"]), "", "", "",
+                           f"dirty-build warning: {loop['dirty_warning']}; tests run in the background"))
+            for kind, what in (("prose", "NDF prose line"), ("asl", "the instruction's ASL"),
+                               ("helper", "helper ExecuteTileBinary")):
+                e = loop[kind]
+                t.add(f"  edit -> served page: {what}", {"wall": e["median_s"]},
+                      note=f"median of {e['walls']}; worked examples re-ran {e['worked_rerun']}, "
+                           f"AVS tests re-ran {e['tests_rerun']}")
+        if "equal" in args.skip:
+            t.rows.append(("incremental equals clean", "skipped (--skip equal)", "", "", "", ""))
+        else:
+            eq = run_stage("incremental_equals_clean", root=str(root), tmp=str(tmp / "equal"))
+            t.add("incremental equals clean (one edit of each kind)", eq,
+                  note="" if "na" in eq else f"{eq['differences']} files differ from a clean build; edits "
+                                              f"{eq['edits']}; rebuilds {eq['rebuilds']}")
     t.print()
     if "worked" not in args.skip:  # the worked examples' cold and warm cost (bench/bench_worked.py)
         print()

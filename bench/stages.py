@@ -307,120 +307,80 @@ def build(a: dict[str, Any]) -> dict[str, Any]:
             "site_bytes": size, "stdout": r.stdout.strip()[-400:]}
 
 
-def incremental(a: dict[str, Any]) -> dict[str, Any]:
-    """``specgen serve``'s rebuild after one unit file changes: dirty builds, the plugin instance kept.
+def serve_loop(a: dict[str, Any]) -> dict[str, Any]:
+    """The author's loop under a real server (``bench/serve_loop.py``): edit, poll the served page until it shows.
 
-    Three edits of the same unit, each a few seconds after the previous rebuild (as an
-    author types, and as the plugin's deferred collection expects); the median is reported.
-    mkdocs' live-reload adds its 0.1 s settle delay and the browser's reload on top.
+    Three edit kinds (NDF prose, the instruction's own ASL, a helper many instructions execute), each
+    ``edits`` times; the server is ``specgen serve`` or a plain ``mkdocs serve`` of a project with only
+    the plugin line. Also: how many worked examples and AVS tests each edit re-ran (the server's log).
     """
-    inputs = _need("specgen.site.inputs")
-    from mkdocs.commands.build import build as mk_build
-    import logging
+    from .serve_loop import measure
     import statistics
-    logging.getLogger("mkdocs").setLevel(logging.ERROR)
+    res = measure(Path(a["root"]), a.get("server", "specgen"), int(a.get("edits", 3)), None, "TMUL",
+                  "ExecuteTileBinary", float(a.get("settle", 6.0)))
+    out: dict[str, Any] = {"first_serve_s": res["first_serve_s"], "dirty_warning": res["dirty_warning"]}
+    for kind, e in res["edits"].items():
+        worked = [_count(lines, r"worked examples re-ran: (\d+)") for lines in e["log"]]
+        tests = [_count(lines, r"AVS tests re-ran in the background: (\d+)") for lines in e["log"]]
+        out[kind] = {"median_s": e["median_s"], "walls": e["walls"], "worked_rerun": worked, "tests_rerun": tests}
+    out["wall"] = statistics.median(out["prose"]["walls"])
+    return out
+
+
+def _count(lines: list[str], pattern: str) -> int:
+    return sum(int(m.group(1)) for x in lines for m in [re.search(pattern, x)] if m)
+
+
+def incremental_equals_clean(a: dict[str, Any]) -> dict[str, Any]:
+    """One edit of each kind on a copy of the tree, rebuilt as a server does, against a clean build."""
+    sys.path.insert(0, str(REPO / "tests"))
+    from incremental import EDITS, ServedSite, clean_build, differences  # type: ignore[import-not-found]
     tmp = Path(a["tmp"])
     root = tmp / "spec"
     _scratch_copy(Path(a["root"]), root)
-    config = Path(a.get("config") or REPO / "mkdocs.yml")
-
-    def cfg() -> Any:
-        c = inputs.load_mkdocs_config(config, root, tmp / "site", strict=False)
-        c.plugins.on_startup(command="serve", dirty=True)  # what ``specgen serve`` runs
-        return c
-
-    c1 = cfg()
     t = time.perf_counter()
-    mk_build(c1, dirty=True)
-    first = time.perf_counter() - t
-    unit = root / a.get("unit", "asl/tile/elementwise-tile-tile/arithmetic/TMUL.asl")
-    walls, stats, same = [], {}, True
-    for i in range(3):
-        time.sleep(4.0)
-        with open(unit, "a", encoding="utf-8") as fh:
-            fh.write(f"// bench: edit {i}\n")
+    site = ServedSite(root, tmp / "served")
+    site.first()
+    done = []
+    for k, kind in enumerate(a.get("kinds") or sorted(EDITS)):
+        done.append(EDITS[kind](root, k + 1))
+        site.rebuild()
+        site.settle()
+    served = time.perf_counter() - t
+    clean_build(root, tmp / "clean", tmp / "clean-cache")
+    diff = differences(tmp / "served", tmp / "clean")
+    return {"wall": time.perf_counter() - t, "served_s": served, "edits": done, "rebuilds": site.kinds,
+            "differences": len(diff), "first_differences": diff[:5]}
+
+
+def build_twice(a: dict[str, Any]) -> dict[str, Any]:
+    """``specgen build`` with the suite from an empty cache, then again with nothing changed."""
+    env = {**os.environ, "SPECGEN_CACHE_DIR": a["cache_dir"]}
+    walls, outs = [], []
+    for _ in range(2):
         t = time.perf_counter()
-        c2 = cfg()  # serve re-reads the config per rebuild; plugins with on_startup persist
-        same = same and c2.plugins.get("specgen") is c1.plugins.get("specgen")
-        mk_build(c2, dirty=True)
+        r = subprocess.run([sys.executable, "-m", "specgen", "build", "--root", a["root"], "--out", a["out"],
+                            "--jobs", str(a.get("jobs", 2))], capture_output=True, text=True, env=env)
         walls.append(time.perf_counter() - t)
-        stats = getattr(c2.plugins.get("specgen"), "stats", {})
-    return {"wall": statistics.median(walls), "walls": [round(w, 3) for w in walls], "first_build_s": first,
-            "plugin_kept": same, "rendered": stats.get("rendered"), "changed": stats.get("changed"),
-            "reused": stats.get("reused"), "load_s": stats.get("load_s"), "render_s": stats.get("render_s"),
-            "edited": str(unit.relative_to(root))}
+        if r.returncode != 0:
+            raise NotReady(f"specgen build failed (exit {r.returncode}): {(r.stderr or r.stdout)[-300:]}")
+        outs.append(r.stdout)
+    tests = [re.search(r"AVS tests: .*", o) for o in outs]
+    return {"wall": walls[0], "unchanged_s": walls[1], "child_rss_mb": _rss_mb(resource.RUSAGE_CHILDREN),
+            "child_cpu_s": _child_cpu(), "tests": [m.group(0) if m else "" for m in tests],
+            "worked": [m.group(0) if m else "" for m in (re.search(r"worked examples: .*", o) for o in outs)]}
 
 
-def serve_e2e(a: dict[str, Any]) -> dict[str, Any]:
-    """From saving a unit to the dev server serving the changed page: a real ``specgen serve``.
-
-    The server runs in its own process on 127.0.0.1; each edit rewrites TMUL's summary with a
-    fresh marker, and the client does what the page's live-reload script does: it long-polls
-    ``/livereload/<epoch>/<id>`` until a newer build is visible, then fetches the page, which
-    must show the marker. That is the file watcher, mkdocs' 0.1 s settle delay, the rebuild and
-    the page's HTTP response; only the browser's own parsing and painting come on top.
-    """
-    import socket
-    import statistics
-    import urllib.request
-    tmp = Path(a["tmp"])
-    root = tmp / "spec"
-    _scratch_copy(Path(a["root"]), root)
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    unit = root / "asl/tile/elementwise-tile-tile/arithmetic/TMUL.asl"
-    url = f"http://127.0.0.1:{port}/en/tile/elementwise-tile-tile/arithmetic/TMUL.html"
-    proc = subprocess.Popen([sys.executable, "-m", "specgen", "serve", "--root", str(root),
-                             "--dev-addr", f"127.0.0.1:{port}"], cwd=REPO,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-    def get() -> str:
-        try:
-            with urllib.request.urlopen(url, timeout=5) as r:
-                return r.read().decode("utf-8", "replace")
-        except OSError:
-            return ""
-
-    try:
-        t = time.perf_counter()
-        while "TMUL" not in get():
-            if proc.poll() is not None or time.perf_counter() - t > 900:
-                raise NotReady("specgen serve did not come up")
-            time.sleep(0.5)
-        first = time.perf_counter() - t
-        walls = []
-        for i in range(int(a.get("edits", 3))):
-            time.sleep(4.0)
-            marker = f"Bench marker {i} {time.time_ns()}"
-            text = unit.read_text(encoding="utf-8")
-            head, rest = text.split("\n", 1)
-            rec = json.loads(head[len("// PTO-INSTRUCTION: "):])
-            rec["summary"] = marker
-            m = re.search(r"livereload\((\d+), (\d+)\)", get())
-            if m is None:
-                raise NotReady("the served page carries no live-reload script")
-            t0 = time.perf_counter()
-            unit.write_text("// PTO-INSTRUCTION: " + json.dumps(rec) + "\n" + rest, encoding="utf-8")
-            # what the page's script does: a long poll that answers when a newer build is visible,
-            # then the reload itself (the server answers page requests only between builds)
-            while True:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/livereload/{m[1]}/{m[2]}",
-                                            timeout=120) as r:
-                    if int(r.read()) > int(m[1]):
-                        break
-                if time.perf_counter() - t0 > 120:
-                    raise NotReady("no rebuild within 120 s of the edit")
-            if marker not in get():
-                raise NotReady("the rebuilt page does not show the edit")
-            walls.append(time.perf_counter() - t0)
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-    return {"wall": statistics.median(walls), "walls": [round(w, 3) for w in walls], "first_build_s": first}
+def anchor_tree_hash(a: dict[str, Any]) -> dict[str, Any]:
+    """Read and SHA-256 every file of the tree: what knowing that nothing changed costs at least."""
+    root = Path(a["root"])
+    t = time.perf_counter()
+    n = 0
+    for p in sorted(root.rglob("*")):
+        if p.is_file():
+            hashlib.sha256(p.read_bytes()).hexdigest()
+            n += 1
+    return {"wall": time.perf_counter() - t, "files": n}
 
 
 def anchor_mkdocs(a: dict[str, Any]) -> dict[str, Any]:
@@ -468,8 +428,9 @@ STAGES: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "anchor_hash": anchor_hash, "anchor_json": anchor_json, "load": load, "check": check,
     "check_cli": check_cli, "check_cold_cli": check_cold_cli, "avs_suite": avs_suite,
     "check_edit": check_edit, "anchor_hash_process": anchor_hash_process,
-    "encode": encode, "render": render, "build": build,
-    "incremental": incremental, "serve_e2e": serve_e2e, "anchor_mkdocs": anchor_mkdocs,
+    "encode": encode, "render": render, "build": build, "build_twice": build_twice,
+    "serve_loop": serve_loop, "incremental_equals_clean": incremental_equals_clean,
+    "anchor_tree_hash": anchor_tree_hash, "anchor_mkdocs": anchor_mkdocs,
 }
 
 

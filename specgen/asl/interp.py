@@ -387,12 +387,19 @@ class Interpreter:
         names = tuple(p[0] for p in decl.params)
         ctx = Ctx(decl.path, set(names), decl.name)
         collect_locals(decl.body, ctx.locals)  # every let/var/for/tuple name in the body
-        body = self._block(decl.body, ctx)
+        # what compiling it ran (a constant a type width names, say) happens once per interpreter: every
+        # run of the function notes it, not just the run that happened to compile it (trail.py)
+        self.trail.push()
+        try:
+            body = self._block(decl.body, ctx)
+        finally:
+            compiled_notes = tuple(self.trail.pop())
         nparams = len(names)
         budget = self.budget
         max_steps = self.max_steps_of
         # the trail: a function notes its name the first time it runs in a recording (trail.py)
         epoch, current, mark, name = self.trail.epoch, self.trail.current, [-1], decl.name
+        notes = (name, *compiled_notes)
 
         if nparams == 0:
             def run(*args):
@@ -401,7 +408,7 @@ class Interpreter:
                     raise StepBudgetExceeded(max_steps())
                 if mark[0] != epoch[0]:
                     mark[0] = epoch[0]
-                    current[0].add(name)
+                    current[0].update(notes)
                 r = body({})
                 return r[0] if r is not None else None
         elif nparams == 1:
@@ -413,7 +420,7 @@ class Interpreter:
                     raise StepBudgetExceeded(max_steps())
                 if mark[0] != epoch[0]:
                     mark[0] = epoch[0]
-                    current[0].add(name)
+                    current[0].update(notes)
                 r = body({p0: a0})
                 return r[0] if r is not None else None
         else:
@@ -423,7 +430,7 @@ class Interpreter:
                     raise StepBudgetExceeded(max_steps())
                 if mark[0] != epoch[0]:
                     mark[0] = epoch[0]
-                    current[0].add(name)
+                    current[0].update(notes)
                 r = body(dict(zip(names, args)))
                 return r[0] if r is not None else None
         if self.coverage is not None:

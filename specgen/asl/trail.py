@@ -10,9 +10,12 @@ A derived result (a test's verdict, a worked example) is reused while nothing it
 * every name Python asked the interpreter about (``call``, ``has_function``, ``enum_members``,
   ``get_global``) and every name that was undefined when a statement needed it;
 * the non-function definitions (types, enumerations and their members, constants, globals) those
-  functions' bodies refer to, and what those refer to in turn: they are bound when a body compiles,
-  which happens once per interpreter, not once per run. A function a body names but never called is
-  not a read: an edit of it cannot change this run.
+  functions' bodies refer to, and everything those refer to in turn, functions included: they are
+  bound when a body compiles and a constant is initialised when first read, both once per
+  interpreter, so whatever they ran belongs to every run that uses them, not just to the run that
+  happened to come first (a worker's history must not change what a result records). What
+  compiling a function ran is noted with the function. A function a body names but never called
+  is not a read: an edit of it cannot change this run.
 
 :class:`Definitions` turns a set of names into digests: a name's digest covers every declaration the
 interpreter would resolve it to (the tree's, else specgen's generated ASL), with positions
@@ -122,22 +125,26 @@ class Definitions:
                 yield from d.refs
 
     def data_refs(self, name: str) -> frozenset[str]:
-        """The non-function definitions ``name``'s declarations refer to, transitively."""
+        """The non-function definitions ``name``'s declarations refer to, and all that those refer to."""
         hit = self._refs.get(name)
         if hit is not None:
             return hit
         out: set[str] = set()
-        todo = [name]
-        seen = {name}
-        while todo:
+        todo: list[str] = []
+        for r in self._direct_refs(name):
+            if r not in out and self._is_data(r):
+                out.add(r)
+                todo.append(r)
+        while todo:  # from a type or constant on, every name counts: its initialiser runs once per process
             for r in self._direct_refs(todo.pop()):
-                if r not in seen:
-                    seen.add(r)
-                    if self._is_data(r):
-                        out.add(r)
-                        todo.append(r)
+                if r not in out and self._defined(r):
+                    out.add(r)
+                    todo.append(r)
         self._refs[name] = frozen = frozenset(out)
         return frozen
+
+    def _defined(self, name: str) -> bool:
+        return bool(self._tree(name)) or name in self.generated
 
     def reads(self, noted: Iterable[str]) -> frozenset[str]:
         """The names a run read: those it noted and the data their definitions refer to."""

@@ -62,6 +62,9 @@ class Executor:
         self.profile = get_profile(profile).name
         self.fast = fast
         self.interp = interpreter_for(spec)
+        # what setting it up asked of the ASL (entry points present, the PE mode table, the fast path's
+        # helpers) holds for every run: each use notes it in its own trail (asl/trail.py)
+        self.interp.trail.push()
         # DataType names and codes are the spec's: the caller's (read once per graph) or this spec's
         self.vocabulary = vocabulary if vocabulary is not None else vocabulary_of(spec)
         get_profile(profile).install(self.interp)
@@ -93,6 +96,7 @@ class Executor:
             self.templates = TemplateRunner(self.interp, es)
         self.supported = not missing
         self.missing = missing
+        self.notes = self.interp.trail.pop()
 
     # -- hooks ------------------------------------------------------------------------
     def _install_fault_probe(self) -> None:

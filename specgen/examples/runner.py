@@ -261,7 +261,7 @@ class Runner:
 
     def _executor(self, profile: str) -> Executor:
         ex = executor_for(self.graph.spec, profile, vocabulary=self.vocabulary)
-        self._use(ex.interp)
+        self._use(ex.interp).trail.note_all(ex.notes)
         return ex
 
     def _legality_note(self, ins: InstructionHeader, text: str) -> str:

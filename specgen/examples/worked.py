@@ -142,6 +142,7 @@ class Generator:
         self.rerun.append(unit.instruction.mnemonic if unit.instruction is not None else unit.path)
         it = self.executor().interp
         it.trail.push()
+        it.trail.note_all(self.executor().notes)
         try:
             return self._entry(unit, lines)
         finally:

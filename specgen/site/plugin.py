@@ -170,10 +170,7 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
             if i > 0 and self.graphs is not None:
                 self.changes = self.graphs.diff(self.releases[i - 1], self.releases[i], lambda x: x[0])
             return
-        records = None
-        if self.serving is not None:
-            self.serving.live.drain()  # results measured in the background since the last build
-            records = self.serving.record_cache(self.root)
+        records = self.serving.before_build(self.root) if self.serving is not None else None
         self.graph, self._times = build.load_graph(self.root, records, self._stage, self._suite())
 
     def render_pages(self, config: Any) -> tuple[list[Page], dict[str, bool]]:

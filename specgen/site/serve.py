@@ -133,6 +133,11 @@ class ServeState:
         self.inputs = ""  # the digest of the other inputs (config, hand pages, templates) at the last full build
         self.live = LiveResults()  # AVS tests whose results are pending, run in the background
 
+    def before_build(self, root: Path) -> RecordCache | None:
+        """A build starts: record what the background run measured since the last one; the record cache."""
+        self.live.drain()
+        return self.record_cache(root)
+
     def record_cache(self, root: Path) -> RecordCache | None:
         """One record cache for the server's life, keeping unpickled records (None: the loader's default)."""
         if not cache_enabled():
