@@ -169,6 +169,7 @@ class Store:
         self._mine: set[str] = set()  # keys this process computed or dropped: they win over the disk's
         self._dropped: set[str] = set()
         self._inputs: Inputs | None = None  # the revision the entries were last advanced to
+        self._keys: set[str] | None = None  # every key an entry read (kept up to date by put, rebuilt after drop)
         self.computed = 0  # results recomputed since the last reset_counts()
         self.reused = 0
         rootkey = hashlib.sha256(str(Path(root).resolve()).encode()).hexdigest()[:20]
@@ -201,8 +202,9 @@ class Store:
         old, self._inputs = self._inputs, inputs
         if old is None:
             return 0
-        keys = set().union(*(e.reads for e in self.entries.values())) if self.entries else set()
-        changed = {k for k in keys if old.digest(k) != inputs.digest(k)}
+        if self._keys is None:
+            self._keys = set().union(*(e.reads for e in self.entries.values())) if self.entries else set()
+        changed = {k for k in self._keys if old.digest(k) != inputs.digest(k)}
         stale = 0
         for e in self.entries.values():
             if e._verified == old.revision:
@@ -231,6 +233,8 @@ class Store:
         e = Entry(value, digest, keys, stamp_of(keys, inputs), tuple(sorted(reads.values.items())),
                   inputs.revision)
         self.entries[key] = e
+        if self._keys is not None:
+            self._keys |= keys
         self._mine.add(key)
         self._dropped.discard(key)
         self.computed += 1
@@ -242,6 +246,7 @@ class Store:
             del self.entries[k]
             self._dropped.add(k)
             self._mine.discard(k)
+            self._keys = None
 
     def reset_counts(self) -> None:
         self.computed = self.reused = 0
@@ -280,7 +285,9 @@ class Store:
         merged = {k: e for k, e in self._read().items() if k not in self._mine and k not in self._dropped}
         merged.update({k: self.entries[k] for k in self._mine if k in self.entries})
         for k, e in merged.items():
-            self.entries.setdefault(k, e)
+            if k not in self.entries:
+                self.entries[k] = e
+                self._keys = None
         payload = pickle.dumps(merged, protocol=pickle.HIGHEST_PROTOCOL)
         if not atomic_write(self.path, self._head() + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload):
             return False

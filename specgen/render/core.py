@@ -229,7 +229,7 @@ def _render_many(data: Any, todo: list[tuple[PagePlan, str]], options: RenderOpt
     # the templates compiled here, once: the workers inherit them, and a server's later small
     # rebuilds (rendered in this process) do not compile them on the author's first edit
     env = environment(options.templates_dir)
-    for name in sorted({BY_NAME[plan.kind].template for plan, _ in todo}):
+    for name in env.list_templates(extensions=["html"]):
         env.get_template(name)
     # interleave so every worker gets a mix of big and small pages; reassemble by position
     chunks = [todo[i::jobs * 4] for i in range(jobs * 4)]

@@ -30,7 +30,8 @@ from .i18n import Messages
 from .xref import linked_listing, symbol_deps
 from .links import Linker, adr_uri, dir_index_uri, other_lang_uri, source_uri, tests_uri, unit_uri
 
-ALL = "*"  # dependency meaning "the whole tree" (home, release, the tests and ADR indexes)
+ALL = "*"  # dependency meaning "the whole tree" (the release page: every file's hash is on it; changes)
+HOME = "#home"  # the home page's facts: the units by surface, the record counts, the site's name
 RECORD_OF = "#record:"  # dependency on a unit's record lines, not its ASL or prose (directory index rows)
 IDS = "#ids"  # dependency on which file defines each ID (what ID links resolve to), not on file contents
 MATRIX = "#matrix"  # dependency on the rows of the traceability matrix, not on the files behind them
@@ -167,8 +168,11 @@ def plan_site(graph: SpecGraph, langs: tuple[str, ...], local_sources: bool,
     shown = {u.path: symbol_deps(graph, u.path) for u in units}
     shown_tests = {u.path: symbol_deps(graph, None, tuple(t.text for t in graph.unit_tests(u)))
                    for u in units if graph.unit_tests(u)}
+    # the tests index lists each unit with tests (its record's title) and every test (its header)
+    tests_index_deps = frozenset({RECORD_OF + u.path for u in units if graph.unit_tests(u)}
+                                 | {t.path for t in spec.tests})
     for lang in langs:
-        plans.append(PagePlan(f"{lang}/index.md", "home", lang, None, frozenset({ALL}), ""))
+        plans.append(PagePlan(f"{lang}/index.md", "home", lang, None, frozenset({HOME}), ""))
         for d in sorted(all_dirs):
             plans.append(PagePlan(dir_index_uri(lang, d), "index", lang, d, dir_deps[d], d))
         for u in units:
@@ -194,12 +198,13 @@ def plan_site(graph: SpecGraph, langs: tuple[str, ...], local_sources: bool,
                                       frozenset({u.path, *(t.path for t in tests)} | common
                                                 | shown_tests[u.path]),
                                       unit_title(u)))
-        plans.append(PagePlan(f"{lang}/tests/index.md", "tests-index", lang, None, frozenset({ALL}), ""))
+        plans.append(PagePlan(f"{lang}/tests/index.md", "tests-index", lang, None, tests_index_deps, ""))
         for a in graph.adrs:
             # an ADR page shows its own file and links resolved through IDs: not the whole tree
             plans.append(PagePlan(adr_uri(lang, a.path), "adr", lang, a.path, frozenset({a.path, IDS} | common),
                                   a.front.id if a.front else a.path))
-        plans.append(PagePlan(f"{lang}/adr/index.md", "adr-index", lang, None, frozenset({ALL}), ""))
+        plans.append(PagePlan(f"{lang}/adr/index.md", "adr-index", lang, None,
+                              frozenset(a.path for a in graph.adrs), ""))
         plans.append(PagePlan(f"{lang}/traceability.md", "matrix", lang, None,
                               frozenset({MATRIX, IDS} | common), ""))
         for s in instruction_surfaces:

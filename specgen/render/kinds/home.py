@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from ..links import dir_index_uri
-from ..pages import Ctx, PageKind, PagePlan, human_label
+from ...graph import SpecGraph
+from ..pages import HOME, Ctx, PageKind, PagePlan, human_label
 from .instruction_index import instruction_index_uri
 
 
@@ -33,4 +35,11 @@ def home_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
     return ctx
 
 
-KIND = PageKind("home", "home.html", home_context)
+def home_digest(graph: SpecGraph) -> str:
+    """What the home page shows: the units by surface (and which are instructions), the counts, the name."""
+    spec = graph.spec
+    rows = [f"{u.path}\0{u.instruction is not None}" for u in spec.units]
+    return hashlib.sha256(repr((rows, sorted(spec.counts().items()), spec.config.name)).encode()).hexdigest()
+
+
+KIND = PageKind("home", "home.html", home_context, digests=((HOME, home_digest),))
