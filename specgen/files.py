@@ -118,6 +118,9 @@ class _RootedLog:
     def __setitem__(self, key: tuple[str, str], value: object) -> None:
         self.shared[(f"{key[0]}@{self.root}", key[1])] = value
 
+    def get(self, key: tuple[str, str], default: object = None) -> object:
+        return self.shared.get((f"{key[0]}@{self.root}", key[1]), default)
+
 
 class SpecFiles:
     """A view of one spec root; collects findings about files instead of raising.

@@ -248,7 +248,9 @@ def record(interp: Interpreter, name: str) -> Effect | None:
         pert = Perturbation()
         a = _scratch(interp, None)
         b = _scratch(interp, pert)
+        a.trail.push()  # what the run notes (its compile notes too): what a replay notes for the real run
         ra = a.call(name)
+        executed = a.trail.pop()
         rb = b.call(name)
         if a.read_log != b.read_log or ra != rb or a.steps_used != b.steps_used:
             return None
@@ -263,7 +265,6 @@ def record(interp: Interpreter, name: str) -> Effect | None:
             elif d is not _UNWRITTEN:
                 values[g] = d
         functions = frozenset(k[0] for k in a._funcs) | frozenset(k[0] for k in a._overlay_compiled)
-        executed = frozenset(f.name for f in a.compiled.values())
         return Effect(values, nodes, ra, a.steps_used, functions, executed, frozenset(a.coverage or ()))
     except Exception:  # noqa: BLE001 - anything the recording cannot explain: run the body as written
         return None
