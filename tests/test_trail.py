@@ -63,3 +63,29 @@ def test_a_trail_holds_what_ran_and_the_data_it_used_not_what_was_only_named() -
         assert {"Entry", "Used", "Width", "Word", "Helper"} <= reads
         assert "NeverCalled" not in reads
     assert defs.digest("Helper") and defs.digest("Nothing") == ""
+
+
+def test_a_compiled_interpreter_is_carried_over_only_when_function_bodies_changed(bundled_copy: Path) -> None:
+    """``carry.py``: a body edit keeps the compiled interpreter and runs the new body; a constant's edit
+    (folded into compiled code) is refused, so the caller builds a new interpreter."""
+    from specgen.asl.carry import carry_over
+    from specgen.asl.index import build_index
+    from specgen.asl.session import interpreter_for
+
+    unit = bundled_copy / "asl/tile/elementwise-tile-tile/arithmetic/TMUL.asl"
+    spec = load_spec(bundled_copy)
+    it = interpreter_for(spec)
+    before = it.call("InstructionContractSelector_TMUL")
+    assert it.call("InstructionContractDataTypeLegal_TMUL", "TileDataType_S32") is True
+    unit.write_text(unit.read_text(encoding="utf-8").replace("return TEPLSelector(0, 2);", "return 77;"),
+                    encoding="utf-8")
+    assert carry_over(it, build_index(load_spec(bundled_copy)))
+    assert before != 77 and it.call("InstructionContractSelector_TMUL") == 77
+    assert it.call("InstructionContractDataTypeLegal_TMUL", "TileDataType_S32") is True  # the rest still runs
+
+    types = bundled_copy / "asl/arch/data-types/tile-data-types.asl"
+    types.write_text(types.read_text(encoding="utf-8").replace("DTYPE_NONE_CODE = 31;", "DTYPE_NONE_CODE = 30;"),
+                     encoding="utf-8")
+    index = it.index
+    assert not carry_over(it, build_index(load_spec(bundled_copy)))
+    assert it.index is index  # refused: nothing was touched

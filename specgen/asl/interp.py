@@ -43,13 +43,14 @@ from .values import Bits, show
 class _Func:
     """A lazily compiled ASL function (or a Python hook)."""
 
-    __slots__ = ("decl", "impl", "name", "other")
+    __slots__ = ("decl", "impl", "name", "other", "compiled_notes")
 
     def __init__(self, name: str, decl: FuncDecl | None, impl: Callable | None = None) -> None:
         self.name = name
         self.decl = decl
         self.impl = impl
         self.other: Callable | None = None  # the variant of the other mode (traced / plain), see returntrace.py
+        self.compiled_notes: tuple[str, ...] = ()  # what compiling it ran (trail.py; carry.py recompiles on change)
 
 
 def _declare(names: dict[str, list[Decl]], module: Module) -> None:
@@ -102,6 +103,7 @@ class Interpreter:
             _declare(self._gen, gm)
         self._overlay_compiled: dict[tuple[str, int], _Func] = {}
         self._funcs: dict[tuple[str, int], _Func] = {}
+        self._hook_originals: dict[tuple[str, int], _Func] = {}  # the ASL function a hook may call (carry.py)
         self._types: dict[str, TypeInfo] = {}
         self._consts: dict[str, object] = {}
         self._enum_of_member: dict[str, tuple[str, int]] = {}
@@ -240,7 +242,7 @@ class Interpreter:
 
     def has_function(self, name: str) -> bool:
         """Whether ``name`` is a hook or a declared ASL function (built-ins do not count)."""
-        self.trail.note(name)
+        self.trail.note("def:" + name)  # whether it is declared, not what it says
         decls, _ = self._decls(name)
         return name in self.hooks or any(isinstance(d, FuncDecl) for d in decls)
 
@@ -288,6 +290,7 @@ class Interpreter:
             hook = self.hooks[name]
             if getattr(hook, "wants_original", False):
                 original = self._asl_function(name, arity, span)
+                self._hook_originals[key] = original
                 compile_func = self._compile_func
 
                 def call_original(*args, _o=original):
@@ -400,6 +403,7 @@ class Interpreter:
         # the trail: a function notes its name the first time it runs in a recording (trail.py)
         epoch, current, mark, name = self.trail.epoch, self.trail.current, [-1], decl.name
         notes = (name, *compiled_notes)
+        fn.compiled_notes = compiled_notes
 
         if nparams == 0:
             def run(*args):

@@ -39,11 +39,24 @@ def _interpreter(spec: Spec) -> Interpreter:
     hit = _INTERPRETERS.get(id(spec))
     if hit is not None and hit[0] is spec:
         return hit[1]
-    interp = interpreter_for(spec, generated=generated_modules(spec, tile_only=True))
+    interp = _carried(spec) or interpreter_for(spec, generated=generated_modules(spec, tile_only=True))
     while len(_INTERPRETERS) >= _KEEP:
         _INTERPRETERS.pop(next(iter(_INTERPRETERS)))
     _INTERPRETERS[id(spec)] = (spec, interp)
     return interp
+
+
+def _carried(spec: Spec) -> Interpreter | None:
+    """The interpreter of an earlier load of the same root when only function bodies changed (carry.py)."""
+    from .carry import carry_over
+    from .index import build_index
+    from .synth import generation_key
+    for key, (old, interp) in reversed(list(_INTERPRETERS.items())):
+        if str(old.root) == str(spec.root) and generation_key(old, True) == generation_key(spec, True) \
+                and carry_over(interp, build_index(spec)):
+            del _INTERPRETERS[key]
+            return interp
+    return None
 
 
 def _predicate_mnemonics(interp: Interpreter) -> list[str]:

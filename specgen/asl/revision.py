@@ -6,6 +6,8 @@
 * ``asl:NAME``: what the interpreter resolves the name to, the tree's declarations first
   (:meth:`~specgen.asl.index.SpecIndex.name_digest`), else the ASL specgen generates from the
   catalogs (:class:`Generated`, itself a derived result that reads the catalogs);
+* ``def:NAME``: only whether the name is declared, and as what (``has_function``: the fast path asks
+  whether ``ExecuteTileBinary`` exists before it stands in for it, not what it says);
 * ``config:KEY``: a ``[specgen]`` value of ``specification.toml`` or an option the caller passes
   (a command's ``--max-steps``, the profile);
 * ``part:PATH#WHAT``: one part of a file or a fact read from many, by the resolvers in :data:`PARTS`
@@ -100,7 +102,8 @@ class Revision:
         self.options = dict(options or {})
         self.layer: Layer = layer_for(graph.spec.root)
         self._generated: Generated | None = None
-        self.inputs = Inputs({"file": self._file, "asl": self._asl, "config": self._config, "part": self._part})
+        self.inputs = Inputs({"file": self._file, "asl": self._asl, "def": self._declared, "config": self._config,
+                              "part": self._part})
         self.layer.begin(self.inputs)
 
     def _file(self, rel: str) -> str:
@@ -122,6 +125,13 @@ class Revision:
             return "tree:" + tree
         gen = self.generated().digests.get(name)
         return "gen:" + gen if gen else ""
+
+    def _declared(self, name: str) -> str:
+        """Whether ``name`` is declared, and as what (``def:NAME``: a run asked only that)."""
+        tree = sorted({kind for kind, _fi, _di in self.index.defs.get(name, ())})
+        if tree:
+            return "tree:" + ",".join(tree)
+        return "gen" if name in self.generated().digests else ""
 
     def generated(self) -> Generated:
         """The generated ASL's table: reused while the catalogs, the tests' calls and the vocabulary are unchanged."""

@@ -199,7 +199,7 @@ def generated_modules(spec: Spec, *, tile_only: bool = False) -> list[Module]:
     A catalog value that makes the generated text unparsable (a name with a stray byte)
     leaves no generated ASL at all, never an exception; :func:`generation_findings` says why.
     """
-    key = _generation_key(spec, tile_only)
+    key = generation_key(spec, tile_only)
     kept = _MODULES.get(key)
     if kept is not None:
         return list(kept)
@@ -230,9 +230,23 @@ def validation_calls(spec: Spec) -> frozenset[str]:
     return frozenset(out)
 
 
+def generation_key(spec: Spec, tile_only: bool = False) -> str:
+    """Everything generation reads (the catalogs, the tests' calls, the tile classes): the same key always
+    generates the same modules, so a process generates and parses them once (kept per loaded spec)."""
+    kept = _KEYS.get((id(spec), tile_only))
+    if kept is not None and kept[0] is spec:
+        return kept[1]
+    key = _generation_key(spec, tile_only)
+    while len(_KEYS) >= 8:
+        _KEYS.pop(next(iter(_KEYS)))
+    _KEYS[(id(spec), tile_only)] = (spec, key)
+    return key
+
+
+_KEYS: dict[tuple[int, bool], tuple[Spec, str]] = {}
+
+
 def _generation_key(spec: Spec, tile_only: bool) -> str:
-    """Everything generation reads (the catalogs, the tests' calls, the tile classes, specgen's generators):
-    the same key always generates the same modules, so a process generates and parses them once."""
     import hashlib
     prefix = f"{spec.config.json_root}/catalog/"
     h = hashlib.sha256(f"{spec.root}\0{tile_only}\0".encode())

@@ -10,6 +10,7 @@ an *input key* with a digest:
 ``file:REL``        the file's SHA-256 as the loader read it ("" when absent)
 ``part:REL#WHAT``   one part of a file (an instruction's record), for results that read no more
 ``asl:NAME``        every declaration the interpreter resolves ``NAME`` to (tree, then generated)
+``def:NAME``        only whether ``NAME`` is declared, and as what
 ``config:KEY``      one configuration value (``specification.toml``, a plugin or command option)
 ``value:FAM/KEY``   another derived result's *value digest* (early cutoff, see below)
 ==================  ===========================================================================

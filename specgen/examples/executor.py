@@ -30,7 +30,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from ..asl import ASLError, Bits, Interpreter, interpreter_for
 from ..asl.errors import bounded_stack
@@ -49,6 +49,9 @@ from .inputstate import MemoryCell, configure_matrix, is_matrix_layout, read_mem
 from .runstate import (Fault, RunError, RunResult, Step, TileInput, TileState, register_index, register_name,
                        tile_state)
 
+if TYPE_CHECKING:
+    from ..graph import SpecGraph
+
 LAYOUTS = {"row-major": "TileLayout_RowMajor", "column-major": "TileLayout_ColumnMajor"}
 
 
@@ -56,7 +59,8 @@ class Executor:
     """One interpreter over ``root`` with ``profile``'s hooks, reused for every run."""
 
     def __init__(self, spec: Spec, profile: str = "reference", *, fast: bool = True,
-                 tile_elements: int | None = None, vocabulary: Vocabulary | None = None) -> None:
+                 tile_elements: int | None = None, vocabulary: Vocabulary | None = None,
+                 graph: "SpecGraph | None" = None) -> None:
         self.spec = spec
         self.root = spec.root
         self.profile = get_profile(profile).name
@@ -91,7 +95,7 @@ class Executor:
         if not missing:
             from ..encoding.from_spec import spec_encodings
             from ..graph import SpecGraph
-            es = spec_encodings(SpecGraph.build(spec))
+            es = spec_encodings(graph if graph is not None and graph.spec is spec else SpecGraph.build(spec))
             self.words = WordRunner(self.interp, es, self.vocabulary.dtype_none_code)
             self.templates = TemplateRunner(self.interp, es)
         self.supported = not missing
@@ -395,11 +399,13 @@ _EXECUTORS_LOCK = threading.Lock()
 
 
 def executor_for(spec: Spec, profile: str = "reference", *, fast: bool = True,
-                 tile_elements: int | None = None, vocabulary: Vocabulary | None = None) -> Executor:
+                 tile_elements: int | None = None, vocabulary: Vocabulary | None = None,
+                 graph: "SpecGraph | None" = None) -> Executor:
     """The shared executor of (loaded spec, profile): functions are compiled once per load.
 
     The caller hands over the spec it already loaded, so nothing is read twice; ``vocabulary``
-    is the spec's when the caller has it (else the executor reads it from ``spec``). Keyed by the
+    is the spec's when the caller has it (else the executor reads it from ``spec``), and so is ``graph``
+    (the encodings are its derived fact). Keyed by the
     loaded spec itself, never by its root: a server reloads the tree after an edit, and an
     executor of the previous load would run the ASL as it was. The executors of the last few
     loads are kept.
@@ -408,11 +414,40 @@ def executor_for(spec: Spec, profile: str = "reference", *, fast: bool = True,
     with _EXECUTORS_LOCK:
         ex = _EXECUTORS.get(key)
         if ex is None or ex.spec is not spec:
+            ex = _carried(spec, key, vocabulary) or Executor(spec, profile, fast=fast, tile_elements=tile_elements,
+                                                            vocabulary=vocabulary, graph=graph)
             while len(_EXECUTORS) >= 4:
                 _EXECUTORS.pop(next(iter(_EXECUTORS)))
-            ex = _EXECUTORS[key] = Executor(spec, profile, fast=fast, tile_elements=tile_elements,
-                                            vocabulary=vocabulary)
+            _EXECUTORS[key] = ex
         return ex
+
+
+def _records(spec: Spec) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Every unit's record lines: the encodings (with the catalogs) a word runner assembles with."""
+    return tuple((u.path, tuple(x for x in u.text.splitlines() if x.startswith("// PTO-"))) for u in spec.units)
+
+
+def _carried(spec: Spec, key: tuple[int, str, bool, int | None], vocabulary: Vocabulary | None) -> Executor | None:
+    """The newest executor of an earlier load of the same root, moved to ``spec`` when only function bodies
+    changed (:func:`specgen.asl.carry.carry_over`): its compiled interpreter is kept; None otherwise."""
+    from ..asl.carry import carry_over
+    from ..asl.index import build_index
+    from ..asl.synth import generation_key
+    root = str(spec.root)
+    for old_key, ex in reversed(list(_EXECUTORS.items())):
+        if old_key[1:] != key[1:] or str(ex.spec.root) != root:
+            continue
+        vocabulary = vocabulary if vocabulary is not None else vocabulary_of(spec)
+        if (vocabulary != ex.vocabulary or generation_key(spec) != generation_key(ex.spec)
+                or _records(spec) != _records(ex.spec)):  # the encodings its words are assembled with
+            return None
+        if not carry_over(ex.interp, build_index(spec)):
+            return None
+        del _EXECUTORS[old_key]
+        ex.spec, ex.root = spec, spec.root
+        ex._source_lines = None
+        return ex
+    return None
 
 
 __all__ = ["Executor", "executor_for", "RunError", "RunResult", "TileInput", "TileState", "Fault", "Step",

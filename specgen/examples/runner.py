@@ -260,7 +260,7 @@ class Runner:
         return out, findings
 
     def _executor(self, profile: str) -> Executor:
-        ex = executor_for(self.graph.spec, profile, vocabulary=self.vocabulary)
+        ex = executor_for(self.graph.spec, profile, vocabulary=self.vocabulary, graph=self.graph)
         self._use(ex.interp).trail.note_all(ex.notes)
         return ex
 
