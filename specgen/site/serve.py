@@ -255,9 +255,8 @@ def spec_rebuild(plugin: ServingPlugin, inputs_digest: str | None = None) -> boo
         if search is not None:
             forget_rebuilt_pages(search, {f.url for f in todo})
             plugin.shape_search(config)
+            in_page_order(search, doc_files)
             search.on_post_build(config=config)
-            if not getattr(search, "is_dirty", False):
-                search.search_index_prev = None  # its merged index is search_index now
             plugin.split_search_index(config)
     except Exception as e:  # noqa: BLE001 - the full build reports it the way mkdocs does
         log.info("specgen: spec rebuild gave way to a full build (%s: %s)", type(e).__name__, e)
@@ -268,6 +267,19 @@ def spec_rebuild(plugin: ServingPlugin, inputs_digest: str | None = None) -> boo
     log.info("specgen: spec rebuild: %d page(s) re-templated in %.2f s", len(todo), time.perf_counter() - t0)
     plugin.after_rebuild()
     return True
+
+
+def in_page_order(search: Any, doc_files: Any) -> None:
+    """Merge the kept index (its rebuilt pages' entries pruned) with the rebuilt pages' new entries in the
+    order a full build writes them (page by page, in mkdocs' order): the index is a full build's bytes."""
+    prev = search.search_index_prev
+    if prev is None:
+        return
+    order = {f.url: i for i, f in enumerate(doc_files)}
+    merged = [*prev.entries, *search.search_index.entries]
+    merged.sort(key=lambda e: order.get(str(e.get("location", "")).split("#", 1)[0], len(order)))
+    search.search_index.entries = merged
+    search.search_index_prev = None  # material would merge again (its own way) otherwise
 
 
 def change_observer() -> Any:
