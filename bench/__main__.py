@@ -171,13 +171,14 @@ def _run(root: Path, tmp: Path, args: argparse.Namespace) -> int:
                 t.add(f"edit -> served page ({label})", loop)
                 continue
             t.rows.append((f"first serve ({label})", fmt_s(loop["first_serve_s"]), "", "", "",
-                           f"dirty-build warning: {loop['dirty_warning']}; tests run in the background"))
+                           f"dirty-build warning: {loop['dirty_warning']}; every test result shown after "
+                           f"{fmt_s(loop['first_results_s'])} (the suite runs in the background)"))
             for kind, what in (("prose", "NDF prose line"), ("asl", "the instruction's ASL"),
                                ("helper", "helper ExecuteTileBinary")):
                 e = loop[kind]
                 t.add(f"  edit -> served page: {what}", {"wall": e["median_s"]},
-                      note=f"median of {e['walls']}; worked examples re-ran {e['worked_rerun']}, "
-                           f"AVS tests re-ran {e['tests_rerun']}")
+                      note=f"median of {e['walls']}; server CPU median {fmt_s(e['median_cpu_s'])}; worked "
+                           f"examples re-ran {e['worked_rerun']}, AVS tests re-ran {e['tests_rerun']}")
         if "equal" in args.skip:
             t.rows.append(("incremental equals clean", "skipped (--skip equal)", "", "", "", ""))
         else:

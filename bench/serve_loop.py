@@ -17,8 +17,12 @@ The statement goes on the body's ``begin`` line, so no other declaration moves (
 a changed one: results name ASL lines).
 
 After each save the script long-polls the page's live-reload endpoint (what the page's own script does)
-and fetches the page until it shows the edit; the time from the save to that response is the figure.
-The server's log lines after each edit (what re-ran) are kept. Nothing asserts; it prints (and writes JSON).
+and fetches the page until it shows the edit; the time from the save to that response is the figure,
+beside the CPU seconds the server process spent meanwhile (``/proc``: on a shared machine the wall time
+is the load's, the CPU time the rebuild's). Before the first edit, and after each edit, the script waits
+for the AVS tests the server runs in the background to finish (its log says so), so every edit starts
+from rest. The server's log lines after each edit (what re-ran) are kept. Nothing asserts; it prints
+(and writes JSON).
 """
 
 from __future__ import annotations
@@ -151,6 +155,22 @@ def start(kind: str, root: Path, tmp: Path, port: int, env: dict[str, str]) -> S
     return server
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU of one process so far (Linux ``/proc``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def quiet(server: Server, since: int, limit: float = 3600.0) -> None:
+    """Wait until no AVS test runs in the background: the last build after ``since`` says none is running."""
+    t = time.perf_counter()
+    while time.perf_counter() - t < limit and server.proc.poll() is None:
+        builds = [x for x in server.log[since:] if "AVS tests:" in x and "pages (" in x]
+        if builds and "running" not in builds[-1].split("AVS tests:", 1)[1]:
+            return
+        time.sleep(1.0)
+
+
 def wait_for(server: Server, url: str, needle: str, limit: float) -> float:
     t = time.perf_counter()
     while needle not in get(url):
@@ -192,18 +212,25 @@ def measure(root_src: Path, kind: str, edits: int, port: int | None, mnemonic: s
             first = wait_for(server, server.url(tgts[0].page), mnemonic, 1800)
             out: dict[str, Any] = {"server": kind, "root": str(root_src), "first_serve_s": round(first, 2),
                                    "dirty_warning": any("'dirty' build" in x for x in server.log), "edits": {}}
+            t0 = time.perf_counter()
+            quiet(server, 0)
+            out["first_results_s"] = round(first + time.perf_counter() - t0, 2)  # every test page shows a result
             time.sleep(settle)
             for t in tgts:
-                walls, logs = [], []
+                walls, cpus, logs = [], [], []
                 for i in range(edits):
                     marker = f"bench_marker_{t.kind}_{i}_{time.time_ns() % 10**8}"
                     seen = len(server.log)
+                    c0 = cpu_seconds(server.proc.pid)
                     apply_edit(root, t, marker)
                     walls.append(round(until_shown(server, server.url(t.page), marker), 3))
-                    time.sleep(settle)  # background work (tests) finishes; the next edit starts from rest
+                    cpus.append(round(cpu_seconds(server.proc.pid) - c0, 3))
+                    quiet(server, seen)  # the tests the edit affected have run; the next edit starts from rest
+                    time.sleep(settle)
                     logs.append([x for x in server.log[seen:] if "specgen" in x or "rebuil" in x.lower()])
-                out["edits"][t.kind] = {"file": t.file, "page": t.page, "walls": walls,
-                                        "median_s": statistics.median(walls), "log": logs}
+                out["edits"][t.kind] = {"file": t.file, "page": t.page, "walls": walls, "cpu": cpus,
+                                        "median_s": statistics.median(walls),
+                                        "median_cpu_s": statistics.median(cpus), "log": logs}
             return out
         finally:
             os.killpg(server.proc.pid, signal.SIGINT)
@@ -224,14 +251,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--port", type=int, default=None)
     ap.add_argument("--mnemonic", default="TMUL")
     ap.add_argument("--helper", default="ExecuteTileBinary")
-    ap.add_argument("--settle", type=float, default=4.0, help="seconds between edits (default %(default)s)")
+    ap.add_argument("--settle", type=float, default=3.0,
+                    help="seconds of rest after the background tests finished (default %(default)s)")
     ap.add_argument("--json", type=Path, default=None)
     args = ap.parse_args(argv)
     res = measure(args.root.resolve(), args.server, args.edits, args.port, args.mnemonic, args.helper, args.settle)
     print(f"{res['server']} serve on {res['root']}: first serve {res['first_serve_s']} s; "
           f"dirty-build warning: {res['dirty_warning']}")
+    print(f"  every test page shows a result after {res['first_results_s']} s")
     for kind, e in res["edits"].items():
-        print(f"  {kind:6} {e['file']}: median {e['median_s']:.2f} s {e['walls']}")
+        print(f"  {kind:6} {e['file']}: median {e['median_s']:.2f} s {e['walls']}; server CPU median "
+              f"{e['median_cpu_s']:.2f} s {e['cpu']}")
         for lines in e["log"][-1:]:
             for x in lines[-6:]:
                 print(f"      | {x}")

@@ -318,11 +318,13 @@ def serve_loop(a: dict[str, Any]) -> dict[str, Any]:
     import statistics
     res = measure(Path(a["root"]), a.get("server", "specgen"), int(a.get("edits", 3)), None, "TMUL",
                   "ExecuteTileBinary", float(a.get("settle", 6.0)))
-    out: dict[str, Any] = {"first_serve_s": res["first_serve_s"], "dirty_warning": res["dirty_warning"]}
+    out: dict[str, Any] = {"first_serve_s": res["first_serve_s"], "first_results_s": res["first_results_s"],
+                           "dirty_warning": res["dirty_warning"]}
     for kind, e in res["edits"].items():
         worked = [_count(lines, r"worked examples re-ran: (\d+)") for lines in e["log"]]
         tests = [_count(lines, r"AVS tests re-ran in the background: (\d+)") for lines in e["log"]]
-        out[kind] = {"median_s": e["median_s"], "walls": e["walls"], "worked_rerun": worked, "tests_rerun": tests}
+        out[kind] = {"median_s": e["median_s"], "walls": e["walls"], "median_cpu_s": e["median_cpu_s"],
+                     "worked_rerun": worked, "tests_rerun": tests}
     out["wall"] = statistics.median(out["prose"]["walls"])
     return out
 
