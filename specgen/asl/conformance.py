@@ -28,7 +28,7 @@ from .coverage import Coverage, measure
 from .revision import REVISION, Revision, asl_keys
 from .runner import Hits, TestCase, TestRunReport, discover, run_cases, unpack_hits
 
-VERSION = code_digest("asl", "encoding", "loader", "models", "files.py", "vocabulary.py")
+VERSION = code_digest("asl", "catalog_asl", "encoding", "loader", "models", "files.py", "vocabulary.py")
 STATES = ("complete", "running", "skipped")
 
 

@@ -15,10 +15,10 @@ from ..cache.layer import Reads, code_digest
 from ..graph import Derived, SpecGraph
 from ..loader.tree import Spec
 from .ast import FuncDecl
+from .catalog_modules import generated_modules
 from .errors import ASLError
 from .interp import Interpreter
 from .session import interpreter_for
-from .synth import generated_modules
 
 PREFIX = "InstructionContractDataTypeLegal_"
 ENUM = "TileDataType"
@@ -50,7 +50,7 @@ def _carried(spec: Spec) -> Interpreter | None:
     """The interpreter of an earlier load of the same root when only function bodies changed (carry.py)."""
     from .carry import carry_over
     from .index import build_index
-    from .synth import generation_key
+    from ..catalog_asl.sources import generation_key
     for key, (old, interp) in reversed(list(_INTERPRETERS.items())):
         if str(old.root) == str(spec.root) and generation_key(old, True) == generation_key(spec, True) \
                 and carry_over(interp, build_index(spec)):
@@ -114,7 +114,7 @@ def admitted_datatypes(spec: Spec, mnemonic: str) -> frozenset[str] | None:
     return _admitted(interp, mnemonic, interp.enum_members(ENUM))
 
 
-VERSION = code_digest("asl", "encoding", "loader", "models", "files.py", "vocabulary.py")
+VERSION = code_digest("asl", "catalog_asl", "encoding", "loader", "models", "files.py", "vocabulary.py")
 
 
 def _admitted_by_graph(graph: SpecGraph) -> dict[str, frozenset[str]]:

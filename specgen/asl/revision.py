@@ -24,11 +24,12 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from ..cache.layer import Inputs, Layer, Reads, code_digest, layer_for
+from ..catalog_asl.sources import validation_calls, vocabulary_digest
 from ..graph import Derived, SpecGraph
 from ..loader.tree import Spec
 from .ast import FuncDecl, Module, TypeDecl, decl_digest
+from .catalog_modules import generated_modules
 from .index import SpecIndex, build_index
-from .synth import generated_modules, validation_calls
 
 # part resolvers by the text after "#": (graph, path before "#") -> digest; packages add their own
 PARTS: dict[str, Callable[[SpecGraph, str], str]] = {}
@@ -51,8 +52,7 @@ def _calls_part(graph: SpecGraph, _path: str) -> str:
 
 
 def _vocabulary_part(graph: SpecGraph, _path: str) -> str:
-    from ..vocabulary import VOCABULARY
-    return _digest(repr(VOCABULARY(graph)))  # a frozen dataclass of tuples: its repr is its content
+    return vocabulary_digest(graph)
 
 
 PARTS.update({"record": record_part, "validation-calls": _calls_part, "vocabulary": _vocabulary_part})
@@ -89,7 +89,7 @@ def generation_reads(spec: Spec, reads: Reads) -> None:
     reads.update(("file:specification.toml", "part:#validation-calls", "part:#vocabulary"))
 
 
-GENERATED_VERSION = code_digest("asl", "vocabulary.py", "encoding")
+GENERATED_VERSION = code_digest("asl", "catalog_asl", "vocabulary.py", "encoding")
 
 
 class Revision:
