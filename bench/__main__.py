@@ -77,6 +77,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="leave a part out")
     ap.add_argument("--previous", type=Path, default=DEFAULT_ROOT.parent / "pto-spec-0.58.0",
                     help="the release before --root, for the multi-release build (skipped when absent)")
+    ap.add_argument("--only", choices=["author-loop"], default=None,
+                    help="author-loop: only the rows of the author's loop (cold build with the suite, nothing-changed "
+                         "build, edit -> served page under both servers, incremental equals clean) and their anchors")
     ap.add_argument("--scales", default="1,2,4,8", help="scaling factors (default 1,2,4,8)")
     ap.add_argument("--keep", action="store_true", help="keep the temp directory")
     args = ap.parse_args(argv)
@@ -97,6 +100,16 @@ def main(argv: list[str] | None = None) -> int:
 def _run(root: Path, tmp: Path, args: argparse.Namespace) -> int:
     print(f"specgen benchmark on {root} ({os.cpu_count()} cores)\n")
     t = Table()
+    if args.only == "author-loop":
+        pages_file = tmp / "pages.json"
+        rend = run_stage("render", root=str(root), pages_out=str(pages_file), cache_dir=str(tmp / "cache"))
+        anchor_mk = (run_stage("anchor_mkdocs", pages=str(pages_file), tmp=str(tmp / "anchor-mkdocs"))
+                     if "na" not in rend else {"na": "n/a (no page list: render did not run)"})
+        t.add("plain mkdocs build of as many pre-rendered pages (anchor)", anchor_mk,
+              note=f"{rend.get('pages', '?')} pages")
+        _author_loop(root, tmp, args, t, anchor_mk)
+        t.print()
+        return 0
     cache = str(tmp / "cache")
     load_files, check_files = tmp / "load-files.json", tmp / "check-files.json"
     cold = run_stage("load", root=str(root), jobs=1, files_out=str(load_files), cache_dir=cache)
@@ -140,7 +153,6 @@ def _run(root: Path, tmp: Path, args: argparse.Namespace) -> int:
                                         f"{avs.get('statuses')}; target 120 s")
     t.add("encode (+ svg of every encoding)", run_stage("encode", root=str(root), cache_dir=cache))
     pages_file = tmp / "pages.json"
-    site_rows: list[tuple[str, dict[str, Any], str, dict[str, Any] | None]] = []
     if "site" in args.skip:
         t.rows.append(("render / build / incremental", "skipped (--skip site)", "", "", "", ""))
     else:
@@ -156,36 +168,7 @@ def _run(root: Path, tmp: Path, args: argparse.Namespace) -> int:
                              out=str(tmp / "site-releases"), cache_dir=cache)
             t.add("multi-release build (previous + this release)", both, "this release alone", build,
                   f"{args.previous.name} + {root.name}; the issue's limit is 2.2x")
-        twice = run_stage("build_twice", root=str(root), out=str(tmp / "site-twice"), cache_dir=str(tmp / "cache-twice"))
-        t.add("cold build with the AVS suite (empty cache, --jobs 2)", twice, "plain mkdocs", anchor_mk,
-              "" if "na" in twice else f"{twice['tests'][0]}; {twice['worked'][0]}")
-        tree = run_stage("anchor_tree_hash", root=str(root))
-        if "na" not in twice:
-            t.add("build, nothing changed", {**twice, "wall": twice["unchanged_s"]}, "read+hash of the tree", tree,
-                  f"{twice['tests'][1]}; {twice['worked'][1]}")
-        servers = ["specgen"] + ([] if "mkdocs-serve" in args.skip else ["mkdocs"])
-        for server in servers:
-            loop = run_stage("serve_loop", root=str(root), server=server, edits=3, tmp=str(tmp / f"loop-{server}"))
-            label = "specgen serve" if server == "specgen" else "mkdocs serve, plugin line only"
-            if "na" in loop:
-                t.add(f"edit -> served page ({label})", loop)
-                continue
-            t.rows.append((f"first serve ({label})", fmt_s(loop["first_serve_s"]), "", "", "",
-                           f"dirty-build warning: {loop['dirty_warning']}; every test result shown after "
-                           f"{fmt_s(loop['first_results_s'])} (the suite runs in the background)"))
-            for kind, what in (("prose", "NDF prose line"), ("asl", "the instruction's ASL"),
-                               ("helper", "helper ExecuteTileBinary")):
-                e = loop[kind]
-                t.add(f"  edit -> served page: {what}", {"wall": e["median_s"]},
-                      note=f"median of {e['walls']}; server CPU median {fmt_s(e['median_cpu_s'])}; worked "
-                           f"examples re-ran {e['worked_rerun']}, AVS tests re-ran {e['tests_rerun']}")
-        if "equal" in args.skip:
-            t.rows.append(("incremental equals clean", "skipped (--skip equal)", "", "", "", ""))
-        else:
-            eq = run_stage("incremental_equals_clean", root=str(root), tmp=str(tmp / "equal"))
-            t.add("incremental equals clean (one edit of each kind)", eq,
-                  note="" if "na" in eq else f"{eq['differences']} files differ from a clean build; edits "
-                                              f"{eq['edits']}; rebuilds {eq['rebuilds']}")
+        _author_loop(root, tmp, args, t, anchor_mk)
     t.print()
     if "worked" not in args.skip:  # the worked examples' cold and warm cost (bench/bench_worked.py)
         print()
@@ -198,6 +181,41 @@ def _run(root: Path, tmp: Path, args: argparse.Namespace) -> int:
         from .lighthouse import report
         report(tmp / "site", root)
     return 0
+
+
+def _author_loop(root: Path, tmp: Path, args: argparse.Namespace, t: Table, anchor_mk: dict[str, Any]) -> None:
+    """The rows of the author's loop (issue 25): builds with the suite, the served-page latency, incremental==clean."""
+    twice = run_stage("build_twice", root=str(root), out=str(tmp / "site-twice"), cache_dir=str(tmp / "cache-twice"))
+    t.add("cold build with the AVS suite (empty cache, --jobs 2)", twice, "plain mkdocs", anchor_mk,
+          "" if "na" in twice else f"{twice['tests'][0]}; {twice['worked'][0]}")
+    tree = run_stage("anchor_tree_hash", root=str(root))
+    if "na" not in twice:
+        t.add("build, nothing changed", {**twice, "wall": twice["unchanged_s"]}, "read+hash of the tree", tree,
+              f"{twice['tests'][1]}; {twice['worked'][1]}")
+    servers = ["specgen"] + ([] if "mkdocs-serve" in args.skip else ["mkdocs"])
+    for server in servers:
+        loop = run_stage("serve_loop", root=str(root), server=server, edits=3, tmp=str(tmp / f"loop-{server}"),
+                         cache_dir=str(tmp / f"cache-loop-{server}"))  # cold, as the cold build above
+        label = "specgen serve" if server == "specgen" else "mkdocs serve, plugin line only"
+        if "na" in loop:
+            t.add(f"edit -> served page ({label})", loop)
+            continue
+        t.rows.append((f"first serve ({label})", fmt_s(loop["first_serve_s"]), "", "", "",
+                       f"dirty-build warning: {loop['dirty_warning']}; every test result shown after "
+                       f"{fmt_s(loop['first_results_s'])} (the suite runs in the background)"))
+        for kind, what in (("prose", "NDF prose line"), ("asl", "the instruction's ASL"),
+                           ("helper", "helper ExecuteTileBinary")):
+            e = loop[kind]
+            t.add(f"  edit -> served page: {what}", {"wall": e["median_s"]}, "read+hash of the tree", tree,
+                  note=f"median of {e['walls']}; server CPU median {fmt_s(e['median_cpu_s'])}; worked "
+                       f"examples re-ran {e['worked_rerun']}, AVS tests re-ran {e['tests_rerun']}")
+    if "equal" in args.skip:
+        t.rows.append(("incremental equals clean", "skipped (--skip equal)", "", "", "", ""))
+    else:
+        eq = run_stage("incremental_equals_clean", root=str(root), tmp=str(tmp / "equal"))
+        t.add("incremental equals clean (one edit of each kind)", eq,
+              note="" if "na" in eq else f"{eq['differences']} files differ from a clean build; edits "
+                                          f"{eq['edits']}; rebuilds {eq['rebuilds']}")
 
 
 def _rules(res: dict[str, Any]) -> str:
