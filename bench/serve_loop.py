@@ -8,9 +8,10 @@ the copy: ``specgen serve --root COPY`` or, with ``--server mkdocs``, a plain ``
 project whose ``mkdocs.yml`` has only a site name and the plugin line (``plugins: [{specgen: {root: COPY}}]``).
 Three kinds of edit are made, each ``--edits`` times, a few seconds apart:
 
-* ``prose``: a word of an NDF clause of the instruction unit (``TMUL.asl`` on the corpus) changes;
+* ``prose``: a word of an NDF clause of the instruction unit (``TMUL.asl`` on the corpus) changes (a unit
+  without NDF prose, as in 0.58.0, gets a comment on a line of its DOC region: text the page shows);
 * ``asl``: a statement is added to the body of the instruction's ``InstructionContractDataTypeLegal_<MN>``
-  (its worked example and its tests execute it);
+  (its worked example and its tests execute it), or of the first function the unit declares for it;
 * ``helper``: a statement is added to the body of a helper the instruction executes (``ExecuteTileBinary``).
 
 The statement goes on the body's ``begin`` line, so no other declaration moves (a moved declaration is
@@ -59,7 +60,8 @@ class Target:
     kind: str
     file: str  # root-relative
     page: str  # site path without suffix, e.g. en/tile/.../TMUL
-    anchor: str  # the text after which a line is inserted (asl, helper) or the word replaced (prose)
+    anchor: str  # the declaration whose body gets a statement (asl, helper), or the start of the prose line
+    sep: str = " "  # what goes between the prose line's start and the marker
 
 
 @dataclass
@@ -92,20 +94,56 @@ def scratch_copy(src: Path, dst: Path) -> None:
 
 
 def targets(root: Path, mnemonic: str, helper: str) -> list[Target]:
-    """The three edit targets, found in the tree (the unit named after the mnemonic; the helper's unit)."""
+    """The three edit targets, found in the tree (the unit named after the mnemonic; the helper's unit).
+
+    The prose edit changes the last word of a line of the unit's NDF clause text; a unit without NDF
+    prose (0.58.0's instruction units have none) gets a trailing comment on a line of its ``DOC-BEGIN``
+    region instead, the other text a page shows verbatim. The instruction's own ASL is its DataType
+    legality predicate where it has one, else the first function the unit declares for the mnemonic.
+    """
     unit = next(p for p in sorted((root / "asl").rglob(f"{mnemonic}.asl")))
     rel = unit.relative_to(root).as_posix()
     text = unit.read_text(encoding="utf-8")
-    prose = next(line for line in text.splitlines()
-                 if line.startswith("// ") and " MUST " in line and "ndf:" not in line)
-    word = prose.split()[-1]
+    page = "en/" + rel.removeprefix("asl/").removesuffix(".asl")
+    prose = _ndf_prose(text)
+    if prose is not None:
+        word = prose.split()[-1]
+        edit = Target("prose", rel, page, prose[: len(prose) - len(word)].rstrip())
+    else:
+        edit = Target("prose", rel, page, _doc_line(text), sep=" // ")
+    own = OWN_ASL + mnemonic if OWN_ASL + mnemonic in text else next(
+        m.group(0) for m in re.finditer(rf"^(?:\w+ )?func \w+_{mnemonic}\b", text, re.M))
     helper_unit = next(p for p in sorted((root / "asl").rglob("*.asl"))
                        if re.search(rf"^func {helper}\(", p.read_text(encoding="utf-8"), re.M))
     hrel = helper_unit.relative_to(root).as_posix()
-    page = "en/" + rel.removeprefix("asl/").removesuffix(".asl")
-    return [Target("prose", rel, page, prose.rsplit(" ", 1)[0] + " " + word),
-            Target("asl", rel, page, OWN_ASL + mnemonic),
+    return [edit, Target("asl", rel, page, own),
             Target("helper", hrel, "en/" + hrel.removeprefix("asl/").removesuffix(".asl"), f"func {helper}(")]
+
+
+def _ndf_prose(text: str) -> str | None:
+    """A prose line of the unit's first NDF clause with at least two words (not its ``ndf:`` line)."""
+    inside = False
+    for line in text.splitlines():
+        if line.startswith("// NDF-BEGIN:"):
+            inside = True
+        elif line.startswith("// NDF-END:"):
+            inside = False
+        elif inside and line.startswith("// ") and not line.startswith("// ndf:") and len(line.split()) > 2:
+            return line
+    return None
+
+
+def _doc_line(text: str) -> str:
+    """The first statement line of the unit's first DOC region (a comment appended to it moves nothing)."""
+    inside = False
+    for line in text.splitlines():
+        if line.startswith("// DOC-BEGIN:"):
+            inside = True
+        elif line.startswith("// DOC-END:"):
+            inside = False
+        elif inside and line.rstrip().endswith(";") and "//" not in line:
+            return line
+    raise LookupError("the unit has neither NDF prose nor a DOC region to edit")
 
 
 def apply_edit(root: Path, t: Target, marker: str) -> None:
@@ -113,12 +151,14 @@ def apply_edit(root: Path, t: Target, marker: str) -> None:
     p = root / t.file
     text = p.read_text(encoding="utf-8")
     if t.kind == "prose":
-        new = re.sub(rf"^{re.escape(t.anchor)}.*$", f"{t.anchor} {marker}", text, count=1, flags=re.M)
+        new = re.sub(rf"^{re.escape(t.anchor)}.*$", lambda _m: f"{t.anchor}{t.sep}{marker}", text, count=1,
+                     flags=re.M)
     else:  # a statement on the body's ``begin`` line: the function's AST changes, no other declaration moves
         start = text.index(t.anchor)
         begin = text.index("\nbegin", start) + 1
         end = text.index("\n", begin)
         new = text[:begin] + f"begin let {marker} = 1;" + text[end:]
+    assert new != text, f"the {t.kind} edit of {t.file} changed nothing"
     p.write_text(new, encoding="utf-8")
 
 
