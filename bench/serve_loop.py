@@ -222,7 +222,7 @@ def wait_for(server: Server, url: str, needle: str, limit: float) -> float:
     return time.perf_counter() - t
 
 
-def until_shown(server: Server, url: str, marker: str, limit: float = 300.0) -> float:
+def until_shown(server: Server, url: str, marker: str, limit: float = 900.0) -> float:
     """The page's own live-reload loop: long-poll for a newer build, fetch, repeat until the edit shows."""
     t0 = time.perf_counter()
     while True:

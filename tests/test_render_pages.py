@@ -151,8 +151,11 @@ def test_test_page_shows_the_result_measured_on_exactly_this_content(bundled_cop
 
     uri = "en/tests/tile/elementwise-tile-tile/arithmetic/TMUL.md"
 
+    graphs: list[SpecGraph] = []
+
     def page(run: bool | None) -> tuple[str, object]:
         graph = SpecGraph.build(load_spec(bundled_copy))
+        graphs.append(graph)
         conf = None
         if run is not None:
             conf = conformance(graph, jobs=1, run=run)
@@ -178,6 +181,12 @@ def test_test_page_shows_the_result_measured_on_exactly_this_content(bundled_cop
     stale, conf = page(False)
     assert conf.state == "running" and conf.pending  # type: ignore[attr-defined]
     assert 'data-status="running"' in stale and stale.count('data-status="passed"') < n
+    # a page showing only tests that did not read the helper keeps its key: it is not rendered again
+    from specgen.render.conformance import page_key
+    pending = {c.path for c in conf.pending}  # type: ignore[attr-defined]
+    others = [t.path for t in graphs[-1].spec.tests if t.path not in pending]
+    assert others and page_key(graphs[-2], others) == page_key(graphs[-1], others)
+    assert page_key(graphs[-2], sorted(pending)) != page_key(graphs[-1], sorted(pending))
 
 
 @pytest.mark.corpus

@@ -94,12 +94,13 @@ def page_key(graph: SpecGraph, paths: Iterable[str], unit_path: str | None = Non
     conf = CONFORMANCE(graph)
     if conf is None:
         return "-"
-    h = hashlib.blake2b(conf.state.encode(), digest_size=16)
+    # not the suite's state: a test page changes when one of its own tests' outcome does, not when another
+    # test starts running somewhere (which would re-render every test page for a one-test edit)
+    h = hashlib.blake2b(f"{conf.profile}\0{conf.max_steps}".encode(), digest_size=16)  # shown with each result
     for p in paths:
         h.update(b"\0" + p.encode() + b"\0" + conf.outcomes.get(p, Outcome("not-run")).digest().encode())
     if unit_path is not None:
-        cov = conf.coverage.get(unit_path) if conf.coverage is not None else None
-        h.update(repr(cov).encode())
+        h.update(repr(coverage_view(graph, unit_path)).encode())
     return h.hexdigest()
 
 
