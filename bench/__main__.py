@@ -206,6 +206,9 @@ def _author_loop(root: Path, tmp: Path, args: argparse.Namespace, t: Table, anch
         for kind, what in (("prose", "NDF prose line"), ("asl", "the instruction's ASL"),
                            ("helper", "helper ExecuteTileBinary")):
             e = loop[kind]
+            if e.get("error"):
+                t.add(f"  edit -> served page: {what}", {"na": f"not measured: {e['error'][-120:]}"})
+                continue
             t.add(f"  edit -> served page: {what}", {"wall": e["median_s"]}, "read+hash of the tree", tree,
                   note=f"median of {e['walls']}; server CPU median {fmt_s(e['median_cpu_s'])}; worked "
                        f"examples re-ran {e['worked_rerun']}, AVS tests re-ran {e['tests_rerun']}")

@@ -239,12 +239,16 @@ def until_shown(server: Server, url: str, marker: str, limit: float = 900.0) -> 
 
 
 def measure(root_src: Path, kind: str, edits: int, port: int | None, mnemonic: str, helper: str,
-            settle: float) -> dict[str, Any]:
+            settle: float, scratch: Path | None = None) -> dict[str, Any]:
+    """``scratch``: copy the tree to ``scratch/spec`` (replacing what is there) instead of a new temporary
+    directory, so a second run on the same root path reuses the first one's stores (a warm first serve)."""
     tmp = Path(tempfile.mkdtemp(prefix="specgen-loop-"))
     env = {**os.environ}
     env.setdefault("SPECGEN_CACHE_DIR", str(tmp / "cache"))
     try:
-        root = tmp / "spec"
+        root = (scratch if scratch is not None else tmp) / "spec"
+        if root.exists():
+            shutil.rmtree(root)
         scratch_copy(root_src, root)
         tgts = targets(root, mnemonic, helper)
         server = start(kind, root, tmp, free_port(port), env)
@@ -258,16 +262,20 @@ def measure(root_src: Path, kind: str, edits: int, port: int | None, mnemonic: s
             time.sleep(settle)
             for t in tgts:
                 walls, cpus, logs = [], [], []
-                for i in range(edits):
-                    marker = f"bench_marker_{t.kind}_{i}_{time.time_ns() % 10**8}"
-                    seen = len(server.log)
-                    c0 = cpu_seconds(server.proc.pid)
-                    apply_edit(root, t, marker)
-                    walls.append(round(until_shown(server, server.url(t.page), marker), 3))
-                    cpus.append(round(cpu_seconds(server.proc.pid) - c0, 3))
-                    quiet(server, seen)  # the tests the edit affected have run; the next edit starts from rest
-                    time.sleep(settle)
-                    logs.append([x for x in server.log[seen:] if "specgen" in x or "rebuil" in x.lower()])
+                try:
+                    for i in range(edits):
+                        marker = f"bench_marker_{t.kind}_{i}_{time.time_ns() % 10**8}"
+                        seen = len(server.log)
+                        c0 = cpu_seconds(server.proc.pid)
+                        apply_edit(root, t, marker)
+                        walls.append(round(until_shown(server, server.url(t.page), marker), 3))
+                        cpus.append(round(cpu_seconds(server.proc.pid) - c0, 3))
+                        quiet(server, seen)  # the tests the edit affected have run; the next edit starts from rest
+                        time.sleep(settle)
+                        logs.append([x for x in server.log[seen:] if "specgen" in x or "rebuil" in x.lower()])
+                except RuntimeError as e:  # said in the output; the other kinds are still measured
+                    out["edits"][t.kind] = {"file": t.file, "page": t.page, "error": str(e)[-3000:], "walls": walls}
+                    continue
                 out["edits"][t.kind] = {"file": t.file, "page": t.page, "walls": walls, "cpu": cpus,
                                         "median_s": statistics.median(walls),
                                         "median_cpu_s": statistics.median(cpus), "log": logs}
@@ -294,12 +302,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--settle", type=float, default=3.0,
                     help="seconds of rest after the background tests finished (default %(default)s)")
     ap.add_argument("--json", type=Path, default=None)
+    ap.add_argument("--scratch", type=Path, default=None,
+                    help="copy the tree to SCRATCH/spec (kept) instead of a new temporary directory")
     args = ap.parse_args(argv)
-    res = measure(args.root.resolve(), args.server, args.edits, args.port, args.mnemonic, args.helper, args.settle)
+    res = measure(args.root.resolve(), args.server, args.edits, args.port, args.mnemonic, args.helper, args.settle,
+                  args.scratch.resolve() if args.scratch else None)
     print(f"{res['server']} serve on {res['root']}: first serve {res['first_serve_s']} s; "
           f"dirty-build warning: {res['dirty_warning']}")
     print(f"  every test page shows a result after {res['first_results_s']} s")
     for kind, e in res["edits"].items():
+        if "error" in e:
+            print(f"  {kind:6} {e['file']}: not measured ({len(e['walls'])} edit(s) shown: {e['walls']}):\n{e['error']}")
+            continue
         print(f"  {kind:6} {e['file']}: median {e['median_s']:.2f} s {e['walls']}; server CPU median "
               f"{e['median_cpu_s']:.2f} s {e['cpu']}")
         for lines in e["log"][-1:]:

@@ -321,11 +321,15 @@ def serve_loop(a: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {"first_serve_s": res["first_serve_s"], "first_results_s": res["first_results_s"],
                            "dirty_warning": res["dirty_warning"]}
     for kind, e in res["edits"].items():
+        if "error" in e:
+            out[kind] = {"median_s": None, "walls": e["walls"], "median_cpu_s": None, "worked_rerun": [],
+                         "tests_rerun": [], "error": e["error"][-300:]}
+            continue
         worked = [_count(lines, r"worked examples re-ran: (\d+)") for lines in e["log"]]
         tests = [_count(lines, r"AVS tests re-ran in the background: (\d+)") for lines in e["log"]]
         out[kind] = {"median_s": e["median_s"], "walls": e["walls"], "median_cpu_s": e["median_cpu_s"],
                      "worked_rerun": worked, "tests_rerun": tests}
-    out["wall"] = statistics.median(out["prose"]["walls"])
+    out["wall"] = statistics.median(out["prose"]["walls"]) if out["prose"]["walls"] else 0.0
     return out
 
 
