@@ -75,6 +75,15 @@ class Server:
         return f"http://127.0.0.1:{self.port}/{page}{self.suffix}"
 
 
+TRACE: Path | None = None  # --trace FILE: the server's log and each measurement, as they happen
+
+
+def note(text: str) -> None:
+    if TRACE is not None:
+        with TRACE.open("a", encoding="utf-8") as f:
+            f.write(f"[bench {time.strftime('%H:%M:%S')}] {text}\n")
+
+
 def free_port(preferred: int | None) -> int:
     if preferred:
         return preferred
@@ -182,14 +191,19 @@ def start(kind: str, root: Path, tmp: Path, port: int, env: dict[str, str]) -> S
         cmd = [sys.executable, "-m", "mkdocs", "serve", "-f", str(project / "mkdocs.yml"),
                "-a", f"127.0.0.1:{port}"]
         cwd, suffix = project, "/"
+    # SIGINT stops the server (it is how the script ends it), even when this script runs in the background,
+    # where a shell starts it with SIGINT ignored and the server would inherit that
     proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     server = Server(proc, port, suffix)
 
     def pump() -> None:
         assert proc.stdout is not None
         for line in proc.stdout:
             server.log.append(line.rstrip("\n"))
+            if TRACE is not None:
+                with TRACE.open("a", encoding="utf-8") as f:
+                    f.write(line)
 
     threading.Thread(target=pump, daemon=True).start()
     return server
@@ -254,11 +268,13 @@ def measure(root_src: Path, kind: str, edits: int, port: int | None, mnemonic: s
         server = start(kind, root, tmp, free_port(port), env)
         try:
             first = wait_for(server, server.url(tgts[0].page), mnemonic, 1800)
+            note(f"first serve: the page answered after {first:.1f} s")
             out: dict[str, Any] = {"server": kind, "root": str(root_src), "first_serve_s": round(first, 2),
                                    "dirty_warning": any("'dirty' build" in x for x in server.log), "edits": {}}
             t0 = time.perf_counter()
             quiet(server, 0)
             out["first_results_s"] = round(first + time.perf_counter() - t0, 2)  # every test page shows a result
+            note(f"every test result shown after {out['first_results_s']} s")
             time.sleep(settle)
             for t in tgts:
                 walls, cpus, logs = [], [], []
@@ -268,8 +284,10 @@ def measure(root_src: Path, kind: str, edits: int, port: int | None, mnemonic: s
                         seen = len(server.log)
                         c0 = cpu_seconds(server.proc.pid)
                         apply_edit(root, t, marker)
+                        note(f"{t.kind} edit {i} saved ({marker})")
                         walls.append(round(until_shown(server, server.url(t.page), marker), 3))
                         cpus.append(round(cpu_seconds(server.proc.pid) - c0, 3))
+                        note(f"{t.kind} edit {i} shown after {walls[-1]} s wall, {cpus[-1]} s server CPU")
                         quiet(server, seen)  # the tests the edit affected have run; the next edit starts from rest
                         time.sleep(settle)
                         logs.append([x for x in server.log[seen:] if "specgen" in x or "rebuil" in x.lower()])
@@ -304,7 +322,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, default=None)
     ap.add_argument("--scratch", type=Path, default=None,
                     help="copy the tree to SCRATCH/spec (kept) instead of a new temporary directory")
+    ap.add_argument("--trace", type=Path, default=None, help="append the server's log and each figure to FILE as they come")
     args = ap.parse_args(argv)
+    global TRACE
+    TRACE = args.trace
     res = measure(args.root.resolve(), args.server, args.edits, args.port, args.mnemonic, args.helper, args.settle,
                   args.scratch.resolve() if args.scratch else None)
     print(f"{res['server']} serve on {res['root']}: first serve {res['first_serve_s']} s; "
