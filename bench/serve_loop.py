@@ -216,11 +216,14 @@ def cpu_seconds(pid: int) -> float:
 
 
 def quiet(server: Server, since: int, limit: float = 3600.0) -> None:
-    """Wait until no AVS test runs in the background: the last build after ``since`` says none is running."""
+    """Wait until no AVS test runs in the background and the server is idle: the last build after ``since``
+    says none is running, and that build has finished (mkdocs said it reloads the browsers after it)."""
     t = time.perf_counter()
     while time.perf_counter() - t < limit and server.proc.poll() is None:
-        builds = [x for x in server.log[since:] if "AVS tests:" in x and "pages (" in x]
-        if builds and "running" not in builds[-1].split("AVS tests:", 1)[1]:
+        log = server.log[since:]
+        builds = [i for i, x in enumerate(log) if "AVS tests:" in x and "pages (" in x]
+        if builds and "running" not in log[builds[-1]].split("AVS tests:", 1)[1] \
+                and any("Reloading browsers" in x or "Serving on" in x for x in log[builds[-1]:]):
             return
         time.sleep(1.0)
 
