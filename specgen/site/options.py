@@ -108,6 +108,9 @@ class SpecgenConfig(Config):
     templates_dir = c.Optional(c.Type(str))
     releases = c.Type(list, default=[])  # [{root, name}]: one site, a directory per release (``specgen build``)
     release = c.Optional(c.Type(str))  # which of ``releases`` this build renders (default: the newest)
+    # hand pages about specgen itself: in the site of specgen's bundled sample only, never in the site of
+    # another spec tree built with the same config (``specgen build --root OTHER``)
+    specgen_pages = c.Type(list, default=[])
 
 
 def declared_languages(config: Any) -> list[str]:

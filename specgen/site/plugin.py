@@ -136,6 +136,14 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
             extra["version"] = {"provider": "mike"}
         _add_assets(config, RELEASE_ASSETS)
 
+    def own_site(self) -> bool:
+        """Whether this is specgen's own site (the bundled sample spec's): only it keeps ``specgen_pages``."""
+        from ..bundled import BundledMissing, spec_root
+        try:
+            return self.root is not None and self.root.resolve() == spec_root().resolve()
+        except BundledMissing:
+            return False
+
     def _options(self, config: Any) -> RenderOptions:
         langs = sorted(self.langs, key=list(LANGUAGES).index)  # page order independent of the main language
         return RenderOptions(langs=tuple(langs), source_url=self.config.source_url, commit=self.config.commit,
@@ -175,6 +183,11 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         return pages, changed
 
     def on_files(self, files: Files, *, config: Any) -> Files:
+        if not self.own_site():
+            for uri in self.config.specgen_pages:
+                found = files.get_file_from_path(uri)
+                if found is not None:
+                    files.remove(found)
         pages, changed = self.render_pages(config)
         self._rewritten = build.add_pages(files, config, pages, changed)
         hand = {f.src_uri: hand_title(f.content_string) for f in files.documentation_pages()
