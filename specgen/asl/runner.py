@@ -27,7 +27,6 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Callable
-from xml.sax.saxutils import quoteattr
 
 from ..loader import load_spec
 from ..loader.tree import Spec
@@ -213,16 +212,20 @@ def _run_batch(cases: list[TestCase]) -> tuple[list[TestResult], set | None]:
 
 def run_tests(spec: Spec, selectors: list[str], jobs: int = 1,
               profile: str = "reference", max_steps: int | None = None,
-              coverage: bool = False, progress: Callable[[int, int], None] | None = None) -> TestRunReport:
+              coverage: bool = False, progress: Callable[[int, int], None] | None = None,
+              only: set[str] | None = None) -> TestRunReport:
     """Run the selected AVS tests of ``spec``; see the module docstring for statuses.
 
     ``max_steps`` overrides the tree's step budget per test; ``coverage``
     records the statements run (merged over the workers) in the report;
-    ``progress(done, total)`` is told as results come in (the command line's progress).
+    ``progress(done, total)`` is told as results come in (the command line's progress);
+    ``only`` keeps the selected tests with these paths (one shard, :mod:`specgen.asl.sharding`).
     """
     tell = progress or (lambda done, total: None)
     t0 = time.perf_counter()
     cases = select(discover(spec), list(selectors))
+    if only is not None:
+        cases = [c for c in cases if c.path in only]
     if not cases:
         return TestRunReport([], time.perf_counter() - t0, 0.0, profile, jobs)
     jobs = max(1, min(jobs, len(cases)))
@@ -270,9 +273,11 @@ def _source_line(texts: dict[str, str], location: str) -> str:
         return ""
 
 
-def format_text(report: TestRunReport, spec: Spec) -> str:
+def format_text(report: TestRunReport, spec: Spec | None) -> str:
+    """Every test that did not pass (where, the spec's line when ``spec`` is given, the ASL stack), then
+    the counts; the JUnit report is written by :mod:`specgen.report.junit` (see ``specgen test``)."""
     out = []
-    texts = {u.path: u.text for u in spec.units} | {t.path: t.text for t in spec.tests}
+    texts = ({u.path: u.text for u in spec.units} | {t.path: t.text for t in spec.tests}) if spec is not None else {}
     for r in report.results:
         if r.status == "passed":
             continue
@@ -291,28 +296,3 @@ def format_text(report: TestRunReport, spec: Spec) -> str:
         f"profile {report.profile}, jobs {report.jobs})"
     )
     return "\n".join(out) + "\n"
-
-
-def format_junit(report: TestRunReport) -> str:
-    c = report.counts
-    lines = [
-        '<?xml version="1.0" encoding="UTF-8"?>',
-        f'<testsuite name="specgen-asl" tests="{len(report.results)}" failures="{c["failed"]}" '
-        f'errors="{c["error"]}" skipped="0" time="{report.total_seconds:.3f}">',
-    ]
-    for r in report.results:
-        name = quoteattr(r.id or r.path)
-        lines.append(f'  <testcase classname={quoteattr(r.path)} name={name} time="{r.seconds:.4f}">')
-        detail = "\n".join([r.location, *r.stack])
-        if r.status == "failed":
-            kind = quoteattr(r.reason or "assert")
-            lines.append(f'    <failure message={quoteattr(r.message)} type={kind}>{_xml(detail)}</failure>')
-        elif r.status == "error":
-            lines.append(f'    <error message={quoteattr(r.message)} type={quoteattr(r.reason)}>{_xml(detail)}</error>')
-        lines.append("  </testcase>")
-    lines.append("</testsuite>")
-    return "\n".join(lines) + "\n"
-
-
-def _xml(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -34,6 +34,7 @@ from . import searchindex
 from .inputs import SiteInputError, forget_rebuilt_pages, search_plugin
 from .language import Chrome, hand_title, page_language, supplied_nav
 from .options import SpecgenConfig, declared_languages
+from .prepare import own_site
 from .releases import RELEASE_ASSETS, Graphs, Release, order, parse_releases, release_name
 from .serve import ROOT_ENV, ServeState
 
@@ -136,14 +137,6 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
             extra["version"] = {"provider": "mike"}
         _add_assets(config, RELEASE_ASSETS)
 
-    def own_site(self) -> bool:
-        """Whether this is specgen's own site (the bundled sample spec's): only it keeps ``specgen_pages``."""
-        from ..bundled import BundledMissing, spec_root
-        try:
-            return self.root is not None and self.root.resolve() == spec_root().resolve()
-        except BundledMissing:
-            return False
-
     def _options(self, config: Any) -> RenderOptions:
         langs = sorted(self.langs, key=list(LANGUAGES).index)  # page order independent of the main language
         return RenderOptions(langs=tuple(langs), source_url=self.config.source_url, commit=self.config.commit,
@@ -183,7 +176,7 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         return pages, changed
 
     def on_files(self, files: Files, *, config: Any) -> Files:
-        if not self.own_site():
+        if not own_site(self.root):
             for uri in self.config.specgen_pages:
                 found = files.get_file_from_path(uri)
                 if found is not None:
