@@ -111,7 +111,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     else:
         if info is not None:
             out.write(f"shard {info.index}/{info.count}: {len(report.results)} of {info.suite_tests} tests\n")
-        out.write(format_text(report, spec))
+        out.write(painted(format_text(report, spec), bool(getattr(args, "color_out", False))))
     if coverage:
         _write_coverage(spec, report.coverage or set(), args, out)
     ok = report.ok or (info is not None and not report.results)  # an empty shard of a small suite passes
@@ -161,8 +161,24 @@ def _merge(args: argparse.Namespace, out: TextIO) -> int:
         if shards:
             out.write(f"merged {len(shards)} shards of {shards[0].suite_tests} tests "
                       f"(wall time: the slowest shard's)\n")
-        out.write(format_text(report, None))
+        out.write(painted(format_text(report, None), bool(getattr(args, "color_out", False))))
     return ExitCode.OK if report.ok else ExitCode.FINDINGS
+
+
+def painted(text: str, on: bool) -> str:
+    """The text report with FAILED and ERROR in red and the counts in green or red, on a terminal that wants it."""
+    from .common import BOLD, GREEN, RED, paint
+    if not on:
+        return text
+    lines = []
+    for line in text.split("\n"):
+        head = line.split(":", 1)[0]
+        if head in ("FAILED", "ERROR"):
+            line = paint(head, BOLD + RED, True) + line[len(head):]
+        elif " passed, " in line and " failed, " in line:
+            line = paint(line, GREEN if " 0 failed, 0 error " in line else RED, True)
+        lines.append(line)
+    return "\n".join(lines)
 
 
 def _write_coverage(spec: "Spec", hits: set, args: argparse.Namespace, out: TextIO) -> None:
