@@ -170,12 +170,12 @@ def test_action_annotates_the_repository_path_writes_sarif_and_fails(spec_in_sub
     rc, log = logs["Check (annotations)"]
     assert rc == 0, log  # the step records the status; the Result step decides
     annotation = next(ln for ln in log.splitlines() if ln.startswith("::error "))
-    assert "file=spec/spec/release-manifest.json" in annotation and "title=manifest-hash-mismatch" in annotation
+    assert f"file=spec/{EDITED_UNIT}," in annotation and "title=manifest-hash-mismatch" in annotation
     sarif = json.loads((repo / "specgen.sarif").read_text(encoding="utf-8"))
     run = sarif["runs"][0]
     assert run["originalUriBaseIds"]["SPECROOT"] == {"uriBaseId": "REPOROOT", "uri": "spec/"}
     uris = {loc["physicalLocation"]["artifactLocation"]["uri"] for r in run["results"] for loc in r["locations"]}
-    assert "spec/spec/release-manifest.json" in uris
+    assert f"spec/{EDITED_UNIT}" in uris
     assert all(r["level"] in ("error", "warning") for r in run["results"]), "min-severity warning: no notes"
     report = json.loads((repo / "specgen-test.json").read_text(encoding="utf-8"))
     assert report["shard"]["index"] == 1 and report["shard"]["count"] == 2 and report["tests"]
