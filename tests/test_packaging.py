@@ -31,23 +31,45 @@ def _name(requirement: str) -> str:
     return re.sub(r"[-_.]+", "-", name[0]).lower()
 
 
-def _imported_modules() -> set[str]:
-    """Top-level modules ``specgen/`` imports that are neither the standard library nor specgen."""
+def _names(node: ast.AST) -> set[str]:
+    if isinstance(node, ast.Import):
+        return {a.name.split(".")[0] for a in node.names}
+    if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+        return {node.module.split(".")[0]}
+    return set()
+
+
+def _imported_modules() -> tuple[set[str], set[str]]:
+    """Top-level modules ``specgen/`` imports that are neither the standard library nor specgen: those it
+    always needs, and those imported only inside ``try: … except ImportError`` (an optional engine)."""
     found: set[str] = set()
+    guarded: set[str] = set()
     for path in (REPO / "specgen").rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Import):
-                found |= {a.name.split(".")[0] for a in node.names}
-            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                found.add(node.module.split(".")[0])
-    return {m for m in found if m not in sys.stdlib_module_names and m != "specgen"}
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            found |= _names(node)
+            if isinstance(node, ast.Try) and any(
+                    isinstance(h.type, ast.Name) and h.type.id in ("ImportError", "ModuleNotFoundError")
+                    for h in node.handlers):
+                for inner in node.body:
+                    for sub in ast.walk(inner):
+                        guarded |= _names(sub)
+    keep = {m for m in found if m not in sys.stdlib_module_names and m != "specgen"}
+    return keep - guarded, keep & guarded
 
 
 def test_runtime_dependencies_are_exactly_what_specgen_imports() -> None:
     declared = {_name(r) for r in PYPROJECT["project"]["dependencies"]}
     dists = packages_distributions()
     imported: dict[str, str] = {}
-    for module in _imported_modules():
+    required, optional = _imported_modules()
+    engines = {_name(r) for r in PYPROJECT["project"]["optional-dependencies"]["engines"]}
+    for module in optional:  # imported when the user chooses it (an engine): an extra, not a dependency
+        name = _name(dists[module][0])
+        assert name in engines or name in declared, f"{module}: optional import in neither the dependencies nor 'engines'"
+        if name in declared:
+            imported[name] = module
+    for module in required:
         providers = dists.get(module)
         assert providers, f"specgen imports {module!r}, which no installed distribution provides"
         imported[_name(providers[0])] = module
