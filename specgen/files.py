@@ -486,4 +486,4 @@ def not_a_spec_tree(root: Path) -> str | None:
         return None  # unreadable: the loader names it
     hint = f"; the spec trees in it: {', '.join(below[:8])}" + (" …" if len(below) > 8 else "") if below else ""
     return (f"{root}: not a spec tree: no specification.toml (nor an asl/ folder){hint}; "
-            "give --root the folder that holds the release's specification.toml")
+            "name the folder that holds the release's specification.toml")

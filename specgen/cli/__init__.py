@@ -42,6 +42,8 @@ from .exitcodes import ExitCode
 
 SUBCOMMANDS = ("validate", "check", "rules", "trace", "manifest", "schema", "render", "decode", "asm", "test", "run",
                "build", "serve", "export", "diff", "completion")
+# the arguments naming spec trees, where it is not ``--root`` (checked like it: exit 2 for a non-tree)
+TREE_ARGS = {"diff": ("old", "new")}
 _CHOICE = re.compile(r"invalid choice: '(?P<word>[^']*)' \(choose from (?P<choices>.*)\)")
 
 
@@ -113,7 +115,7 @@ def _parse(commands: dict[str, ModuleType], argv: list[str]) -> argparse.Namespa
     own = subparsers(parser)[args.command]
     if extra:
         raise UsageError(_unknown_options(extra, own))
-    roots = own_root_option(own)
+    roots = _own_root(own)
     if hasattr(args, "global_root"):
         if roots is None:
             raise UsageError(f"--root does not apply to '{args.command}' (it reads no spec tree through --root)")
@@ -126,7 +128,7 @@ def _parse(commands: dict[str, ModuleType], argv: list[str]) -> argparse.Namespa
     return args
 
 
-def own_root_option(parser: argparse.ArgumentParser) -> argparse.Action | None:
+def _own_root(parser: argparse.ArgumentParser) -> argparse.Action | None:
     """The subcommand's ``--root`` option, if it has one."""
     return parser._option_string_actions.get("--root")
 
@@ -198,6 +200,7 @@ def _refuse_non_tree(args: argparse.Namespace) -> None:
     """A ``--root`` that exists but is no spec tree is refused here, once for every command (exit 2)."""
     from ..files import not_a_spec_tree
     roots = args.root if isinstance(getattr(args, "root", None), list) else [getattr(args, "root", None)]
+    roots += [getattr(args, name, None) for name in TREE_ARGS.get(args.command, ())]
     for root in roots:
         if root is not None:
             why = not_a_spec_tree(Path(root))

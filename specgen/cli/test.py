@@ -57,7 +57,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    """0 every selected test passes, 1 otherwise, 2 nothing to run (problems go to ``out``, as ever)."""
+    """0 every selected test of the shard passes, 1 otherwise, 2 nothing to run or a bad option (one
+    ``specgen test: error:`` line on stderr); ``--merge`` reads reports instead of running anything."""
     from ..asl.profiles import PROFILES
     from ..asl.runner import format_text, run_tests
     from ..asl.sharding import ShardError
