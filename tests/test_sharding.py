@@ -50,6 +50,14 @@ def test_shard_spec() -> None:
             parse_shard(bad)
 
 
+def test_recorded_durations_are_cpu_time_where_the_report_has_it() -> None:
+    """Wall time on a shared runner is mostly the neighbours' load; the JSON report also records CPU time."""
+    from specgen.asl.sharding import durations_of
+    both = Result("a", "t/a", "passed", 6.5, cpu_seconds=1.25)
+    wall_only = Result("b", "t/b", "passed", 2.0)  # read back from JUnit, which has no CPU time
+    assert durations_of([both, wall_only]) == {"t/a": 1.25, "t/b": 2.0}
+
+
 def test_weights_fall_back_to_the_median_then_to_the_text_length() -> None:
     items = [("a", 10), ("b", 20), ("c", 30)]
     assert weights(items, {"a": 1.0, "b": 3.0}) == {"a": 1.0, "b": 3.0, "c": 2.0}
