@@ -469,8 +469,9 @@ def replay(root: Path, log: dict[tuple[str, str], object]) -> bool:
 
 
 #: What makes a folder a spec tree: its ``specification.toml``, or (a tree that keeps the default layout
-#: without one) its ASL source folder
-SPEC_TREE_MARKERS = ("specification.toml", "asl")
+#: without one) a folder of that layout: ASL sources, AVS tests, catalogs, the release manifest or examples
+SPEC_TREE_MARKERS = ("specification.toml", "asl", "tests/asl", "spec/catalog", "spec/release-manifest.json",
+                     "examples")
 
 
 def not_a_spec_tree(root: Path) -> str | None:
@@ -485,5 +486,5 @@ def not_a_spec_tree(root: Path) -> str | None:
     except OSError:
         return None  # unreadable: the loader names it
     hint = f"; the spec trees in it: {', '.join(below[:8])}" + (" …" if len(below) > 8 else "") if below else ""
-    return (f"{root}: not a spec tree: no specification.toml (nor an asl/ folder){hint}; "
+    return (f"{root}: not a spec tree: no specification.toml (nor asl/, tests/asl/, spec/catalog/ or examples/){hint}; "
             "name the folder that holds the release's specification.toml")

@@ -58,8 +58,8 @@ def test_root_before_the_subcommand(bundled_root: Path) -> None:
 def test_a_folder_that_is_not_a_spec_tree_exits_2(argv: list[str], tmp_path: Path) -> None:
     rc, out, err = _cli(*argv, "--root", str(tmp_path))
     assert rc == ExitCode.USAGE and out == ""
-    assert err == (f"specgen {argv[0]}: error: {tmp_path}: not a spec tree: no specification.toml (nor an asl/ "
-                   "folder); name the folder that holds the release's specification.toml\n")
+    assert err == (f"specgen {argv[0]}: error: {tmp_path}: not a spec tree: no specification.toml (nor asl/, "
+                   "tests/asl/, spec/catalog/ or examples/); name the folder that holds the release's specification.toml\n")
 
 
 def test_the_folder_above_the_releases_names_them(corpus_root: Path) -> None:

@@ -101,6 +101,14 @@ def add_pages(files: Files, config: Any, pages: list[Page], changed: dict[str, b
     return rewritten
 
 
+def drop_pages(files: Files, uris: Sequence[str]) -> None:
+    """Leave these hand pages out of the site (``specgen_pages`` in a site that is not specgen's own)."""
+    for uri in uris:
+        found = files.get_file_from_path(uri)
+        if found is not None:
+            files.remove(found)
+
+
 def toc_tokens(toc: tuple[tuple[int, str, str], ...]) -> list[dict[str, Any]]:
     """A page's headings as mkdocs' toc tokens (h3 under the h2 before it)."""
     out: list[dict[str, Any]] = []

@@ -177,10 +177,7 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
 
     def on_files(self, files: Files, *, config: Any) -> Files:
         if not own_site(self.root):
-            for uri in self.config.specgen_pages:
-                found = files.get_file_from_path(uri)
-                if found is not None:
-                    files.remove(found)
+            build.drop_pages(files, self.config.specgen_pages)
         pages, changed = self.render_pages(config)
         self._rewritten = build.add_pages(files, config, pages, changed)
         hand = {f.src_uri: hand_title(f.content_string) for f in files.documentation_pages()
