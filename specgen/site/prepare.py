@@ -16,11 +16,11 @@ from typing import Any, Callable
 
 from ..bundled import BundledMissing, spec_root
 from ..cache import RecordCache
-from ..examples.worked import worked_examples
 from ..graph import SpecGraph
 from ..loader import UNUSABLE_RULES, RootError, load_spec, unusable_findings
 from ..render import example_failures, failures_message
 from ..render.core import DEFAULT_TEMPLATES
+from ..worked.generator import worked_examples
 
 log = logging.getLogger("mkdocs.plugins.specgen")  # a name, not an import: mkdocs shows it, others ignore it
 ASSETS = DEFAULT_TEMPLATES.parent / "assets"
@@ -70,7 +70,7 @@ class LoadTimes:
     load_s: float = 0.0
     examples_s: float = 0.0
     worked_s: float = 0.0
-    worked: str = ""  # the worked-example coverage line (specgen.examples.worked)
+    worked: str = ""  # the worked-example coverage line (specgen.worked.generator)
 
 
 def prepare(root: Path, records: RecordCache | None, stage: Progress) -> tuple[SpecGraph, LoadTimes]:
