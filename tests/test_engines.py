@@ -127,6 +127,18 @@ def test_build_with_zensical(tmp_path: Path, rendered: dict[str, str]) -> None:
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".specgen-")], "scratch or temp folders left"
 
 
+def test_a_failed_zensical_build_leaves_the_previous_site(bundled_copy: Path, tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    out.mkdir()
+    (out / "index.html").write_text("the previous site")
+    (bundled_copy / "spec" / "catalog" / "command-forms.json").write_text("{", encoding="utf-8")
+    proc = _specgen("build", "--engine", "zensical", "--root", str(bundled_copy), "--out", str(out), "--jobs", "1")
+    assert proc.returncode == ExitCode.FINDINGS, proc.stdout + proc.stderr
+    assert "specgen build: error: the build failed: specgen: spec/catalog/command-forms.json:" in proc.stderr
+    assert [p.name for p in out.iterdir()] == ["index.html"] and (out / "index.html").read_text() == "the previous site"
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".specgen-")], "scratch or temp folders left"
+
+
 def test_build_with_properdocs_runs_the_plugin_unchanged(tmp_path: Path, rendered: dict[str, str]) -> None:
     """CI's smoke build with ProperDocs. Called in process, where mkdocs is already imported: the build runs in
     a fresh interpreter, where ProperDocs can take mkdocs' place."""
@@ -151,6 +163,21 @@ def test_properdocs_counts_the_plugins_warnings_in_strict_mode(bundled_copy: Pat
     assert proc.returncode == ExitCode.FINDINGS, proc.stdout + proc.stderr
     assert "over the page budget of 20000" in proc.stderr and "Traceback" not in proc.stderr
     assert not (tmp_path / "s").exists()
+
+
+@pytest.mark.parametrize("config, message", [
+    ("site_name: x\nplugins: [search]\n", "does not enable the specgen plugin"),
+    ("site_name: x\nplugins: [{specgen: {lang: [fr]}}]\n", "option 'lang'"),
+    ("site_name: x\nplugins: [{specgen: {releases: [{root: a}]}}]\n", "export one release at a time"),
+    ("site_name: x\nplugins: [{specgen: nonsense}]\n", "must be a mapping"),
+    ("site_name: [\n", "configuration error in"),
+])
+def test_export_refuses_a_config_it_cannot_use(config: str, message: str, tmp_path: Path) -> None:
+    (tmp_path / "mkdocs.yml").write_text(config, encoding="utf-8")
+    err = io.StringIO()
+    rc = main(["export", "--config", str(tmp_path / "mkdocs.yml"), "--out", str(tmp_path / "out")], io.StringIO(), err)
+    assert rc == ExitCode.USAGE and err.getvalue().startswith("specgen export: error: ") and message in err.getvalue()
+    assert not (tmp_path / "out").exists()
 
 
 def test_zensical_builds_one_release_only(bundled_root: Path, tmp_path: Path) -> None:

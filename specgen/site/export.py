@@ -85,10 +85,18 @@ def _plugin_config(cfg: dict[str, Any], where: Path) -> dict[str, Any]:
         if item == "specgen":
             return {}
         if isinstance(item, dict) and "specgen" in item:
-            return dict(item["specgen"] or {})
+            return _options(item["specgen"], where)
     if isinstance(cfg.get("plugins"), dict) and "specgen" in cfg["plugins"]:
-        return dict(cfg["plugins"]["specgen"] or {})
+        return _options(cfg["plugins"]["specgen"], where)
     raise ExportError(f"{where} does not enable the specgen plugin (add '- specgen' under plugins:)")
+
+
+def _options(value: Any, where: Path) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise ExportError(f"{where}: the specgen plugin's options must be a mapping, got {value!r}")
+    return dict(value)
 
 
 def _langs(plugin: dict[str, Any], theme: dict[str, Any], extra: dict[str, Any], where: Path) -> tuple[str, ...]:
