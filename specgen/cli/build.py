@@ -37,6 +37,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="pages rendered in parallel (default: the CPU count)")
     p.add_argument("--config", type=Path, default=None,
                    help="mkdocs.yml to use (default: the repository's); its specgen root: is used unless --root is given")
+    p.add_argument("--force", action="store_true",
+                   help="replace an existing, non-empty --out that specgen did not write (never the spec root, "
+                        "the config's folder, a checkout's top level or a folder holding one of them)")
 
 
 class Progress:
@@ -70,6 +73,7 @@ class Progress:
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Build the site into ``--out``; print a summary (exit 1 when mkdocs stopped, 2 on a missing input)."""
     from ..site.build import STAGES, BuildFailed, build_site  # mkdocs and the loader: only a build pays
+    from ..outputs import OutputRefused
     from ..site.inputs import SiteInputError, default_config
     progress = Progress(err, STAGES)
     given = getattr(args, "root", None)
@@ -80,7 +84,12 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         result = build_site(roots[0] if roots else None, Path(args.out or "build/site"),
                             Path(args.config or default_config()), jobs=max(1, int(args.jobs or 1)),
                             progress=progress, releases=roots if len(roots) > 1 else (),
-                            notice=lambda line: print(f"specgen build: {line}", file=err, flush=True))
+                            notice=lambda line: print(f"specgen build: {line}", file=err, flush=True),
+                            force=bool(getattr(args, "force", False)))
+    except OutputRefused as e:  # one line naming both paths, nothing built, nothing removed
+        progress.finish()
+        print(str(e), file=err)
+        return ExitCode.USAGE
     except SiteInputError as e:
         print(f"specgen build: {e}", file=err)
         return ExitCode.USAGE

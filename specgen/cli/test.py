@@ -53,6 +53,14 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .progress import Progress
 
     root, selectors = args.root, list(args.selectors)
+    from ..outputs import OutputRefused, check_report_file
+    try:  # the coverage files never overwrite or add a file of the tree the tests come from
+        for flag, path in (("--coverage-json", args.coverage_json), ("--lcov", args.lcov)):
+            if path:
+                check_report_file(path, root, flag=flag)
+    except OutputRefused as e:
+        print(str(e), file=err)
+        return ExitCode.USAGE
     progress = Progress(err, NAME)
     progress.stage("load")
     try:
