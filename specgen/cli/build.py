@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from .common import default_root
+from .common import default_root, printable
 from .exitcodes import ExitCode
 
 COLLECT = True  # runs long or runs spec code without bound: keep the cyclic collector (see specgen.cli)
@@ -91,13 +91,13 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print(str(e), file=err)
         return ExitCode.USAGE
     except SiteInputError as e:
-        print(f"specgen build: {e}", file=err)
+        print(printable(f"specgen build: {e}"), file=err)
         return ExitCode.USAGE
     except BuildFailed as e:
         progress.finish()
-        print(f"specgen build: failed: {e}", file=err)
+        print(printable(f"specgen build: failed: {e}"), file=err)  # may quote spec text: one line each
         for r in e.warnings[:20]:
-            print(f"  {r.levelname.lower()}: {r.getMessage()}", file=err)
+            print(printable(f"  {r.levelname.lower()}: {r.getMessage()}"), file=err)
         return ExitCode.FINDINGS
     progress.finish()
     stats = result.stats
@@ -112,5 +112,5 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     for line in stats.get("worked", []):
         print(f"{line}, {stats.get('worked_s', 0):.1f} s", file=out)
     for line in stats.get("not_rendered", []):
-        print(line, file=out)
+        print(printable(line), file=out)
     return ExitCode.OK
