@@ -16,10 +16,10 @@ from __future__ import annotations
 from sys import getrefcount
 
 from .ast import Node
+from .budget import touch
 from .compile_base import Compiler, Ctx, DispatchTable, Setter, Undefined
 from .compile_expr import compile_slices
 from .errors import ASLError
-from .budget import touch
 from .ops import slice_write, split_slices
 from .widths import global_check
 

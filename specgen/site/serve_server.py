@@ -32,6 +32,7 @@ from typing import Any, Callable, Iterable, Iterator
 from mkdocs.livereload import LiveReloadServer
 
 from ..diagnostics import printable
+from .inputs import _Errors  # the error messages mkdocs logs (its exception only counts them)
 
 log = logging.getLogger("mkdocs.plugins.specgen")
 
@@ -86,17 +87,6 @@ class RebuildStatus:
             return None
         return b"<!doctype html><html><head><meta charset=\"utf-8\"><title>specgen: rebuild failed</title>" \
                b"</head><body>" + banner + b"</body></html>"
-
-
-class _Errors(logging.Handler):
-    """The error messages logged while one build ran."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.ERROR)
-        self.messages: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.messages.append(record.getMessage())
 
 
 class SpecgenServer(LiveReloadServer):
