@@ -104,11 +104,13 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     kinds = ", ".join(f"{v} {k}" for k, v in sorted(stats.get("kinds", {}).items()))
     size, largest = stats.get("largest", (0, ""))
     releases = f" for releases {', '.join(stats['releases'])}" if stats.get("releases") else ""
-    print(f"built {stats.get('pages', 0)} generated pages ({kinds}){releases} into {result.out_dir}", file=out)
-    print(f"rendered {stats.get('rendered', 0)}, load {stats.get('load_s', 0):.1f} s, "
-          f"examples {stats.get('examples_s', 0):.1f} s, "
-          f"render {stats.get('render_s', 0):.1f} s, total {result.elapsed:.1f} s; "
-          f"largest page body {size / 1024:.0f} KiB ({largest}); warnings: {len(result.warnings)}", file=out)
+    print(printable(f"built {stats.get('pages', 0)} generated pages ({kinds}){releases} into {result.out_dir}"),
+          file=out)
+    print(printable(f"rendered {stats.get('rendered', 0)}, load {stats.get('load_s', 0):.1f} s, "
+                    f"examples {stats.get('examples_s', 0):.1f} s, "
+                    f"render {stats.get('render_s', 0):.1f} s, total {result.elapsed:.1f} s; "
+                    f"largest page body {size / 1024:.0f} KiB ({largest}); warnings: {len(result.warnings)}"),
+          file=out)
     for line in stats.get("worked", []):
         print(f"{line}, {stats.get('worked_s', 0):.1f} s", file=out)
     for line in stats.get("not_rendered", []):
