@@ -112,17 +112,22 @@ def e_bin(c: Compiler, node: Node, ctx: Ctx) -> Expr:
                 touched(x)
             return f(x, y)
         return cmp
-    if op in ("==", "!="):  # big values cost their size (budget.py); small ones one type test
-        same = op == "=="
-
+    if op == "==":  # a big integer costs its size (budget.py; a big bitvector in Bits.__eq__)
         def equal(fr):
             x = left(fr)
             y = right(fr)
-            tx = type(x)
-            if (tx is int and not -_FREE < x < _FREE) or (tx is Bits and x.n > FREE_BITS):
+            if type(x) is int and not -_FREE < x < _FREE:
                 touched(x)
-            return (x == y) is same
+            return x == y
         return equal
+    if op == "!=":
+        def unequal(fr):
+            x = left(fr)
+            y = right(fr)
+            if type(x) is int and not -_FREE < x < _FREE:
+                touched(x)
+            return x != y
+        return unequal
     if op == "+" and r_node.kind == "e_lit" and type(r_node.args[0]) is int:
         k = r_node.args[0]
 

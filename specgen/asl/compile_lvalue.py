@@ -21,7 +21,8 @@ from .compile_base import Compiler, Ctx, DispatchTable, Setter, Undefined
 from .compile_expr import compile_slices
 from .errors import ASLError
 from .ops import slice_write, split_slices
-from .widths import global_check
+from .values import Bits
+from .widths import global_check, mismatch
 
 LVALUE: DispatchTable = DispatchTable("assignment target")
 
@@ -96,6 +97,14 @@ def compile_lvalue(c: Compiler, node: Node, ctx: Ctx) -> Setter:
         held = ctx.widths.get(name) if is_local else global_check(c, name)
         if held is None:
             return setter
+        if held.width is not None and is_local:  # a constant bits(N) local: tested inline
+            n, what = held.width, held.what
+
+            def set_local_width(fr, v):
+                if type(v) is not Bits or v.n != n:
+                    raise mismatch(what, n, v)
+                fr[name] = v
+            return set_local_width
 
         def set_checked(fr, v):  # a declared bitvector width holds (widths.py)
             held(fr, v)

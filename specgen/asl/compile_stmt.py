@@ -26,7 +26,7 @@ from .compile_types import bits_width, default
 from .errors import ASLAssertionError, ASLError
 from .ops import hkey
 from .values import Bits, show
-from .widths import declared_width, remember
+from .widths import declared_width, mismatch, remember
 
 STMT: DispatchTable = DispatchTable("statement")
 
@@ -166,6 +166,20 @@ def s_decl(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
     span = ctx.span(node)
     rhs = c._expr(init, ctx)
     fail = c._fail
+    if checked is not None and checked.width is not None:  # a constant bits(N): tested inline
+        n, what = checked.width, checked.what
+
+        def s_decl_width(fr):
+            try:
+                v = rhs(fr)
+                if type(v) is not Bits or v.n != n:
+                    raise mismatch(what, n, v)
+                fr[name] = v
+            except ASLError:
+                raise
+            except Exception as exc:  # noqa: BLE001
+                raise fail(exc, span) from None
+        return s_decl_width
     if checked is not None:
         def s_decl_checked(fr):
             try:
@@ -239,7 +253,16 @@ def s_return(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
             record(span, v)
             return (v,)
         return guard(c, s_return_traced, span)
-    if result is not None:  # the function is declared to return a bits(N): the value has N bits
+    if result is not None and result.width is not None:  # declared => bits(N), N constant: tested inline
+        n, what = result.width, result.what
+
+        def s_return_width(fr):
+            v = e(fr)
+            if type(v) is not Bits or v.n != n:
+                raise mismatch(what, n, v)
+            return (v,)
+        return guard(c, s_return_width, ctx.span(node))
+    if result is not None:  # => bits(N) with N from the frame
         def s_return_checked(fr):
             v = e(fr)
             result(fr, v)

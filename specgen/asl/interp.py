@@ -37,7 +37,7 @@ from .index import SpecIndex
 from .memo import memoizing
 from .stdlib import BUILTINS, BuiltinError
 from .values import Bits, show
-from .widths import entry
+from .widths import entry, mismatch
 
 
 class _Func:
@@ -374,19 +374,43 @@ class Interpreter:
         names = tuple(p[0] for p in decl.params)
         ctx = Ctx(decl.path, set(names), decl.name)
         collect_locals(decl.body, ctx.locals)  # every let/var/for/tuple name in the body
-        on_entry = entry(self, decl, ctx)  # declared bitvector widths of the parameters and result
+        checks = entry(self, decl, ctx)  # declared bitvector widths of the parameters and result
         body = self._block(decl.body, ctx)
-        if on_entry is not None:
-            unchecked = body
+        if checks is not None and checks.frame is not None:  # widths that need the frame: a wrapper
+            unchecked, on_entry = body, checks.frame
 
             def body(fr):
                 on_entry(fr)
                 return unchecked(fr)
+        consts = checks.consts if checks is not None else ()
         nparams = len(names)
         budget = self.budget
         max_steps = self.max_steps_of
 
-        if nparams == 0:
+        if consts and nparams == 1:  # one bits(N) parameter of constant N: tested inline (a hot path)
+            p0 = names[0]
+            (_, w0, what0), = consts
+
+            def run(a0):
+                budget[0] -= 1
+                if budget[0] < 0:
+                    raise StepBudgetExceeded(max_steps())
+                if type(a0) is not Bits or a0.n != w0:
+                    raise mismatch(what0, w0, a0)
+                r = body({p0: a0})
+                return r[0] if r is not None else None
+        elif consts:
+            def run(*args):
+                budget[0] -= 1
+                if budget[0] < 0:
+                    raise StepBudgetExceeded(max_steps())
+                for i, w, what in consts:
+                    a = args[i]
+                    if type(a) is not Bits or a.n != w:
+                        raise mismatch(what, w, a)
+                r = body(dict(zip(names, args)))
+                return r[0] if r is not None else None
+        elif nparams == 0:
             def run(*args):
                 budget[0] -= 1
                 if budget[0] < 0:

@@ -37,6 +37,8 @@ class Bits:
         self.n = n
 
     def __eq__(self, other: object) -> bool:
+        if self.n > FREE_BITS:  # comparing a big value reads all of it: its size costs steps
+            touch(self.n)
         return type(other) is Bits and other.n == self.n and other.v == self.v
 
     def __ne__(self, other: object) -> bool:

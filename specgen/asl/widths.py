@@ -23,7 +23,7 @@ parameters, which the interpreter does not support.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from .ast import FuncDecl, Node
 from .compile_base import Compiler, Ctx, Undefined
@@ -64,21 +64,33 @@ def _given(v: object) -> str:
     return f"a bits({v.n})" if type(v) is Bits else show(v)
 
 
+def mismatch(what: str, n: int, v: object) -> TypeError:
+    """The error for a value ``v`` stored where ``what`` is declared ``bits(n)``."""
+    return TypeError(f"{what} is declared bits({n}), given {_given(v)}")
+
+
 def check(width: Width, what: str) -> Check:
-    """``check(fr, v)``: a ``TypeError`` naming ``what`` unless ``v`` is a bits of the declared width."""
+    """``check(fr, v)``: a ``TypeError`` naming ``what`` unless ``v`` is a bits of the declared width.
+
+    A constant width is also the check's ``width`` attribute, so the hottest callers (a call's
+    arguments, a ``return``) test it inline instead of calling the check.
+    """
     if type(width) is int:
         n = width
 
         def check_const(fr: dict, v: object) -> None:
             if type(v) is not Bits or v.n != n:
-                raise TypeError(f"{what} is declared bits({n}), given {_given(v)}")
+                raise mismatch(what, n, v)
+        check_const.width = n  # type: ignore[attr-defined]
+        check_const.what = what  # type: ignore[attr-defined]
         return check_const
     w = width
 
     def check_frame(fr: dict, v: object) -> None:
         n = bits_width(w(fr))  # type: ignore[operator]
         if type(v) is not Bits or v.n != n:
-            raise TypeError(f"{what} is declared bits({n}), given {_given(v)}")
+            raise mismatch(what, n, v)
+    check_frame.width = None  # type: ignore[attr-defined]
     return check_frame
 
 
@@ -102,30 +114,39 @@ def global_check(c: Compiler, name: str) -> Check | None:
     return check(width, f"global '{name}'") if width is not None else None
 
 
-def entry(c: Compiler, decl: FuncDecl, ctx: Ctx) -> Callable[[dict], None] | None:
-    """Check a function's bitvector parameters on entry (and note their widths and the declared result's
-    for its body); None when it has none, so such a function pays nothing."""
-    checks: list[tuple[str, Check]] = []
-    for name, ty in decl.params:
-        found = remember(c, name, ty, ctx)
-        if found is not None:
-            checks.append((name, check(declared_width(c, ty, ctx), f"argument '{name}' of {decl.name}")))  # type: ignore[arg-type]
+class Entry(NamedTuple):
+    """A function's parameter checks: constant widths by argument position (tested inline by the
+    call), and the checks whose width needs the frame."""
+
+    consts: tuple[tuple[int, int, str], ...]  # (argument index, width, what)
+    frame: Callable[[dict], None] | None
+
+
+def entry(c: Compiler, decl: FuncDecl, ctx: Ctx) -> Entry | None:
+    """The checks of a function's bitvector parameters on entry (and note their widths and the declared
+    result's for its body); None when it has none, so such a function pays nothing."""
+    consts: list[tuple[int, int, str]] = []
+    dynamic: list[tuple[str, Check]] = []
+    for i, (name, ty) in enumerate(decl.params):
+        if remember(c, name, ty, ctx) is None:
+            continue
+        found = check(declared_width(c, ty, ctx), f"argument '{name}' of {decl.name}")  # type: ignore[arg-type]
+        if found.width is not None:  # type: ignore[attr-defined]
+            consts.append((i, found.width, found.what))  # type: ignore[attr-defined]
+        else:
+            dynamic.append((name, found))
     ret = declared_width(c, decl.ret, ctx)
     ctx.returns = check(ret, f"the result of {decl.name}") if ret is not None else None
-    if not checks:
+    if not consts and not dynamic:
         return None
-    if len(checks) == 1:
-        (p0, c0), = checks
+    frame = None
+    if dynamic:
+        items = tuple(dynamic)
 
-        def entry_one(fr: dict) -> None:
-            c0(fr, fr[p0])
-        return entry_one
-    items = tuple(checks)
-
-    def entry_all(fr: dict) -> None:
-        for p, chk in items:
-            chk(fr, fr[p])
-    return entry_all
+        def frame(fr: dict) -> None:
+            for p, chk in items:
+                chk(fr, fr[p])
+    return Entry(tuple(consts), frame)
 
 
-__all__ = ["check", "declared_width", "entry", "global_check", "remember"]
+__all__ = ["Entry", "check", "declared_width", "entry", "global_check", "mismatch", "remember"]
