@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TextIO
 
 from ..site.engine import ENGINES
-from .common import UsageError, default_root, error_line
+from .common import UsageError, default_root, error_line, printable
 from .exitcodes import ExitCode
 
 COLLECT = True  # runs long or runs spec code without bound: keep the cyclic collector (see specgen.cli)
@@ -42,6 +42,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--engine", choices=ENGINES, default="mkdocs",
                    help="what builds the site: mkdocs (the plugin), properdocs (the same plugin under ProperDocs) or "
                         "zensical (the exported project rendered by zensical build; one release) (default: %(default)s)")
+    p.add_argument("--force", action="store_true",
+                   help="replace an existing, non-empty --out that specgen did not write (never the spec root, "
+                        "the config's folder, a checkout's top level or a folder holding one of them)")
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -60,31 +63,40 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return _fresh_process(args, roots, out, err)  # an in-process caller imported mkdocs first
     except EngineError as e:
         raise UsageError(str(e)) from e
+    from ..outputs import OutputRefused
     from ..site.prepare import BuildFailed
     from .progress import Progress
     out_dir = Path(args.out or "build/site")
     notice = lambda line: print(f"specgen build: {line}", file=err, flush=True)  # noqa: E731
     jobs = max(1, int(args.jobs or 1))
+    force = bool(getattr(args, "force", False))
+    progress = None
     try:
         if engine == "zensical":  # no mkdocs in this process: the export and Zensical's own CLI
             from ..site import zensical
             progress = Progress(err, NAME, zensical.STAGES)
             result = zensical.build_site(roots[0] if roots else None, out_dir, _config(args.config), jobs=jobs,
-                                         progress=progress, notice=notice)
+                                         progress=progress, notice=notice, force=force)
         else:
             from ..site.build import STAGES, build_site  # mkdocs (or ProperDocs) and the loader: only a build pays
             from ..site.inputs import SiteInputError
             progress = Progress(err, NAME, STAGES)
             try:
                 result = build_site(roots[0] if roots else None, out_dir, _config(args.config), jobs=jobs,
-                                    progress=progress, releases=roots if len(roots) > 1 else (), notice=notice)
+                                    progress=progress, releases=roots if len(roots) > 1 else (), notice=notice,
+                                    force=force)
             except SiteInputError as e:
                 raise UsageError(str(e)) from e
+    except OutputRefused as e:  # one line naming both paths, nothing built, nothing removed
+        if progress is not None:
+            progress.finish()
+        print(printable(str(e)), file=err)
+        return ExitCode.USAGE
     except BuildFailed as e:
         progress.finish()
         print(error_line(NAME, f"the build failed: {e}", bool(getattr(args, "color_err", False))), file=err)
-        for r in e.warnings[:20]:
-            print(f"  {r.levelname.lower()}: {r.getMessage()}", file=err)
+        for r in e.warnings[:20]:  # may quote spec text: one line each
+            print(printable(f"  {r.levelname.lower()}: {r.getMessage()}"), file=err)
         return ExitCode.FINDINGS
     progress.finish()
     stats = result.stats
@@ -92,15 +104,16 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     size, largest = stats.get("largest", (0, ""))
     releases = f" for releases {', '.join(stats['releases'])}" if stats.get("releases") else ""
     by = f" with {engine}" if engine != "mkdocs" else ""
-    print(f"built {stats.get('pages', 0)} generated pages ({kinds}){releases}{by} into {result.out_dir}", file=out)
-    print(f"rendered {stats.get('rendered', 0)}, load {stats.get('load_s', 0):.1f} s, "
-          f"examples {stats.get('examples_s', 0):.1f} s, "
-          f"render {stats.get('render_s', 0):.1f} s, total {result.elapsed:.1f} s; "
-          f"largest page body {size / 1024:.0f} KiB ({largest}); warnings: {len(result.warnings)}", file=out)
+    print(printable(f"built {stats.get('pages', 0)} generated pages ({kinds}){releases}{by} into {result.out_dir}"),
+          file=out)
+    print(printable(f"rendered {stats.get('rendered', 0)}, load {stats.get('load_s', 0):.1f} s, "
+                    f"examples {stats.get('examples_s', 0):.1f} s, "
+                    f"render {stats.get('render_s', 0):.1f} s, total {result.elapsed:.1f} s; "
+                    f"largest page body {size / 1024:.0f} KiB ({largest}); warnings: {len(result.warnings)}"), file=out)
     for line in stats.get("worked", []):
-        print(f"{line}, {stats.get('worked_s', 0):.1f} s", file=out)
+        print(printable(f"{line}, {stats.get('worked_s', 0):.1f} s"), file=out)
     for line in stats.get("not_rendered", []):
-        print(line, file=out)
+        print(printable(line), file=out)
     return ExitCode.OK
 
 
@@ -124,6 +137,7 @@ def _fresh_process(args: argparse.Namespace, roots: list[Path], out: TextIO, err
             "--jobs", str(args.jobs)]
     argv += [a for r in roots for a in ("--root", str(r))]
     argv += ["--config", str(args.config)] if args.config else []
+    argv += ["--force"] if getattr(args, "force", False) else []
     proc = subprocess.run(argv, capture_output=True, text=True, check=False)
     out.write(proc.stdout)
     err.write(proc.stderr)

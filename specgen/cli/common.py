@@ -7,6 +7,11 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from ..diagnostics import printable
+
+__all__ = ["UsageError", "default_root", "load", "load_encodings", "output_error", "positive_int", "printable",
+           "report_unusable", "root_arg"]
+
 if TYPE_CHECKING:
     from ..encoding.model import EncodingSet
     from ..loader import Spec
@@ -49,7 +54,7 @@ def error_line(command: str | None, message: str, color: bool = False) -> str:
     """The one error format of every command: ``specgen CMD: error: message`` (``specgen: error:`` before
     a command is known)."""
     head = f"specgen {command}:" if command else "specgen:"
-    return f"{head} {paint('error:', BOLD + RED, color)} {message}"
+    return f"{head} {paint('error:', BOLD + RED, color)} {printable(message)}"  # may quote spec text
 
 
 def error(err: TextIO, args: argparse.Namespace, message: str) -> None:
@@ -117,9 +122,6 @@ def output_error(e: OSError, given: Path) -> str:
     return f"{where}:0:0: output-unwritable: cannot write: {e.strerror or e}"
 
 
-def printable(text: str) -> str:
-    """Spec text may carry terminal escapes: show control characters as ``\\xNN`` instead of sending them."""
-    return "".join(ch if ch.isprintable() or ch == "\t" else f"\\x{ord(ch):02x}" for ch in text)
 
 
 def load_encodings(root: Path, err: TextIO, spec: "Spec | None" = None) -> "EncodingSet":

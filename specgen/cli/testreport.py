@@ -16,6 +16,7 @@ from typing import Any
 from .. import __version__
 from ..asl.runner import TestResult, TestRunReport
 from ..asl.sharding import ShardError, ShardInfo, ShardReport
+from ..diagnostics import printable
 from ..report import junit
 
 SUITE = "specgen test"
@@ -44,7 +45,7 @@ def to_junit(report: TestRunReport, root: str = "", shard: ShardInfo | None = No
         if r.status in ("failed", "error"):
             kind = "failure" if r.status == "failed" else "error"
             outcome = junit.Outcome(kind, r.message, r.reason or ("assert" if kind == "failure" else ""),
-                                    "\n".join([r.location, *r.stack]))
+                                    "\n".join(printable(x) for x in (r.location, *r.stack)))  # no spec text starts a line
         cases.append(junit.Case(r.path, r.id or r.path, seconds=r.seconds, outcome=outcome))
     props = [("tool", "specgen"), ("tool.version", __version__), ("profile", report.profile),
              ("jobs", str(report.jobs)), ("load_seconds", f"{report.load_seconds:.3f}")]

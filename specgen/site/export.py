@@ -28,6 +28,7 @@ from typing import Any
 
 import yaml
 
+from ..outputs import Input, OutputRefused, check_site_dir
 from ..render import RenderOptions, render_site
 from ..render.i18n import LANGUAGES
 from ..render.kinds import BY_NAME
@@ -61,6 +62,7 @@ class ExportSettings:
     commit: str | None = None
     templates_dir: Path | None = None
     theme: dict[str, Any] = field(default_factory=dict)  # palette, features, font as the config gives them
+    config_dir: Path | None = None  # the folder of the mkdocs.yml read (an output must not replace it)
 
 
 class _Loader(yaml.SafeLoader):
@@ -150,7 +152,19 @@ def read_settings(config_file: Path, root: Path | None = None) -> ExportSettings
         docs_dir=docs if docs.is_dir() else None, specgen_pages=tuple(pages),
         source_url=plugin.get("source_url"), commit=plugin.get("commit"),
         templates_dir=base / templates if templates else None,
-        theme={k: theme[k] for k in ("palette", "features", "font", "logo", "favicon") if k in theme})
+        theme={k: theme[k] for k in ("palette", "features", "font", "logo", "favicon") if k in theme},
+        config_dir=base)
+
+
+def output_inputs(settings: ExportSettings) -> list[Input]:
+    """What an export or a Zensical build reads, for the output-safety rule (:mod:`specgen.outputs`): the
+    same inputs :mod:`specgen.site.guard` names for a MkDocs build, taken from the settings, not from mkdocs."""
+    found = [Input("the spec root", settings.root, True)]
+    if settings.config_dir is not None:
+        found.append(Input("the folder of the mkdocs config", settings.config_dir, False))
+    found += [Input(label, p, True) for label, p in (("docs_dir", settings.docs_dir),
+                                                     ("templates_dir", settings.templates_dir)) if p is not None]
+    return found
 
 
 @dataclass
@@ -166,6 +180,10 @@ def export(settings: ExportSettings, out: Path, jobs: int = 1, stage: Progress |
     tell = stage or (lambda name: None)
     if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / MARKER).is_file())):
         raise TargetError(f"{out} exists and is not an earlier export (no {MARKER}); give an empty or new folder")
+    try:  # never the spec root, the config's folder or a checkout, nor inside what the export reads
+        check_site_dir(out, output_inputs(settings), force=True, flag="--out")
+    except OutputRefused as e:
+        raise TargetError(str(e)) from e
     if not settings.root.is_dir():
         raise ExportError(f"spec root {settings.root} is not a directory")
     try:

@@ -96,6 +96,7 @@ class SpecgenConfig(Config):
     # hand pages about specgen itself: in the site of specgen's bundled sample only, never in the site of
     # another spec tree built with the same config (``specgen build --root OTHER``)
     specgen_pages = c.Type(list, default=[])
+    replace_site_dir = c.Type(bool, default=False)  # replace a non-empty site_dir specgen did not write
 
 
 def declared_languages(config: Any) -> list[str]:

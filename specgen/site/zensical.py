@@ -20,7 +20,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .export import ExportError, ExportSettings, export, read_settings
+from ..outputs import check_site_dir, write_marker
+from .export import ExportError, ExportSettings, export, output_inputs, read_settings
 from .prepare import BuildFailed, BuildResult, Progress
 from .publish import Notice, PublishError, claim, describe, swap_in
 
@@ -33,8 +34,11 @@ def available() -> bool:
 
 
 def build_site(root: Path | None, out_dir: Path, config_file: Path, jobs: int = 1,
-               progress: Progress | None = None, notice: Notice | None = None) -> BuildResult:
-    """Build ``out_dir`` atomically with Zensical from ``root`` (None: the config's ``root:``)."""
+               progress: Progress | None = None, notice: Notice | None = None, force: bool = False) -> BuildResult:
+    """Build ``out_dir`` atomically with Zensical from ``root`` (None: the config's ``root:``).
+
+    ``out_dir`` obeys the same output-safety rule as every build (:mod:`specgen.outputs`; ``force`` lifts
+    only the ownership rule): :class:`~specgen.outputs.OutputRefused` before anything is built."""
     stage = progress or (lambda name: None)
     stage("config")
     if not available():
@@ -43,6 +47,7 @@ def build_site(root: Path | None, out_dir: Path, config_file: Path, jobs: int = 
         settings = read_settings(config_file, root)
     except ExportError as e:
         raise BuildFailed(str(e), []) from e
+    check_site_dir(out_dir, output_inputs(settings), force=force)
     out_dir = out_dir.resolve()
     t0 = time.perf_counter()
     try:
@@ -53,6 +58,7 @@ def build_site(root: Path | None, out_dir: Path, config_file: Path, jobs: int = 
                 stats = _export_and_build(settings, scratch / "project", tmp, jobs, stage)
             finally:
                 shutil.rmtree(scratch, ignore_errors=True)
+            write_marker(tmp)  # specgen's own: the next build may replace it
             stage("swap")
             swap_in(tmp, out_dir)
     except ExportError as e:
