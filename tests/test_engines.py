@@ -221,3 +221,16 @@ def test_serve_with_properdocs(bundled_copy: Path) -> None:
     assert 'content="mkdocs-ProperDocs 1.' in body, "served by ProperDocs"
     assert '<h1 id="page-title">TMUL</h1>' in body
     assert server.returncode == 0 and "Traceback" not in log, log[-3000:]
+
+
+@pytest.mark.parametrize("argv", [["export"], ["build", "--engine", "zensical"]])
+def test_the_output_safety_rule_holds_for_the_export_and_zensical(argv: list[str], bundled_copy: Path) -> None:
+    """Issue 24's rule for every engine: an output inside the spec tree, or the tree itself, is refused before
+    any work (exit 2, one line naming both paths), and the tree is left as it was."""
+    before = sorted(p.relative_to(bundled_copy).as_posix() for p in bundled_copy.rglob("*"))
+    for out, says in ((bundled_copy / "site", "lies inside the spec root"), (bundled_copy, "is the spec root")):
+        err = io.StringIO()
+        rc = main([*argv, "--root", str(bundled_copy), "--out", str(out), "--jobs", "1"], io.StringIO(), err)
+        assert rc == ExitCode.USAGE, err.getvalue()
+        assert says in err.getvalue() and str(bundled_copy) in err.getvalue(), err.getvalue()
+    assert sorted(p.relative_to(bundled_copy).as_posix() for p in bundled_copy.rglob("*")) == before

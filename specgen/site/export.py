@@ -178,12 +178,12 @@ def export(settings: ExportSettings, out: Path, jobs: int = 1, stage: Progress |
     """Write the project into ``out`` (an empty or absent folder, or an earlier export, which is replaced);
     raises :class:`ExportError` when the spec cannot be built or ``out`` holds something else."""
     tell = stage or (lambda name: None)
-    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / MARKER).is_file())):
-        raise TargetError(f"{out} exists and is not an earlier export (no {MARKER}); give an empty or new folder")
     try:  # never the spec root, the config's folder or a checkout, nor inside what the export reads
         check_site_dir(out, output_inputs(settings), force=True, flag="--out")
     except OutputRefused as e:
         raise TargetError(str(e)) from e
+    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / MARKER).is_file())):
+        raise TargetError(f"{out} exists and is not an earlier export (no {MARKER}); give an empty or new folder")
     if not settings.root.is_dir():
         raise ExportError(f"spec root {settings.root} is not a directory")
     try:
