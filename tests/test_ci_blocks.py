@@ -120,6 +120,13 @@ class _Context:
         return result and (not failed or "always()" in terms)
 
 
+def runner_temp(workspace: Path) -> Path:
+    """The runner's temporary folder (``$RUNNER_TEMP``), outside the workspace as on GitHub's runners."""
+    temp = workspace.parent / "runner-temp"
+    temp.mkdir(exist_ok=True)
+    return temp
+
+
 def run_action(inputs: dict[str, str], workspace: Path) -> tuple[dict[str, dict[str, str]], list[tuple[str, int, str]]]:
     """Run the Action's shell steps in ``workspace``: the steps' outputs and (name, exit status, log) per step."""
     ctx = _Context(inputs, workspace)
@@ -140,7 +147,8 @@ def run_action(inputs: dict[str, str], workspace: Path) -> tuple[dict[str, dict[
         out_file = workspace.parent / f"github-output-{i}"
         out_file.write_text("")
         env = {**os.environ, **{k: ctx.substitute(str(v)) for k, v in (step.get("env") or {}).items()},
-               "GITHUB_OUTPUT": str(out_file), "PATH": f"{bin_dir}:{os.environ.get('PATH', '')}"}
+               "GITHUB_OUTPUT": str(out_file), "PATH": f"{bin_dir}:{os.environ.get('PATH', '')}",
+               "RUNNER_TEMP": str(runner_temp(workspace))}
         assert "${{" not in step["run"], f"{step['name']}: an input spliced into the script (use env:)"
         proc = subprocess.run(["bash", "-e", "-c", step["run"]], cwd=workspace, env=env, capture_output=True,
                               text=True, timeout=900, check=False)
@@ -171,7 +179,8 @@ def test_action_annotates_the_repository_path_writes_sarif_and_fails(spec_in_sub
     assert rc == 0, log  # the step records the status; the Result step decides
     annotation = next(ln for ln in log.splitlines() if ln.startswith("::error "))
     assert f"file=spec/{EDITED_UNIT}," in annotation and "title=manifest-hash-mismatch" in annotation
-    sarif = json.loads((repo / "specgen.sarif").read_text(encoding="utf-8"))
+    assert outputs["sarif"]["path"] == str(runner_temp(repo) / "specgen.sarif")
+    sarif = json.loads((runner_temp(repo) / "specgen.sarif").read_text(encoding="utf-8"))
     run = sarif["runs"][0]
     assert run["originalUriBaseIds"]["SPECROOT"] == {"uriBaseId": "REPOROOT", "uri": "spec/"}
     uris = {loc["physicalLocation"]["artifactLocation"]["uri"] for r in run["results"] for loc in r["locations"]}
@@ -186,7 +195,8 @@ def test_action_annotates_the_repository_path_writes_sarif_and_fails(spec_in_sub
 def test_action_passes_a_clean_tree(tmp_path: Path, bundled_root: Path) -> None:
     repo = _spec_repo(tmp_path / "clean", bundled_root)
     outputs, ran = run_action({"upload-sarif": "false"}, repo)
-    assert outputs["check"]["exit-code"] == "0" and (repo / "specgen.sarif").is_file()
+    assert outputs["check"]["exit-code"] == "0" and (runner_temp(repo) / "specgen.sarif").is_file()
+    assert not (repo / "specgen.sarif").exists(), "no report inside the spec tree (root: .)"
     assert ran[-1][0] == "Result" and ran[-1][1] == 0
 
 
