@@ -128,14 +128,17 @@ def test_build_with_zensical(tmp_path: Path, rendered: dict[str, str]) -> None:
 
 
 def test_a_failed_zensical_build_leaves_the_previous_site(bundled_copy: Path, tmp_path: Path) -> None:
+    from specgen.outputs import MARKER, write_marker
     out = tmp_path / "site"
     out.mkdir()
     (out / "index.html").write_text("the previous site")
+    write_marker(out)  # a site specgen wrote (any other folder is refused before any work: test_output_safety)
     (bundled_copy / "spec" / "catalog" / "command-forms.json").write_text("{", encoding="utf-8")
     proc = _specgen("build", "--engine", "zensical", "--root", str(bundled_copy), "--out", str(out), "--jobs", "1")
     assert proc.returncode == ExitCode.FINDINGS, proc.stdout + proc.stderr
     assert "specgen build: error: the build failed: specgen: spec/catalog/command-forms.json:" in proc.stderr
-    assert [p.name for p in out.iterdir()] == ["index.html"] and (out / "index.html").read_text() == "the previous site"
+    assert sorted(p.name for p in out.iterdir()) == sorted(["index.html", MARKER])
+    assert (out / "index.html").read_text() == "the previous site"
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".specgen-")], "scratch or temp folders left"
 
 
