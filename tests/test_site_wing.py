@@ -23,17 +23,19 @@ def test_site_modules_import_one_way_only() -> None:
     assert _imports("engine") == set()
     assert _imports("inputs") == {"engine"}
     assert _imports("prepare") == set()
-    assert _imports("build") == {"engine", "inputs", "prepare", "publish", "releases"}
+    assert _imports("build") == {"engine", "guard", "inputs", "prepare", "publish", "releases"}
+    assert _imports("guard") == {"releases"}
     assert _imports("publish") == set()
     assert _imports("releases") == {"inputs"}
-    assert _imports("serve") == {"inputs"}
+    assert _imports("serve") == {"inputs", "serve_server"}
+    assert _imports("serve_server") == {"inputs"}
     assert _imports("options") == {"language"}
     assert _imports("language") == set()
     assert _imports("searchindex") == set()
     assert _imports("export") == {"language", "prepare"}
     assert _imports("zensical") == {"export", "prepare", "publish"}
-    assert _imports("plugin") == {"build", "inputs", "language", "options", "prepare", "releases", "searchindex",
-                                  "serve"}
+    assert _imports("plugin") == {"build", "guard", "inputs", "language", "options", "prepare", "releases",
+                                  "searchindex", "serve"}
 
 
 def test_the_plugin_free_path_never_imports_mkdocs() -> None:
