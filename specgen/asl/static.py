@@ -28,7 +28,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
+from typing import Iterable, Iterator
 
 from ..cache import cache_dir, read_pickle, write_pickle
 from ..catalog_asl.sources import SHARD_PREFIXES, generated_sources
@@ -322,16 +322,6 @@ ASL_FINDINGS: Derived[list[Finding]] = Derived(_graph_findings)
 """The ASL findings of a graph's spec, computed once per graph for every ``asl-*`` rule."""
 
 
-def findings_of(rule_id: str) -> Callable[[SpecGraph], list[Finding]]:
-    """A check rule's function: the graph's ASL findings of one kind (one computation for all)."""
-
-    def check(graph: SpecGraph) -> list[Finding]:
-        return [f for f in ASL_FINDINGS(graph) if f.rule == rule_id]
-
-    check.__name__ = rule_id.replace("-", "_")
-    return check
-
-
 def drop_consequences(graph: SpecGraph, findings: list[Finding]) -> list[Finding]:
     """``findings`` without those that only follow from an ASL finding among them.
 
@@ -358,5 +348,5 @@ def is_consequence(finding: Finding, index: SpecIndex, places: tuple[str, ...] =
     return any(place in finding.message for place in places) or index.mentions_broken_unit(finding.message)
 
 
-__all__ = ["ASL_FINDINGS", "Known", "asl_findings", "drop_consequences", "findings_of", "is_consequence",
+__all__ = ["ASL_FINDINGS", "Known", "asl_findings", "drop_consequences", "is_consequence",
            "known_names", "static_findings", "syntax_findings"]
