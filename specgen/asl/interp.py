@@ -16,10 +16,20 @@ unpickled and compiled) plus an overlay of extra modules (a test file).
 Names that nothing defines compile to a closure that raises when evaluated,
 because the upstream build splices in generated decoders; see
 :mod:`specgen.asl.generated_names`.
+
+The public extension API is typed and small: hooks (:mod:`specgen.asl.hooks`, declared with
+their calling convention) installed by :meth:`Interpreter.install_hook`, ``config`` constants
+set by :meth:`Interpreter.set_constant`, ASL functions a hook calls from
+:meth:`Interpreter.function`, the declarations a caller reads from
+:meth:`Interpreter.declarations`, and the resolved :class:`Function` objects return tracing
+arms (:meth:`Interpreter.resolved`, :mod:`specgen.asl.returntrace`). Nothing outside this module
+reads its private state.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Callable, Iterable
 
 from specgen.diagnostics import Span
@@ -33,14 +43,21 @@ from .compile_types import TypeInfo, default, named_type, type_of, value_fits
 from .budget import DEFAULT_MAX_STEPS, StepBudgetExceeded
 from .errors import ASLAssertionError, ASLError, MissingFunction
 from .generated_names import GeneratedNames
+from .hooks import ASLFunction, Around, Hook
 from .index import SpecIndex
 from .memo import memoizing
 from .stdlib import BUILTINS, BuiltinError
 from .values import Bits, show
 
 
-class _Func:
-    """A lazily compiled ASL function (or a Python hook)."""
+class Function:
+    """A resolved ASL function (or a Python hook): what every compiled caller of it calls.
+
+    ``decl`` is its declaration (None for a hook, a built-in or an overload dispatch); ``impl`` the
+    implementation callers run, None until the body is compiled (:meth:`Interpreter.compile`).
+    Return tracing swaps ``impl`` with ``other``, the variant of the other mode, so callers reach
+    the traced body without recompiling (:mod:`specgen.asl.returntrace`).
+    """
 
     __slots__ = ("decl", "impl", "name", "other")
 
@@ -74,7 +91,7 @@ class Interpreter:
         self,
         index: SpecIndex | None = None,
         modules: Iterable[Module] = (),
-        hooks: dict[str, Callable] | None = None,
+        hooks: Mapping[str, Hook] | None = None,
         synthesize_generated: bool = True,
         generated: Iterable[Module] = (),
         max_steps: int = DEFAULT_MAX_STEPS,
@@ -88,17 +105,17 @@ class Interpreter:
         self.coverage: set[tuple[str, int, int]] | None = None  # statements run, when measured
         # while set, functions compile with a hook on each ``return`` (see returntrace.py); None costs nothing
         self.trace: Callable[[Span, object], None] | None = None
-        self.compiled: dict[int, _Func] = {}  # every compiled ASL function by id: what tracing switches
+        self.compiled: dict[int, Function] = {}  # every compiled ASL function by id: what tracing switches
         self.globals: dict[str, object] = {}
         self.stack: list[tuple[str, Span]] = []
-        self.hooks: dict[str, Callable] = dict(hooks or {})
+        self._hooks: dict[str, Hook] = dict(hooks or {})
         self.synthesize_generated = synthesize_generated
         self._overlay: dict[str, list[Decl]] = {}
         self._gen: dict[str, list[Decl]] = {}
         for gm in generated:
             _declare(self._gen, gm)
-        self._overlay_compiled: dict[tuple[str, int], _Func] = {}
-        self._funcs: dict[tuple[str, int], _Func] = {}
+        self._overlay_compiled: dict[tuple[str, int], Function] = {}
+        self._funcs: dict[tuple[str, int], Function] = {}
         self._types: dict[str, TypeInfo] = {}
         self._consts: dict[str, object] = {}
         self._enum_of_member: dict[str, tuple[str, int]] = {}
@@ -112,6 +129,68 @@ class Interpreter:
     def load_module(self, module: Module) -> None:
         """Overlay a parsed module (its definitions shadow the tree's)."""
         _declare(self._overlay, module)
+
+    # ------------------------------------------------------------ extension
+    @property
+    def hooks(self) -> Mapping[str, Hook]:
+        """The installed hooks by the name of the ASL function each stands in for (read-only)."""
+        return MappingProxyType(self._hooks)
+
+    def install_hook(self, name: str, hook: Hook) -> None:
+        """Let ``hook`` stand in for ASL function ``name`` from its first call on.
+
+        Refused (``RuntimeError``) once a call has reached ``name``: compiled callers hold the
+        function they resolved, and a hook that only some callers see would be a silent split.
+        """
+        if any(key[0] == name for key in self._funcs) or any(key[0] == name for key in self._overlay_compiled):
+            raise RuntimeError(f"install the hook for {name} before the first call reaches it")
+        self._hooks[name] = hook
+
+    def set_constant(self, name: str, value: object) -> None:
+        """Give the ASL constant or ``config`` global ``name`` the value ``value`` (a model parameter).
+
+        Constants are folded into compiled code, so this is refused (``RuntimeError``) once any
+        function has compiled.
+        """
+        if self.compiled_functions:
+            raise RuntimeError(f"set {name} before the first ASL call")
+        self._consts[name] = value
+
+    def function(self, name: str, arity: int) -> ASLFunction:
+        """ASL function ``name`` (of ``arity`` arguments) as a Python callable for a hook to call.
+
+        Unlike :meth:`call`, it runs inside the call that is in progress: the call stack (which
+        a fault's site is read from) is kept, and arguments are passed as they are.
+        """
+        fn = self._function(name, arity, None)
+        compile_func = self._compile_func
+
+        def run(*args: object) -> object:
+            if fn.impl is None:
+                compile_func(fn)
+            return fn.impl(*args)  # type: ignore[misc]
+
+        return run
+
+    def declarations(self, name: str) -> list[Decl]:
+        """The tree's declarations of ``name`` (functions, types, globals), as the index has them."""
+        return self.index.lookup(name) if self.index is not None else []
+
+    def resolved(self, name: str) -> list[Function]:
+        """Each function a call of ``name`` reaches, one per argument count its declarations take
+        (a test's overlay, the tree or generated ASL; a hook where one stands in), compiled."""
+        decls, _ = self._decls(name)
+        out = []
+        for arity in sorted({len(d.params) for d in decls if isinstance(d, FuncDecl)}):
+            fn = self._function(name, arity, None)
+            if fn.impl is None and fn.decl is not None:
+                self._compile_func(fn)
+            out.append(fn)
+        return out
+
+    def compile(self, fn: Function) -> None:
+        """Compile ``fn``'s body in the current mode (traced while return tracing is on)."""
+        self._compile_func(fn)
 
     @property
     def max_steps(self) -> int:
@@ -225,7 +304,7 @@ class Interpreter:
     def has_function(self, name: str) -> bool:
         """Whether ``name`` is a hook or a declared ASL function (built-ins do not count)."""
         decls, _ = self._decls(name)
-        return name in self.hooks or any(isinstance(d, FuncDecl) for d in decls)
+        return name in self._hooks or any(isinstance(d, FuncDecl) for d in decls)
 
     # ------------------------------------------------------------ errors
     def _snapshot(self, span: Span | None) -> tuple[tuple[str, Span], ...]:
@@ -255,14 +334,14 @@ class Interpreter:
                         "runtime", self._snapshot(span))
 
     # ------------------------------------------------------------ names
-    def _function(self, name: str, arity: int, span: Span | None) -> _Func:
+    def _function(self, name: str, arity: int, span: Span | None) -> Function:
         key = (name, arity)
         fn = self._overlay_compiled.get(key) or self._funcs.get(key)
         if fn is not None:
             return fn
-        if name in self.hooks:
-            hook = self.hooks[name]
-            if getattr(hook, "wants_original", False):
+        hook = self._hooks.get(name)
+        if hook is not None:
+            if isinstance(hook, Around):
                 original = self._asl_function(name, arity, span)
                 compile_func = self._compile_func
 
@@ -271,21 +350,21 @@ class Interpreter:
                         compile_func(_o)
                     return _o.impl(*args)
 
-                fn = _Func(name, None, lambda *a, _h=hook: _h(call_original, *a))
+                fn = Function(name, None, lambda *a, _h=hook.function: _h(call_original, *a))
             else:
-                fn = _Func(name, None, hook)
+                fn = Function(name, None, hook.function)
             self._funcs[key] = fn
             return fn
         return self._asl_function(name, arity, span)
 
-    def _asl_function(self, name: str, arity: int, span: Span | None) -> _Func:
+    def _asl_function(self, name: str, arity: int, span: Span | None) -> Function:
         key = (name, arity)
         decls, from_overlay = self._decls(name)
         funcs = [d for d in decls if isinstance(d, FuncDecl) and len(d.params) == arity]
         if not funcs:
             if name in BUILTINS:
                 b = BUILTINS[name]
-                fn = _Func(name, None, lambda *a, _b=b: _b((), a))
+                fn = Function(name, None, lambda *a, _b=b: _b((), a))
                 self._funcs[key] = fn
                 return fn
             if any(isinstance(d, FuncDecl) for d in decls):
@@ -294,14 +373,14 @@ class Interpreter:
             raise Undefined(name)
         impl = [d for d in funcs if d.is_implementation]
         chosen = impl or [d for d in funcs if not d.is_impdef] or funcs
-        fn = _Func(name, chosen[0])
+        fn = Function(name, chosen[0])
         if len(chosen) > 1:
-            fn = _Func(name, None, self._overload_dispatch(name, chosen))
+            fn = Function(name, None, self._overload_dispatch(name, chosen))
         (self._overlay_compiled if from_overlay else self._funcs)[key] = fn
         return fn
 
     def _overload_dispatch(self, name: str, decls: list[FuncDecl]) -> Callable:
-        subs = [_Func(name, d) for d in decls]
+        subs = [Function(name, d) for d in decls]
 
         def dispatch(*args):
             for f in subs:
@@ -357,7 +436,7 @@ class Interpreter:
         return value
 
     # ------------------------------------------------------------ compile
-    def _compile_func(self, fn: _Func) -> None:
+    def _compile_func(self, fn: Function) -> None:
         decl = fn.decl
         assert decl is not None
         names = tuple(p[0] for p in decl.params)

@@ -38,6 +38,7 @@ import os
 from fractions import Fraction
 from typing import Any, Callable
 
+from .hooks import Replace
 from .values import Bits
 
 Interpreter = Any  # specgen.asl.interp.Interpreter, which imports this module
@@ -225,7 +226,7 @@ def _scratch(interp: Interpreter, perturb: Perturbation | None) -> Interpreter:
     def refuse_hook(*_a: object) -> object:
         raise Refused("a Python hook ran")
 
-    s = Scratch(interp.index, hooks={n: refuse_hook for n in interp.hooks},
+    s = Scratch(interp.index, hooks={n: Replace(refuse_hook) for n in interp.hooks},
                 synthesize_generated=interp.synthesize_generated, max_steps=MAX_STEPS + 1,
                 memoize=False)
     s._gen = interp._gen

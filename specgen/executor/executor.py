@@ -35,6 +35,7 @@ from typing import Callable
 
 from ..asl import ASLError, Bits, Interpreter, interpreter_for
 from ..asl.errors import bounded_stack
+from ..asl.hooks import ASLFunction, Around
 from ..asl.profiles import get_profile
 from ..diagnostics import Span
 from ..encoding.asm import AsmError
@@ -73,7 +74,7 @@ class Executor:
         self._trace = FaultTrace()  # a predicate's traced returns, while a fault is explained
         self._install_fault_probe()
         if tile_elements is not None:
-            set_model_config(self.interp, "PTO_MODEL_TILE_ELEMENTS", tile_elements)
+            self.interp.set_constant("PTO_MODEL_TILE_ELEMENTS", tile_elements)
         self.bulk = False  # element I/O through the NumPy paths proven equal for this model
         if fast:
             from .fastpath import install_fast_paths  # NumPy/ml_dtypes load only when a program runs
@@ -99,15 +100,13 @@ class Executor:
     def _install_fault_probe(self) -> None:
         interp = self.interp
 
-        def set_fault(original: Callable, *args: object) -> object:
+        def set_fault(original: ASLFunction, *args: object) -> object:
             self._fault_stack = tuple(interp.stack)
             self._trace.at_fault()
             return original(*args)
 
-        set_fault.wants_original = True  # type: ignore[attr-defined]
-        prior = interp.hooks.get("SetFault")
-        if prior is None and interp.has_function("SetFault"):
-            interp.hooks["SetFault"] = set_fault
+        if "SetFault" not in interp.hooks and interp.has_function("SetFault"):
+            interp.install_hook("SetFault", Around(set_fault))
 
     # -- running ----------------------------------------------------------------------
     def run(self, program: Program, tiles: list[TileInput], gprs: Mapping[int, int] | None = None,
@@ -349,18 +348,6 @@ class Executor:
         return tile_state(idx, tile, words, defined, self.vocabulary)
 
 
-def set_model_config(it: Interpreter, name: str, value: int) -> None:
-    """Override an ASL ``config`` constant before anything is compiled.
-
-    Adapter: the interpreter has no public API for ``config`` overrides yet,
-    so this seeds its constant table (constants are folded at compile time,
-    hence "before the first call").
-    """
-    if it.compiled_functions:
-        raise RuntimeError(f"set {name} before the first ASL call")
-    it._consts[name] = value  # noqa: SLF001 - see docstring
-
-
 def install_profile_adapters(it: Interpreter, profile: str, vocabulary: Vocabulary) -> None:
     """Route the bundled spec's FP hook through the profile when the profile does not name it.
 
@@ -380,15 +367,14 @@ def install_profile_adapters(it: Interpreter, profile: str, vocabulary: Vocabula
     ops = {"TileBinary_ADD": "FloatingBinary_ADD", "TileBinary_SUB": "FloatingBinary_SUB",
            "TileBinary_MUL": "FloatingBinary_MUL"}
 
-    def tile_fp_binary(original: Callable, op: str, data_type: str, left: Bits, right: Bits) -> Bits:
+    def tile_fp_binary(original: ASLFunction, op: str, data_type: str, left: Bits, right: Bits) -> Bits:
         et = vocabulary.datatype(str(data_type))
         if op in ops and et is not None and et.code in _FORMATS:
             raw, _flags = ieee_binary(ops[op], et.code, left.v, right.v)
             return Bits(raw, 64)
         return original(op, data_type, left, right)  # type: ignore[no-any-return]
 
-    tile_fp_binary.wants_original = True  # type: ignore[attr-defined]
-    it.hooks["TileFPBinaryElement"] = tile_fp_binary
+    it.install_hook("TileFPBinaryElement", Around(tile_fp_binary))
 
 
 _EXECUTORS: dict[tuple[str, str, bool, int | None], Executor] = {}
