@@ -40,10 +40,10 @@ from ..asl.profiles import get_profile
 from ..diagnostics import Span
 from ..encoding.asm import AsmError
 from ..encoding.asm_names import gpr_name
-from ..loader import Spec
+from ..graph import SpecGraph
 from ..program.reader import Program
 from ..program.syntax import Statement
-from ..vocabulary import Vocabulary, vocabulary_of
+from ..vocabulary import VOCABULARY, Vocabulary
 from .faultsite import GENERATED_PREFIX, FaultTrace, explain, fault_site, guard_predicates
 from .inputstate import MemoryCell, configure_matrix, is_matrix_layout, read_memory, write_memory
 from .runstate import (Fault, RunError, RunResult, Step, TileInput, TileState, register_index, register_name,
@@ -55,17 +55,22 @@ LAYOUTS = {"row-major": "TileLayout_RowMajor", "column-major": "TileLayout_Colum
 
 
 class Executor:
-    """One interpreter over ``root`` with ``profile``'s hooks, reused for every run."""
+    """One interpreter over a spec with ``profile``'s hooks, reused for every run.
 
-    def __init__(self, spec: Spec, profile: str = "reference", *, fast: bool = True,
-                 tile_elements: int | None = None, vocabulary: Vocabulary | None = None) -> None:
+    Built from the graph its caller holds: the spec, its vocabulary and its encodings are the
+    graph's (derived once per graph), never read or built a second time. The graph itself is not
+    kept: an executor outlives the check or build that made it.
+    """
+
+    def __init__(self, graph: SpecGraph, profile: str = "reference", *, fast: bool = True,
+                 tile_elements: int | None = None) -> None:
+        spec = graph.spec
         self.spec = spec
         self.root = spec.root
         self.profile = get_profile(profile).name
         self.fast = fast
         self.interp = interpreter_for(spec)
-        # DataType names and codes are the spec's: the caller's (read once per graph) or this spec's
-        self.vocabulary = vocabulary if vocabulary is not None else vocabulary_of(spec)
+        self.vocabulary = VOCABULARY(graph)  # DataType names and codes are the spec's
         get_profile(profile).install(self.interp)
         install_profile_adapters(self.interp, self.profile, self.vocabulary)
         self._fault_stack: tuple[tuple[str, Span], ...] = ()
@@ -89,8 +94,7 @@ class Executor:
         self.templates: TemplateRunner | None = None  # statements of the forms the Block syntax does not spell
         if not missing:
             from ..encoding.from_spec import spec_encodings
-            from ..graph import SpecGraph
-            es = spec_encodings(SpecGraph.build(spec))
+            es = spec_encodings(graph)
             self.words = WordRunner(self.interp, es, self.vocabulary.dtype_none_code)
             self.templates = TemplateRunner(self.interp, es)
         self.supported = not missing
@@ -381,19 +385,17 @@ _EXECUTORS: dict[tuple[str, str, bool, int | None], Executor] = {}
 _EXECUTORS_LOCK = threading.Lock()
 
 
-def executor_for(spec: Spec, profile: str = "reference", *, fast: bool = True,
-                 tile_elements: int | None = None, vocabulary: Vocabulary | None = None) -> Executor:
+def executor_for(graph: SpecGraph, profile: str = "reference", *, fast: bool = True,
+                 tile_elements: int | None = None) -> Executor:
     """The shared executor of (spec root, profile): functions are compiled once per process.
 
-    The caller hands over the spec it already loaded, so nothing is read twice; ``vocabulary``
-    is the spec's when the caller has it (else the executor reads it from ``spec``).
+    The caller hands over the graph it already built, so nothing is read or derived twice.
     """
-    key = (str(Path(spec.root).resolve()), get_profile(profile).name, fast, tile_elements)
+    key = (str(Path(graph.spec.root).resolve()), get_profile(profile).name, fast, tile_elements)
     with _EXECUTORS_LOCK:
         ex = _EXECUTORS.get(key)
         if ex is None:
-            ex = _EXECUTORS[key] = Executor(spec, profile, fast=fast, tile_elements=tile_elements,
-                                            vocabulary=vocabulary)
+            ex = _EXECUTORS[key] = Executor(graph, profile, fast=fast, tile_elements=tile_elements)
         return ex
 
 

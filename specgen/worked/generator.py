@@ -207,7 +207,7 @@ class Generator:
 
     def executor(self) -> Executor:
         if self._executor is None:
-            self._executor = executor_for(self.spec, "reference", vocabulary=self.vocabulary)
+            self._executor = executor_for(self.graph, "reference")
         return self._executor
 
     def candidates(self, unit: AslUnit, tpl: Template) -> list[tuple[DataType, bool]]:
