@@ -305,3 +305,26 @@ def test_execute_unknown_mnemonic_cannot_run_and_names_it(bundled_root: Path, bu
     with pytest.raises(RunError) as info:
         executor_for(SpecGraph.build(load_spec(bundled_root)), "reference").run(parse_program("EXECUTE TFOO T0, T0, T0", bundled_vocabulary), [t0])
     assert "TFOO" in info.value.message and "InstructionContractExecute_TFOO" in info.value.message
+
+
+def test_stored_results_are_keyed_by_the_code_that_assembles_their_words(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The executor assembles every statement's word with ``specgen/encoding``: an edit there is a new key,
+    never a stored example or worked result of the old code (issue 29)."""
+    import shutil
+
+    from specgen.examples import pack
+
+    copy = tmp_path / "specgen"
+    shutil.copytree(pack._PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__", "templates", "locales"))
+    monkeypatch.setattr(pack, "_PACKAGE", copy)
+    pack._code_digest.cache_clear()
+    try:
+        before = pack._code_digest()
+        for rel in ("encoding/asm.py", "executor/words.py"):
+            (copy / rel).write_text((copy / rel).read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+            pack._code_digest.cache_clear()
+            assert pack._code_digest() != before, rel
+            before = pack._code_digest()
+    finally:
+        pack._code_digest.cache_clear()
