@@ -11,7 +11,7 @@ import pytest
 from specgen.asl import ASLError, Interpreter, parse_source
 from specgen.asl.ast import Node
 from specgen.asl.hooks import Around, Replace
-from specgen.asl.compile_base import Ctx
+from specgen.asl.compile_base import Scope
 from specgen.asl.compile_expr import EXPR, compile_expr
 from specgen.asl.compile_lvalue import LVALUE
 from specgen.asl.compile_stmt import STMT
@@ -540,7 +540,7 @@ def test_a_kind_registered_twice_is_refused():
 def test_a_kind_without_rule_is_a_located_unsupported_error():
     it = interp("func f() => integer\nbegin\n    return 1;\nend;\n")
     with pytest.raises(ASLError) as exc:
-        compile_expr(it, Node("e_bogus", 7, 3, ()), Ctx("x.asl", set(), "f"))
+        compile_expr(it, Node("e_bogus", 7, 3, ()), Scope("x.asl", set(), "f"))
     assert exc.value.kind == "unsupported"
     assert exc.value.message == "unsupported expression e_bogus"
     assert (exc.value.span.path, exc.value.span.line, exc.value.span.col) == ("x.asl", 7, 3)

@@ -1,4 +1,4 @@
-"""What the three ASL compilers share: dispatch tables, the compile context, control signals.
+"""What the three ASL compilers share: dispatch tables, the compile scope, control signals.
 
 The expression, statement and l-value compilers (``compile_expr``,
 ``compile_stmt``, ``compile_lvalue``) and the type resolver
@@ -55,7 +55,7 @@ class DispatchTable(Generic[H]):
 
         return register
 
-    def lookup(self, node: Node, ctx: "Ctx") -> H:
+    def lookup(self, node: Node, ctx: "Scope") -> H:
         """The handler of ``node.kind``; an ``unsupported`` ASLError located at ``node`` if none."""
         handler = self._handlers.get(node.kind)
         if handler is None:
@@ -68,8 +68,11 @@ class DispatchTable(Generic[H]):
                 for k, h in self._handlers.items()}
 
 
-class Ctx:
-    """Where a body is compiled: its file, its local names, the function's name."""
+class Scope:
+    """Where a body is compiled: its file, its local names, the function's name (``ctx`` in the compilers).
+
+    Not a render context: the page's context is ``render.pages.Ctx`` (``cx``), another thing.
+    """
 
     __slots__ = ("path", "locals", "name")
 
@@ -116,13 +119,13 @@ class Compiler(Protocol):
 
     def max_steps_of(self) -> int: ...
 
-    def _expr(self, node: Node, ctx: Ctx) -> Expr: ...
+    def _expr(self, node: Node, ctx: Scope) -> Expr: ...
 
-    def _stmt(self, node: Node, ctx: Ctx) -> Stmt: ...
+    def _stmt(self, node: Node, ctx: Scope) -> Stmt: ...
 
-    def _block(self, stmts: Iterable[Node], ctx: Ctx) -> Stmt: ...
+    def _block(self, stmts: Iterable[Node], ctx: Scope) -> Stmt: ...
 
-    def _lvalue(self, node: Node, ctx: Ctx) -> Setter: ...
+    def _lvalue(self, node: Node, ctx: Scope) -> Setter: ...
 
     def _type_of(self, node: Node | None, path: str) -> Any: ...
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from sys import getrefcount
 
 from .ast import Node
-from .compile_base import Compiler, Ctx, DispatchTable, Setter, Undefined
+from .compile_base import Compiler, DispatchTable, Scope, Setter, Undefined
 from .compile_expr import compile_slices
 from .errors import ASLError
 from .ops import slice_write, split_slices
@@ -27,31 +27,31 @@ _VAR, _DISCARD, _FIELD, _INDEX, _SLICE = "v", "d", "f", "i", "s"
 
 
 @LVALUE.rule("l_var")
-def l_var(c: Compiler, node: Node, ctx: Ctx) -> tuple[str, object]:
+def l_var(c: Compiler, node: Node, ctx: Scope) -> tuple[str, object]:
     """``x = v``: the variable at the root of every target, a local or a global ``var``."""
     return (_VAR, node.args[0])
 
 
 @LVALUE.rule("l_discard")
-def l_discard(c: Compiler, node: Node, ctx: Ctx) -> tuple[str, object]:
+def l_discard(c: Compiler, node: Node, ctx: Scope) -> tuple[str, object]:
     """``- = v``: the value is evaluated and dropped."""
     return (_DISCARD, None)
 
 
 @LVALUE.rule("l_field")
-def l_field(c: Compiler, node: Node, ctx: Ctx) -> tuple[str, object]:
+def l_field(c: Compiler, node: Node, ctx: Scope) -> tuple[str, object]:
     """``t.f = v``: replace one field of a record."""
     return (_FIELD, node.args[1])
 
 
 @LVALUE.rule("l_index")
-def l_index(c: Compiler, node: Node, ctx: Ctx) -> tuple[str, object]:
+def l_index(c: Compiler, node: Node, ctx: Scope) -> tuple[str, object]:
     """``t[[i]] = v``: replace one array element, by integer or enumeration member."""
     return (_INDEX, c._expr(node.args[1], ctx))
 
 
 @LVALUE.rule("l_slice")
-def l_slice(c: Compiler, node: Node, ctx: Ctx) -> tuple[str, object]:
+def l_slice(c: Compiler, node: Node, ctx: Scope) -> tuple[str, object]:
     """``t[hi:lo] = v`` (and the other slice forms): replace bits; only as the last step."""
     return (_SLICE, compile_slices(c, node.args[1], ctx))
 
@@ -60,7 +60,7 @@ def _discard(fr, v) -> None:
     return None
 
 
-def compile_lvalue(c: Compiler, node: Node, ctx: Ctx) -> Setter:
+def compile_lvalue(c: Compiler, node: Node, ctx: Scope) -> Setter:
     """The setter storing a value into the target ``node``."""
     steps: list[tuple[str, object]] = []
     n = node

@@ -35,7 +35,7 @@ from typing import Callable, Iterable
 from specgen.diagnostics import Span
 
 from .ast import Decl, FuncDecl, GlobalDecl, Module, Node, TypeDecl
-from .compile_base import AsFailure, Ctx, Expr, Setter, Stmt, Undefined
+from .compile_base import AsFailure, Expr, Scope, Setter, Stmt, Undefined
 from .compile_expr import compile_expr
 from .compile_lvalue import compile_lvalue
 from .compile_stmt import collect_locals, compile_block, compile_stmt
@@ -426,7 +426,7 @@ class Interpreter:
         if g is None:
             raise Undefined(name)
         if g.init is not None:
-            value = self._expr(g.init, Ctx(g.path, set(), f"<global {name}>"))({})
+            value = self._expr(g.init, Scope(g.path, set(), f"<global {name}>"))({})
         else:
             value = default(self._type_of(g.ty, g.path))
         if g.kind in ("constant", "config", "let"):
@@ -440,7 +440,7 @@ class Interpreter:
         decl = fn.decl
         assert decl is not None
         names = tuple(p[0] for p in decl.params)
-        ctx = Ctx(decl.path, set(names), decl.name)
+        ctx = Scope(decl.path, set(names), decl.name)
         collect_locals(decl.body, ctx.locals)  # every let/var/for/tuple name in the body
         body = self._block(decl.body, ctx)
         nparams = len(names)
@@ -502,16 +502,16 @@ class Interpreter:
         return ASLError(f"unknown identifier '{name}'", span, "unknown-name", self._snapshot(span))
 
     # ------------------------------------------------------------ compilers
-    def _expr(self, node: Node, ctx: Ctx) -> Expr:
+    def _expr(self, node: Node, ctx: Scope) -> Expr:
         return compile_expr(self, node, ctx)
 
-    def _stmt(self, node: Node, ctx: Ctx) -> Stmt:
+    def _stmt(self, node: Node, ctx: Scope) -> Stmt:
         return compile_stmt(self, node, ctx)
 
-    def _block(self, stmts: Iterable[Node], ctx: Ctx) -> Stmt:
+    def _block(self, stmts: Iterable[Node], ctx: Scope) -> Stmt:
         return compile_block(self, stmts, ctx)
 
-    def _lvalue(self, node: Node, ctx: Ctx) -> Setter:
+    def _lvalue(self, node: Node, ctx: Scope) -> Setter:
         return compile_lvalue(self, node, ctx)
 
     def _type_of(self, node: Node | None, path: str) -> TypeInfo:
