@@ -1,4 +1,5 @@
-"""What the three ASL compilers share: dispatch tables, the compile scope, control signals.
+"""What the three ASL compilers share: dispatch tables, the compile scope, control signals, and the
+resolved :class:`Function` every compiled call goes through.
 
 The expression, statement and l-value compilers (``compile_expr``,
 ``compile_stmt``, ``compile_lvalue``) and the type resolver
@@ -20,7 +21,7 @@ from typing import Any, Callable, Generic, Iterable, Protocol, TypeVar
 
 from specgen.diagnostics import Span
 
-from .ast import Decl, GlobalDecl, Node
+from .ast import Decl, FuncDecl, GlobalDecl, Node
 from .errors import ASLError
 
 Frame = dict
@@ -106,6 +107,25 @@ NOCONST = object()
 """The "not a compile-time constant" answer of constant folding."""
 
 
+class Function:
+    """A resolved ASL function (or a Python hook): what every compiled caller of it calls.
+
+    ``decl`` is its declaration (None for a hook, a built-in or an overload dispatch); ``impl`` the
+    implementation callers run, None until the body is compiled
+    (:meth:`~specgen.asl.interp.Interpreter.compile`).
+    Return tracing swaps ``impl`` with ``other``, the variant of the other mode, so callers reach
+    the traced body without recompiling (:mod:`specgen.asl.returntrace`).
+    """
+
+    __slots__ = ("decl", "impl", "name", "other")
+
+    def __init__(self, name: str, decl: FuncDecl | None, impl: Callable | None = None) -> None:
+        self.name = name
+        self.decl = decl
+        self.impl = impl
+        self.other: Callable | None = None  # the variant of the other mode (traced / plain), see returntrace.py
+
+
 class Compiler(Protocol):
     """The interpreter as the compilers see it: recursion, names, global state."""
 
@@ -147,9 +167,9 @@ class Compiler(Protocol):
 
     def _is_generated_type(self, name: str) -> bool: ...
 
-    def _function(self, name: str, arity: int, span: Span | None) -> Any: ...
+    def _function(self, name: str, arity: int, span: Span | None) -> Function: ...
 
-    def _compile_func(self, fn: object) -> None: ...
+    def _compile_func(self, fn: Function) -> None: ...
 
     def _snapshot(self, span: Span | None) -> tuple[tuple[str, Span], ...]: ...
 

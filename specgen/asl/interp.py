@@ -22,8 +22,8 @@ their calling convention) installed by :meth:`Interpreter.install_hook`, ``confi
 set by :meth:`Interpreter.set_constant`, ASL functions a hook calls from
 :meth:`Interpreter.function`, the declarations a caller reads from
 :meth:`Interpreter.declarations`, and the resolved :class:`Function` objects return tracing
-arms (:meth:`Interpreter.resolved`, :mod:`specgen.asl.returntrace`). Nothing outside this module
-reads its private state.
+arms (:meth:`Interpreter.resolved`, :mod:`specgen.asl.returntrace`). Nothing outside ``asl/`` reads
+its private state; the compilers reach it through :class:`~specgen.asl.compile_base.Compiler`.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from typing import Callable, Iterable
 from specgen.diagnostics import Span
 
 from .ast import Decl, FuncDecl, GlobalDecl, Module, Node, TypeDecl
-from .compile_base import AsFailure, Expr, Scope, Setter, Stmt, Undefined
+from .compile_base import AsFailure, Expr, Function, Scope, Setter, Stmt, Undefined
 from .compile_expr import compile_expr
 from .compile_lvalue import compile_lvalue
 from .compile_stmt import collect_locals, compile_block, compile_stmt
@@ -48,24 +48,6 @@ from .index import SpecIndex
 from .memo import memoizing
 from .stdlib import BUILTINS, BuiltinError
 from .values import Bits, show
-
-
-class Function:
-    """A resolved ASL function (or a Python hook): what every compiled caller of it calls.
-
-    ``decl`` is its declaration (None for a hook, a built-in or an overload dispatch); ``impl`` the
-    implementation callers run, None until the body is compiled (:meth:`Interpreter.compile`).
-    Return tracing swaps ``impl`` with ``other``, the variant of the other mode, so callers reach
-    the traced body without recompiling (:mod:`specgen.asl.returntrace`).
-    """
-
-    __slots__ = ("decl", "impl", "name", "other")
-
-    def __init__(self, name: str, decl: FuncDecl | None, impl: Callable | None = None) -> None:
-        self.name = name
-        self.decl = decl
-        self.impl = impl
-        self.other: Callable | None = None  # the variant of the other mode (traced / plain), see returntrace.py
 
 
 def _declare(names: dict[str, list[Decl]], module: Module) -> None:

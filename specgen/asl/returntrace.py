@@ -20,7 +20,8 @@ from weakref import WeakKeyDictionary
 
 from specgen.diagnostics import Span
 
-from .interp import Function, Interpreter
+from .compile_base import Function
+from .interp import Interpreter
 
 
 @dataclass(frozen=True, slots=True)
