@@ -10,7 +10,7 @@ time (local, global, constant, enum member, function, built-in), so running
 a test does no dictionary search beyond the frame.
 
 This module keeps what those compilers share: loading definitions, name
-resolution, function calls, global state and reset. Definitions come lazily
+resolution (its own mixin, :mod:`.resolve`), function calls, global state and reset. Definitions come lazily
 from a :class:`~specgen.asl.index.SpecIndex` (only what a run reaches is
 unpickled and compiled) plus an overlay of extra modules (a test file).
 Names that nothing defines compile to a closure that raises when evaluated,
@@ -39,14 +39,15 @@ from .compile_base import AsFailure, Expr, Function, Scope, Setter, Stmt, Undefi
 from .compile_expr import compile_expr
 from .compile_lvalue import compile_lvalue
 from .compile_stmt import collect_locals, compile_block, compile_stmt
-from .compile_types import TypeInfo, default, named_type, type_of, value_fits
+from .compile_types import TypeInfo, named_type, type_of
 from .budget import DEFAULT_MAX_STEPS, StepBudgetExceeded
 from .errors import ASLAssertionError, ASLError, MissingFunction
 from .generated_names import GeneratedNames
-from .hooks import ASLFunction, Around, Hook
+from .hooks import ASLFunction, Hook
 from .index import SpecIndex
 from .memo import memoizing
-from .stdlib import BUILTINS, BuiltinError
+from .resolve import Resolver
+from .stdlib import BuiltinError
 from .values import Bits, show
 
 
@@ -59,7 +60,7 @@ def _declare(names: dict[str, list[Decl]], module: Module) -> None:
                 names.setdefault(m, []).append(d)
 
 
-class Interpreter:
+class Interpreter(Resolver):
     """Runs ASL definitions of one spec tree.
 
     ``Interpreter(index)`` (or :func:`specgen.asl.session.interpreter_for`) loads
@@ -221,17 +222,6 @@ class Interpreter:
                 self._enum_of_member.pop(n, None)
                 self._gdecls.pop(n, None)
 
-    def _decls(self, name: str) -> tuple[list[Decl], bool]:
-        """Declarations of ``name`` and whether they come from the overlay."""
-        ov = self._overlay.get(name)
-        if ov:
-            return ov, True
-        if self.index is not None:
-            found = self.index.lookup(name)
-            if found:
-                return found, False
-        return self._gen.get(name, []), False
-
     # ------------------------------------------------------------ public
     def call(self, name: str, *args: object) -> object:
         """Call an ASL function from Python.
@@ -314,108 +304,6 @@ class Interpreter:
             return ASLError("ASL call depth exceeded", span, "runtime", self._snapshot(span))
         return ASLError(f"internal evaluation error: {type(exc).__name__}: {exc}", span,
                         "runtime", self._snapshot(span))
-
-    # ------------------------------------------------------------ names
-    def _function(self, name: str, arity: int, span: Span | None) -> Function:
-        key = (name, arity)
-        fn = self._overlay_compiled.get(key) or self._funcs.get(key)
-        if fn is not None:
-            return fn
-        hook = self._hooks.get(name)
-        if hook is not None:
-            if isinstance(hook, Around):
-                original = self._asl_function(name, arity, span)
-                compile_func = self._compile_func
-
-                def call_original(*args, _o=original):
-                    if _o.impl is None:
-                        compile_func(_o)
-                    return _o.impl(*args)
-
-                fn = Function(name, None, lambda *a, _h=hook.function: _h(call_original, *a))
-            else:
-                fn = Function(name, None, hook.function)
-            self._funcs[key] = fn
-            return fn
-        return self._asl_function(name, arity, span)
-
-    def _asl_function(self, name: str, arity: int, span: Span | None) -> Function:
-        key = (name, arity)
-        decls, from_overlay = self._decls(name)
-        funcs = [d for d in decls if isinstance(d, FuncDecl) and len(d.params) == arity]
-        if not funcs:
-            if name in BUILTINS:
-                b = BUILTINS[name]
-                fn = Function(name, None, lambda *a, _b=b: _b((), a))
-                self._funcs[key] = fn
-                return fn
-            if any(isinstance(d, FuncDecl) for d in decls):
-                raise ASLError(f"no overload of '{name}' takes {arity} argument(s)",
-                               span, "type")
-            raise Undefined(name)
-        impl = [d for d in funcs if d.is_implementation]
-        chosen = impl or [d for d in funcs if not d.is_impdef] or funcs
-        fn = Function(name, chosen[0])
-        if len(chosen) > 1:
-            fn = Function(name, None, self._overload_dispatch(name, chosen))
-        (self._overlay_compiled if from_overlay else self._funcs)[key] = fn
-        return fn
-
-    def _overload_dispatch(self, name: str, decls: list[FuncDecl]) -> Callable:
-        subs = [Function(name, d) for d in decls]
-
-        def dispatch(*args):
-            for f in subs:
-                if all(value_fits(a, self._type_of(p[1], f.decl.path))
-                       for a, p in zip(args, f.decl.params)):
-                    if f.impl is None:
-                        self._compile_func(f)
-                    return f.impl(*args)
-            raise TypeError(f"no overload of {name} accepts ({', '.join(show(a) for a in args)})")
-
-        return dispatch
-
-    def _enum_member(self, name: str) -> tuple[str, int] | None:
-        hit = self._enum_of_member.get(name)
-        if hit is not None:
-            return hit
-        decls, _ = self._decls(name)
-        for d in decls:
-            if isinstance(d, TypeDecl) and d.form == "enum":
-                pos = d.payload.index(name)  # type: ignore[union-attr]
-                self._enum_of_member[name] = (d.name, pos)
-                return (d.name, pos)
-        return None
-
-    def _global_decl(self, name: str) -> GlobalDecl | None:
-        g = self._gdecls.get(name)
-        if g is not None:
-            return g
-        decls, _ = self._decls(name)
-        for d in decls:
-            if isinstance(d, GlobalDecl):
-                self._gdecls[name] = d
-                return d
-        return None
-
-    def _global_value(self, name: str, span: Span | None) -> object:
-        """Initialise (if needed) and return a global's value."""
-        if name in self._consts:
-            return self._consts[name]
-        if name in self.globals:
-            return self.globals[name]
-        g = self._global_decl(name)
-        if g is None:
-            raise Undefined(name)
-        if g.init is not None:
-            value = self._expr(g.init, Scope(g.path, set(), f"<global {name}>"))({})
-        else:
-            value = default(self._type_of(g.ty, g.path))
-        if g.kind in ("constant", "config", "let"):
-            self._consts[name] = value
-        else:
-            self.globals[name] = value
-        return value
 
     # ------------------------------------------------------------ compile
     def _compile_func(self, fn: Function) -> None:
