@@ -307,3 +307,35 @@ def test_one_rule_registry_one_module_a_rule() -> None:
         assert not [n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == "RULE"], path.name
         assert not [n for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and (n.module or "").startswith("rules")
                     and n.level == 1], path.name
+
+
+# -- the interpreter is extended through its API, and one thing has one name (issue 29 items 5, 6) ---------
+
+def test_no_reach_ins_and_no_function_attributes_as_protocol() -> None:
+    """Code changes the interpreter through its public API (hooks declared with their calling convention,
+    ``set_constant``, ``function``): no module silences a private-access lint to reach in, and no attribute
+    set on a function is read as protocol (``fn.wants_original = True`` was)."""
+    for m, path in MODULES.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        functions = {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        assert "SLF001" not in path.read_text(encoding="utf-8"), f"{m}: a reach-in into private state"
+        flagged = [t for n in ast.walk(tree) if isinstance(n, ast.Assign) for t in n.targets
+                   if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id in functions
+                   and not t.attr.startswith("__")]  # a dunder is Python's protocol (``__test__`` for pytest)
+        assert not flagged, f"{m}: an attribute set on a function ({flagged[0].value.id}.{flagged[0].attr})"
+
+
+# Classes of the same name that are still two things; each entry names who removes it.
+TWINS_UNTIL_MERGE = {"Progress"}  # cli/build.py and cli/progress.py: one progress reporter (issue 29 item 6, i28)
+
+
+def test_one_name_one_class() -> None:
+    """Two public classes of one name send a reader to the wrong one (two ``Ctx``, two ``Piece`` were): a
+    class that is a different thing has a different name."""
+    where: dict[str, list[str]] = {}
+    for m, path in MODULES.items():
+        for n in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(n, ast.ClassDef) and not n.name.startswith("_"):
+                where.setdefault(n.name, []).append(m)
+    twins = {name: ms for name, ms in where.items() if len(ms) > 1 and name not in TWINS_UNTIL_MERGE}
+    assert twins == {}

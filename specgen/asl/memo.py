@@ -108,7 +108,7 @@ def perturb(v: object) -> object:
 _UNWRITTEN = object()
 
 
-class Node:
+class PartialUpdate:
     """A partial update of one container: elements replaced (``values``), elements updated (``subs``)."""
 
     __slots__ = ("values", "subs")
@@ -118,7 +118,7 @@ class Node:
         self.subs: dict = {}
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Node) and self.values == other.values and self.subs == other.subs
+        return isinstance(other, PartialUpdate) and self.values == other.values and self.subs == other.subs
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -156,7 +156,7 @@ def _leaf_unwritten(a: object, b: object) -> bool:
 
 def diff(a: object, b: object, untouched: set[int] | frozenset[int] = frozenset()) -> object:
     """What a run wrote, from its results ``a`` (initial start) and ``b`` (perturbed start):
-    a value (replaced whole), a :class:`Node` (partly updated) or ``_UNWRITTEN``.
+    a value (replaced whole), a :class:`PartialUpdate` (partly updated) or ``_UNWRITTEN``.
     ``untouched``: ids of containers the perturbed start built (never written if still there)."""
     if a is b:
         return a
@@ -170,7 +170,7 @@ def diff(a: object, b: object, untouched: set[int] | frozenset[int] = frozenset(
     if t is list or t is dict:
         if len(a) != len(b):  # type: ignore[arg-type]
             raise Refused("a container changed shape between the runs")
-        node = Node()
+        node = PartialUpdate()
         keys = range(len(a)) if t is list else a.keys()  # type: ignore[arg-type, union-attr]
         for k in keys:
             if t is dict and k not in b:  # type: ignore[operator]
@@ -178,7 +178,7 @@ def diff(a: object, b: object, untouched: set[int] | frozenset[int] = frozenset(
             d = diff(a[k], b[k], untouched)  # type: ignore[index]
             if d is _UNWRITTEN:
                 continue
-            if type(d) is Node:
+            if type(d) is PartialUpdate:
                 node.subs[k] = d
             else:
                 node.values[k] = d
@@ -194,7 +194,7 @@ def diff(a: object, b: object, untouched: set[int] | frozenset[int] = frozenset(
 class Effect:
     """A recorded zero-argument function: the globals it writes, its result and its step count."""
 
-    def __init__(self, values: dict[str, object], nodes: dict[str, Node], result: object,
+    def __init__(self, values: dict[str, object], nodes: dict[str, PartialUpdate], result: object,
                  steps: int, functions: frozenset[str]) -> None:
         self.values = values
         self.nodes = nodes
@@ -247,12 +247,12 @@ def record(interp: Interpreter, name: str) -> Effect | None:
         if a.read_log != b.read_log or ra != rb or a.steps_used != b.steps_used:
             return None
         values: dict[str, object] = {}
-        nodes: dict[str, Node] = {}
+        nodes: dict[str, PartialUpdate] = {}
         for g in a.globals.keys() | b.globals.keys():
             if g not in a.globals or g not in b.globals:
                 return None
             d = diff(a.globals[g], b.globals[g], pert.built)
-            if type(d) is Node:
+            if type(d) is PartialUpdate:
                 nodes[g] = d
             elif d is not _UNWRITTEN:
                 values[g] = d
