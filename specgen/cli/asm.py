@@ -15,6 +15,7 @@ from .exitcodes import ExitCode
 if TYPE_CHECKING:
     from ..encoding.asm import Assembled
     from ..encoding.model import EncodingSet
+    from ..loader import Spec
 
 NAME = "asm"
 HELP = "assemble a block program or one command into instruction words"
@@ -132,8 +133,8 @@ def _write(rows: list[dict[str, object]], fmt: str, out: TextIO) -> int:
     return ExitCode.OK
 
 
-def _pe_modes(spec: object) -> dict[int, int]:
+def _pe_modes(spec: Spec) -> dict[int, int]:
     """The spec's PE mask -> PEMode table, read by running its ASL (only when a B.IOT needs it)."""
     from ..asl import interpreter_for
     from ..executor.words import pe_mode_table
-    return pe_mode_table(interpreter_for(spec))  # type: ignore[arg-type]
+    return pe_mode_table(interpreter_for(spec))
