@@ -53,7 +53,7 @@ def to_junit(report: TestRunReport, root: str = "", shard: ShardInfo | None = No
         props.insert(2, ("root", root))
     if shard is not None:
         props += [(f"shard.{k}", str(v)) for k, v in shard.to_json().items()]
-    suite = junit.Suite(SUITE, tuple(cases), tuple(props), report.total_seconds)
+    suite = junit.TestSuite(SUITE, tuple(cases), tuple(props), report.total_seconds)
     return junit.document([suite], seconds=report.total_seconds)
 
 

@@ -64,7 +64,7 @@ class Case:
 
 
 @dataclass(frozen=True)
-class Suite:
+class TestSuite:
     """One ``<testsuite>`` with its ``<properties>`` (name, value pairs, in order)."""
 
     name: str
@@ -100,7 +100,7 @@ def _case(parent: ET.Element, case: Case) -> None:
         ET.SubElement(element, "system-out").text = xml_text(case.system_out)
 
 
-def document(suites: Sequence[Suite], name: str = TOOL_NAME, seconds: float | None = None) -> str:
+def document(suites: Sequence[TestSuite], name: str = TOOL_NAME, seconds: float | None = None) -> str:
     """A ``<testsuites>`` document; each suite's and the whole document's totals counted from the cases."""
     root = ET.Element("testsuites", {"name": xml_text(name)})
     for suite in suites:
@@ -118,7 +118,7 @@ def document(suites: Sequence[Suite], name: str = TOOL_NAME, seconds: float | No
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
 
-def read(text: str) -> list[Suite]:
+def read(text: str) -> list[TestSuite]:
     """The suites of a JUnit document this writer (or another tool of the same dialect) wrote.
 
     Raises ``ValueError`` naming what is wrong when ``text`` is not JUnit XML.
@@ -144,7 +144,7 @@ def read(text: str) -> list[Suite]:
                               int(c.get("line", "0") or 0), _float(c.get("time")), outcome,
                               so.text or "" if so is not None else ""))
         props = tuple((p.get("name", ""), p.get("value", "")) for p in s.iter("property"))
-        out.append(Suite(s.get("name", ""), tuple(cases), props, _float(s.get("time"))))
+        out.append(TestSuite(s.get("name", ""), tuple(cases), props, _float(s.get("time"))))
     return out
 
 
@@ -208,4 +208,4 @@ def render(findings: Sequence[Finding], summary: CheckSummary, strict: bool = Fa
     cases += [Case(rule.id, PASSING_CASE_NAME, system_out=rule.description)
               for rule in rule_catalogue(summary, items) if rule.id not in ruled]
     seconds = elapsed(summary)
-    return document([Suite(SUITE_NAME, tuple(cases), _properties(summary), seconds)], seconds=seconds)
+    return document([TestSuite(SUITE_NAME, tuple(cases), _properties(summary), seconds)], seconds=seconds)
