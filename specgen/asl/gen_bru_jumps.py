@@ -27,6 +27,9 @@ from __future__ import annotations
 
 import re
 
+from dataclasses import replace
+
+from .. import speccontract as contract
 from ..encoding.model import catalog_word
 from .gen_scalar_shards import MASK64, _check_reg, _ident, shard_body, family_shards_asl, _w, _write_reg
 
@@ -140,6 +143,17 @@ def jump_shards(form: dict) -> dict[str, str]:
         lines += _scenario(j, tpc=0x4000, imm=hi)
     out[f"ValidateScalarBRUAlias_{j.m}"] = lines
     return {name: shard_body(name, body, "target") for name, body in out.items()}
+
+
+def requires(form: dict) -> tuple[contract.Expect, ...]:
+    """The tree's names the jump/link shards of ``form`` use (the spec contract); () for other handlers."""
+    if form.get("semantic_handler") not in _HANDLERS:
+        return ()
+    j = _Jump(form)
+    out = contract.SCALAR_ATTEMPT + contract.BRU_JUMP + (replace(contract.BRU_TARGET, name=contract.BRU_TARGET.of(j.m)),)
+    if j.jump and "SrcL" in j.fields:
+        out += (replace(contract.BRU_EVEN_TARGET, name=contract.BRU_EVEN_TARGET.of(j.m)),)
+    return out
 
 
 def jump_shards_asl(catalog: dict) -> str:

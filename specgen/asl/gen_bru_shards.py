@@ -32,6 +32,7 @@ The jump/link handlers (J, JR, ADDTPC, SETRET) are not generated yet.
 
 from __future__ import annotations
 
+from .. import speccontract as contract
 from ..encoding.model import catalog_word
 from .gen_scalar_shards import MASK64, _check_reg, _ident, shard_body, family_shards_asl, _sext, _w, _write_reg
 
@@ -190,6 +191,16 @@ def bru_shards(form: dict) -> dict[str, str]:
                 break
     out[f"ValidateScalarBRUAlias_{m}"] = shard_body(f"ValidateScalarBRUAlias_{m}", lines, "tpc")
     return out
+
+
+def requires(form: dict) -> tuple[contract.Expect, ...]:
+    """The tree's names the compare/set-commit shards of ``form`` use (the spec contract); () when none."""
+    if form.get("semantic_handler") not in _HANDLERS:
+        return ()
+    b = _BRU(form)
+    if b.cond is None:
+        return ()
+    return contract.SCALAR_ATTEMPT + (contract.BRU_SET_COMMIT if b.setc else ())
 
 
 def bru_shards_asl(catalog: dict) -> str:

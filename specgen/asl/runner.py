@@ -4,8 +4,11 @@ A test passes when its ``main()`` returns 0 and no ``assert`` fails.
 Statuses: ``passed``, ``failed`` (an assert or ``as`` check failed, or main
 returned non-zero, or the test reached a function defined neither in the
 tree nor in specgen's generated ASL: reason ``missing-function:<name>``) and ``error`` (the interpreter could not run it: syntax, unknown
-name, unsupported construct, run-time error). Every non-passing result
-carries the file:line where it stopped and the ASL stack.
+name, unsupported construct, run-time error) and ``not-derivable`` (the run reached a name the
+ASL specgen generates from the catalogs refers to and the tree does not define, or a validation
+shard specgen derives nothing for from the tree's catalog row: the reason names the name, the
+generator and the rows; not a failure of the spec, see :mod:`specgen.asl.contract_check`). Every
+non-passing result carries the file:line where it stopped and the ASL stack.
 
 One interpreter per process runs every test it is given: the tree's
 functions are compiled once and global state is reset between tests.
@@ -32,7 +35,7 @@ from xml.sax.saxutils import quoteattr
 from ..loader import load_spec
 from ..loader.tree import Spec
 from ..models.located import AvsTest
-from .errors import ASLError, MissingFunction, bounded_stack
+from .errors import ASLError, MissingFunction, NotDerivable, bounded_stack
 from .index import build_index, parse_cached
 from .interp import Interpreter
 from .profiles import get_profile
@@ -40,7 +43,7 @@ from .session import interpreter_for
 from .synth import generated_modules
 from .values import show
 
-STATUSES = ("passed", "failed", "error")
+STATUSES = ("passed", "failed", "error", "not-derivable")
 
 
 @dataclass(frozen=True)
@@ -95,7 +98,8 @@ class TestRunReport:
 
     @property
     def ok(self) -> bool:
-        return bool(self.results) and all(r.status == "passed" for r in self.results)
+        """Every test passed or is not derivable on this tree (a finding of the check says why)."""
+        return bool(self.results) and all(r.status in ("passed", "not-derivable") for r in self.results)
 
     def to_json(self) -> dict:
         return {
@@ -186,6 +190,9 @@ def run_one(interp: Interpreter, case: TestCase) -> TestResult:
         if result != 0:
             status, message = "failed", f"main() returned {show(result)}, expected 0"
             reason = "main-nonzero"
+    except NotDerivable as exc:
+        status, message, reason = "not-derivable", exc.reason, f"not-derivable:{exc.name}"
+        location, stack = str(exc.span), _format_stack(exc)
     except MissingFunction as exc:
         # a function nothing defines is the spec failing to run, not a skip
         status, message, reason = "failed", exc.message, f"missing-function:{exc.name}"
@@ -273,7 +280,11 @@ def _source_line(texts: dict[str, str], location: str) -> str:
 def format_text(report: TestRunReport, spec: Spec) -> str:
     out = []
     texts = {u.path: u.text for u in spec.units} | {t.path: t.text for t in spec.tests}
+    underivable: dict[str, list[TestResult]] = {}
     for r in report.results:
+        if r.status == "not-derivable":  # one cause, one paragraph: the reason, then its tests
+            underivable.setdefault(r.message, []).append(r)
+            continue
         if r.status == "passed":
             continue
         out.append(f"{r.status.upper()}: {r.path} ({r.id})")
@@ -283,9 +294,15 @@ def format_text(report: TestRunReport, spec: Spec) -> str:
             out.append(f"    | {src}")
         for frame in r.stack:
             out.append(f"    in {frame}")
+    for why, results in underivable.items():
+        out.append(f"NOT DERIVABLE: {len(results)} test(s): {why}")
+        out.extend(f"  {r.path} ({r.id}) at {r.location}" for r in results[:5])
+        if len(results) > 5:
+            out.append(f"  … and {len(results) - 5} more")
     c = report.counts
+    nd = f", {c['not-derivable']} not derivable" if c["not-derivable"] else ""
     out.append(
-        f"{c['passed']} passed, {c['failed']} failed, {c['error']} error "
+        f"{c['passed']} passed, {c['failed']} failed, {c['error']} error{nd} "
         f"in {report.total_seconds:.2f} s "
         f"(load {report.load_seconds:.2f} s, median {report.median_seconds * 1000:.1f} ms/test, "
         f"profile {report.profile}, jobs {report.jobs})"
@@ -298,7 +315,7 @@ def format_junit(report: TestRunReport) -> str:
     lines = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<testsuite name="specgen-asl" tests="{len(report.results)}" failures="{c["failed"]}" '
-        f'errors="{c["error"]}" skipped="0" time="{report.total_seconds:.3f}">',
+        f'errors="{c["error"]}" skipped="{c["not-derivable"]}" time="{report.total_seconds:.3f}">',
     ]
     for r in report.results:
         name = quoteattr(r.id or r.path)
@@ -309,6 +326,8 @@ def format_junit(report: TestRunReport) -> str:
             lines.append(f'    <failure message={quoteattr(r.message)} type={kind}>{_xml(detail)}</failure>')
         elif r.status == "error":
             lines.append(f'    <error message={quoteattr(r.message)} type={quoteattr(r.reason)}>{_xml(detail)}</error>')
+        elif r.status == "not-derivable":
+            lines.append(f'    <skipped message={quoteattr(r.message)}/>')
         lines.append("  </testcase>")
     lines.append("</testsuite>")
     return "\n".join(lines) + "\n"

@@ -36,6 +36,7 @@ from ..graph import Derived, SpecGraph
 from ..loader.tree import Spec
 from .ast import Decl, FuncDecl, GlobalDecl, Module, Node, TypeDecl
 from .compile_stmt import collect_locals
+from .contract_check import contract_findings, test_calls
 from .errors import ASLError
 from .generated_names import looks_like_member
 from .headers import Header, scan_headers
@@ -66,7 +67,8 @@ def _version() -> str:
     if _VERSION is None:
         h = hashlib.sha256()
         here = Path(__file__).parent
-        for p in sorted([here / "static.py", here / "static_types.py", here / "synth.py", here / "headers.py", *here.glob("gen_*.py")]):
+        for p in sorted([here / "static.py", here / "static_types.py", here / "synth.py", here / "headers.py",
+                         here / "contract_check.py", here.parent / "speccontract.py", *here.glob("gen_*.py")]):
             h.update(p.read_bytes())
         _VERSION = h.hexdigest()[:16]
     return _VERSION
@@ -80,6 +82,8 @@ def _cache_key(spec: Spec, index: SpecIndex) -> str:
     prefix = f"{spec.config.json_root}/catalog/"
     for path in sorted(p for p in spec.artifacts if p.startswith(prefix)):
         h.update(f"\0{path}\0{spec.artifacts[path].sha256}".encode())
+    for name, paths in sorted(test_calls(spec).items()):  # the shards the tests call (spec-contract)
+        h.update(f"\0{name}\0{len(paths)}\0{paths[0]}".encode())
     return h.hexdigest()
 
 
@@ -303,8 +307,10 @@ def asl_findings(spec: Spec) -> list[Finding]:
     path = cache_dir("asl") / f"static-{_cache_key(spec, index)}.pickle"
     out = read_pickle(path, list)
     if out is None:
-        out = (syntax_findings(index) + static_findings(index, known_names(index, generated_headers(spec, index)))
-               + generation_findings(spec))
+        base = generated_sources(spec, shards=False)
+        headers = generated_headers(spec, index)
+        out = (syntax_findings(index) + static_findings(index, known_names(index, headers))
+               + generation_findings(spec) + contract_findings(spec, index, base, headers))
         write_pickle(path, out)
     # a line the loader already diagnosed (an NDF body line that is not a comment) is one cause
     told = {(f.path, f.line) for f in spec.findings if f.severity is Severity.ERROR}

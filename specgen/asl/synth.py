@@ -42,11 +42,13 @@ import re
 import sys
 from typing import Callable
 
+from .. import speccontract as contract
 from ..diagnostics import Finding, Severity
 from ..loader.tree import Spec
 from ..vocabulary import CLASS_PREFIX, vocabulary_of
 from .ast import Module
 from .errors import ASLError
+from . import gen_bru_jumps, gen_bru_shards, gen_fsu_shards, gen_scalar_shards
 from .gen_bru_jumps import jump_shards_asl
 from .gen_bru_shards import bru_shards_asl
 from .gen_commands import command_forms_asl, tile_selectors
@@ -324,6 +326,54 @@ def _optional_sources(spec: Spec, *, shards: bool = True) -> list[tuple[str, str
         out.extend(_shard_source(lambda c: sys_canonical_asl(c, sysregs, called), scalar,
                                  "<generated>/canonical-sys.asl"))
     return out
+
+
+# the whole-catalog sweeps, by the prefix of the names they declare (longest first): what each uses of the tree
+_SWEEPS: tuple[tuple[str, tuple[contract.Expect, ...]], ...] = (
+    ("ValidateCanonicalScalarSYS", contract.SCALAR_ATTEMPT + contract.CANONICAL_SYS),
+    ("ValidateCanonicalScalarFSUFlagAndRoundingHelpers", contract.CANONICAL_DECODERS),
+    ("ValidateCanonicalScalar", contract.SCALAR_ATTEMPT + contract.CANONICAL_SCALAR),
+    ("ValidateCanonicalCommand", contract.CANONICAL_COMMANDS),
+    ("ValidateCanonicalDecoders", contract.CANONICAL_DECODERS),
+    ("ValidateScalarFP", contract.CANONICAL_DECODERS),
+    ("ValidateSystemRegister", contract.CANONICAL_SYSREGS),
+)
+# the per-row shard generators, each with what one row's shards use of the tree
+_ROW_REQUIREMENTS = (gen_scalar_shards.requires, gen_bru_shards.requires, gen_bru_jumps.requires,
+                     gen_fsu_shards.requires)
+
+
+def shard_requirements(spec: Spec, called: set[str]) -> dict[str, tuple[list[str], list[str]]]:
+    """Tree name -> (the called shards that use it, their catalog rows), for the validation shards ``called``.
+
+    What a shard uses is what its generator declares for its row (``requires(form)``) or, for a
+    whole-catalog sweep, for its kind (:data:`_SWEEPS`); ``tests/test_spec_contract.py`` holds the
+    declarations to the generated text. Nothing is generated here: a check stays cheap.
+    """
+    scalar = _catalog(spec, "scalar-forms.json") or {}
+    rows = {_ident_of(f.get("mnemonic", "")): (i, f) for i, f in enumerate(scalar.get("forms") or [])
+            if isinstance(f, dict)}
+    where = f"{spec.config.json_root}/catalog/scalar-forms.json"
+    out: dict[str, tuple[list[str], list[str]]] = {}
+    for shard in sorted(called):
+        head, _, ident = shard.partition("_")
+        hit = rows.get(ident) if head.startswith("Validate") and ident else None
+        if hit is not None:
+            needed = [e for requires in _ROW_REQUIREMENTS for e in requires(hit[1])]
+            row = f"{hit[1].get('mnemonic')} ({where}, forms[{hit[0]}])"
+        else:
+            needed = next((list(uses) for prefix, uses in _SWEEPS if shard.startswith(prefix)), [])
+            row = f"{shard} (whole-catalog sweep)"
+        for e in needed:
+            shards, rows_of = out.setdefault(e.name, ([], []))
+            shards.append(shard)
+            if row not in rows_of:
+                rows_of.append(row)
+    return out
+
+
+def _ident_of(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_]", "_", name)
 
 
 def _shard_source(generate: Callable[[dict], str], catalog: dict, path: str) -> list[tuple[str, str]]:

@@ -51,8 +51,8 @@ def all_rules() -> list[Rule]:
     from .rules import (asl_arity, asl_syntax, asl_type, asl_unknown_name,  # lazy: they import the interpreter
                         encoding_collision, encoding_gap, encoding_overlap, encoding_record,  # or read the
                         encoding_width, examples, instruction_tile_class,  # spec's vocabulary
-                        legality_prose_mismatch)
-    return (RULES + [asl_syntax.RULE, asl_unknown_name.RULE, asl_arity.RULE, asl_type.RULE]
+                        legality_prose_mismatch, spec_contract)
+    return (RULES + [asl_syntax.RULE, asl_unknown_name.RULE, asl_arity.RULE, asl_type.RULE, spec_contract.RULE]
             + [instruction_tile_class.RULE, encoding_overlap.RULE, encoding_gap.RULE, encoding_width.RULE,
                encoding_collision.RULE, encoding_record.RULE] + [legality_prose_mismatch.RULE] + examples.RULES)
 

@@ -1,0 +1,301 @@
+"""Variants of a corpus release that no published tree has, built at test time in a scratch folder.
+
+specgen must derive what a tree declares instead of fitting 0.58.3. Each function here copies a
+release (``tests/treecopy.copy_tree``) and changes one thing the way a later or earlier
+development commit could: a catalog form's fields, a global's name, a catalog branch form, the
+prose of the matrix compositions, the operand parameters of the matrix predicates, the PE masks
+a binding accepts, an ADR header, the keys of an evidence file, the whole layout of an older
+release. ``rehash`` re-records the hashes afterwards, so the only findings a variant
+can give are the ones its change causes (as a release's own tooling would regenerate them).
+
+``python tests/variants.py NAME SRC DST`` builds one by hand (for the evidence in the docs).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shutil
+import sys
+from pathlib import Path
+from typing import Callable
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from treecopy import copy_tree  # noqa: E402
+
+CATALOG = "spec/catalog"
+
+
+# -- helpers ---------------------------------------------------------------------------------------
+def _read_json(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _write_json(path: Path, data: object) -> None:
+    path.write_text(json.dumps(data, indent=2, sort_keys=False) + "\n", encoding="utf-8")
+
+
+def _edit(path: Path, edit: Callable[[str], str]) -> None:
+    text = path.read_text(encoding="utf-8")
+    new = edit(text)
+    assert new != text, f"the variant changed nothing in {path}"
+    path.write_text(new, encoding="utf-8")
+
+
+def _edit_records(root: Path, edit: Callable[[str], str], where: str = "asl") -> int:
+    """Apply ``edit`` to the text of every ``.asl`` file under ``where`` it changes; how many changed."""
+    n = 0
+    for p in sorted((root / where).rglob("*.asl")):
+        text = p.read_text(encoding="utf-8")
+        new = edit(text)
+        if new != text:
+            p.write_text(new, encoding="utf-8")
+            n += 1
+    return n
+
+
+def _hashes(root: Path) -> dict[str, str]:
+    """SHA-256 of every file under ``root`` by POSIX path (what the release tooling records)."""
+    return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(root.rglob("*")) if p.is_file() and not p.is_symlink()}
+
+
+def rehash(root: Path, before: dict[str, str]) -> None:
+    """Record what the variant changed as the release tooling would: every hash of a changed file in the
+    manifest and the evidence JSON replaced, rows of removed files dropped and of added sources added
+    (beside listed siblings), the content hash recomputed. An absent file the manifest lists (0.58.3's
+    closure file) stays listed, so the variant keeps the release's one true finding."""
+    from specgen.hashing import content_sha256
+    after = _hashes(root)
+    changed = {before[p]: after[p] for p in before if p in after and before[p] != after[p]}
+    removed = {p for p in before if p not in after}
+    added = {p: h for p, h in after.items() if p not in before}
+    manifest = root / "spec/release-manifest.json"
+    for p in sorted((root / "spec").rglob("*.json")):
+        if p == manifest or not changed:
+            continue
+        text = p.read_text(encoding="utf-8")
+        new = re.sub(r"\b[0-9a-f]{64}\b", lambda m: changed.get(m.group(0), m.group(0)), text)
+        if new != text:
+            p.write_text(new, encoding="utf-8")
+    if not manifest.is_file():
+        return
+    after = _hashes(root)  # the evidence files changed too
+    data = _read_json(manifest)
+    rows = [r for r in data.get("canonical_inputs", []) if r["path"] not in removed]
+    listed_dirs = {r["path"].rsplit("/", 1)[0] for r in rows}
+    rows += [{"path": p, "sha256": h} for p, h in added.items()
+             if p.rsplit("/", 1)[0] in listed_dirs or p.rsplit("/", 2)[0] in {d.rsplit("/", 1)[0] for d in listed_dirs}]
+    for r in rows:
+        r["sha256"] = after.get(r["path"], r["sha256"])
+    data["canonical_inputs"] = sorted(rows, key=lambda r: r["path"])
+    for r in data.get("owned_artifacts", []):
+        r["sha256"] = after.get(r["path"], r["sha256"])
+    data["content_sha256"] = content_sha256([(r["path"], r["sha256"]) for r in data["canonical_inputs"]])
+    manifest.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    sel = data.get("release_selection")
+    if isinstance(sel, dict) and sel.get("expanded_ndf"):  # the selected clauses' digests, as the tree has them now
+        from specgen.check.rules.ndf_hash import expected_digests
+        from specgen.graph import SpecGraph
+        from specgen.loader import load_spec
+        digests = expected_digests(SpecGraph.build(load_spec(root)))
+        sel["expanded_ndf"] = [{**r, "sha256": digests.get(r["id"], r["sha256"])} for r in sel["expanded_ndf"]]
+        manifest.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+
+
+# -- variants of 0.58.3 ----------------------------------------------------------------------------
+def fpatr7(root: Path) -> Path:
+    """B.FPATR with 7 fields: TransA and TransB gone (their bits fixed zero), the tree's B.FPATR
+    handler passing FALSE for them, its tests of the transpose bits removed. The records' prose keeps
+    naming 9 fields (stale prose: the form is the authority)."""
+    path = root / CATALOG / "command-forms.json"
+    data = _read_json(path)
+    for form in data["forms"]:
+        if form.get("mnemonic") == "B.FPATR":
+            form["fields"] = [f for f in form["fields"] if f["name"] not in ("TransA", "TransB")]
+            form["constraints"] = [c for c in form["constraints"] if c.get("field") not in ("TransA", "TransB")]
+            form["asm"] = form["asm"].replace(", TransA, TransB", "")
+            for enc in form["encoding"]:
+                enc["mask"] = f"0x{int(enc['mask'], 16) | 0x180:08x}"
+    _write_json(path, data)
+    _edit(root / "asl/block/model/dispatch/commands.asl",
+          lambda t: re.sub(r"CommandDecodedBool\(instruction, form, CommandField_Trans[AB]\)", "FALSE", t))
+    for p in (root / "tests/asl").rglob("*.asl"):
+        text = p.read_text(encoding="utf-8")
+        if re.search(r"TransA|TransB|trans_a|trans_b|transpose", text):
+            p.unlink()
+    return root
+
+
+def condition_global_renamed(root: Path) -> Path:
+    """The tree names the conditional block's "condition was set" global ``_BundleConditionLatched``:
+    the generated BRU set-commit checks still name ``_BundleConditionSet``."""
+    n = _edit_records(root, lambda t: re.sub(r"\b_BundleConditionSet\b", "_BundleConditionLatched", t))
+    assert n, "no unit names _BundleConditionSet"
+    return root
+
+
+def branch_form_added(root: Path) -> Path:
+    """The scalar catalog declares conditional branches ``B.EQ``/``B.NE`` (as releases before 0.58.3 did),
+    with a test of each that calls the BRU validation shards, and no ASL of their own."""
+    path = root / CATALOG / "scalar-forms.json"
+    data = _read_json(path)
+    forms = data["forms"]
+    template = next(f for f in forms if f["mnemonic"] == "CMP.EQ")
+    used = {(e["match"], e["mask"]) for f in forms for e in f["encoding"]}
+    for k, cond in enumerate(("EQ", "NE")):
+        form = json.loads(json.dumps(template))
+        form["mnemonic"] = f"B.{cond}"
+        form["asm"] = f"b.{cond.lower()} SrcL, SrcR, simm"
+        form["semantic_handler"] = "ConditionalBranch"
+        form["semantic_summary"] = f"B.{cond} - Branch to TPC plus a signed halfword offset when SrcL {cond} SrcR."
+        form["form_id"] = f"b_{cond.lower()}_32_variant{k}"
+        form["fields"] = [f for f in form["fields"] if f["name"] in ("SrcL", "SrcR")] + [
+            {"name": "simm7", "pieces": [{"instruction_lsb": 25, "value_lsb": 0, "width": 7}],
+             "signedness": "signed", "width": 7}]
+        form["constraints"] = []
+        match = 0x7F - 2 * k  # opcodes 0x7F / 0x7D with every other bit free: checked unused below
+        form["encoding"] = [{"index": 0, "mask": "0x0000007f", "match": f"0x{match:08x}", "width_bits": 32}]
+        assert (form["encoding"][0]["match"], "0x0000007f") not in used
+        forms.append(form)
+        mn = form["mnemonic"]
+        test_dir = root / "tests/asl/scalar/bru" / mn
+        test_dir.mkdir(parents=True, exist_ok=True)
+        for kind, shard in (("exec", "Execute"), ("bound", "Bounds")):
+            ident = f"PTO-AVS-BRU-B-{cond}-{kind.upper()}-001"
+            (test_dir / f"scalar-{kind}-b-{cond.lower()}-variant-001.asl").write_text(
+                "// PTO-TEST: " + json.dumps({
+                    "id": ident, "source": "asl/scalar/bru/CMP.EQ.asl",
+                    "requirements": ["PTO-INST-SCALAR-CMP-EQ"], "kind": "execution",
+                    "summary": f"B.{cond} executes the canonical comparison, branch, jump, or control effect",
+                    "pass_condition": "the mnemonic-owned semantic assertions hold", "related_sources": []},
+                    separators=(",", ":")) + "\n"
+                f"func main() => integer\nbegin\n    ValidateScalarBRU{shard}_B_{cond}();\n    return 0;\nend;\n",
+                encoding="utf-8")
+    data["form_count"] = len(forms)
+    _write_json(path, data)
+    return root
+
+
+def compare_form_removed(root: Path) -> Path:
+    """CMP.GEU is gone: its catalog form, its unit and its tests (a later release dropping a form)."""
+    path = root / CATALOG / "scalar-forms.json"
+    data = _read_json(path)
+    data["forms"] = [f for f in data["forms"] if f["mnemonic"] != "CMP.GEU"]
+    data["form_count"] = len(data["forms"])
+    _write_json(path, data)
+    (root / "asl/scalar/bru/CMP.GEU.asl").unlink()
+    shutil.rmtree(root / "tests/asl/scalar/bru/CMP.GEU")
+    for p in (root / "tests/asl").rglob("*.asl"):
+        if "CMP_GEU" in p.read_text(encoding="utf-8"):
+            p.unlink()
+    return root
+
+
+_CUBE_SOURCE = re.compile(r"\b([A-C]) CUBE_[MN][0-9]+(?:/[MN]?[0-9]+)? (primary|accumulator)")
+
+
+def matrix_prose(root: Path) -> Path:
+    """The matrix compositions say "A matrix, B matrix" where 0.58.3 names CUBE layouts."""
+    def edit(text: str) -> str:
+        if not text.startswith("// PTO-INSTRUCTION:"):
+            return text
+        first, _, rest = text.partition("\n")
+        first = _CUBE_SOURCE.sub(lambda m: f"{m.group(1)} matrix", first)
+        first = first.replace("D matching A's CUBE_M16/M32 layout", "D matching A's layout")
+        return first + "\n" + rest
+    assert _edit_records(root, edit) >= 24
+    return root
+
+
+def matrix_operands_renamed(root: Path) -> Path:
+    """``TileOperandsLegal_TGEMV*``/``_TMATMUL_MX*`` name their operands otherwise (``lhs_vector``,
+    ``lhs_scale``…), and the catalog roles say ``lhs-vector``/``lhs-scale``: the same operation, other words."""
+    names = {"left_vector": "lhs_vector", "right_matrix": "rhs_matrix", "left_scale": "lhs_scale",
+             "right_scale": "rhs_scale"}
+    legality = root / "asl/tile/model/legality/matrix-shape.asl"
+    _edit(legality, lambda t: re.sub(r"\b(" + "|".join(names) + r")\b", lambda m: names[m.group(1)], t))
+    roles = {"left-vector": "lhs-vector", "right-matrix": "rhs-matrix", "row-scale": "lhs-scale",
+             "column-scale": "rhs-scale"}
+    pattern = re.compile(r'"role":"(' + "|".join(roles) + r')"')
+    state = re.compile(r'(operand:source[0-9]:)(' + "|".join(roles) + r')"')
+
+    def edit(text: str) -> str:
+        return state.sub(lambda m: m.group(1) + roles[m.group(2)] + '"',
+                         pattern.sub(lambda m: f'"role":"{roles[m.group(1)]}"', text))
+    _edit_records(root, edit)
+    path = root / CATALOG / "tile-operations.json"
+    data = _read_json(path)
+    for op in data["operations"]:
+        for o in op.get("operands", []):
+            o["role"] = roles.get(o["role"], o["role"])
+        op["state_effects"] = [state.sub(lambda m: m.group(1) + roles[m.group(2)] + '"', e + '"')[:-1]
+                               for e in op.get("state_effects", [])]
+    _write_json(path, data)
+    return root
+
+
+def matrix_all_pes(root: Path) -> Path:
+    """The ordinary matrix operations accept only a binding of all four PEs (``PE_MASK 1111``), as some
+    releases require: ``TileOperandsLegal_TMATMUL`` (which the BIAS, ACC and TGEMV forms call) says so."""
+    _edit(root / "asl/tile/model/legality/matrix-shape.asl",
+          lambda t: t.replace("""begin
+    return TileOrdinaryMatrixOperandsLegal(left, right) &&
+           TileMatrixDestinationLegal(destination, left, right);""", """begin
+    return _BundleTileBindings[[0]].pe_mask == '1111' &&
+           TileOrdinaryMatrixOperandsLegal(left, right) &&
+           TileMatrixDestinationLegal(destination, left, right);""", 1))
+    return root
+
+
+# -- ADRs and evidence -----------------------------------------------------------------------------
+def adr_markdown_variants(root: Path) -> Path:
+    """0.58.0's Markdown ADR headers as other releases' CI accepted them: three superseded ADRs that do
+    not name their successor, two ``Status: proposed``."""
+    decisions = sorted((root / "docs/status/decisions").glob("0*.md"))
+    done = 0
+    for p in decisions:
+        text = p.read_text(encoding="utf-8")
+        if done < 3 and "- Status: accepted" in text:
+            p.write_text(text.replace("- Status: accepted", "- Status: Superseded", 1), encoding="utf-8")
+            done += 1
+        elif 3 <= done < 5 and "- Status: accepted" in text:
+            p.write_text(text.replace("- Status: accepted", "- Status: proposed", 1), encoding="utf-8")
+            done += 1
+    assert done == 5
+    return root
+
+
+def evidence_renamed_keys(root: Path) -> Path:
+    """The readiness evidence's unit rows name ``subjects`` where 0.58.3 has ``readiness_subjects``."""
+    path = root / "spec/evidence/release-traceability-readiness.json"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace('"readiness_subjects"', '"subjects"'), encoding="utf-8")
+    return root
+
+
+VARIANTS: dict[str, Callable[[Path], Path]] = {
+    "fpatr7": fpatr7,
+    "condition-global-renamed": condition_global_renamed,
+    "branch-form-added": branch_form_added,
+    "compare-form-removed": compare_form_removed,
+    "matrix-prose": matrix_prose,
+    "matrix-operands-renamed": matrix_operands_renamed,
+    "matrix-all-pes": matrix_all_pes,
+    "adr-markdown-variants": adr_markdown_variants,
+    "evidence-renamed-keys": evidence_renamed_keys,
+}
+
+
+def build(name: str, src: Path, dst: Path) -> Path:
+    """A copy of ``src`` at ``dst`` with variant ``name`` applied."""
+    copy_tree(src, dst)
+    before = _hashes(dst)
+    VARIANTS[name](dst)
+    rehash(dst, before)
+    return dst
+
+
+if __name__ == "__main__":
+    print(build(sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])))
