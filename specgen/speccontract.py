@@ -118,6 +118,9 @@ PE_MASK_OF_MODE = _e("PEMaskOfPEMode", "function",
                      "inverts it")
 BINARY_ELEMENT = _e("ExecuteTileBinary", "function", "the elementwise binary effect the fast path vectorises")
 EMPTY_TILE_INFO = _e("EmptyTileInfo", "function", "the empty Tile descriptor the fast path memoises")
+PADDING_WORD = _e("TilePaddingWord", "function", "the pad word the fast path writes (its ASL, called)")
+BUNDLE_PAD_VALUE = _e("CurrentBundlePadValue", "function", "the Block's PadValue the fast path pads with")
+IN_VALID_REGION = _e("TileInValidRegion", "function", "which elements the fast path computes (the valid region)")
 FP_BINARY_ELEMENT = _e("TileFPBinaryElement", "function",
                        "the floating binary boundary the hardware-ieee profile replaces (bundled spec)")
 TILE_LEGALITY_FAULT = _e("Fault_TileLegality", "value",
@@ -125,6 +128,9 @@ TILE_LEGALITY_FAULT = _e("Fault_TileLegality", "value",
 DATATYPE_ENUM = _e("TileDataType", "type", "the DataTypes (vocabulary: names, codes, widths, kinds)")
 PAD_ENUM = _e("TilePadValue", "type", "the PadValues B.DATR selects (vocabulary)")
 CLASS_ENUM = _e("TileInstructionClass", "type", "the tile instruction classes (vocabulary, instruction-tile-class)")
+MEMORY_AGENTS = _e("PTO_MODEL_MEMORY_AGENTS", "constant", "how many PEs' GPR files an input GPR is written to")
+TILE_ELEMENTS = _e("PTO_MODEL_TILE_ELEMENTS", "constant",
+                   "the model's element limit per Tile, which a run may raise (bench/bench_run.py)")
 LAYOUT_ENUM = _e("TileLayout", "type", "the Tile layouts an input Tile of `specgen run` may take")
 LOCATION_ENUM = _e("TileLocation", "type", "the Tile locations an input Tile of `specgen run` may take")
 
@@ -132,8 +138,9 @@ CAPABILITIES: tuple[Expect, ...] = (
     WRITE_PE_GPR, WRITE_GPR, STORE, LOAD_UNSIGNED, CONFIGURE_CUBE_TILE, CUBE_BYTES, PREDICATE_DEFINED,
     READ_PREDICATE, SET_FAULT, CLEAR_FAULT, READ_TPC, OPERANDS_LEGAL, EXECUTE_CONTRACT, DATATYPE_LEGAL,
     INDEX_TYPE_LEGAL, TYPE_PAIR_LEGAL, TILE_OPERANDS_LEGAL, OPERAND_PRESENT, DATR_FIELD_APPLICABLE, GPR_SLOT,
-    GPR_COUNT, ACCUMULATOR_TYPE, PE_MASK_OF_MODE, BINARY_ELEMENT, EMPTY_TILE_INFO, FP_BINARY_ELEMENT,
-    TILE_LEGALITY_FAULT, DATATYPE_ENUM, PAD_ENUM, CLASS_ENUM, LAYOUT_ENUM, LOCATION_ENUM)
+    GPR_COUNT, ACCUMULATOR_TYPE, PE_MASK_OF_MODE, BINARY_ELEMENT, EMPTY_TILE_INFO, PADDING_WORD, BUNDLE_PAD_VALUE,
+    IN_VALID_REGION, FP_BINARY_ELEMENT,
+    MEMORY_AGENTS, TILE_ELEMENTS, TILE_LEGALITY_FAULT, DATATYPE_ENUM, PAD_ENUM, CLASS_ENUM, LAYOUT_ENUM, LOCATION_ENUM)
 
 
 # -- names the generated ASL refers to, by generator ---------------------------------------------------

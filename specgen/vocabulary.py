@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
+from . import speccontract as contract
 from .graph import Derived, SpecGraph
 from .loader import Spec
 from .models.instruction import FieldDomain
@@ -40,9 +41,9 @@ from .models.instruction import FieldDomain
 DATATYPE_DOMAIN = "PTO-FIELD-BLOCK-DATATYPE"
 PADVALUE_DOMAIN = "PTO-FIELD-BLOCK-PADVALUE-OR-BYTEID"
 CMODE_DOMAIN = "PTO-FIELD-BLOCK-CMODE"
-DATATYPE_ENUM, DATATYPE_PREFIX = "TileDataType", "TileDataType_"
-PAD_ENUM, PAD_PREFIX = "TilePadValue", "TilePad_"
-CLASS_ENUM, CLASS_PREFIX = "TileInstructionClass", "TileClass_"
+DATATYPE_ENUM, DATATYPE_PREFIX = contract.DATATYPE_ENUM.name, "TileDataType_"
+PAD_ENUM, PAD_PREFIX = contract.PAD_ENUM.name, "TilePad_"
+CLASS_ENUM, CLASS_PREFIX = contract.CLASS_ENUM.name, "TileClass_"
 CARRIER_BITS = 64  # every Tile element lives in one 64-bit Word (PTO-ARCH-DATA-TYPES-INTEGER)
 
 _ENUM = re.compile(r"\btype\s+(\w+)\s+of\s+enumeration\s*\{([^}]*)\}")

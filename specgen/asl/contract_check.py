@@ -168,11 +168,11 @@ def absence_resolver(spec: Spec) -> Callable[[str], str | None]:
 
 def _reasons(spec: Spec) -> dict[str, str]:
     from .index import build_index
-    from .static import _scan_sources
+    from .headers import scan_sources
     from .synth import generated_sources
     index = build_index(spec)
     sources = generated_sources(spec)
-    headers = _scan_sources(sources)
+    headers = scan_sources(sources)
     out = not_derivable(absences(spec, index, sources, headers))
     declared = {h.name for h in headers}
     scalar = _catalog(spec, "scalar-forms.json") or {}

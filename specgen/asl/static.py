@@ -39,7 +39,7 @@ from .compile_stmt import collect_locals
 from .contract_check import contract_findings, test_calls
 from .errors import ASLError
 from .generated_names import looks_like_member
-from .headers import Header, scan_headers
+from .headers import Header, headers_of, scan_headers, scan_sources
 from .index import SpecIndex, build_index, parse_cached
 from .stdlib import BUILTINS
 from .synth import SHARD_PREFIXES, generated_sources, generation_findings
@@ -87,21 +87,6 @@ def _cache_key(spec: Spec, index: SpecIndex) -> str:
     return h.hexdigest()
 
 
-def headers_of(module: Module) -> list[Header]:
-    """A parsed module's declarations as :class:`Header` s (what the header scan gives without parsing)."""
-    out: list[Header] = []
-    for decl in module.decls:
-        if isinstance(decl, FuncDecl):
-            out.append(Header("func", decl.name, len(decl.params), decl.ret is not None))
-        elif isinstance(decl, TypeDecl) and decl.form == "enum":
-            out.append(Header("enum", decl.name, members=tuple(decl.payload)))  # type: ignore[arg-type]
-        elif isinstance(decl, TypeDecl):
-            out.append(Header("type", decl.name))
-        elif isinstance(decl, GlobalDecl):
-            out.append(Header("global", decl.name))
-    return out
-
-
 def generated_headers(spec: Spec, index: SpecIndex | None = None) -> list[Header]:
     """What the ASL generated from ``spec``'s catalogs declares: scanned, or parsed where the scan declines.
 
@@ -109,22 +94,9 @@ def generated_headers(spec: Spec, index: SpecIndex | None = None) -> list[Header
     text, and of its cost on a cold check) are generated only when a lookup of those units
     could see one of their names (:func:`shards_matter`); their absence changes no finding.
     """
-    out = _scan_sources(generated_sources(spec, shards=False))
+    out = scan_sources(generated_sources(spec, shards=False))
     if index is None or shards_matter(index, out):
-        out = _scan_sources(generated_sources(spec))
-    return out
-
-
-def _scan_sources(sources: list[tuple[str, str]]) -> list[Header]:
-    out: list[Header] = []
-    for text, path in sources:
-        scanned = scan_headers(text)
-        if scanned is None:
-            try:
-                scanned = headers_of(parse_cached(text.encode("utf-8"), path))
-            except ASLError:  # declares nothing; generation_findings or the run that needs it says why
-                scanned = []
-        out.extend(scanned)
+        out = scan_sources(generated_sources(spec))
     return out
 
 

@@ -33,6 +33,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
+from .. import speccontract as contract
 from ..asl import ASLError, Bits, Interpreter, interpreter_for
 from ..asl.errors import bounded_stack
 from ..asl.profiles import get_profile
@@ -73,17 +74,16 @@ class Executor:
         self._trace = FaultTrace()  # a predicate's traced returns, while a fault is explained
         self._install_fault_probe()
         if tile_elements is not None:
-            set_model_config(self.interp, "PTO_MODEL_TILE_ELEMENTS", tile_elements)
+            set_model_config(self.interp, contract.TILE_ELEMENTS.name, tile_elements)
         self.bulk = False  # element I/O through the NumPy paths proven equal for this model
         if fast:
             from .fastpath import install_fast_paths  # NumPy/ml_dtypes load only when a program runs
             install_fast_paths(self.interp, self.profile, self.vocabulary)
             # the bulk element paths are proven (tests/test_examples_fast.py) for the Tile model whose
             # ExecuteTileBinary the fast path replaces; any other model goes element by element
-            self.bulk = "ExecuteTileBinary" in self.interp.hooks
+            self.bulk = contract.BINARY_ELEMENT.name in self.interp.hooks
         self.lock = threading.Lock()
-        missing = [n for n in (COMMAND_ENTRY, "ResetProfileState", "ConfigureTileForMask")
-                   if not self.interp.has_function(n)]
+        missing = [e.name for e in contract.PROGRAMS if not _defines(self.interp, e)]
         self.words: WordRunner | None = None
         self.templates: TemplateRunner | None = None  # statements of the forms the Block syntax does not spell
         if not missing:
@@ -105,9 +105,9 @@ class Executor:
             return original(*args)
 
         set_fault.wants_original = True  # type: ignore[attr-defined]
-        prior = interp.hooks.get("SetFault")
-        if prior is None and interp.has_function("SetFault"):
-            interp.hooks["SetFault"] = set_fault
+        prior = interp.hooks.get(contract.SET_FAULT.name)
+        if prior is None and interp.has_function(contract.SET_FAULT.name):
+            interp.hooks[contract.SET_FAULT.name] = set_fault
 
     # -- running ----------------------------------------------------------------------
     def run(self, program: Program, tiles: list[TileInput], gprs: Mapping[int, int] | None = None,
@@ -121,10 +121,11 @@ class Executor:
                            span=Span(program.path, first.line, first.col))
         if not self.supported:
             raise RunError("the spec's ASL does not define " + ", ".join(self.missing)
-                           + ": a program runs as command words through ExecuteCommandInstruction(word, "
-                           "length_bits), with ResetProfileState and ConfigureTileForMask for its initial state")
-        if gprs and not any(self.interp.has_function(n) for n in ("WritePEGPR", "WriteGPR")):
-            raise RunError("this spec's ASL has no general-purpose register file (no WritePEGPR or WriteGPR): "
+                           + f": a program runs as command words through {contract.COMMAND_ENTRY}(word, "
+                           f"length_bits), with {contract.RESET} and {contract.CONFIGURE_TILE} for its initial state "
+                           "(docs-internal/examples.md; the check says so as spec-contract)")
+        if gprs and not any(self.interp.has_function(n) for n in (contract.WRITE_PE_GPR.name, contract.WRITE_GPR.name)):
+            raise RunError(f"this spec's ASL has no general-purpose register file (no {contract.WRITE_PE_GPR} or {contract.WRITE_GPR}): "
                            "the program's scalar registers cannot be set")
         with self.lock:
             result = self._run(program, tiles, gprs or {}, memory or [])
@@ -141,7 +142,7 @@ class Executor:
         it.reset()
         result = RunResult(program, self.profile)
         try:
-            it.call("ResetProfileState")
+            it.call(contract.RESET.name)
             if gprs:
                 words.write_gprs(gprs)
             write_memory(it, memory)
@@ -227,18 +228,18 @@ class Executor:
         it = self.interp
         f = st.fields
         op = str(f["operation"])
-        legal_fn, execute_fn = f"InstructionContractOperandsLegal_{op}", f"InstructionContractExecute_{op}"
+        legal_fn, execute_fn = contract.OPERANDS_LEGAL.of(op), contract.EXECUTE_CONTRACT.of(op)
         missing = [n for n in (legal_fn, execute_fn) if not it.has_function(n)]
         if missing:
             raise RunError(f"line {st.line}: {op} is not an instruction with a tile-level contract entry in "
                            f"this spec (no {' or '.join(missing)} in its ASL)", st, Span("", st.line, st.col))
         args = (f["destination"], f["source_left"], f["source_right"])
-        if it.has_function("ClearFault"):
-            it.call("ClearFault")
+        if it.has_function(contract.CLEAR_FAULT.name):
+            it.call(contract.CLEAR_FAULT.name)
         if it.call(legal_fn, *args) is not True:
-            self._set_fault("Fault_TileLegality")
+            self._set_fault(contract.TILE_LEGALITY_FAULT.name)
             span = self._declaration(legal_fn)
-            name = str(it.get_global("_LastFault"))
+            name = str(it.get_global(contract.LAST_FAULT.name))
             stack = ((legal_fn, span),) if span else ()
             return Step(st, legal_fn, args, REJECTED), Fault(name, st, span, legal_fn, stack)
         it.call(execute_fn, *args)
@@ -247,12 +248,12 @@ class Executor:
     def _set_fault(self, kind: str) -> None:
         """Record ``kind`` with the spec's ``SetFault`` (``SetFault(kind, ReadTPC())`` where it takes the address)."""
         it = self.interp
-        decls = getattr(it, "index", None).lookup("SetFault") if getattr(it, "index", None) else []
+        decls = getattr(it, "index", None).lookup(contract.SET_FAULT.name) if getattr(it, "index", None) else []
         arity = next((len(d.params) for d in decls if hasattr(d, "params")), 1)
-        if arity == 2 and it.has_function("ReadTPC"):
-            it.call("SetFault", kind, it.call("ReadTPC"))
+        if arity == 2 and it.has_function(contract.READ_TPC.name):
+            it.call(contract.SET_FAULT.name, kind, it.call(contract.READ_TPC.name))
         else:
-            it.call("SetFault", kind)
+            it.call(contract.SET_FAULT.name, kind)
 
     def _declaration(self, name: str) -> Span | None:
         """Where the spec declares function ``name`` (the site a tile-level fault is decided)."""
@@ -265,7 +266,7 @@ class Executor:
         return None
 
     def _fault(self, st: Statement, word: str) -> Fault:
-        name = str(self.interp.get_global("_LastFault"))
+        name = str(self.interp.get_global(contract.LAST_FAULT.name))
         stack = self._fault_stack
         span, func = fault_site(stack, self._generated_line, self._declaration, self._forwards_fault)
         return Fault(name, st, span, func, stack, word)
@@ -298,7 +299,7 @@ class Executor:
         index = getattr(self.interp, "index", None)
         if index is None:
             return False
-        kinds = [d.params[0][1] for d in index.lookup("SetFault") if getattr(d, "params", None)]
+        kinds = [d.params[0][1] for d in index.lookup(contract.SET_FAULT.name) if getattr(d, "params", None)]
         return any(t == k for d in index.lookup(name) for _, t in getattr(d, "params", ()) for k in kinds)
 
     def _generated_line(self, path: str, line: int) -> str:
@@ -320,7 +321,7 @@ class Executor:
                 configure_matrix(it, idx, t.layout, t.valid_rows, t.valid_columns, et.member, t.mask,
                                  t.capacity_bytes)
             else:
-                it.call("ConfigureTileForMask", idx, t.capacity(et), t.rows, t.columns, t.valid_rows,
+                it.call(contract.CONFIGURE_TILE.name, idx, t.capacity(et), t.rows, t.columns, t.valid_rows,
                         t.valid_columns, et.member, LAYOUTS[t.layout], "TileLocation_Vector", t.mask)
         except ValueError as e:
             raise RunError(f"input tile {t.register}: {e}") from None
@@ -342,7 +343,7 @@ class Executor:
         assert self.words is not None
         if self.bulk:
             from .fastpath import bulk_read
-            tile = self.interp.get_global("_Tiles")[idx]  # type: ignore[index]
+            tile = self.interp.get_global(contract.TILES.name)[idx]  # type: ignore[index]
             words, defined = bulk_read(self.interp, idx)
         else:
             tile, words, defined = self.words.read(idx)
@@ -371,9 +372,9 @@ def install_profile_adapters(it: Interpreter, profile: str, vocabulary: Vocabula
     ADD, SUB and MUL (``specgen.asl.hardware.ieee_binary``); MAX/MIN and the
     other formats keep the ASL's own implementation, as ADR-0003 says.
     """
-    if profile != "hardware-ieee" or "TileFPBinaryElement" in it.hooks:
+    if profile != "hardware-ieee" or contract.FP_BINARY_ELEMENT.name in it.hooks:
         return
-    if not it.has_function("TileFPBinaryElement"):
+    if not it.has_function(contract.FP_BINARY_ELEMENT.name):
         return
     from ..asl.hardware import _FORMATS, ieee_binary
 
@@ -388,7 +389,7 @@ def install_profile_adapters(it: Interpreter, profile: str, vocabulary: Vocabula
         return original(op, data_type, left, right)  # type: ignore[no-any-return]
 
     tile_fp_binary.wants_original = True  # type: ignore[attr-defined]
-    it.hooks["TileFPBinaryElement"] = tile_fp_binary
+    it.hooks[contract.FP_BINARY_ELEMENT.name] = tile_fp_binary
 
 
 _EXECUTORS: dict[tuple[str, str, bool, int | None], Executor] = {}
@@ -413,3 +414,10 @@ def executor_for(spec: Spec, profile: str = "reference", *, fast: bool = True,
 
 __all__ = ["Executor", "executor_for", "RunError", "RunResult", "TileInput", "TileState", "Fault", "Step",
            "register_name", "register_index", "fault_site"]
+
+
+def _defines(it: Interpreter, entry: contract.Expect) -> bool:
+    """Whether the interpreter's tree (or the ASL generated for it) defines a contract entry."""
+    if entry.kind == "function":
+        return it.has_function(entry.name)
+    return it.index is not None and bool(it.index.lookup(entry.name))

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .. import speccontract as contract
 from ..asl import ASLError, Bits, Interpreter
 
 WORD_MASK = (1 << 64) - 1
@@ -48,8 +49,8 @@ def configure_matrix(it: Interpreter, idx: int, layout: str, valid_rows: int, va
     """Configure a CUBE Tile as the AVS tests do; returns its capacity, raises ValueError when the model refuses."""
     member = f"TileLayout_{layout.upper()}"
     if capacity is None:
-        capacity = int(it.call("TileCubeRequiredBytes", member, valid_rows, valid_columns, data_type))  # type: ignore[arg-type]
-    ok = it.call("ConfigureCubeTileForMask", idx, capacity, valid_rows, valid_columns, data_type, member,
+        capacity = int(it.call(contract.CUBE_BYTES.name, member, valid_rows, valid_columns, data_type))  # type: ignore[arg-type]
+    ok = it.call(contract.CONFIGURE_CUBE_TILE.name, idx, capacity, valid_rows, valid_columns, data_type, member,
                  MATRIX_LOCATION, Bits(mask, 4))
     if ok is not True:
         raise ValueError(f"ConfigureCubeTileForMask refused {layout} {valid_rows}x{valid_columns} "
@@ -61,7 +62,7 @@ def write_memory(it: Interpreter, cells: Sequence[MemoryCell]) -> None:
     """Install the cells that carry a value with the spec's ``Store``."""
     for c in cells:
         if c.value is not None:
-            it.call("Store", Bits(c.address & WORD_MASK, 64), c.size, Bits(c.value & WORD_MASK, 64))
+            it.call(contract.STORE.name, Bits(c.address & WORD_MASK, 64), c.size, Bits(c.value & WORD_MASK, 64))
 
 
 def read_memory(it: Interpreter, cells: Sequence[MemoryCell]) -> list[MemoryState]:
@@ -69,7 +70,7 @@ def read_memory(it: Interpreter, cells: Sequence[MemoryCell]) -> list[MemoryStat
     out = []
     for c in cells:
         try:
-            v = it.call("LoadUnsigned", Bits(c.address & WORD_MASK, 64), c.size)
+            v = it.call(contract.LOAD_UNSIGNED.name, Bits(c.address & WORD_MASK, 64), c.size)
             after: int | None = v.v if isinstance(v, Bits) else int(v)  # type: ignore[call-overload]
         except ASLError:
             after = None

@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from .. import speccontract as contract
 from ..encoding.asm import candidates
 from ..encoding.model import EncodingSet
 from ..vocabulary import DataType, Vocabulary
@@ -94,7 +95,7 @@ def asl_matrix_sources(it: object, mnemonic: str, tpl: Template,
     (``A:E4M3``, ``Scale:E8M0``; see ``source_role``)."""
     from ..asl.ast import FuncDecl
     try:
-        decls, _ = it._decls("TileOperandsLegal_" + mnemonic)  # type: ignore[attr-defined]
+        decls, _ = it._decls(contract.TILE_OPERANDS_LEGAL.of(mnemonic))  # type: ignore[attr-defined]
     except Exception:  # noqa: BLE001 - an interpreter without declarations: the spec cannot say
         return None
     funcs = [d for d in decls if isinstance(d, FuncDecl)]
@@ -112,7 +113,7 @@ def asl_matrix_sources(it: object, mnemonic: str, tpl: Template,
                 out.append(got)
                 continue
         if hit is None:
-            tpl.blockers.insert(0, Reason("matrix-operand", (("function", "TileOperandsLegal_" + mnemonic),
+            tpl.blockers.insert(0, Reason("matrix-operand", (("function", contract.TILE_OPERANDS_LEGAL.of(mnemonic)),
                                                              ("parameter", name))))
             return None
         if hit[0] == "vector":
@@ -136,7 +137,7 @@ def destination_size_code(it: object, tpl: Template) -> int:
     dims = dimensions(tpl)
     layout = next((lay for _r, lay, *_ in tpl.matrix if lay), "")
     try:
-        need = int(it.call("TileCubeRequiredBytes", f"TileLayout_{layout}", dims["M"], dims["N"],  # type: ignore[attr-defined]
+        need = int(it.call(contract.CUBE_BYTES.name, f"TileLayout_{layout}", dims["M"], dims["N"],  # type: ignore[attr-defined]
                            "TileDataType_FP32"))
     except Exception:  # noqa: BLE001 - a spec without the function: the smallest size, the run decides
         return 1
@@ -168,7 +169,7 @@ def accumulator_type(it: object, vocabulary: Vocabulary, et: DataType) -> DataTy
     """The type of a matrix Block's accumulator and Bias for inputs of ``et``, as the spec's
     ``TileMatrixAccumulatorDataType`` states it (S16 inputs accumulate in S32); ``et`` when it cannot say."""
     try:
-        got = str(it.call("TileMatrixAccumulatorDataType", et.member))  # type: ignore[attr-defined]
+        got = str(it.call(contract.ACCUMULATOR_TYPE.name, et.member))  # type: ignore[attr-defined]
     except Exception:  # noqa: BLE001 - a spec without the function: the inputs' type, the run decides
         return et
     return vocabulary.datatype(got.removeprefix("TileDataType_")) or et

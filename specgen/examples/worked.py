@@ -35,6 +35,7 @@ import json
 import random
 from dataclasses import dataclass, field, replace
 
+from .. import speccontract as contract
 from ..encoding.asm_names import gpr_name
 from ..graph import Derived, SpecGraph
 from ..models.located import AslUnit
@@ -379,7 +380,7 @@ class Generator:
             else:
                 entry.defaulted = list(tpl.scalar_lines)
         elif (legal is not None and legal.destination_needs and entry.attempts
-              and "Fault_TileLegality" in entry.attempts[-1].problem):  # the last plan reached the check
+              and contract.TILE_LEGALITY_FAULT.name in entry.attempts[-1].problem):  # the last plan reached the check
             # the predicate asks the destination for a state a Tile the Block newly allocates does not have
             entry.reason = Reason("destination-state", (("predicate", self._handler(ins)), ("site", legal.site),
                                                         ("needs", "; ".join(legal.destination_needs))))
@@ -432,7 +433,7 @@ class Generator:
         names, and the B.DATR its required line asks for; returns that B.DATR ("" for none or underivable)."""
         interp = self.executor().interp
         whole = tuple(t.name for t in self.vocabulary.datatypes if t.kind != "packed")
-        reader = OperandChecks(self.spec, interp, "TileOperandsLegal_" + mnemonic, whole)
+        reader = OperandChecks(self.spec, interp, contract.TILE_OPERANDS_LEGAL.of(mnemonic), whole)
         sources = planstate.asl_matrix_sources(interp, mnemonic, tpl, reader)
         if not sources:
             return ""
