@@ -136,38 +136,85 @@ def condition_global_renamed(root: Path) -> Path:
     return root
 
 
-def branch_form_added(root: Path) -> Path:
-    """The scalar catalog declares conditional branches ``B.EQ``/``B.NE`` (as releases before 0.58.3 did),
-    with a test of each that calls the BRU validation shards, and no ASL of their own."""
+def _record_tests(root: Path, paths: list[Path]) -> None:
+    """Add new test files to the readiness evidence, as the release tooling would (rows, the unit's lists)."""
+    ev = root / "spec/evidence/release-traceability-readiness.json"
+    data = _read_json(ev)
+    for p in paths:
+        header = json.loads(p.read_text(encoding="utf-8").split("\n", 1)[0].split("PTO-TEST:", 1)[1])
+        data["tests"].append({"id": header["id"], "kind": header["kind"], "path": p.relative_to(root).as_posix(),
+                              "requirements": header["requirements"],
+                              "sha256": hashlib.sha256(p.read_bytes()).hexdigest(), "source": header["source"]})
+        unit = next(u for u in data["units"] if u["source"] == header["source"])
+        unit["tests"] = sorted(unit["tests"] + [header["id"]])
+        if header["kind"] == "execution" and unit.get("semantic_tests") is not None:
+            unit["semantic_tests"] = sorted(unit["semantic_tests"] + [header["id"]])
+    data["tests"].sort(key=lambda r: r["path"])
+    data["summary"]["test_count"] = len(data["tests"])
+    _write_json(ev, data)
+
+
+def _encodings(root: Path) -> list[dict]:
+    """Every encoding word pattern any catalog declares (forms, reservations)."""
+    out: list[dict] = []
+
+    def walk(x: object) -> None:
+        if isinstance(x, dict):
+            if isinstance(x.get("encoding"), list):
+                out.extend(e for e in x["encoding"] if isinstance(e, dict) and "mask" in e and "match" in e)
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+    for p in sorted((root / CATALOG).glob("*.json")):
+        walk(_read_json(p))
+    return out
+
+
+def _replace_last(text: str, old: str, new: str) -> str:
+    head, sep, tail = text.rpartition(old)
+    assert sep, old
+    return head + new + tail
+
+
+def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """Whether two (mask, match) word patterns accept a common word."""
+    return ((a[1] ^ b[1]) & a[0] & b[0]) == 0
+
+
+def branch_form_added(root: Path, *, implemented: bool = False) -> Path:
+    """The scalar catalog declares conditional branches ``B.EQ``/``B.NE`` (as 0.58.0 and the releases after it
+    did: ``b.eq SrcL, SrcR, label``), and the tests of the BRU model call their validation shards. Without
+    ``implemented`` the tree has no ASL for them (no ``InstructionContractTarget_B_EQ``); with it, the
+    dispatch branches to ``TPC + (offset << 1)`` and the unit states that target function."""
     path = root / CATALOG / "scalar-forms.json"
     data = _read_json(path)
     forms = data["forms"]
+    # 0.58.3 reserves the branches' old encodings as extension space: a release that has them takes them back
+    rpath = root / CATALOG / "extension-encoding-reservations.json"
+    reservations = _read_json(rpath)
+    taken = {r["mnemonic"]: r for r in reservations["reservations"] if r.get("mnemonic") in ("B.EQ", "B.NE")}
+    assert len(taken) == 2
+    reservations["reservations"] = [r for r in reservations["reservations"] if r.get("mnemonic") not in taken]
+    reservations["reservation_count"] = len(reservations["reservations"])
+    _write_json(rpath, reservations)
     template = next(f for f in forms if f["mnemonic"] == "CMP.EQ")
-    used = {(e["match"], e["mask"]) for f in forms for e in f["encoding"]}
-    for k, cond in enumerate(("EQ", "NE")):
+    tests = root / "tests/asl/scalar/model/dispatch/bru"
+    tests.mkdir(parents=True, exist_ok=True)
+    for cond in ("EQ", "NE"):
         form = json.loads(json.dumps(template))
-        form["mnemonic"] = f"B.{cond}"
-        form["asm"] = f"b.{cond.lower()} SrcL, SrcR, simm"
-        form["semantic_handler"] = "ConditionalBranch"
-        form["semantic_summary"] = f"B.{cond} - Branch to TPC plus a signed halfword offset when SrcL {cond} SrcR."
-        form["form_id"] = f"b_{cond.lower()}_32_variant{k}"
-        form["fields"] = [f for f in form["fields"] if f["name"] in ("SrcL", "SrcR")] + [
-            {"name": "simm7", "pieces": [{"instruction_lsb": 25, "value_lsb": 0, "width": 7}],
-             "signedness": "signed", "width": 7}]
-        form["constraints"] = []
-        match = 0x7F - 2 * k  # opcodes 0x7F / 0x7D with every other bit free: checked unused below
-        form["encoding"] = [{"index": 0, "mask": "0x0000007f", "match": f"0x{match:08x}", "width_bits": 32}]
-        assert (form["encoding"][0]["match"], "0x0000007f") not in used
+        form.update(mnemonic=f"B.{cond}", asm=f"b.{cond.lower()} SrcL, SrcR, label",
+                    semantic_handler="BranchRelative", form_id=f"b_{cond.lower()}_32_{hashlib.sha256(cond.encode()).hexdigest()[:12]}",
+                    semantic_summary=f"B.{cond} - Conditionally branch to the PC-relative target after comparing "
+                                     "scalar operands.", constraints=[],
+                    fields=taken[f"B.{cond}"]["fields"], encoding=taken[f"B.{cond}"]["encoding"])
         forms.append(form)
-        mn = form["mnemonic"]
-        test_dir = root / "tests/asl/scalar/bru" / mn
-        test_dir.mkdir(parents=True, exist_ok=True)
-        for kind, shard in (("exec", "Execute"), ("bound", "Bounds")):
-            ident = f"PTO-AVS-BRU-B-{cond}-{kind.upper()}-001"
-            (test_dir / f"scalar-{kind}-b-{cond.lower()}-variant-001.asl").write_text(
+        for n, shard in ((1, "Execute"), (2, "Bounds")):
+            (tests / f"scalar-exec-bru-b-{cond.lower()}-branch-00{n}.asl").write_text(
                 "// PTO-TEST: " + json.dumps({
-                    "id": ident, "source": "asl/scalar/bru/CMP.EQ.asl",
-                    "requirements": ["PTO-INST-SCALAR-CMP-EQ"], "kind": "execution",
+                    "id": f"PTO-AVS-SCALAR-MODEL-DISPATCH-BRU-B-{cond}-EXEC-00{n}",
+                    "source": "asl/scalar/model/dispatch/bru.asl", "requirements": [], "kind": "execution",
                     "summary": f"B.{cond} executes the canonical comparison, branch, jump, or control effect",
                     "pass_condition": "the mnemonic-owned semantic assertions hold", "related_sources": []},
                     separators=(",", ":")) + "\n"
@@ -175,7 +222,34 @@ def branch_form_added(root: Path) -> Path:
                 encoding="utf-8")
     data["form_count"] = len(forms)
     _write_json(path, data)
+    _record_tests(root, sorted(tests.glob("scalar-exec-bru-b-*.asl")))
+    if implemented:
+        _edit(root / "asl/scalar/model/dispatch/bru.asl", lambda t: _replace_last(t, """        otherwise => unreachable;""", """        when ScalarOperation_B_EQ, ScalarOperation_B_NE =>
+            let left = ReadDecodedScalarRegister(instruction, form, ScalarField_SrcL);
+            let right = ReadDecodedScalarRegister(instruction, form, ScalarField_SrcR);
+            let offset = ScalarDecodedWord(instruction, form, ScalarField_simm12);
+            let taken = if operation == ScalarOperation_B_EQ then left == right else left != right;
+            if taken then
+                WriteTPC(InstructionContractTarget_B_EQ(ReadTPC(), offset));
+            else
+                WriteTPC(ReadTPC() + 4);
+            end;
+        otherwise => unreachable;""") + "".join(f"""
+pure func InstructionContractTarget_B_{c}(base: Word, halfword_offset: Word) => Word
+begin
+    return base + LSL(halfword_offset, 1);
+end;
+""" for c in ("EQ", "NE")))
+        _edit(root / "asl/scalar/model/dispatch/decode.asl",
+              lambda t: t.replace("return handler == ScalarHandler_JumpRelative ||",
+                                  "return handler == ScalarHandler_JumpRelative ||\n"
+                                  "           handler == ScalarHandler_BranchRelative ||", 1))
     return root
+
+
+def branch_form_implemented(root: Path) -> Path:
+    """:func:`branch_form_added` with the branches' ASL."""
+    return branch_form_added(root, implemented=True)
 
 
 def compare_form_removed(root: Path) -> Path:
@@ -279,6 +353,7 @@ VARIANTS: dict[str, Callable[[Path], Path]] = {
     "fpatr7": fpatr7,
     "condition-global-renamed": condition_global_renamed,
     "branch-form-added": branch_form_added,
+    "branch-form-implemented": branch_form_implemented,
     "compare-form-removed": compare_form_removed,
     "matrix-prose": matrix_prose,
     "matrix-operands-renamed": matrix_operands_renamed,

@@ -313,8 +313,9 @@ def _optional_sources(spec: Spec, *, shards: bool = True) -> list[tuple[str, str
     scalar = _catalog(spec, "scalar-forms.json")
     if scalar and scalar.get("forms"):
         out.append((scalar_forms_asl(scalar), "<generated>/scalar-forms.asl"))
-        shard_makers = ((scalar_shards_asl, "scalar-shards"), (bru_shards_asl, "bru-shards"),
-                        (jump_shards_asl, "bru-jump-shards"), (fsu_shards_asl, "fsu-shards"),
+        flags = literal_flags(spec)
+        shard_makers = ((scalar_shards_asl, "scalar-shards"), (lambda c: bru_shards_asl(c, flags), "bru-shards"),
+                        (lambda c: jump_shards_asl(c, flags), "bru-jump-shards"), (fsu_shards_asl, "fsu-shards"),
                         (canonical_asl, "canonical-scalar")) if shards else ()
         for generate, name in shard_makers:
             out.extend(_shard_source(generate, scalar, f"<generated>/{name}.asl"))
@@ -374,6 +375,18 @@ def shard_requirements(spec: Spec, called: set[str]) -> dict[str, tuple[list[str
 
 def _ident_of(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_]", "_", name)
+
+
+_LITERAL_FLAG = re.compile(r"\bfunc\s+(InstructionContract\w+)\s*\(\s*\)\s*=>\s*boolean\s*begin\s*"
+                           r"return\s+(TRUE|FALSE)\s*;\s*end;")
+
+
+def literal_flags(spec: Spec) -> dict[str, bool]:
+    """The tree's zero-argument boolean contract functions that return a literal
+    (``InstructionContractImmediateIsSigned_HL_ADDTPC() => TRUE``): facts the shard generators read where
+    a catalog field does not state them."""
+    return {m.group(1): m.group(2) == "TRUE" for u in spec.units if "InstructionContract" in u.text
+            for m in _LITERAL_FLAG.finditer(u.text)}
 
 
 def _shard_source(generate: Callable[[dict], str], catalog: dict, path: str) -> list[tuple[str, str]]:
