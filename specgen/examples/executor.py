@@ -39,7 +39,7 @@ from ..asl.errors import bounded_stack
 from ..asl.profiles import get_profile
 from ..diagnostics import Span
 from ..loader import Spec
-from ..vocabulary import Vocabulary, vocabulary_of
+from ..vocabulary import Vocabulary, label, vocabulary_of
 from .program import Program
 from .syntax import Statement
 from ..encoding.asm import AsmError
@@ -47,11 +47,12 @@ from ..encoding.asm_names import gpr_name
 from .faultsite import GENERATED_PREFIX, FaultTrace, explain, fault_site, guard_predicates
 from .scalar import TemplateRunner, gpr_file
 from .words import COMMAND_ENTRY, EXECUTED, REJECTED, WordRunner, allocated
-from .inputstate import MemoryCell, configure_matrix, is_matrix_layout, read_memory, write_memory
+from .inputstate import (LAYOUT_PREFIX, LOCATION_PREFIX, MemoryCell, configure_spec_sized, read_memory, spec_sized,
+                         write_memory)
 from .runstate import (Fault, RunError, RunResult, Step, TileInput, TileState, register_index, register_name,
                        tile_state)
 
-LAYOUTS = {"row-major": "TileLayout_RowMajor", "column-major": "TileLayout_ColumnMajor"}
+_LEGACY_LAYOUTS = {"row-major": "RowMajor", "column-major": "ColumnMajor"}  # a model without a TileLayout type
 
 
 class Executor:
@@ -316,13 +317,18 @@ class Executor:
         et = self.vocabulary.datatype(t.data_type)
         if idx is None or et is None:
             raise RunError(f"{t.register}: not a tile register, or {t.data_type} is not a data type")
+        layout, locations = self._placement(t)
         try:
-            if is_matrix_layout(t.layout):  # a CUBE operand: the spec derives its storage shape
-                configure_matrix(it, idx, t.layout, t.valid_rows, t.valid_columns, et.member, t.mask,
-                                 t.capacity_bytes)
+            derived = spec_sized(it, layout, t.valid_rows, t.valid_columns, et.member)
+            if derived:  # a layout whose storage the spec derives (CUBE): its own configuration sizes it
+                configure_spec_sized(it, idx, layout, t.valid_rows, t.valid_columns, et.member, t.mask,
+                                     t.capacity_bytes or derived, locations)
+            elif not (t.rows and t.columns):
+                raise ValueError(f"a {label(layout)} Tile needs its physical rows and columns (the spec derives "
+                                 "them only for the layouts TileCubeRequiredBytes sizes)")
             else:
                 it.call(contract.CONFIGURE_TILE.name, idx, t.capacity(et), t.rows, t.columns, t.valid_rows,
-                        t.valid_columns, et.member, LAYOUTS[t.layout], "TileLocation_Vector", t.mask)
+                        t.valid_columns, et.member, LAYOUT_PREFIX + layout, LOCATION_PREFIX + locations[0], t.mask)
         except ValueError as e:
             raise RunError(f"input tile {t.register}: {e}") from None
         except ASLError as e:
@@ -336,6 +342,21 @@ class Executor:
         else:
             assert self.words is not None
             self.words.write(idx, t.words)
+
+    def _placement(self, t: TileInput) -> tuple[str, list[str]]:
+        """The layout member of an input and the locations to configure it in (its own, else the model's)."""
+        voc = self.vocabulary
+        layout = voc.layout(t.layout) if voc.layouts else _LEGACY_LAYOUTS.get(t.layout)
+        if layout is None:
+            raise RunError(f"input tile {t.register}: layout {t.layout!r} is not one of this spec's Tile layouts "
+                           f"({', '.join(label(x) for x in voc.layouts)})")
+        if t.location:
+            location = voc.location(t.location) if voc.locations else None
+            if location is None:
+                raise RunError(f"input tile {t.register}: location {t.location!r} is not one of this spec's Tile "
+                               f"locations ({', '.join(label(x) for x in voc.locations)})")
+            return layout, [location]
+        return layout, list(voc.locations) or ["Vector"]
 
     # -- reading --------------------------------------------------------------------
     def read_tile(self, idx: int) -> TileState:

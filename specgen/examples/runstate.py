@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..diagnostics import Span
-from ..vocabulary import DataType, Vocabulary
+from ..vocabulary import LAYOUT_PREFIX, LOCATION_PREFIX, DataType, Vocabulary, label
 from .datatypes import show_value, show_word
 from .faultsite import describe_chain
-from .inputstate import MemoryState, is_matrix_layout
+from .inputstate import MemoryState
 from .program import Program
 from .syntax import HANDS, Statement
 from .words import PREDICATE_STORAGE
@@ -59,7 +59,8 @@ class TileInput:
     words: tuple[tuple[int, ...], ...]
     capacity_bytes: int | None = None
     mask: int = 0b0001
-    layout: str = "row-major"
+    layout: str = "row-major"  # any layout of the tree's Tile model, by its label or member name
+    location: str = ""  # any location of the tree's Tile model ("": the first the model accepts)
 
     def capacity(self, et: DataType) -> int:
         return self.capacity_bytes or self.rows * self.columns * et.bits // 8
@@ -82,6 +83,7 @@ class TileState:
     defined: list[list[bool]]
     element: DataType | None = None  # None: the spec names no such type
     predicate: bool = False  # a predicate Tile: one bit an element (``words`` hold 0 or 1)
+    location: str = ""  # the Tile model's location (``vector``, ``matrix``), as ``label`` shows it
 
     def values(self) -> list[list[str]]:
         if self.predicate:
@@ -94,7 +96,7 @@ class TileState:
             "register": self.register, "index": self.index, "data_type": self.data_type,
             "rows": self.rows, "columns": self.columns, "valid_rows": self.valid_rows,
             "valid_columns": self.valid_columns, "capacity_bytes": self.capacity_bytes,
-            "layout": self.layout, "values": self.values(), "predicate": self.predicate,
+            "layout": self.layout, "location": self.location, "values": self.values(), "predicate": self.predicate,
             "words": [[show_word(w) for w in row] for row in self.words], "defined": self.defined,
         }
 
@@ -149,13 +151,15 @@ def tile_state(idx: int, tile: dict, words: list[list[int]], defined: list[list[
                data_type: str | None = None) -> TileState:
     """A register's state from its ASL descriptor (``_Tiles[idx]``) and its element words."""
     dt = data_type or str(tile["data_type"]).removeprefix("TileDataType_")
-    layout = "column-major" if tile["layout"] == "TileLayout_ColumnMajor" else "row-major"
-    if is_matrix_layout(str(tile["layout"]).removeprefix("TileLayout_")):  # a CUBE Tile keeps its layout's name
-        layout = str(tile["layout"]).removeprefix("TileLayout_")
+    layout = label(str(tile["layout"]).removeprefix(LAYOUT_PREFIX))  # row-major, CUBE_M16: the model's own
+    try:
+        location = label(str(tile["location"]).removeprefix(LOCATION_PREFIX))
+    except (KeyError, TypeError, IndexError):
+        location = ""
     try:
         predicate = str(tile["storage_kind"]) == PREDICATE_STORAGE
     except (KeyError, TypeError, IndexError):
         predicate = False
     return TileState(register_name(idx), idx, dt, int(tile["rows"]), int(tile["columns"]), int(tile["valid_rows"]),
                      int(tile["valid_columns"]), int(tile["capacity_bytes"]), layout, words, defined,
-                     vocabulary.datatype(dt), predicate)
+                     vocabulary.datatype(dt), predicate, location)
