@@ -26,7 +26,7 @@ from .avs import scan_test
 from .config import SpecConfig, load_config
 from .conventions import parse_test_naming
 from .example_root import ExampleSource, example_source
-from .formats import detect_formats, validate_whole
+from .formats import detect_formats, unknown_shape, validate_whole
 from ..files import BYTE_RULES, SpecFiles
 from .jsonrec import parse_json
 from .scans import Scans, memo
@@ -265,6 +265,8 @@ def _apply_models(spec: Spec, findings: list[Finding], cache: RecordCache | None
             # a validated catalog unpickles no faster than pydantic validates it: not written to disk
             art.model, found = memo(cache, f"model\0{rel}\0{art.sha256}\0{model.__name__}",
                                     lambda model=model, art=art: _validated(model, art), disk=False)
+            if art.data.get("schema") == TRACEABILITY_SCHEMA:
+                found = unknown_shape(found, rel)
             findings.extend(found)
         if isinstance(art.data, dict) and isinstance(art.data.get("$schema"), str):
             ref = _schema_rel(spec, art)

@@ -117,8 +117,9 @@ def _markdown_header(path: str, lines: list[str], findings: list[Finding]
                             "status": status}
     if date:
         data["accepted" if status in ("accepted", "superseded") else "created"] = date.group(0)
-    if status == "superseded":
-        data["superseded_by"] = [f"ADR-{n}" for n in _ADR_REF.findall(status_text)]
+    successors = [f"ADR-{n}" for n in _ADR_REF.findall(status_text)]
+    if status == "superseded" and successors:  # "Superseded" alone names no successor: not recorded
+        data["superseded_by"] = successors
     refs = _NDF_REF.findall(" ".join(heads.get(k, "") for k in ("requirement", "requirements")))
     if refs:
         data["affected_ndf"] = list(dict.fromkeys(refs))

@@ -181,6 +181,23 @@ def detect_formats(spec: Spec, findings: list[Finding]) -> dict[str, str]:
     return formats
 
 
+def unknown_shape(found: list[Finding], path: str) -> list[Finding]:
+    """A traceability view whose every difference is a whole-file shape (keys renamed, missing or added in
+    every row) is ONE warning naming the keys, not errors: the view is derived evidence whose tree may be
+    fine, and the rules that read it say, one note each, that they did not run. Any other problem (a
+    bad value in one row, invalid JSON) stays an error."""
+    errors = [f for f in found if f.severity is Severity.ERROR]
+    if not errors or any(f.rule != RULE_UNKNOWN for f in errors):
+        return found
+    name = path.rsplit("/", 1)[-1]
+    details = "; ".join(f.message.split(": ", 1)[1] for f in errors)
+    first = min(errors, key=lambda f: (f.line, f.col))
+    return [f for f in found if f.severity is not Severity.ERROR] + [Finding(
+        RULE_UNKNOWN, Severity.WARNING, path, first.line,
+        f"{name} is a traceability view of a shape specgen does not know ({details}); the rules that read it "
+        "did not run (a rule-not-run note each)", col=1, subject=path)]
+
+
 def validate_whole(model: type[Any], data: Any, text: str, path: str, findings: list[Finding]) -> Any:
     """Validate a whole JSON file; a difference repeated in every row is ONE finding, not one per row.
 
