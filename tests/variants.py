@@ -90,7 +90,8 @@ def rehash(root: Path, before: dict[str, str]) -> None:
     for r in rows:
         r["sha256"] = after.get(r["path"], r["sha256"])
     data["canonical_inputs"] = sorted(rows, key=lambda r: r["path"])
-    for r in data.get("owned_artifacts", []):
+    data["owned_artifacts"] = [r for r in data.get("owned_artifacts", []) if r["path"] not in removed]
+    for r in data["owned_artifacts"]:
         r["sha256"] = after.get(r["path"], r["sha256"])
     data["content_sha256"] = content_sha256([(r["path"], r["sha256"]) for r in data["canonical_inputs"]])
     manifest.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
@@ -161,6 +162,32 @@ def _forget_tests(root: Path, paths: list[Path]) -> None:
     _write_json(ev, data)
     for p in paths:
         p.unlink()
+
+
+def _drop_ids(root: Path, ids: set[str]) -> None:
+    """Remove unit and clause ids from every record that lists them: units' ``depends_on``, ADR front
+    matter (``affected_units``, ``affected_ndf``); only the records that change are rewritten."""
+    header = re.compile(r"^(// PTO-(?:UNIT|INSTRUCTION): )(.*)$", re.M)
+
+    def unit(text: str) -> str:
+        def edit(m: re.Match[str]) -> str:
+            rec = json.loads(m.group(2))
+            if not set(rec.get("depends_on") or ()) & ids:
+                return m.group(0)
+            rec["depends_on"] = [d for d in rec["depends_on"] if d not in ids]
+            return m.group(1) + json.dumps(rec, separators=(",", ":"), ensure_ascii=False)
+        return header.sub(edit, text)
+    _edit_records(root, unit)
+    for p in sorted((root / "docs").rglob("*.md")):
+        text = p.read_text(encoding="utf-8")
+        if not text.startswith("---\n") or not any(i in text for i in ids):
+            continue
+        front, rest = text[4:].split("\n---\n", 1)
+        rec = json.loads(front)
+        for key in ("affected_units", "affected_ndf"):
+            if isinstance(rec.get(key), list):
+                rec[key] = [x for x in rec[key] if x not in ids]
+        p.write_text("---\n" + json.dumps(rec, indent=2, ensure_ascii=False) + "\n---\n" + rest, encoding="utf-8")
 
 
 def _record_tests(root: Path, paths: list[Path]) -> None:
@@ -279,18 +306,40 @@ def branch_form_implemented(root: Path) -> Path:
     return branch_form_added(root, implemented=True)
 
 
-def compare_form_removed(root: Path) -> Path:
-    """CMP.GEU is gone: its catalog form, its unit and its tests (a later release dropping a form)."""
+def form_removed(root: Path, mnemonic: str = "XORW") -> Path:
+    """A scalar form is gone, as a later release drops one: its catalog row (the last, so no other form's
+    index shifts and the tree's decoder tests keep theirs), its unit, its tests, and every reference the
+    release tooling keeps (ADR ``affected_units``, ``depends_on``, the evidence rows, the release selection)."""
+    ident = re.sub(r"[^A-Za-z0-9]", "-", mnemonic)
+    unit_id, identity = f"PTO-SCALAR-{ident}", f"PTO-INST-SCALAR-{ident}"
     path = root / CATALOG / "scalar-forms.json"
     data = _read_json(path)
-    data["forms"] = [f for f in data["forms"] if f["mnemonic"] != "CMP.GEU"]
+    assert data["forms"][-1]["mnemonic"] == mnemonic, "the variant removes the catalog's last form"
+    data["forms"] = data["forms"][:-1]
     data["form_count"] = len(data["forms"])
     _write_json(path, data)
-    (root / "asl/scalar/bru/CMP.GEU.asl").unlink()
-    _forget_tests(root, sorted({*(root / "tests/asl/scalar/bru/CMP.GEU").glob("*.asl"),
-                                *(p for p in (root / "tests/asl").rglob("*.asl")
-                                  if "CMP_GEU" in p.read_text(encoding="utf-8"))}))
-    shutil.rmtree(root / "tests/asl/scalar/bru/CMP.GEU")
+    unit = next((root / "asl/scalar").glob(f"*/{mnemonic}.asl"))
+    source = unit.relative_to(root).as_posix()
+    clauses = re.findall(r"NDF-BEGIN: ([A-Z0-9-]+)", unit.read_text(encoding="utf-8"))
+    unit.unlink()
+    word = re.compile(rf"\b{re.escape(mnemonic)}\b|\b{re.escape(mnemonic.replace('.', '_'))}\b")
+    tests = sorted({*(root / "tests/asl/scalar").glob(f"*/{mnemonic}/*.asl"),
+                    *(p for p in (root / "tests/asl").rglob("*.asl") if word.search(p.read_text(encoding="utf-8")))})
+    _forget_tests(root, tests)
+    for d in (root / "tests/asl/scalar").glob(f"*/{mnemonic}"):
+        shutil.rmtree(d)
+    _drop_ids(root, {unit_id, identity, *clauses})
+    ev = root / "spec/evidence/release-traceability-readiness.json"
+    view = _read_json(ev)
+    view["units"] = [u for u in view["units"] if u["source"] != source]
+    view["requirements"] = [r for r in view["requirements"] if r["id"] not in {identity, *clauses}]
+    view["sources"].pop(source, None)
+    _write_json(ev, view)
+    manifest = root / "spec/release-manifest.json"
+    man = _read_json(manifest)
+    sel = man.get("release_selection") or {}
+    sel["expanded_ndf"] = [r for r in sel.get("expanded_ndf", []) if r["id"] not in {identity, *clauses}]
+    _write_json(manifest, man)
     return root
 
 
@@ -376,17 +425,68 @@ def evidence_renamed_keys(root: Path) -> Path:
     return root
 
 
+# -- an older layout --------------------------------------------------------------------------------
+SHARD_README = """# Tests
+
+Every file under `asl/` is a shard of test functions for one ASL unit,
+`asl/<surface>/<classification>/<unit>.asl`. Each function whose name starts
+with `Test` takes no arguments and returns an integer; it is one test and
+passes when it returns zero. Shards carry no per-file metadata.
+"""
+_MAIN = re.compile(r"^func main\(\) => integer$", re.M)
+_DECL = re.compile(r"^(?:(?:pure|readonly|noreturn)\s+)?(?:func|type|var|let|constant|config)\s", re.M)
+
+
+def older_layout(root: Path) -> Path:
+    """A tree laid out as releases before 0.58 were (0.57.1), built from 0.58.0: ADRs in
+    ``docs/architecture-decisions/``, instruction prose in ``docs/instructions/``, tests as ASL shards of
+    ``Test…`` functions without per-file headers (the convention ``tests/README.md`` states), no instruction
+    or unit records, no traceability evidence."""
+    decisions = root / "docs/status/decisions"
+    target = root / "docs/architecture-decisions"
+    target.mkdir(parents=True)
+    for p in sorted(decisions.glob("*.md")):
+        p.rename(target / p.name)
+    shutil.rmtree(root / "docs/status")
+    instructions = root / "docs/instructions"
+    instructions.mkdir()
+    for unit in sorted((root / "asl").rglob("*.asl")):
+        first = unit.read_text(encoding="utf-8").split("\n", 1)[0]
+        doc = root / "docs" / unit.relative_to(root / "asl").with_suffix(".md")
+        if first.startswith("// PTO-INSTRUCTION:") and doc.is_file():
+            doc.rename(instructions / doc.name)
+    # records become plain comment lines: every other line keeps its number
+    _edit_records(root, lambda t: re.sub(r"^// PTO-(?:INSTRUCTION|UNIT|REVIEW): .*$", "//", t, flags=re.M))
+    tests = root / "tests/asl"
+    for unit_dir in sorted({p.parent for p in tests.rglob("*.asl")}, key=lambda d: -len(d.parts)):
+        functions: list[str] = []
+        for p in sorted(unit_dir.glob("*.asl")):
+            text = re.sub(r"^// PTO-TEST: .*\n", "", p.read_text(encoding="utf-8"), flags=re.M)
+            p.unlink()
+            if len(_DECL.findall(text)) == 1 and _MAIN.search(text):  # the test is its main alone
+                name = "Test" + re.sub(r"[^A-Za-z0-9]", "_", p.stem.title())
+                functions.append(_MAIN.sub(f"func {name}() => integer", text).strip() + "\n")
+        if functions:
+            unit_dir.with_suffix(".asl").write_text("\n".join(functions), encoding="utf-8")
+        if not any(unit_dir.iterdir()):
+            unit_dir.rmdir()
+    (root / "tests/README.md").write_text(SHARD_README, encoding="utf-8")
+    (root / "spec/evidence/release-traceability-readiness.json").unlink()
+    return root
+
+
 VARIANTS: dict[str, Callable[[Path], Path]] = {
     "fpatr7": fpatr7,
     "condition-global-renamed": condition_global_renamed,
     "branch-form-added": branch_form_added,
     "branch-form-implemented": branch_form_implemented,
-    "compare-form-removed": compare_form_removed,
+    "form-removed": form_removed,
     "matrix-prose": matrix_prose,
     "matrix-operands-renamed": matrix_operands_renamed,
     "matrix-all-pes": matrix_all_pes,
     "adr-markdown-variants": adr_markdown_variants,
     "evidence-renamed-keys": evidence_renamed_keys,
+    "older-layout": older_layout,
 }
 
 

@@ -48,10 +48,12 @@ STATUSES = ("passed", "failed", "error", "not-derivable")
 
 @dataclass(frozen=True)
 class TestCase:
-    """One AVS test as the loader read it, and its path under the test root."""
+    """One AVS test as the loader read it, and its path under the test root; ``entry`` is the function it
+    runs: ``main`` for a file with a ``// PTO-TEST:`` header, a test function of a shard otherwise."""
 
     test: AvsTest
     rel: str  # the path relative to the configured test root (what selectors match)
+    entry: str = "main"
 
     @property
     def path(self) -> str:
@@ -60,7 +62,10 @@ class TestCase:
 
     @property
     def id(self) -> str:
-        """The header's id; empty when the header failed validation (the test still runs)."""
+        """The header's id (empty when the header failed validation: the test still runs); a shard's test
+        function is ``<path>::<function>``."""
+        if self.entry != "main":
+            return f"{self.test.path}::{self.entry}"
         return self.test.header.id if self.test.header is not None else ""
 
 
@@ -120,12 +125,22 @@ class TestRunReport:
 def discover(spec: Spec) -> list[TestCase]:
     """The spec's tests with a ``// PTO-TEST:`` header on line 1 or 2, in path-component order.
 
-    A header that fails validation still makes a test (reported by ``validate``); a file
-    without one is not a test the runner runs.
+    A header that fails validation still makes a test (reported by ``validate``). A file without one
+    is a test only where the tree states a shard convention (``tests/README.md`` of an older layout:
+    "each function whose name starts with `Test` … is one test", ``Spec.test_functions``): each such
+    function of it is one test, run by its name; otherwise it is not a test the runner runs (the
+    loader's finding says so).
     """
     prefix = spec.config.test_root.rstrip("/") + "/"
-    tests = sorted((t for t in spec.tests if 1 <= t.span.line <= 2), key=lambda t: PurePosixPath(t.path).parts)
-    return [TestCase(t, t.path.removeprefix(prefix)) for t in tests]
+    conv = spec.test_functions
+    out: list[TestCase] = []
+    for t in sorted(spec.tests, key=lambda t: PurePosixPath(t.path).parts):
+        rel = t.path.removeprefix(prefix)
+        if 1 <= t.span.line <= 2:
+            out.append(TestCase(t, rel))
+        elif t.header is None and conv is not None:
+            out.extend(TestCase(t, f"{rel}::{name}", name) for name, _line in conv.functions(t.text))
+    return out
 
 
 def select(tests: list[TestCase], selectors: list[str]) -> list[TestCase]:
@@ -184,11 +199,11 @@ def run_one(interp: Interpreter, case: TestCase) -> TestResult:
     try:
         module = parse_cached(case.test.text.encode("utf-8"), case.path)
         interp.load_module(module)
-        if not interp.has_function("main"):
-            raise ASLError("the test defines no main()", None, "runtime")
-        result = interp.call("main")
+        if not interp.has_function(case.entry):
+            raise ASLError(f"the test defines no {case.entry}()", None, "runtime")
+        result = interp.call(case.entry)
         if result != 0:
-            status, message = "failed", f"main() returned {show(result)}, expected 0"
+            status, message = "failed", f"{case.entry}() returned {show(result)}, expected 0"
             reason = "main-nonzero"
     except NotDerivable as exc:
         status, message, reason = "not-derivable", exc.reason, f"not-derivable:{exc.name}"
@@ -264,7 +279,7 @@ def run_tests(spec: Spec, selectors: list[str], jobs: int = 1,
                         hits |= batch_hits
         finally:
             _WORKER.pop("prepared", None)
-        results.sort(key=lambda r: r.path)
+        results.sort(key=lambda r: (r.path, r.id))
     return TestRunReport(results, time.perf_counter() - t0, load, profile, jobs, hits)
 
 

@@ -46,7 +46,7 @@ from ..encoding.asm import AsmError
 from ..encoding.asm_names import gpr_name
 from .faultsite import GENERATED_PREFIX, FaultTrace, explain, fault_site, guard_predicates
 from .scalar import TemplateRunner, gpr_file
-from .words import COMMAND_ENTRY, EXECUTED, REJECTED, WordRunner, allocated
+from .words import EXECUTED, REJECTED, WordRunner, allocated
 from .inputstate import (LAYOUT_PREFIX, LOCATION_PREFIX, MemoryCell, configure_spec_sized, read_memory, spec_sized,
                          write_memory)
 from .runstate import (Fault, RunError, RunResult, Step, TileInput, TileState, register_index, register_name,

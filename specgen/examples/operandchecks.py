@@ -216,7 +216,7 @@ class OperandChecks:
         """Another operand whose layout the text requires ``param``'s to equal (an accumulator's destination,
         the destination's left source), or ""."""
         for text in self.texts:
-            for m in re.finditer(rf"_Tiles\[\[(\w+)\]\]\.layout\s*==\s*_Tiles\[\[(\w+)\]\]\.layout", text):
+            for m in re.finditer(r"_Tiles\[\[(\w+)\]\]\.layout\s*==\s*_Tiles\[\[(\w+)\]\]\.layout", text):
                 a, b = m.group(1), m.group(2)
                 if param in (a, b) and a != b:
                     return b if a == param else a

@@ -232,9 +232,9 @@ def role_type(role: str, vocabulary: Any) -> DataType | None:
 
 def sketch_sizes(record: Any) -> list[int]:
     """The destination SizeCodes the record's example sketches write (``->T2<4>``)."""
-    contract = getattr(record, "contract", None)
+    sketch = getattr(record, "contract", None)
     out = []
-    for text in (getattr(contract, "examples", None) or []):
+    for text in (getattr(sketch, "examples", None) or []):
         out += [int(m) for m in re.findall(r"->\s*\w*<(\d+)>", text)]
     return out
 

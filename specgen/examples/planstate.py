@@ -22,7 +22,7 @@ from .. import speccontract as contract
 from ..encoding.asm import candidates
 from ..encoding.model import EncodingSet
 from ..vocabulary import DataType, Vocabulary
-from .composition import Reason, Template
+from .composition import Template
 from .executor import TileInput
 from .inputstate import MemoryCell
 from .operandchecks import extent, source_role

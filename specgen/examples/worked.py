@@ -42,7 +42,7 @@ from ..graph import Derived, SpecGraph
 from ..models.located import AslUnit
 from ..prose import datatype_sentence
 from ..vocabulary import VOCABULARY, DataType
-from .composition import Binding, Reason, Template, composition_lines, is_block_program, read_template
+from .composition import Reason, Template, composition_lines, is_block_program, read_template
 from .datatypes import show_value, show_word
 from .executor import Executor, RunError, executor_for
 from .instantiate import (COLUMNS, SCALAR_GPR, SIZE_CODE, VALID_COLUMNS, VALID_ROWS, Instance, Plan, Producer,
@@ -246,9 +246,9 @@ class Generator:
         return both + [c for c in out if not c[1]]
 
     def _sketch_types(self, ins: object, tpl: Template) -> list[str]:
-        contract = getattr(ins, "contract", None)
+        record = getattr(ins, "contract", None)
         out = []
-        for text in (getattr(contract, "examples", None) or []):
+        for text in (getattr(record, "examples", None) or []):
             head = text.strip().split(";", 1)[0]
             if head.upper().startswith(tpl.spelling) and "," in head:
                 out.append(head.rsplit(",", 1)[1].strip())
@@ -270,9 +270,9 @@ class Generator:
         entry.omitted = list(tpl.omitted)
         self._roles = [(str(getattr(o, "field", "")), str(getattr(o, "role", ""))) for r in ins.catalog_records
                        for o in (getattr(r, "operands", None) or ())]
-        contract = getattr(ins, "contract", None)
+        record = getattr(ins, "contract", None)
         self._prose = " ".join([str(getattr(ins, "summary", "") or "")] +
-                               [str(x) for x in (getattr(contract, "memory_effects", None) or [])])
+                               [str(x) for x in (getattr(record, "memory_effects", None) or [])])
         # a matrix or memory Block is planned by planstate (its sources are CUBE Tiles or memory, not value Tiles)
         datr, self._pes = "", 0b0001
         if self.executor().supported:  # a matrix product: its sources as its operand-legality predicate states
