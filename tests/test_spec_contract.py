@@ -129,3 +129,23 @@ def test_branch_forms_without_asl_are_one_finding_each_and_not_derivable(branche
     report = run_tests(load_spec(added), ["scalar/model/dispatch/bru/scalar-exec-bru-b-"], jobs=1)
     assert [r.status for r in report.results] == ["not-derivable"] * 4
     assert all("B.EQ" in r.message or "B.NE" in r.message for r in report.results)
+
+
+def test_bru_forms_are_classified_by_their_record_not_their_handler() -> None:
+    """0.58.0's catalog: B.EQ (no destination, an offset the condition does not need) is a branch; B.NZ names
+    no operand of its condition (its ASL reads a branch predicate): nothing is derived for it; CMP.EQ is a
+    compare, SETC.EQ a set-commit, J a jump. HL.ADDTPC's immediate is signed because its unit says so
+    (``InstructionContractImmediateIsSigned_HL_ADDTPC``), though its record's assembly and summary do not."""
+    from specgen.asl import gen_bru_jumps, gen_bru_shards
+    forms = {f["mnemonic"]: f for f in load_spec(CORPORA / "pto-spec-0.58.0").artifacts[
+        "spec/catalog/scalar-forms.json"].data["forms"]}
+    assert gen_bru_shards._BRU(forms["B.EQ"]).effect == "branch"
+    assert sorted(gen_bru_shards.bru_shards(forms["B.EQ"])) == [
+        "ValidateScalarBRUAlias_B_EQ", "ValidateScalarBRUBounds_B_EQ", "ValidateScalarBRUExecute_B_EQ"]
+    assert gen_bru_shards.bru_shards(forms["B.NZ"]) == {} and gen_bru_shards.requires(forms["B.NZ"]) == ()
+    assert gen_bru_shards._BRU(forms["CMP.EQ"]).effect == "compare"
+    assert gen_bru_shards._BRU(forms["SETC.EQ"]).effect == "set-commit"
+    assert gen_bru_jumps.handles(forms["J"]) and not gen_bru_jumps.handles(forms["B.EQ"])
+    hl = forms["HL.ADDTPC"]
+    assert gen_bru_shards.immediate_signed(hl, "imm32", {}) is False  # the record alone does not say
+    assert gen_bru_shards.immediate_signed(hl, "imm32", {"InstructionContractImmediateIsSigned_HL_ADDTPC": True})

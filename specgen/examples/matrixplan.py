@@ -107,6 +107,29 @@ def _layout(reader: OperandChecks, param: str, layouts: tuple[str, ...], seen: f
     return ROW_MAJOR
 
 
+def plan(reader: OperandChecks, tpl: Template, layouts: tuple[str, ...], es: EncodingSet | None) -> int | None:
+    """Make ``tpl`` the matrix Block the predicate ``reader`` reads states; returns the PE mask its bindings carry,
+    or None when the predicate states no product or one of its sources cannot be derived (``tpl.blockers`` then
+    starts with the reason). A layout the composition names stands where the text names none; a B.FPATR the
+    composition requires has every field of the spec's own form; a type the predicate fixes for the Block
+    itself (0.58.0 MX: FP32) is the only candidate."""
+    sources = matrix_sources(reader, tpl, layouts)
+    if sources is None:
+        return None
+    if isinstance(sources, Reason):
+        tpl.blockers.insert(0, sources)
+        return None
+    named = dict((r, lay) for r, lay, *_ in tpl.matrix)
+    sources = [(r, lay or named.get(r.split(TYPED)[0], ""), rows, cols) for r, lay, rows, cols in sources]
+    apply(tpl, sources)
+    if tpl.fpatr:
+        tpl.fpatr = fpatr_fields(es, tpl.fpatr)
+    if any(TYPED in r for r, *_ in sources if r.startswith(("A", "B"))) and reader.block_type():
+        tpl.listed_types = [reader.block_type()]
+    masks = reader.pe_masks()
+    return masks[0] if masks else 0b0001
+
+
 def apply(tpl: Template, sources: list[tuple[str, str, str, str]]) -> None:
     """Make ``tpl`` the matrix Block of ``sources``: one binding carries them all and the destination (the
     program writes two sources a B.IOT word); the composition's own B.IOT lines describe the same Block."""
@@ -144,4 +167,5 @@ def operation_row(spec: Any, mnemonic: str, records: list[Any], spelling: str) -
     return None
 
 
-__all__ = ["CORE", "ROW_MAJOR", "apply", "core", "fpatr_fields", "gemm_pair", "matrix_sources", "operation_row"]
+__all__ = ["CORE", "ROW_MAJOR", "apply", "core", "fpatr_fields", "gemm_pair", "matrix_sources", "operation_row",
+           "plan"]

@@ -455,21 +455,10 @@ class Generator:
             return ""
         whole = tuple(t.name for t in self.vocabulary.datatypes if t.kind != "packed")
         reader = OperandChecks(self.spec, ex.interp, str(row["legality_handler"]), whole)
-        sources = matrixplan.matrix_sources(reader, tpl, self.vocabulary.layouts)
-        if sources is None:  # not a product: a composition's CUBE sources (if it names them) stand
+        pes = matrixplan.plan(reader, tpl, self.vocabulary.layouts, es)
+        if pes is None:  # not a product (a composition's CUBE sources, if it names them, stand) or its reason
             return ""
-        if isinstance(sources, Reason):
-            tpl.blockers.insert(0, sources)
-            return ""
-        named = dict((r, lay) for r, lay, *_ in tpl.matrix)  # the composition's layouts, where the text says none
-        sources = [(r, lay or named.get(r.split(":")[0], ""), rows, cols) for r, lay, rows, cols in sources]
-        matrixplan.apply(tpl, sources)
-        if tpl.fpatr:  # the composition requires a B.FPATR: every field of the spec's own form, zero
-            tpl.fpatr = matrixplan.fpatr_fields(es, tpl.fpatr)
-        masks = reader.pe_masks()
-        self._pes = masks[0] if masks else 0b0001
-        if any(planstate.source_role(r)[1] for r, *_ in sources if r.startswith(("A", "B"))) and reader.block_type():
-            tpl.listed_types = [reader.block_type()]  # the predicate fixes the Block's own type (MX: FP32)
+        self._pes = pes
         if tpl.datr != "required":
             return ""
         facts = self.facts(ins.mnemonic)
