@@ -179,7 +179,7 @@ def _reasons(spec: Spec) -> dict[str, str]:
     rows = {_ident(f.get("mnemonic", "")): (i, f) for i, f in enumerate(scalar.get("forms") or [])
             if isinstance(f, dict)}
     where = f"{spec.config.json_root}/catalog/scalar-forms.json"
-    for shard in test_calls(spec):
+    for shard in shard_calls(spec):
         head, _, ident = shard.partition("_")
         hit = rows.get(ident)
         if shard in declared or shard in index.defs or hit is None:
@@ -195,7 +195,7 @@ def _reasons(spec: Spec) -> dict[str, str]:
 _VALIDATION_CALL = re.compile(r"\b((?:Validate|Canonical)[A-Za-z0-9_]+)\s*\(")
 
 
-def test_calls(spec: Spec) -> dict[str, list[str]]:
+def shard_calls(spec: Spec) -> dict[str, list[str]]:
     """Generated shard name -> the paths of the tests that call it."""
     out: dict[str, list[str]] = {}
     for t in spec.tests:
@@ -212,44 +212,70 @@ def contract_findings(spec: Spec, index: SpecIndex, sources: list[tuple[str, str
     generators declare), ``generated`` the headers of everything generated.
     """
     known = defined_names(index, generated)
-    needs: dict[str, list[str]] = {}  # absent name -> what needs it (English)
+    needs: dict[str, list[str]] = {}  # absent name -> what needs it, in words
     tile = _catalog(spec, "tile-operations.json")
     if tile and tile.get("operations"):
         for e in contract.PROGRAMS:
             if e.name not in known:
                 needs.setdefault(e.name, []).append(
-                    f"the program executor ({e.purpose}): `specgen run`, checked and worked examples cannot run "
-                    "on this tree and say so")
+                    f"the program executor needs ({e.purpose}): `specgen run`, checked and worked examples cannot "
+                    "run on this tree and say so")
     scalar = _catalog(spec, "scalar-forms.json")
     if scalar and scalar.get("forms") and contract.SCALAR_ENTRY.name not in known:
         needs.setdefault(contract.SCALAR_ENTRY.name, []).append(
-            f"scalar commands in programs ({contract.SCALAR_ENTRY.purpose})")
-    # the generated decoders and dispatch the tree's ASL reaches
-    reached = _reached(index, sources, set(test_calls(spec)))
-    found = absences(spec, index, sources, generated, only=reached)
-    for name, a in found.items():
+            f"scalar commands in programs need ({contract.SCALAR_ENTRY.purpose})")
+    calls = shard_calls(spec)
+    # the generated decoders and dispatch the tree's ASL or tests reach
+    for name, a in absences(spec, index, sources, generated, only=_reached(index, sources, set(calls))).items():
         needs.setdefault(name, []).append(a.reason().split(", which ", 1)[1])
     # the validation shards the tests call, by what their generators declare
     from .synth import shard_requirements
-    calls = test_calls(spec)
     for name, (needed, rows) in shard_requirements(spec, set(calls)).items():
         if name in known:
             continue
         tests = sorted({p for shard in needed for p in calls.get(shard, [])})
-        rows_text = ", ".join(rows[:4]) + (f" and {len(rows) - 4} more" if len(rows) > 4 else "")
         what = contract.purpose_of(name)
         needs.setdefault(name, []).append(
-            f"the validation shards specgen generates for {rows_text}{': ' + what[1] if what else ''}; the "
-            f"{len(tests)} AVS test(s) that call them (first {tests[0]}) are not derivable" if tests else
-            f"the validation shards for {rows_text}")
-    out = []
+            f"the validation shards specgen generates for {_some(rows)} read ({what[1] if what else 'the tree'}); "
+            f"the {len(tests)} AVS test(s) that call them are not derivable (first {tests[0]})")
     where = f"{spec.config.json_root}/catalog"
+    out = []
     for name in sorted(needs):
         what = contract.purpose_of(name)
         kind = f" ({what[0]})" if what else ""
         out.append(Finding(RULE, Severity.WARNING, where, 0,
-                           f"the tree defines no '{name}'{kind}, which specgen needs for " + "; and for ".join(
-                               dict.fromkeys(needs[name])), subject=name))
+                           f"the tree defines no '{name}'{kind}, which " + "; and which ".join(dict.fromkeys(needs[name])),
+                           subject=name))
+    out.extend(_underivable(spec, calls, where))
+    return out
+
+
+def _some(rows: list[str]) -> str:
+    return ", ".join(rows[:4]) + (f" and {len(rows) - 4} more" if len(rows) > 4 else "")
+
+
+def _underivable(spec: Spec, calls: dict[str, list[str]], where: str) -> list[Finding]:
+    """One finding per catalog row whose validation shards the tests call and no generator derives (0.58.0's
+    B.NZ names no operand of its condition): its tests are not derivable."""
+    from .synth import _ROW_REQUIREMENTS
+    scalar = _catalog(spec, "scalar-forms.json") or {}
+    rows = {_ident(f.get("mnemonic", "")): (i, f) for i, f in enumerate(scalar.get("forms") or [])
+            if isinstance(f, dict)}
+    lost: dict[int, list[str]] = {}
+    for shard, paths in calls.items():
+        head, _, ident = shard.partition("_")
+        hit = rows.get(ident) if head.startswith("ValidateScalar") else None
+        if hit is not None and not any(requires(hit[1]) for requires in _ROW_REQUIREMENTS):
+            lost.setdefault(hit[0], []).extend(paths)
+    out = []
+    for i, paths in sorted(lost.items()):
+        form = scalar["forms"][i]
+        out.append(Finding(RULE, Severity.WARNING, where, 0,
+                           f"specgen derives no validation shards for {form.get('mnemonic')} ({where}/scalar-forms.json, "
+                           f"forms[{i}]; family {form.get('semantic_family')}, handler {form.get('semantic_handler')}): "
+                           f"its record states no effect the generators can check; the {len(set(paths))} AVS test(s) "
+                           f"that call them are not derivable (first {sorted(paths)[0]})",
+                           subject=str(form.get("mnemonic"))))
     return out
 
 
@@ -268,4 +294,4 @@ def _reached(index: SpecIndex, sources: list[tuple[str, str]], called: set[str])
 
 
 __all__ = ["RULE", "Absence", "absences", "contract_findings", "declarations", "not_derivable", "references",
-           "test_calls"]
+           "shard_calls"]

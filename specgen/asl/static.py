@@ -34,13 +34,12 @@ from ..cache import cache_dir, read_pickle, write_pickle
 from ..diagnostics import Finding, Severity
 from ..graph import Derived, SpecGraph
 from ..loader.tree import Spec
-from .ast import Decl, FuncDecl, GlobalDecl, Module, Node, TypeDecl
+from .ast import Decl, FuncDecl, GlobalDecl, Node
 from .compile_stmt import collect_locals
-from .contract_check import contract_findings, test_calls
-from .errors import ASLError
+from .contract_check import contract_findings, shard_calls
 from .generated_names import looks_like_member
-from .headers import Header, headers_of, scan_headers, scan_sources
-from .index import SpecIndex, build_index, parse_cached
+from .headers import Header, scan_sources
+from .index import SpecIndex, build_index
 from .stdlib import BUILTINS
 from .synth import SHARD_PREFIXES, generated_sources, generation_findings
 from .static_types import return_kinds, type_mismatches
@@ -82,7 +81,7 @@ def _cache_key(spec: Spec, index: SpecIndex) -> str:
     prefix = f"{spec.config.json_root}/catalog/"
     for path in sorted(p for p in spec.artifacts if p.startswith(prefix)):
         h.update(f"\0{path}\0{spec.artifacts[path].sha256}".encode())
-    for name, paths in sorted(test_calls(spec).items()):  # the shards the tests call (spec-contract)
+    for name, paths in sorted(shard_calls(spec).items()):  # the shards the tests call (spec-contract)
         h.update(f"\0{name}\0{len(paths)}\0{paths[0]}".encode())
     return h.hexdigest()
 

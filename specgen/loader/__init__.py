@@ -272,7 +272,7 @@ def _apply_models(spec: Spec, findings: list[Finding], cache: RecordCache | None
             # a validated catalog unpickles no faster than pydantic validates it: not written to disk
             art.model, found = memo(cache, f"model\0{rel}\0{art.sha256}\0{model.__name__}",
                                     lambda model=model, art=art: _validated(model, art), disk=False)
-            if art.data.get("schema") == TRACEABILITY_SCHEMA:
+            if isinstance(art.data, dict) and art.data.get("schema") == TRACEABILITY_SCHEMA:
                 found = unknown_shape(found, rel)
             findings.extend(found)
         if isinstance(art.data, dict) and isinstance(art.data.get("$schema"), str):

@@ -36,7 +36,7 @@ def tests_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
             continue
         s, e = tst.span.lines
         tests.append({
-            "id": h.id, "kind": h.kind, "summary": h.summary, "pass_condition": h.pass_condition,
+            "id": h.id, "shard": False, "kind": h.kind, "summary": h.summary, "pass_condition": h.pass_condition,
             "path": tst.path, "sha256": tst.sha256,
             "requirements": [(r, cx.requirement_href(r)) for r in h.requirements],
             "related": [(p, cx.unit_href(p) if p in cx.graph.units_by_path else None) for p in h.related_sources],
