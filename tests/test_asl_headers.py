@@ -6,10 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from specgen.asl.headers import Header, scan_headers
+from specgen.asl.headers import Header, headers_of, scan_headers
 from specgen.asl.index import parse_cached
-from specgen.asl.headers import headers_of
-from specgen.asl.synth import generated_sources
+from specgen.catalog_asl.sources import generated_sources
 from specgen.loader import load_spec
 
 

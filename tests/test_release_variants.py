@@ -24,7 +24,7 @@ import pytest
 from specgen.asl.runner import run_tests
 from specgen.check import run_checks
 from specgen.diagnostics import Severity
-from specgen.examples.worked import Generator
+from specgen.worked.generator import Generator
 from specgen.graph import SpecGraph
 from specgen.loader import load_spec
 from variants import VARIANTS, build

@@ -18,7 +18,7 @@ from specgen.asl.contract_check import KEYWORDS, declarations, references
 from specgen.asl.headers import scan_sources
 from specgen.asl.runner import run_tests
 from specgen.asl.stdlib import BUILTINS
-from specgen.asl.synth import _SWEEPS, _ROW_REQUIREMENTS, generated_sources
+from specgen.catalog_asl.sources import _ROW_REQUIREMENTS, _SWEEPS, generated_sources
 from specgen.check import run_checks
 from specgen.graph import SpecGraph
 from specgen.loader import load_spec
@@ -136,7 +136,7 @@ def test_bru_forms_are_classified_by_their_record_not_their_handler() -> None:
     no operand of its condition (its ASL reads a branch predicate): nothing is derived for it; CMP.EQ is a
     compare, SETC.EQ a set-commit, J a jump. HL.ADDTPC's immediate is signed because its unit says so
     (``InstructionContractImmediateIsSigned_HL_ADDTPC``), though its record's assembly and summary do not."""
-    from specgen.asl import gen_bru_jumps, gen_bru_shards
+    from specgen.catalog_asl import bru_jumps as gen_bru_jumps, bru_shards as gen_bru_shards
     forms = {f["mnemonic"]: f for f in load_spec(CORPORA / "pto-spec-0.58.0").artifacts[
         "spec/catalog/scalar-forms.json"].data["forms"]}
     assert gen_bru_shards._BRU(forms["B.EQ"]).effect == "branch"

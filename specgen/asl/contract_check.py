@@ -39,7 +39,7 @@ _TOKEN = re.compile(r"(?<![.\w'\"])([A-Z_][A-Za-z0-9_]*)")
 _NOISE = re.compile(r"//[^\n]*|'[01xz ]*'|\"(?:[^\"\\\n]|\\.)*\"")
 _DECL = re.compile(r"^(?:(?:pure|readonly|noreturn|impure)\s+)*(?:func|type|constant|var|let|config)\s+([A-Za-z_]\w*)",
                    re.MULTILINE)
-# where a generated module's rows come from, by its path (``synth.generated_sources`` names them)
+# where a generated module's rows come from, by its path (``catalog_asl.sources.generated_sources`` names them)
 _MODULE_CATALOG = {"tile-operations": "tile-operations.json", "tile-dispatch": "tile-operations.json",
                    "tile-timed": "tile-operations.json", "command-forms": "command-forms.json",
                    "canonical-commands": "command-forms.json", "system-registers": "system-registers.json",
@@ -169,7 +169,7 @@ def absence_resolver(spec: Spec) -> Callable[[str], str | None]:
 def _reasons(spec: Spec) -> dict[str, str]:
     from .index import build_index
     from .headers import scan_sources
-    from .synth import generated_sources
+    from ..catalog_asl.sources import generated_sources
     index = build_index(spec)
     sources = generated_sources(spec)
     headers = scan_sources(sources)
@@ -229,7 +229,7 @@ def contract_findings(spec: Spec, index: SpecIndex, sources: list[tuple[str, str
     for name, a in absences(spec, index, sources, generated, only=_reached(index, sources, set(calls))).items():
         needs.setdefault(name, []).append(a.reason().split(", which ", 1)[1])
     # the validation shards the tests call, by what their generators declare
-    from .synth import shard_requirements
+    from ..catalog_asl.sources import shard_requirements
     for name, (needed, rows) in shard_requirements(spec, set(calls)).items():
         if name in known:
             continue
@@ -257,7 +257,7 @@ def _some(rows: list[str]) -> str:
 def _underivable(spec: Spec, calls: dict[str, list[str]], where: str) -> list[Finding]:
     """One finding per catalog row whose validation shards the tests call and no generator derives (0.58.0's
     B.NZ names no operand of its condition): its tests are not derivable."""
-    from .synth import _ROW_REQUIREMENTS
+    from ..catalog_asl.sources import _ROW_REQUIREMENTS
     scalar = _catalog(spec, "scalar-forms.json") or {}
     rows = {_ident(f.get("mnemonic", "")): (i, f) for i, f in enumerate(scalar.get("forms") or [])
             if isinstance(f, dict)}
