@@ -88,14 +88,16 @@ def _cache_key(spec: Spec, index: SpecIndex) -> str:
     return h.hexdigest()
 
 
-def generated_headers(spec: Spec, index: SpecIndex | None = None) -> list[Header]:
+def generated_headers(spec: Spec, index: SpecIndex | None = None,
+                      base: list[tuple[str, str]] | None = None) -> list[Header]:
     """What the ASL generated from ``spec``'s catalogs declares: scanned, or parsed where the scan declines.
 
     Given the ``index`` of the units to judge, the validation shards (most of the generated
     text, and of its cost on a cold check) are generated only when a lookup of those units
     could see one of their names (:func:`shards_matter`); their absence changes no finding.
+    ``base``: the generated sources without shards, when the caller has them already.
     """
-    out = scan_sources(generated_sources(spec, shards=False))
+    out = scan_sources(base if base is not None else generated_sources(spec, shards=False))
     if index is None or shards_matter(index, out):
         out = scan_sources(generated_sources(spec))
     return out
@@ -281,7 +283,7 @@ def asl_findings(spec: Spec) -> list[Finding]:
     out = read_pickle(path, list)
     if out is None:
         base = generated_sources(spec, shards=False)
-        headers = generated_headers(spec, index)
+        headers = generated_headers(spec, index, base)
         out = (syntax_findings(index) + static_findings(index, known_names(index, headers))
                + generation_findings(spec) + contract_findings(spec, index, base, headers))
         write_pickle(path, out)

@@ -159,6 +159,7 @@ class Generator:
         self._roles: list[tuple[str, str]] = []  # the current entry's catalog operands: field, role
         self._prose = ""  # the current entry's summary and memory effects (what its indices mean)
         self._pes = 0b0001  # the PE mask the current matrix Block's predicate requires of its bindings
+        self._products: dict[str, bool] = {}  # legality handler -> whether its text states a matrix product
 
     def run(self, only: frozenset[str] | None = None) -> WorkedSuite:
         """Every worked example (``only``: just these mnemonics, for tests and tools)."""
@@ -453,8 +454,12 @@ class Generator:
                                        spelling[0] if spelling else tpl.spelling)
         if row is None:
             return ""
+        handler = str(row["legality_handler"])
+        if self._products.get(handler) is False:  # its text was read before: no product (most operations share
+            return ""                              # a handler, TileOperandsLegal_ExecuteTileBinary among them)
         whole = tuple(t.name for t in self.vocabulary.datatypes if t.kind != "packed")
-        reader = OperandChecks(self.spec, ex.interp, str(row["legality_handler"]), whole)
+        reader = OperandChecks(self.spec, ex.interp, handler, whole)
+        self._products[handler] = matrixplan.gemm_pair(reader) is not None
         pes = matrixplan.plan(reader, tpl, self.vocabulary.layouts, es)
         if pes is None:  # not a product (a composition's CUBE sources, if it names them, stand) or its reason
             return ""
