@@ -21,7 +21,8 @@ MAX_LINES = 600
 # Layers, lowest first (mirrors the table in docs-internal/architecture.md). A module may
 # import its own layer and any layer below; the domain layer is further split below.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("base", ("specgen", "specgen.diagnostics", "specgen.cache", "specgen.files", "specgen.memory")),
+    ("base", ("specgen", "specgen.diagnostics", "specgen.cache", "specgen.files", "specgen.memory",
+              "specgen.outputs")),
     ("models", ("specgen.models", "specgen.hashing")),  # hashing digests model records
     ("loader", ("specgen.loader",)),
     ("graph", ("specgen.graph",)),

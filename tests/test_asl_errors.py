@@ -66,7 +66,7 @@ def _check_findings(root: Path) -> list[str]:
         ("return TEPLSelector(0, 6);", "    return TRUE;", 12, "asl-type",
          "'InstructionContractSelector_TAND' returns integer but this returns a boolean value"),
         ("return TEPLSelector(0, 6);", "    let selector : integer = '0110'; return selector;", 30, "asl-type",
-         "'selector' is declared integer but given a bits value"),
+         "'selector' is declared integer but given a bits(4) value"),  # the literal's width (issue 24)
         ("return TileBinaryDataTypeSupported(TileBinary_AND, data_type);",
          "    if TEPLSelector(0, 6) then return TRUE; end; return FALSE;", 8, "asl-type",
          "the condition is an integer value, not a boolean"),

@@ -69,14 +69,17 @@ class DispatchTable(Generic[H]):
 
 
 class Ctx:
-    """Where a body is compiled: its file, its local names, the function's name."""
+    """Where a body is compiled: its file, its local names, the function's name, and the declared
+    widths its stores must hold (:mod:`specgen.asl.widths`)."""
 
-    __slots__ = ("path", "locals", "name")
+    __slots__ = ("path", "locals", "name", "widths", "returns")
 
     def __init__(self, path: str, local_names: set[str], name: str) -> None:
         self.path = path
         self.locals = local_names
         self.name = name
+        self.widths: dict[str, Any] = {}  # local name -> check of its declared bitvector width
+        self.returns: Any = None  # check of the declared bitvector result, if any
 
     def span(self, node: Node) -> Span:
         """The source location of ``node`` in this body's file."""

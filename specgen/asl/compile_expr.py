@@ -13,11 +13,13 @@ from .ast import Node
 from .compile_base import Compiler, Ctx, DispatchTable, Expr, Undefined
 from .compile_call import call_expr
 from .compile_types import check_as, default
+from .budget import FREE_BITS
 from .errors import ASLError
-from .ops import BINOPS, UNOPS, cmp_type, slice_bounds, slice_read
+from .ops import BINOPS, UNOPS, cmp_type, slice_bounds, slice_read, touched
 from .values import Bits, show
 
 EXPR: DispatchTable = DispatchTable("expression")
+_FREE = 1 << FREE_BITS  # an integer this large or larger costs its size when compared (budget.py)
 
 
 def compile_expr(c: Compiler, node: Node, ctx: Ctx) -> Expr:
@@ -84,8 +86,6 @@ _SHORT_CIRCUIT = {
     "||": lambda left, right: lambda fr: left(fr) or right(fr),
     "-->": lambda left, right: lambda fr: (not left(fr)) or right(fr),
     "<->": lambda left, right: lambda fr: left(fr) == right(fr),
-    "==": lambda left, right: lambda fr: left(fr) == right(fr),
-    "!=": lambda left, right: lambda fr: left(fr) != right(fr),
 }
 
 
@@ -108,8 +108,26 @@ def e_bin(c: Compiler, node: Node, ctx: Ctx) -> Expr:
             y = right(fr)
             if type(x) is Bits or type(y) is Bits:
                 cmp_type(x, y)
+            if type(x) is int and not -_FREE < x < _FREE:  # a big integer costs its size (budget.py)
+                touched(x)
             return f(x, y)
         return cmp
+    if op == "==":  # a big integer costs its size (budget.py; a big bitvector in Bits.__eq__)
+        def equal(fr):
+            x = left(fr)
+            y = right(fr)
+            if type(x) is int and not -_FREE < x < _FREE:
+                touched(x)
+            return x == y
+        return equal
+    if op == "!=":
+        def unequal(fr):
+            x = left(fr)
+            y = right(fr)
+            if type(x) is int and not -_FREE < x < _FREE:
+                touched(x)
+            return x != y
+        return unequal
     if op == "+" and r_node.kind == "e_lit" and type(r_node.args[0]) is int:
         k = r_node.args[0]
 
@@ -117,8 +135,11 @@ def e_bin(c: Compiler, node: Node, ctx: Ctx) -> Expr:
             x = left(fr)
             if type(x) is Bits:
                 n = x.n
+                if n > FREE_BITS:
+                    return f(x, k)  # charged there
                 return Bits((x.v + k) & ((1 << n) - 1), n)
-            return x + k
+            r = x + k
+            return r if type(r) is int and -_FREE < r < _FREE else f(x, k)
         return add_const
     return lambda fr: f(left(fr), right(fr))
 

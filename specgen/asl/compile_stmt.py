@@ -22,10 +22,11 @@ from .ast import Node
 from .budget import StepBudgetExceeded
 from .compile_base import NOCONST, Compiler, Ctx, DispatchTable, LoopLimit, NoMatch, Stmt, Undefined
 from .compile_call import call_expr, const_value, fold
-from .compile_types import default
+from .compile_types import bits_width, default
 from .errors import ASLAssertionError, ASLError
 from .ops import hkey
-from .values import show
+from .values import Bits, show
+from .widths import declared_width, mismatch, remember
 
 STMT: DispatchTable = DispatchTable("statement")
 
@@ -60,6 +61,15 @@ def _compile_stmt(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
         def raise_undefined(fr):
             raise undefined_error(missing, span)
         return raise_undefined
+    except ASLError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a value made while compiling failed (a declaration's base
+        # value over the value budget, a negative width): the statement raises it, located, when it runs
+        failure, span, fail = exc, ctx.span(node), c._fail
+
+        def raise_failure(fr):
+            raise fail(failure, span) from None
+        return raise_failure
 
 
 def compile_block(c: Compiler, stmts: Iterable[Node], ctx: Ctx) -> Stmt:
@@ -142,7 +152,12 @@ def s_assign(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
 def s_decl(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
     """``let/var/constant x [: T] [= e];``: bind a local; without ``= e`` to ``T``'s base value."""
     _kind, name, ty, init = node.args
+    checked = remember(c, name, ty, ctx)  # a declared bitvector width holds (widths.py)
     if init is None:
+        width = declared_width(c, ty, ctx) if checked is not None else None
+        if width is not None and type(width) is not int:  # bits(N) of a local or parameter N
+            span = ctx.span(node)
+            return guard(c, lambda fr: fr.__setitem__(name, Bits(0, bits_width(width(fr)))), span)
         value = default(c._type_of(ty, ctx.path))
 
         def s_decl_default(fr):
@@ -151,6 +166,31 @@ def s_decl(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
     span = ctx.span(node)
     rhs = c._expr(init, ctx)
     fail = c._fail
+    if checked is not None and checked.width is not None:  # a constant bits(N): tested inline
+        n, what = checked.width, checked.what
+
+        def s_decl_width(fr):
+            try:
+                v = rhs(fr)
+                if type(v) is not Bits or v.n != n:
+                    raise mismatch(what, n, v)
+                fr[name] = v
+            except ASLError:
+                raise
+            except Exception as exc:  # noqa: BLE001
+                raise fail(exc, span) from None
+        return s_decl_width
+    if checked is not None:
+        def s_decl_checked(fr):
+            try:
+                v = rhs(fr)
+                checked(fr, v)
+                fr[name] = v
+            except ASLError:
+                raise
+            except Exception as exc:  # noqa: BLE001
+                raise fail(exc, span) from None
+        return s_decl_checked
 
     def s_decl(fr):
         try:
@@ -167,6 +207,9 @@ def s_decl_tuple(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
     """``let (a, -, b) = e;``: bind the tuple's items to the names, ``-`` drops one."""
     names = node.args[1]
     rhs = c._expr(node.args[2], ctx)
+    for n in names:
+        if n is not None:
+            ctx.widths.pop(n, None)
 
     def s_decl_tuple(fr):
         vals = rhs(fr)
@@ -199,14 +242,32 @@ def s_return(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
         return lambda fr: (None,)
     e = c._expr(node.args[0], ctx)
     record = c.trace  # set only while a traced variant compiles (returntrace.py): no cost otherwise
+    result = ctx.returns
     if record is not None:
         span = ctx.span(node)
 
         def s_return_traced(fr):
             v = e(fr)
+            if result is not None:
+                result(fr, v)
             record(span, v)
             return (v,)
         return guard(c, s_return_traced, span)
+    if result is not None and result.width is not None:  # declared => bits(N), N constant: tested inline
+        n, what = result.width, result.what
+
+        def s_return_width(fr):
+            v = e(fr)
+            if type(v) is not Bits or v.n != n:
+                raise mismatch(what, n, v)
+            return (v,)
+        return guard(c, s_return_width, ctx.span(node))
+    if result is not None:  # => bits(N) with N from the frame
+        def s_return_checked(fr):
+            v = e(fr)
+            result(fr, v)
+            return (v,)
+        return guard(c, s_return_checked, ctx.span(node))
 
     def s_return(fr):
         return (e(fr),)

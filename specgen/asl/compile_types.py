@@ -13,6 +13,7 @@ from fractions import Fraction
 from specgen.diagnostics import Span
 
 from .ast import Node, TypeDecl
+from .budget import FREE_BITS, produce
 from .compile_base import AsFailure, Compiler, Ctx, DispatchTable
 from .errors import ASLError, MissingFunction
 from .values import Bits, show
@@ -143,7 +144,7 @@ def default(ti: TypeInfo) -> object:
     if k == "bool":
         return False
     if k == "bits":
-        return Bits(0, ti.width({}))
+        return Bits(0, bits_width(ti.width({})))
     if k == "real":
         return Fraction(0)
     if k == "string":
@@ -156,10 +157,25 @@ def default(ti: TypeInfo) -> object:
         return {f: default(t) for f, t in ti.fields}
     if k == "array":
         n = len(ti.size.enum) if isinstance(ti.size, TypeInfo) else ti.size({})
+        if type(n) is not int or n < 0:
+            raise TypeError(f"array size {show(n)} is not a non-negative integer")
+        if n > 1024:  # making n references costs about as much as copying 64 bits each
+            produce(n, f"an array of {n:,} elements", n >> 7)
         return [default(ti.elem)] * n
     if k == "tuple":
         return tuple(default(t) for t in ti.items)
     raise TypeError(f"no default value for type kind {k}")
+
+
+def bits_width(n: object) -> int:
+    """A ``bits(N)`` type's width as evaluated: a non-negative integer within the value budget."""
+    if type(n) is not int:
+        raise TypeError(f"bitvector width {show(n)} is not an integer")
+    if n < 0:
+        raise TypeError(f"bits({n}): a bitvector width cannot be negative")
+    if n > FREE_BITS:
+        produce(n, "a bits(N) value")
+    return n
 
 
 def _int_default(ti: TypeInfo) -> int:

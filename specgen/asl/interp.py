@@ -29,14 +29,15 @@ from .compile_base import AsFailure, Ctx, Expr, Setter, Stmt, Undefined
 from .compile_expr import compile_expr
 from .compile_lvalue import compile_lvalue
 from .compile_stmt import collect_locals, compile_block, compile_stmt
+from .budget import ACTIVE, DEFAULT_MAX_STEPS, DEFAULT_MAX_VALUE_BITS, BudgetExceeded, StepBudgetExceeded
 from .compile_types import TypeInfo, default, named_type, type_of, value_fits
-from .budget import DEFAULT_MAX_STEPS, StepBudgetExceeded
 from .errors import ASLAssertionError, ASLError, MissingFunction, NotDerivable
 from .generated_names import GeneratedNames
 from .index import SpecIndex
 from .memo import memoizing
 from .stdlib import BUILTINS, BuiltinError
 from .values import Bits, show
+from .widths import entry, mismatch
 
 
 class _Func:
@@ -79,12 +80,15 @@ class Interpreter:
         generated: Iterable[Module] = (),
         max_steps: int = DEFAULT_MAX_STEPS,
         memoize: bool = True,
+        max_value_bits: int = DEFAULT_MAX_VALUE_BITS,
     ) -> None:
         self.index = index
         self.memoize = memoize  # replay state-independent zero-argument functions (see memo.py)
         self.read_log: list | None = None  # values read from global variables, when recording (memo.py)
         self._max_steps = max_steps
         self.budget: list[int] = [max_steps]  # steps left in this run; see budget.py
+        self.max_value_bits = max_value_bits  # the largest value a run may make (budget.produce)
+        self.charged: list[int] = [0]  # steps of this run charged for work on big values (budget.py)
         self.coverage: set[tuple[str, int, int]] | None = None  # statements run, when measured
         # while set, functions compile with a hook on each ``return`` (see returntrace.py); None costs nothing
         self.trace: Callable[[Span, object], None] | None = None
@@ -147,6 +151,7 @@ class Interpreter:
     def reset(self) -> None:
         """Forget global variables, the call stack and the overlay; refill the step budget."""
         self.budget[0] = self._max_steps
+        self.charged[0] = 0
         self.globals.clear()
         self.stack.clear()
         if self._overlay:
@@ -195,17 +200,23 @@ class Interpreter:
             conv.append(a)
         self.stack.clear()
         self.stack.append((name, Span(decl.path, decl.line, decl.col) if decl else Span("<python>")))
+        active = ACTIVE
+        before = (active.value_bits, active.steps, active.max_steps, active.charged)
+        active.value_bits, active.steps, active.max_steps, active.charged = (self.max_value_bits, self.budget,
+                                                                             self._max_steps, self.charged)
         try:
             result = fn.impl(*conv)  # type: ignore[misc]
             self.stack.pop()
             return result
         except ASLError:
             raise
-        except StepBudgetExceeded as exc:
+        except BudgetExceeded as exc:
             raise self._wrap(exc, Span(decl.path, decl.line, decl.col) if decl else Span("<python>")) from None
         except RecursionError:
             raise ASLError("ASL call depth exceeded", Span(decl.path if decl else "<python>", decl.line if decl else 0),
                            "runtime", self._snapshot(None)) from None
+        finally:
+            active.value_bits, active.steps, active.max_steps, active.charged = before
 
     def get_global(self, name: str) -> object:
         """The current value of a global variable or constant."""
@@ -242,7 +253,7 @@ class Interpreter:
     def _wrap(self, exc: BaseException, span: Span) -> ASLError:
         if isinstance(exc, ASLError):
             return exc
-        if isinstance(exc, StepBudgetExceeded):
+        if isinstance(exc, BudgetExceeded):
             return ASLError(str(exc), span, "budget", self._snapshot(span))
         if isinstance(exc, BuiltinError):
             return ASLError(str(exc), span, "runtime", self._snapshot(span))
@@ -366,12 +377,43 @@ class Interpreter:
         names = tuple(p[0] for p in decl.params)
         ctx = Ctx(decl.path, set(names), decl.name)
         collect_locals(decl.body, ctx.locals)  # every let/var/for/tuple name in the body
+        checks = entry(self, decl, ctx)  # declared bitvector widths of the parameters and result
         body = self._block(decl.body, ctx)
+        if checks is not None and checks.frame is not None:  # widths that need the frame: a wrapper
+            unchecked, on_entry = body, checks.frame
+
+            def body(fr):
+                on_entry(fr)
+                return unchecked(fr)
+        consts = checks.consts if checks is not None else ()
         nparams = len(names)
         budget = self.budget
         max_steps = self.max_steps_of
 
-        if nparams == 0:
+        if consts and nparams == 1:  # one bits(N) parameter of constant N: tested inline (a hot path)
+            p0 = names[0]
+            (_, w0, what0), = consts
+
+            def run(a0):
+                budget[0] -= 1
+                if budget[0] < 0:
+                    raise StepBudgetExceeded(max_steps())
+                if type(a0) is not Bits or a0.n != w0:
+                    raise mismatch(what0, w0, a0)
+                r = body({p0: a0})
+                return r[0] if r is not None else None
+        elif consts:
+            def run(*args):
+                budget[0] -= 1
+                if budget[0] < 0:
+                    raise StepBudgetExceeded(max_steps())
+                for i, w, what in consts:
+                    a = args[i]
+                    if type(a) is not Bits or a.n != w:
+                        raise mismatch(what, w, a)
+                r = body(dict(zip(names, args)))
+                return r[0] if r is not None else None
+        elif nparams == 0:
             def run(*args):
                 budget[0] -= 1
                 if budget[0] < 0:

@@ -227,7 +227,7 @@ def _scratch(interp: Interpreter, perturb: Perturbation | None) -> Interpreter:
 
     s = Scratch(interp.index, hooks={n: refuse_hook for n in interp.hooks},
                 synthesize_generated=interp.synthesize_generated, max_steps=MAX_STEPS + 1,
-                memoize=False)
+                memoize=False, max_value_bits=interp.max_value_bits)
     s._gen = interp._gen
     s.generated = interp.generated
     s.read_log = []
@@ -243,7 +243,9 @@ def record(interp: Interpreter, name: str) -> Effect | None:
         b = _scratch(interp, pert)
         ra = a.call(name)
         rb = b.call(name)
-        if a.read_log != b.read_log or ra != rb or a.steps_used != b.steps_used:
+        # the same calls and iterations from both starting states (what big values cost may differ:
+        # a perturbed bitmap read as an integer is larger; budget.py charges its size)
+        if a.read_log != b.read_log or ra != rb or a.steps_used - a.charged[0] != b.steps_used - b.charged[0]:
             return None
         values: dict[str, object] = {}
         nodes: dict[str, Node] = {}
@@ -256,7 +258,9 @@ def record(interp: Interpreter, name: str) -> Effect | None:
             elif d is not _UNWRITTEN:
                 values[g] = d
         functions = frozenset(k[0] for k in a._funcs) | frozenset(k[0] for k in a._overlay_compiled)
-        return Effect(values, nodes, ra, a.steps_used, functions)
+        # a replay costs the calls and iterations; the scratch run's charges for big values are mostly
+        # the lazy first initialisation of globals, which a run from a live state does not repeat
+        return Effect(values, nodes, ra, a.steps_used - a.charged[0], functions)
     except Exception:  # noqa: BLE001 - anything the recording cannot explain: run the body as written
         return None
 

@@ -292,6 +292,40 @@ def asl_findings(spec: Spec) -> list[Finding]:
     return [f for f in out if f.rule != "asl-syntax" or (f.path, f.line) not in told]
 
 
+def test_syntax_findings(spec: Spec) -> list[Finding]:
+    """One ``asl-syntax`` finding per AVS test that does not parse, at the offending token, and the
+    ``asl-type`` mismatches a reader can see in the tests that do (``validate``).
+
+    A test is parsed as ``specgen test`` parses it (through the same on-disk module cache), and the
+    findings of one set of test contents are kept as one pickle, so only a cold run pays for parsing.
+    ``check`` leaves tests to ``specgen test``, which fails a test that does not parse.
+    """
+    h = hashlib.sha256(_version().encode())
+    for t in spec.tests:
+        h.update(f"{t.path}\0{t.sha256}\n".encode())
+    index = build_index(spec)
+    h.update(_cache_key(spec, index).encode())  # the result types of the spec's functions count too
+    path = cache_dir("asl") / f"test-syntax-{h.hexdigest()}.pickle"
+    out = read_pickle(path, list)
+    if out is None:
+        out = []
+        broken = {e[0] for e in index.parse_errors}
+        spec_decls = [d for fi, unit in enumerate(index.units) if unit.path not in broken
+                      for d in index.module(fi).decls if isinstance(d, FuncDecl)]
+        for t in spec.tests:
+            try:
+                module = parse_cached(t.text.encode("utf-8"), t.path)
+            except ASLError as e:
+                out.append(Finding("asl-syntax", Severity.ERROR, t.path, e.span.line, e.message, col=e.span.col))
+                continue
+            own = [d for d in module.decls if isinstance(d, FuncDecl)]
+            returns = return_kinds([*spec_decls, *own])
+            out.extend(Finding("asl-type", Severity.ERROR, t.path, node.line, message, subject=d.name, col=node.col)
+                       for d in own for node, message in type_mismatches(d, returns))
+        write_pickle(path, out)
+    return out
+
+
 def _graph_findings(graph: SpecGraph) -> list[Finding]:
     return asl_findings(graph.spec)
 
@@ -337,4 +371,4 @@ def is_consequence(finding: Finding, index: SpecIndex, places: tuple[str, ...] =
 
 
 __all__ = ["ASL_FINDINGS", "Known", "asl_findings", "drop_consequences", "findings_of", "is_consequence",
-           "known_names", "static_findings", "syntax_findings"]
+           "known_names", "static_findings", "syntax_findings", "test_syntax_findings"]

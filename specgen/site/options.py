@@ -108,6 +108,7 @@ class SpecgenConfig(Config):
     templates_dir = c.Optional(c.Type(str))
     releases = c.Type(list, default=[])  # [{root, name}]: one site, a directory per release (``specgen build``)
     release = c.Optional(c.Type(str))  # which of ``releases`` this build renders (default: the newest)
+    replace_site_dir = c.Type(bool, default=False)  # replace a non-empty site_dir specgen did not write
 
 
 def declared_languages(config: Any) -> list[str]:
