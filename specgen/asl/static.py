@@ -38,10 +38,11 @@ from ..loader.tree import Spec
 from .ast import Decl, FuncDecl, GlobalDecl, Node
 from .catalog_modules import generation_findings
 from .compile_stmt import collect_locals
+from .errors import ASLError
 from .contract_check import contract_findings, shard_calls
 from .generated_names import looks_like_member
 from .headers import Header, scan_sources
-from .index import SpecIndex, build_index
+from .index import SpecIndex, build_index, parse_cached
 from .static_types import return_kinds, type_mismatches
 from .stdlib import BUILTINS
 
