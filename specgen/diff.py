@@ -19,8 +19,9 @@ from typing import Any, Callable
 
 from .asl.legality import ADMITTED
 from .encoding.from_spec import spec_encodings
-from .encoding.model import Encoding
+from .encoding.model import Encoding, FieldSlice
 from .graph import Derived, SpecGraph
+from .models.instruction import Contract
 from .models.located import AslUnit
 from .prose import datatype_sentence
 from .vocabulary import VOCABULARY
@@ -77,7 +78,7 @@ class SpecDiff:
                              "asl_diff": c.asl_diff} for c in self.changed]}
 
 
-def _ranges(pieces: Any) -> str:
+def _ranges(pieces: tuple[FieldSlice, ...]) -> str:
     return ",".join(f"{p.instruction_msb}:{p.instruction_lsb}" if p.width > 1 else f"{p.instruction_lsb}"
                     for p in sorted(pieces, key=lambda p: -p.instruction_lsb))
 
@@ -96,8 +97,8 @@ def encoding_lines(encodings: list[Encoding]) -> set[str]:
     return out
 
 
-def _contract(unit: AslUnit) -> Any:
-    return getattr(unit.instruction, "contract", None)
+def _contract(unit: AslUnit) -> Contract | None:
+    return unit.instruction.contract if unit.instruction is not None else None
 
 
 # What an aspect holds when a release does not state it at all (an older record generation without a

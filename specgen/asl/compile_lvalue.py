@@ -17,7 +17,7 @@ from sys import getrefcount
 
 from .ast import Node
 from .budget import touch
-from .compile_base import Compiler, Ctx, DispatchTable, Setter, Undefined
+from .compile_base import Compiler, DispatchTable, Scope, Setter, Undefined
 from .compile_expr import compile_slices
 from .errors import ASLError
 from .ops import slice_write, split_slices
@@ -30,31 +30,31 @@ _VAR, _DISCARD, _FIELD, _INDEX, _SLICE = "v", "d", "f", "i", "s"
 
 
 @LVALUE.rule("l_var")
-def l_var(c: Compiler, node: Node, ctx: Ctx) -> tuple[str, object]:
+def l_var(c: Compiler, node: Node, ctx: Scope) -> tuple[str, object]:
     """``x = v``: the variable at the root of every target, a local or a global ``var``."""
     return (_VAR, node.args[0])
 
 
 @LVALUE.rule("l_discard")
-def l_discard(c: Compiler, node: Node, ctx: Ctx) -> tuple[str, object]:
+def l_discard(c: Compiler, node: Node, ctx: Scope) -> tuple[str, object]:
     """``- = v``: the value is evaluated and dropped."""
     return (_DISCARD, None)
 
 
 @LVALUE.rule("l_field")
-def l_field(c: Compiler, node: Node, ctx: Ctx) -> tuple[str, object]:
+def l_field(c: Compiler, node: Node, ctx: Scope) -> tuple[str, object]:
     """``t.f = v``: replace one field of a record."""
     return (_FIELD, node.args[1])
 
 
 @LVALUE.rule("l_index")
-def l_index(c: Compiler, node: Node, ctx: Ctx) -> tuple[str, object]:
+def l_index(c: Compiler, node: Node, ctx: Scope) -> tuple[str, object]:
     """``t[[i]] = v``: replace one array element, by integer or enumeration member."""
     return (_INDEX, c._expr(node.args[1], ctx))
 
 
 @LVALUE.rule("l_slice")
-def l_slice(c: Compiler, node: Node, ctx: Ctx) -> tuple[str, object]:
+def l_slice(c: Compiler, node: Node, ctx: Scope) -> tuple[str, object]:
     """``t[hi:lo] = v`` (and the other slice forms): replace bits; only as the last step."""
     return (_SLICE, compile_slices(c, node.args[1], ctx))
 
@@ -71,7 +71,7 @@ def copied(container: list | dict) -> list | dict:
     return container.copy()
 
 
-def compile_lvalue(c: Compiler, node: Node, ctx: Ctx) -> Setter:
+def compile_lvalue(c: Compiler, node: Node, ctx: Scope) -> Setter:
     """The setter storing a value into the target ``node``."""
     steps: list[tuple[str, object]] = []
     n = node
@@ -106,8 +106,10 @@ def compile_lvalue(c: Compiler, node: Node, ctx: Ctx) -> Setter:
                 fr[name] = v
             return set_local_width
 
+        test = held.test
+
         def set_checked(fr, v):  # a declared bitvector width holds (widths.py)
-            held(fr, v)
+            test(fr, v)
             setter(fr, v)
         return set_checked
     final_slice = steps[-1][1] if steps[-1][0] == _SLICE else None

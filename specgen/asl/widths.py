@@ -26,17 +26,26 @@ from __future__ import annotations
 from typing import Callable, NamedTuple
 
 from .ast import FuncDecl, Node
-from .compile_base import Compiler, Ctx, Undefined
+from .compile_base import Compiler, Scope, Undefined
 from .compile_call import fold
 from .compile_types import bits_width
 from .errors import ASLError
 from .values import Bits, show
 
 Width = int | Callable[[dict], object]
-Check = Callable[[dict, object], None]
 
 
-def declared_width(c: Compiler, ty: Node | None, ctx: Ctx) -> Width | None:
+class Check(NamedTuple):
+    """A declared width's check: ``test(fr, v)`` raises a ``TypeError`` naming ``what`` unless ``v`` is a
+    bits of the width; ``width`` is the width when it is a constant (None: read from the frame), so the
+    hottest callers (a call's arguments, a ``return``, a local's store) test it inline instead."""
+
+    test: Callable[[dict, object], None]
+    width: int | None
+    what: str
+
+
+def declared_width(c: Compiler, ty: Node | None, ctx: Scope) -> Width | None:
     """The width a declared type demands (an int, or a closure over the frame); None when it is not a
     bitvector, or when the width cannot be compiled here (the declaration reports that itself)."""
     if ty is None:
@@ -70,31 +79,24 @@ def mismatch(what: str, n: int, v: object) -> TypeError:
 
 
 def check(width: Width, what: str) -> Check:
-    """``check(fr, v)``: a ``TypeError`` naming ``what`` unless ``v`` is a bits of the declared width.
-
-    A constant width is also the check's ``width`` attribute, so the hottest callers (a call's
-    arguments, a ``return``) test it inline instead of calling the check.
-    """
+    """The :class:`Check` that a stored value has the declared ``width``."""
     if type(width) is int:
         n = width
 
         def check_const(fr: dict, v: object) -> None:
             if type(v) is not Bits or v.n != n:
                 raise mismatch(what, n, v)
-        check_const.width = n  # type: ignore[attr-defined]
-        check_const.what = what  # type: ignore[attr-defined]
-        return check_const
+        return Check(check_const, n, what)
     w = width
 
     def check_frame(fr: dict, v: object) -> None:
         n = bits_width(w(fr))  # type: ignore[operator]
         if type(v) is not Bits or v.n != n:
             raise mismatch(what, n, v)
-    check_frame.width = None  # type: ignore[attr-defined]
-    return check_frame
+    return Check(check_frame, None, what)
 
 
-def remember(c: Compiler, name: str, ty: Node | None, ctx: Ctx) -> Check | None:
+def remember(c: Compiler, name: str, ty: Node | None, ctx: Scope) -> Check | None:
     """Note a local's declared width for the assignments compiled after it; its check, or None."""
     width = declared_width(c, ty, ctx)
     if width is None:
@@ -110,7 +112,7 @@ def global_check(c: Compiler, name: str) -> Check | None:
     g = c._global_decl(name)
     if g is None:
         return None
-    width = declared_width(c, g.ty, Ctx(g.path, set(), f"<global {name}>"))
+    width = declared_width(c, g.ty, Scope(g.path, set(), f"<global {name}>"))
     return check(width, f"global '{name}'") if width is not None else None
 
 
@@ -122,19 +124,19 @@ class Entry(NamedTuple):
     frame: Callable[[dict], None] | None
 
 
-def entry(c: Compiler, decl: FuncDecl, ctx: Ctx) -> Entry | None:
+def entry(c: Compiler, decl: FuncDecl, ctx: Scope) -> Entry | None:
     """The checks of a function's bitvector parameters on entry (and note their widths and the declared
     result's for its body); None when it has none, so such a function pays nothing."""
     consts: list[tuple[int, int, str]] = []
-    dynamic: list[tuple[str, Check]] = []
+    dynamic: list[tuple[str, Callable[[dict, object], None]]] = []
     for i, (name, ty) in enumerate(decl.params):
         if remember(c, name, ty, ctx) is None:
             continue
         found = check(declared_width(c, ty, ctx), f"argument '{name}' of {decl.name}")  # type: ignore[arg-type]
-        if found.width is not None:  # type: ignore[attr-defined]
-            consts.append((i, found.width, found.what))  # type: ignore[attr-defined]
+        if found.width is not None:
+            consts.append((i, found.width, found.what))
         else:
-            dynamic.append((name, found))
+            dynamic.append((name, found.test))
     ret = declared_width(c, decl.ret, ctx)
     ctx.returns = check(ret, f"the result of {decl.name}") if ret is not None else None
     if not consts and not dynamic:

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from .common import positive_int, printable, report_unusable, root_arg
+from .common import UsageError, positive_int, printable, report_unusable, root_arg
 from .exitcodes import ExitCode
 
 if TYPE_CHECKING:
@@ -56,9 +56,10 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ..examples.runfile import load_tiles, parse_loose_example, tiles_file
     from ..examples.verify import verify
     from ..executor.executor import RunError, executor_for
+    from ..graph import SpecGraph
     from ..loader import RootError, load_spec
     from ..program.reader import ProgramError, parse_program
-    from ..vocabulary import vocabulary_of
+    from ..vocabulary import VOCABULARY
 
     name = args.file
     shown = "<stdin>" if name == "-" else name
@@ -70,15 +71,14 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return ExitCode.USAGE
     profile = args.profile
     if profile is not None and profile not in PROFILES:
-        print(f"specgen run: unknown profile {profile!r}; known: {', '.join(sorted(PROFILES))}", file=err)
-        return ExitCode.USAGE
+        raise UsageError(f"unknown profile {profile!r}; known: {', '.join(sorted(PROFILES))}")
     try:
         spec = load_spec(Path(args.root))
     except RootError as e:
-        print(f"specgen run: {e}", file=err)
-        return ExitCode.USAGE
+        raise UsageError(str(e)) from e
     report_unusable(spec, err)
-    vocabulary = vocabulary_of(spec)
+    graph = SpecGraph.build(spec)
+    vocabulary = VOCABULARY(graph)
     example: ExampleFile | None = None
     try:
         if text.lstrip().startswith("{"):
@@ -106,7 +106,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return ExitCode.USAGE
     t0 = time.perf_counter()
     try:
-        executor = executor_for(spec, profile, vocabulary=vocabulary)
+        executor = executor_for(graph, profile)
         if args.max_steps is not None:
             executor.interp.max_steps = args.max_steps
         if args.max_value_bits is not None:

@@ -134,7 +134,7 @@ class TileData(_Closed):
         words = tuple(tuple(encode(c, et) for c in row) for row in self.values)
         vr, vc = self.valid_rows or self.rows or 0, self.valid_columns or self.columns or 0
         return TileInput(register, et.name, self.rows or 0, self.columns or 0, vr, vc, words, self.capacity_bytes,
-                         int(self.mask, 0), self.layout, self.location or "")
+                         int(self.mask, 0), layout=self.layout, location=self.location or "")
 
 
 class ExpectTile(_Closed):

@@ -36,14 +36,15 @@ from typing import Callable
 from .. import speccontract as contract
 from ..asl import ASLError, Bits, Interpreter, interpreter_for
 from ..asl.errors import bounded_stack
+from ..asl.hooks import ASLFunction, Around
 from ..asl.profiles import get_profile
 from ..diagnostics import Span
 from ..encoding.asm import AsmError
 from ..encoding.asm_names import gpr_name
-from ..loader import Spec
+from ..graph import SpecGraph
 from ..program.reader import Program
 from ..program.syntax import Statement
-from ..vocabulary import Vocabulary, label, vocabulary_of
+from ..vocabulary import VOCABULARY, Vocabulary, label
 from .faultsite import GENERATED_PREFIX, FaultTrace, explain, fault_site, guard_predicates
 from .inputstate import (LAYOUT_PREFIX, LOCATION_PREFIX, MemoryCell, configure_spec_sized, read_memory, spec_sized,
                          write_memory)
@@ -56,17 +57,22 @@ _LEGACY_LAYOUTS = {"row-major": "RowMajor", "column-major": "ColumnMajor"}  # a 
 
 
 class Executor:
-    """One interpreter over ``root`` with ``profile``'s hooks, reused for every run."""
+    """One interpreter over a spec with ``profile``'s hooks, reused for every run.
 
-    def __init__(self, spec: Spec, profile: str = "reference", *, fast: bool = True,
-                 tile_elements: int | None = None, vocabulary: Vocabulary | None = None) -> None:
+    Built from the graph its caller holds: the spec, its vocabulary and its encodings are the
+    graph's (derived once per graph), never read or built a second time. The graph itself is not
+    kept: an executor outlives the check or build that made it.
+    """
+
+    def __init__(self, graph: SpecGraph, profile: str = "reference", *, fast: bool = True,
+                 tile_elements: int | None = None) -> None:
+        spec = graph.spec
         self.spec = spec
         self.root = spec.root
         self.profile = get_profile(profile).name
         self.fast = fast
         self.interp = interpreter_for(spec)
-        # DataType names and codes are the spec's: the caller's (read once per graph) or this spec's
-        self.vocabulary = vocabulary if vocabulary is not None else vocabulary_of(spec)
+        self.vocabulary = VOCABULARY(graph)  # DataType names and codes are the spec's
         get_profile(profile).install(self.interp)
         install_profile_adapters(self.interp, self.profile, self.vocabulary)
         self._fault_stack: tuple[tuple[str, Span], ...] = ()
@@ -75,7 +81,7 @@ class Executor:
         self._trace = FaultTrace()  # a predicate's traced returns, while a fault is explained
         self._install_fault_probe()
         if tile_elements is not None:
-            set_model_config(self.interp, contract.TILE_ELEMENTS.name, tile_elements)
+            self.interp.set_constant(contract.TILE_ELEMENTS.name, tile_elements)
         self.bulk = False  # element I/O through the NumPy paths proven equal for this model
         if fast:
             from .fastpath import install_fast_paths  # NumPy/ml_dtypes load only when a program runs
@@ -89,8 +95,7 @@ class Executor:
         self.templates: TemplateRunner | None = None  # statements of the forms the Block syntax does not spell
         if not missing:
             from ..encoding.from_spec import spec_encodings
-            from ..graph import SpecGraph
-            es = spec_encodings(SpecGraph.build(spec))
+            es = spec_encodings(graph)
             self.words = WordRunner(self.interp, es, self.vocabulary.dtype_none_code)
             self.templates = TemplateRunner(self.interp, es)
         self.supported = not missing
@@ -100,15 +105,13 @@ class Executor:
     def _install_fault_probe(self) -> None:
         interp = self.interp
 
-        def set_fault(original: Callable, *args: object) -> object:
+        def set_fault(original: ASLFunction, *args: object) -> object:
             self._fault_stack = tuple(interp.stack)
             self._trace.at_fault()
             return original(*args)
 
-        set_fault.wants_original = True  # type: ignore[attr-defined]
-        prior = interp.hooks.get(contract.SET_FAULT.name)
-        if prior is None and interp.has_function(contract.SET_FAULT.name):
-            interp.hooks[contract.SET_FAULT.name] = set_fault
+        if contract.SET_FAULT.name not in interp.hooks and interp.has_function(contract.SET_FAULT.name):
+            interp.install_hook(contract.SET_FAULT.name, Around(set_fault))
 
     # -- running ----------------------------------------------------------------------
     def run(self, program: Program, tiles: list[TileInput], gprs: Mapping[int, int] | None = None,
@@ -371,18 +374,6 @@ class Executor:
         return tile_state(idx, tile, words, defined, self.vocabulary)
 
 
-def set_model_config(it: Interpreter, name: str, value: int) -> None:
-    """Override an ASL ``config`` constant before anything is compiled.
-
-    Adapter: the interpreter has no public API for ``config`` overrides yet,
-    so this seeds its constant table (constants are folded at compile time,
-    hence "before the first call").
-    """
-    if it.compiled_functions:
-        raise RuntimeError(f"set {name} before the first ASL call")
-    it._consts[name] = value  # noqa: SLF001 - see docstring
-
-
 def install_profile_adapters(it: Interpreter, profile: str, vocabulary: Vocabulary) -> None:
     """Route the bundled spec's FP hook through the profile when the profile does not name it.
 
@@ -402,34 +393,31 @@ def install_profile_adapters(it: Interpreter, profile: str, vocabulary: Vocabula
     ops = {"TileBinary_ADD": "FloatingBinary_ADD", "TileBinary_SUB": "FloatingBinary_SUB",
            "TileBinary_MUL": "FloatingBinary_MUL"}
 
-    def tile_fp_binary(original: Callable, op: str, data_type: str, left: Bits, right: Bits) -> Bits:
+    def tile_fp_binary(original: ASLFunction, op: str, data_type: str, left: Bits, right: Bits) -> Bits:
         et = vocabulary.datatype(str(data_type))
         if op in ops and et is not None and et.code in _FORMATS:
             raw, _flags = ieee_binary(ops[op], et.code, left.v, right.v)
             return Bits(raw, 64)
         return original(op, data_type, left, right)  # type: ignore[no-any-return]
 
-    tile_fp_binary.wants_original = True  # type: ignore[attr-defined]
-    it.hooks[contract.FP_BINARY_ELEMENT.name] = tile_fp_binary
+    it.install_hook(contract.FP_BINARY_ELEMENT.name, Around(tile_fp_binary))
 
 
 _EXECUTORS: dict[tuple[str, str, bool, int | None], Executor] = {}
 _EXECUTORS_LOCK = threading.Lock()
 
 
-def executor_for(spec: Spec, profile: str = "reference", *, fast: bool = True,
-                 tile_elements: int | None = None, vocabulary: Vocabulary | None = None) -> Executor:
+def executor_for(graph: SpecGraph, profile: str = "reference", *, fast: bool = True,
+                 tile_elements: int | None = None) -> Executor:
     """The shared executor of (spec root, profile): functions are compiled once per process.
 
-    The caller hands over the spec it already loaded, so nothing is read twice; ``vocabulary``
-    is the spec's when the caller has it (else the executor reads it from ``spec``).
+    The caller hands over the graph it already built, so nothing is read or derived twice.
     """
-    key = (str(Path(spec.root).resolve()), get_profile(profile).name, fast, tile_elements)
+    key = (str(Path(graph.spec.root).resolve()), get_profile(profile).name, fast, tile_elements)
     with _EXECUTORS_LOCK:
         ex = _EXECUTORS.get(key)
         if ex is None:
-            ex = _EXECUTORS[key] = Executor(spec, profile, fast=fast, tile_elements=tile_elements,
-                                            vocabulary=vocabulary)
+            ex = _EXECUTORS[key] = Executor(graph, profile, fast=fast, tile_elements=tile_elements)
         return ex
 
 

@@ -15,22 +15,7 @@ from mkdocs.config.base import Config, ValidationError
 
 from ..render.i18n import LANGUAGES
 
-# material's own language code for each language directory (its ``partials/languages/<code>.html``)
-THEME_LANGUAGE: dict[str, str] = {"en": "en", "zh": "zh"}
-# the name a language is listed under in the navigation, in that language
-LANGUAGE_NAMES: dict[str, str] = {"en": "English", "zh": "中文"}
-
-
-def language_of(code: Any) -> str | None:
-    """A language directory for a theme or ``extra.alternate`` code (``zh-CN``, ``zh_Hans`` → ``zh``)."""
-    text = str(code or "").strip().lower().replace("_", "-")
-    if text in LANGUAGES:
-        return text
-    if text in ("zh-cn", "zh-hans", "zh-sg"):
-        return "zh"
-    if text.startswith("en-"):
-        return "en"
-    return None
+from .language import LANGUAGE_NAMES, THEME_LANGUAGE, language_of  # noqa: F401  (the site's language facts, one place)
 
 
 class _Option(c.BaseConfigOption[Any]):
@@ -108,6 +93,9 @@ class SpecgenConfig(Config):
     templates_dir = c.Optional(c.Type(str))
     releases = c.Type(list, default=[])  # [{root, name}]: one site, a directory per release (``specgen build``)
     release = c.Optional(c.Type(str))  # which of ``releases`` this build renders (default: the newest)
+    # hand pages about specgen itself: in the site of specgen's bundled sample only, never in the site of
+    # another spec tree built with the same config (``specgen build --root OTHER``)
+    specgen_pages = c.Type(list, default=[])
     replace_site_dir = c.Type(bool, default=False)  # replace a non-empty site_dir specgen did not write
 
 

@@ -16,9 +16,11 @@ form has (its catalog template), not as the composition's prose counts them.
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Sequence
 
 from ..encoding.model import EncodingSet
+from ..loader.tree import Spec
+from ..models.instruction import CatalogRecord
 from .composition import Binding, Reason, Template
 from .operandchecks import TYPED, OperandChecks
 
@@ -150,7 +152,7 @@ def fpatr_fields(es: EncodingSet | None, fallback: int) -> int:
     return fallback
 
 
-def operation_row(spec: Any, mnemonic: str, records: list[Any], spelling: str) -> dict | None:
+def operation_row(spec: Spec, mnemonic: str, records: Sequence[CatalogRecord], spelling: str) -> dict | None:
     """The tile-operations catalog row of the Block: the instruction's own (a tile instruction's catalog record
     is that row), else the row whose ``command_mnemonic`` is the Block's BSTART spelling (a block-surface
     record such as ``BSTART.TMATMUL``)."""

@@ -9,10 +9,18 @@ derivable on this tree (the tests say ``not-derivable`` with the same reason), n
 
 from __future__ import annotations
 
-from ...asl.static import findings_of
-from ...diagnostics import Severity
+from typing import Iterable
+
+from ...asl.static import ASL_FINDINGS
+from ...diagnostics import Finding, Severity
+from ...graph import SpecGraph
 from ..base import Rule
+
+
+def check(graph: SpecGraph) -> Iterable[Finding]:
+    return [f for f in ASL_FINDINGS(graph) if f.rule == RULE.id]
+
 
 RULE = Rule("spec-contract", Severity.WARNING, "The tree lacks a name specgen's programs or generated ASL need.",
             "Define the name (or tell specgen's spec contract its new name); until then what needs it is not "
-            "derivable and says so.", findings_of("spec-contract"))
+            "derivable and says so.", check)
