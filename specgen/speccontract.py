@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
-class Expect:
+class ExpectedName:
     """One ASL name specgen expects: its kind (``function``, ``global``, ``type``, ``value``,
     ``constant``), what specgen does with it, and whether specgen's own generated ASL defines it."""
 
@@ -49,8 +49,8 @@ class Expect:
         return self.name
 
 
-def _e(name: str, kind: str, purpose: str, generated: bool = False) -> Expect:
-    return Expect(name, kind, purpose, generated)
+def _e(name: str, kind: str, purpose: str, generated: bool = False) -> ExpectedName:
+    return ExpectedName(name, kind, purpose, generated)
 
 
 # -- the program executor: what running a program needs ----------------------------------------------
@@ -66,7 +66,7 @@ ELEMENT_DEFINED = _e("TileElementDefined", "function", "whether a read-back elem
 TILES = _e("_Tiles", "global", "the Tile registers' descriptors: which registers a run allocated, their shapes")
 LAST_FAULT = _e("_LastFault", "global", "the fault a rejected command or Block raised")
 
-PROGRAMS: tuple[Expect, ...] = (COMMAND_ENTRY, RESET, CONFIGURE_TILE, WRITE_ELEMENT, READ_ELEMENT, ELEMENT_DEFINED,
+PROGRAMS: tuple[ExpectedName, ...] = (COMMAND_ENTRY, RESET, CONFIGURE_TILE, WRITE_ELEMENT, READ_ELEMENT, ELEMENT_DEFINED,
                                 TILES, LAST_FAULT)
 """Without any of these no program runs on the tree (checked on load)."""
 
@@ -74,7 +74,7 @@ SCALAR_ENTRY = _e("ExecuteScalarInstruction", "function",
                   "runs a scalar command of a program (instruction, length_bits), as tests/asl/scalar/** call it")
 READ_GPR = _e("ReadGPR", "function", "reads the GPRs a scalar command wrote (Step.gprs, RunResult.gprs)")
 
-SCALAR_PROGRAMS: tuple[Expect, ...] = (SCALAR_ENTRY, READ_GPR)
+SCALAR_PROGRAMS: tuple[ExpectedName, ...] = (SCALAR_ENTRY, READ_GPR)
 """Scalar commands in programs: checked on load when the scalar catalog declares forms."""
 
 # -- capabilities: each feature names what it reads where it is used ---------------------------------
@@ -134,7 +134,7 @@ TILE_ELEMENTS = _e("PTO_MODEL_TILE_ELEMENTS", "constant",
 LAYOUT_ENUM = _e("TileLayout", "type", "the Tile layouts an input Tile of `specgen run` may take")
 LOCATION_ENUM = _e("TileLocation", "type", "the Tile locations an input Tile of `specgen run` may take")
 
-CAPABILITIES: tuple[Expect, ...] = (
+CAPABILITIES: tuple[ExpectedName, ...] = (
     WRITE_PE_GPR, WRITE_GPR, STORE, LOAD_UNSIGNED, CONFIGURE_CUBE_TILE, CUBE_BYTES, PREDICATE_DEFINED,
     READ_PREDICATE, SET_FAULT, CLEAR_FAULT, READ_TPC, OPERANDS_LEGAL, EXECUTE_CONTRACT, DATATYPE_LEGAL,
     INDEX_TYPE_LEGAL, TYPE_PAIR_LEGAL, TILE_OPERANDS_LEGAL, OPERAND_PRESENT, DATR_FIELD_APPLICABLE, GPR_SLOT,
@@ -144,12 +144,12 @@ CAPABILITIES: tuple[Expect, ...] = (
 
 
 # -- names the generated ASL refers to, by generator ---------------------------------------------------
-def _group(purpose: str, kind_names: str) -> tuple[Expect, ...]:
+def _group(purpose: str, kind_names: str) -> tuple[ExpectedName, ...]:
     """``kind:Name kind:Name …`` with one purpose (the generator's)."""
     out = []
     for item in kind_names.split():
         kind, _, name = item.partition(":")
-        out.append(Expect(name, {"f": "function", "g": "global", "t": "type", "v": "value", "c": "constant"}[kind],
+        out.append(ExpectedName(name, {"f": "function", "g": "global", "t": "type", "v": "value", "c": "constant"}[kind],
                           purpose))
     return tuple(out)
 
@@ -171,12 +171,12 @@ BRU_SET_COMMIT = _group(
 BRU_JUMP = _group(
     "the BRU jump/link shards check the target and the link register",
     "g:_FaultAddress g:_ReturnAddress v:Fault_InstructionPC")
-BRU_TARGET = Expect("InstructionContractTarget_{op}", "function",
+BRU_TARGET = ExpectedName("InstructionContractTarget_{op}", "function",
                     "the target a jump, link or branch computes from its base and immediate (per mnemonic): the "
                     "BRU shards compare the dispatch with it")
-BRU_EVEN_TARGET = Expect("InstructionContractRequiresEvenTarget_{op}", "function",
+BRU_EVEN_TARGET = ExpectedName("InstructionContractRequiresEvenTarget_{op}", "function",
                          "whether a register jump faults on an odd target (per mnemonic)")
-BRU_SIGNED_IMMEDIATE = Expect("InstructionContractImmediateIsSigned_{op}", "function",
+BRU_SIGNED_IMMEDIATE = ExpectedName("InstructionContractImmediateIsSigned_{op}", "function",
                               "whether a BRU form's immediate is signed (per mnemonic; read from the ASL when the "
                               "catalog field does not say)")
 FSU_SHARDS = _group(
@@ -225,7 +225,7 @@ SYSTEM_REGISTERS = _group(
     "t:SystemRegisterAccess v:SystemRegisterAccess_Unknown v:SystemRegisterAccess_ReadOnly "
     "v:SystemRegisterAccess_ReadWrite v:SystemRegisterAccess_WriteOnly")
 
-GENERATED: dict[str, tuple[Expect, ...]] = {
+GENERATED: dict[str, tuple[ExpectedName, ...]] = {
     "scalar attempts": SCALAR_ATTEMPT, "AGU shards": AGU_SHARDS, "BRU set-commit shards": BRU_SET_COMMIT,
     "BRU jump shards": BRU_JUMP + (BRU_TARGET, BRU_EVEN_TARGET), "BRU branch shards": (BRU_TARGET,),
     "FSU shards": FSU_SHARDS, "canonical scalar sweep": CANONICAL_SCALAR, "canonical SYS sweeps": CANONICAL_SYS,
@@ -245,4 +245,4 @@ def purpose_of(name: str) -> tuple[str, str] | None:
     return None
 
 
-__all__ = ["CAPABILITIES", "GENERATED", "PROGRAMS", "SCALAR_PROGRAMS", "Expect", "purpose_of"]
+__all__ = ["CAPABILITIES", "GENERATED", "PROGRAMS", "SCALAR_PROGRAMS", "ExpectedName", "purpose_of"]

@@ -146,7 +146,7 @@ def jump_shards(form: dict, flags: Mapping[str, bool] | None = None) -> dict[str
     return {name: shard_body(name, body, "target") for name, body in out.items()}
 
 
-def requires(form: dict) -> tuple[contract.Expect, ...]:
+def requires(form: dict) -> tuple[contract.ExpectedName, ...]:
     """The tree's names the jump/link shards of ``form`` use (the spec contract); () for other handlers."""
     if not handles(form):
         return ()

@@ -286,7 +286,7 @@ def bru_shards(form: dict, flags: Mapping[str, bool] | None = None) -> dict[str,
     return out
 
 
-def requires(form: dict) -> tuple[contract.Expect, ...]:
+def requires(form: dict) -> tuple[contract.ExpectedName, ...]:
     """The tree's names the conditional shards of ``form`` use (the spec contract); () when it gets none."""
     if form.get("semantic_family") != "BRU":
         return ()

@@ -245,7 +245,7 @@ def fsu_shards(form: dict) -> dict[str, str]:
     return out
 
 
-def requires(form: dict) -> tuple[contract.Expect, ...]:
+def requires(form: dict) -> tuple[contract.ExpectedName, ...]:
     """The tree's names the FSU shards of ``form`` use (the spec contract), () for a form of another family."""
     if form.get("semantic_family") != "FSU":
         return ()

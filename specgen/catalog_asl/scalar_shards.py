@@ -358,7 +358,7 @@ def scalar_shards_asl(catalog: dict) -> str:
     return "\n".join(parts) + "\n"
 
 
-def requires(form: dict) -> tuple[contract.Expect, ...]:
+def requires(form: dict) -> tuple[contract.ExpectedName, ...]:
     """The tree's names the AGU shards of ``form`` use (the spec contract), () for a form it derives none for."""
     if form.get("semantic_family") != "AGU" or not isinstance(form.get("agu"), dict):
         return ()

@@ -285,7 +285,7 @@ def _optional_sources(spec: Spec, *, shards: bool = True) -> list[tuple[str, str
 
 
 # the whole-catalog sweeps, by the prefix of the names they declare (longest first): what each uses of the tree
-_SWEEPS: tuple[tuple[str, tuple[contract.Expect, ...]], ...] = (
+_SWEEPS: tuple[tuple[str, tuple[contract.ExpectedName, ...]], ...] = (
     ("ValidateCanonicalScalarSYS", contract.SCALAR_ATTEMPT + contract.CANONICAL_SYS),
     ("ValidateCanonicalScalarFSUFlagAndRoundingHelpers", contract.CANONICAL_DECODERS),
     ("ValidateCanonicalScalar", contract.SCALAR_ATTEMPT + contract.CANONICAL_SCALAR),

@@ -425,7 +425,7 @@ __all__ = ["Executor", "executor_for", "RunError", "RunResult", "TileInput", "Ti
            "register_name", "register_index", "fault_site"]
 
 
-def _defines(it: Interpreter, entry: contract.Expect) -> bool:
+def _defines(it: Interpreter, entry: contract.ExpectedName) -> bool:
     """Whether the interpreter's tree (or the ASL generated for it) defines a contract entry."""
     if entry.kind == "function":
         return it.has_function(entry.name)
