@@ -136,6 +136,29 @@ def test_an_older_layouts_test_functions_run(older: Path) -> None:
     assert any(shard in graph.unit_tests(u) for u in spec.units)  # its unit's page lists its functions
 
 
+def test_an_older_layouts_test_functions_shard_and_merge(older: Path, tmp_path: Path) -> None:
+    """A shard file holds several tests: --shard places each function (``path::Test…``), the shards are
+    disjoint and cover the selection, and --merge joins their JUnit reports without calling a file's
+    second function a test run twice."""
+    from specgen.asl.runner import discover, select
+    from specgen.asl.sharding import merge
+    from specgen.cli import testreport
+    from specgen.cli.test import _shard_of
+    spec = load_spec(older)
+    ids = sorted(c.id for c in select(discover(spec), ["arch/"]))
+    assert len(ids) > len({i.split("::")[0] for i in ids})  # some file holds several test functions
+    reports = []
+    for k in (1, 2):
+        keys, info = _shard_of(spec, ["arch/"], k, 2, {})
+        report = run_tests(spec, ["arch/"], jobs=1, only=keys)
+        assert report.results and len(report.results) == len(keys)
+        (tmp_path / f"{k}.xml").write_text(testreport.to_junit(report, shard=info), encoding="utf-8")
+        reports.append(testreport.read(tmp_path / f"{k}.xml"))
+    merged, infos = merge(reports)
+    assert sorted(r.id for r in merged.results) == ids and [i.index for i in infos] == [1, 2]
+    assert merged.ok
+
+
 def test_a_removed_form_leaves_no_false_error_and_its_neighbours_pass(tmp_path: Path) -> None:
     """A later release drops a scalar form (XORW, the catalog's last) with its unit, tests and references: the check
     finds nothing beyond 0.58.3's closure file, the generated decoders and shards are derived without it, and the

@@ -20,6 +20,7 @@ from specgen.asl.runner import run_tests
 from specgen.asl.stdlib import BUILTINS
 from specgen.catalog_asl.sources import _ROW_REQUIREMENTS, _SWEEPS, generated_sources
 from specgen.check import run_checks
+from specgen.cli import testreport
 from specgen.graph import SpecGraph
 from specgen.loader import load_spec
 from variants import build
@@ -82,7 +83,7 @@ def renamed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build("condition-global-renamed", CORPORA / "pto-spec-0.58.3", tmp_path_factory.mktemp("v") / "tree")
 
 
-def test_a_renamed_global_is_one_finding_and_its_tests_are_not_derivable(renamed: Path) -> None:
+def test_a_renamed_global_is_one_finding_and_its_tests_are_not_derivable(renamed: Path, tmp_path: Path) -> None:
     found = _contract_findings(renamed)
     assert len(found) == 1 and found[0].subject == "_BundleConditionSet", [f.message for f in found]
     assert "SETC.EQ" in found[0].message and "53 AVS test(s)" in found[0].message
@@ -95,6 +96,12 @@ def test_a_renamed_global_is_one_finding_and_its_tests_are_not_derivable(renamed
     nd = next(r for r in report.results if r.status == "not-derivable")
     assert "_BundleConditionSet" in nd.message and "SETC.EQ" in nd.message
     assert report.ok  # not derivable is no failure
+    # the one JUnit writer: a <skipped> with the reason, counted, and read back as not derivable (--merge)
+    xml = testreport.to_junit(report)
+    assert 'skipped="2"' in xml and "<skipped " in xml and "_BundleConditionSet" in xml, xml
+    (tmp_path / "r.xml").write_text(xml, encoding="utf-8")
+    back = testreport.read(tmp_path / "r.xml")
+    assert sorted(r.status for r in back.results) == sorted(r.status for r in report.results)
 
 
 @pytest.fixture(scope="module")
