@@ -41,7 +41,7 @@ from .compile_lvalue import compile_lvalue
 from .compile_stmt import collect_locals, compile_block, compile_stmt
 from .budget import ACTIVE, DEFAULT_MAX_STEPS, DEFAULT_MAX_VALUE_BITS, BudgetExceeded, StepBudgetExceeded
 from .compile_types import TypeInfo, named_type, type_of
-from .errors import ASLAssertionError, ASLError, MissingFunction
+from .errors import ASLAssertionError, ASLError, MissingFunction, NotDerivable
 from .generated_names import GeneratedNames
 from .hooks import ASLFunction, Hook
 from .index import SpecIndex
@@ -108,6 +108,9 @@ class Interpreter(Resolver):
         self._enum_of_member: dict[str, tuple[str, int]] = {}
         self._gdecls: dict[str, GlobalDecl] = {}
         self.generated = GeneratedNames(index)
+        # why a name nothing defines is not derivable on this tree (None: it is a plain missing function);
+        # :func:`specgen.asl.session.interpreter_for` installs the spec contract's answer
+        self.absence_reason: Callable[[str], str | None] | None = None
         self.compiled_functions = 0
         for m in modules:
             self.load_module(m)
@@ -409,6 +412,9 @@ class Interpreter(Resolver):
             return ASLError(f"'{name}' is declared in {broken[0]}, which does not parse "
                             f"({broken[0]}:{broken[1]}:{broken[2]}: {broken[3]})", span, "broken-unit",
                             self._snapshot(span))
+        why = self.absence_reason(name) if self.absence_reason is not None else None
+        if why:
+            return NotDerivable(name, why, span, self._snapshot(span))
         if self.generated.is_generated(name):
             return MissingFunction(name, span, self._snapshot(span))
         return ASLError(f"unknown identifier '{name}'", span, "unknown-name", self._snapshot(span))

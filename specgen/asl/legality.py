@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 
+from .. import speccontract as contract
 from ..cache import atomic_write, cache_dir
 from ..graph import Derived, SpecGraph
 from ..loader.tree import Spec
@@ -23,8 +24,8 @@ from .interp import Interpreter
 from .session import interpreter_for
 from .runkey import run_key
 
-PREFIX = "InstructionContractDataTypeLegal_"
-ENUM = "TileDataType"
+PREFIX = contract.DATATYPE_LEGAL.of("")
+ENUM = contract.DATATYPE_ENUM.name
 
 
 # id(spec) -> (spec, interpreter); the spec is held so its id cannot be reused while cached

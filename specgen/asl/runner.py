@@ -4,8 +4,11 @@ A test passes when its ``main()`` returns 0 and no ``assert`` fails.
 Statuses: ``passed``, ``failed`` (an assert or ``as`` check failed, or main
 returned non-zero, or the test reached a function defined neither in the
 tree nor in specgen's generated ASL: reason ``missing-function:<name>``) and ``error`` (the interpreter could not run it: syntax, unknown
-name, unsupported construct, run-time error). Every non-passing result
-carries the file:line where it stopped and the ASL stack.
+name, unsupported construct, run-time error) and ``not-derivable`` (the run reached a name the
+ASL specgen generates from the catalogs refers to and the tree does not define, or a validation
+shard specgen derives nothing for from the tree's catalog row: the reason names the name, the
+generator and the rows; not a failure of the spec, see :mod:`specgen.asl.contract_check`). Every
+non-passing result carries the file:line where it stopped and the ASL stack.
 
 One interpreter per process runs every test it is given: the tree's
 functions are compiled once and global state is reset between tests.
@@ -33,22 +36,30 @@ from ..loader import load_spec
 from ..loader.tree import Spec
 from ..models.located import AvsTest
 from .catalog_modules import generated_modules
-from .errors import ASLError, MissingFunction, bounded_stack
+from .errors import ASLError, MissingFunction, NotDerivable, bounded_stack
 from .index import build_index, parse_cached
 from .interp import Interpreter
 from .profiles import get_profile
 from .session import interpreter_for
 from .values import show
 
-STATUSES = ("passed", "failed", "error")
+STATUSES = ("passed", "failed", "error", "not-derivable")
+
+
+def test_key(path: str, test_id: str) -> str:
+    """What names one test in a suite: its path, or ``<path>::<function>`` for a test function of a shard
+    (a tree of the layout before 0.58 holds several tests in one file)."""
+    return test_id if test_id.startswith(path + "::") else path
 
 
 @dataclass(frozen=True)
 class TestCase:
-    """One AVS test as the loader read it, and its path under the test root."""
+    """One AVS test as the loader read it, and its path under the test root; ``entry`` is the function it
+    runs: ``main`` for a file with a ``// PTO-TEST:`` header, a test function of a shard otherwise."""
 
     test: AvsTest
     rel: str  # the path relative to the configured test root (what selectors match)
+    entry: str = "main"
 
     @property
     def path(self) -> str:
@@ -57,7 +68,10 @@ class TestCase:
 
     @property
     def id(self) -> str:
-        """The header's id; empty when the header failed validation (the test still runs)."""
+        """The header's id (empty when the header failed validation: the test still runs); a shard's test
+        function is ``<path>::<function>``."""
+        if self.entry != "main":
+            return f"{self.test.path}::{self.entry}"
         return self.test.header.id if self.test.header is not None else ""
 
 
@@ -98,7 +112,8 @@ class TestRunReport:
 
     @property
     def ok(self) -> bool:
-        return bool(self.results) and all(r.status == "passed" for r in self.results)
+        """Every test passed or is not derivable on this tree (a finding of the check says why)."""
+        return bool(self.results) and all(r.status in ("passed", "not-derivable") for r in self.results)
 
     def to_json(self) -> dict:
         return {
@@ -119,12 +134,22 @@ class TestRunReport:
 def discover(spec: Spec) -> list[TestCase]:
     """The spec's tests with a ``// PTO-TEST:`` header on line 1 or 2, in path-component order.
 
-    A header that fails validation still makes a test (reported by ``validate``); a file
-    without one is not a test the runner runs.
+    A header that fails validation still makes a test (reported by ``validate``). A file without one
+    is a test only where the tree states a shard convention (``tests/README.md`` of an older layout:
+    "each function whose name starts with `Test` … is one test", ``Spec.test_functions``): each such
+    function of it is one test, run by its name; otherwise it is not a test the runner runs (the
+    loader's finding says so).
     """
     prefix = spec.config.test_root.rstrip("/") + "/"
-    tests = sorted((t for t in spec.tests if 1 <= t.span.line <= 2), key=lambda t: PurePosixPath(t.path).parts)
-    return [TestCase(t, t.path.removeprefix(prefix)) for t in tests]
+    conv = spec.test_functions
+    out: list[TestCase] = []
+    for t in sorted(spec.tests, key=lambda t: PurePosixPath(t.path).parts):
+        rel = t.path.removeprefix(prefix)
+        if 1 <= t.span.line <= 2:
+            out.append(TestCase(t, rel))
+        elif t.header is None and conv is not None:
+            out.extend(TestCase(t, f"{rel}::{name}", name) for name, _line in conv.functions(t.text))
+    return out
 
 
 def select(tests: list[TestCase], selectors: list[str]) -> list[TestCase]:
@@ -185,14 +210,17 @@ def run_one(interp: Interpreter, case: TestCase) -> TestResult:
     try:
         module = parse_cached(case.test.text.encode("utf-8"), case.path)
         interp.load_module(module)
-        if not interp.has_function("main"):
-            raise ASLError("the test defines no main()", None, "runtime")
-        result = interp.call("main")
+        if not interp.has_function(case.entry):
+            raise ASLError(f"the test defines no {case.entry}()", None, "runtime")
+        result = interp.call(case.entry)
         if result != 0:
-            status, message = "failed", f"main() returned {show(result)}, expected 0"
+            status, message = "failed", f"{case.entry}() returned {show(result)}, expected 0"
             reason = "main-nonzero"
-            main = next((d for d in module.decls if getattr(d, "name", None) == "main"), None)
-            location = f"{case.path}:{main.line}:{main.col}" if main is not None else f"{case.path}:1:1"
+            entry = next((d for d in module.decls if getattr(d, "name", None) == case.entry), None)
+            location = f"{case.path}:{entry.line}:{entry.col}" if entry is not None else f"{case.path}:1:1"
+    except NotDerivable as exc:
+        status, message, reason = "not-derivable", exc.reason, f"not-derivable:{exc.name}"
+        location, stack = str(exc.span), _format_stack(exc)
     except MissingFunction as exc:
         # a function nothing defines is the spec failing to run, not a skip
         status, message, reason = "failed", exc.message, f"missing-function:{exc.name}"
@@ -228,13 +256,13 @@ def run_tests(spec: Spec, selectors: list[str], jobs: int = 1,
     ``max_steps`` overrides the tree's step budget per test, ``max_value_bits`` its value budget; ``coverage``
     records the statements run (merged over the workers) in the report;
     ``progress(done, total)`` is told as results come in (the command line's progress);
-    ``only`` keeps the selected tests with these paths (one shard, :mod:`specgen.asl.sharding`).
+    ``only`` keeps the selected tests with these keys (:func:`test_key`; one shard, :mod:`specgen.asl.sharding`).
     """
     tell = progress or (lambda done, total: None)
     t0 = time.perf_counter()
     cases = select(discover(spec), list(selectors))
     if only is not None:
-        cases = [c for c in cases if c.path in only]
+        cases = [c for c in cases if test_key(c.path, c.id) in only]
     if not cases:
         return TestRunReport([], time.perf_counter() - t0, 0.0, profile, jobs)
     jobs = max(1, min(jobs, len(cases)))
@@ -269,7 +297,7 @@ def run_tests(spec: Spec, selectors: list[str], jobs: int = 1,
                         hits |= batch_hits
         finally:
             _WORKER.pop("prepared", None)
-        results.sort(key=lambda r: r.path)
+        results.sort(key=lambda r: (r.path, r.id))
     return TestRunReport(results, time.perf_counter() - t0, load, profile, jobs, hits)
 
 
@@ -295,7 +323,11 @@ def format_text(report: TestRunReport, spec: Spec | None) -> str:
     the counts; the JUnit report is written by :mod:`specgen.report.junit` (see ``specgen test``)."""
     out = []
     texts = ({u.path: u.text for u in spec.units} | {t.path: t.text for t in spec.tests}) if spec is not None else {}
+    underivable: dict[str, list[TestResult]] = {}
     for r in report.results:
+        if r.status == "not-derivable":  # one cause, one paragraph: the reason, then its tests
+            underivable.setdefault(r.message, []).append(r)
+            continue
         if r.status == "passed":
             continue
         out.append(printable(f"{r.status.upper()}: {r.path} ({r.id})"))  # spec text: one line each
@@ -305,9 +337,15 @@ def format_text(report: TestRunReport, spec: Spec | None) -> str:
             out.append(printable(f"    | {src}"))
         for frame in r.stack:
             out.append(printable(f"    in {frame}"))
+    for why, results in underivable.items():
+        out.append(printable(f"NOT DERIVABLE: {len(results)} test(s): {why}"))
+        out.extend(printable(f"  {r.path} ({r.id}) at {r.location}") for r in results[:5])
+        if len(results) > 5:
+            out.append(f"  … and {len(results) - 5} more")
     c = report.counts
+    nd = f", {c['not-derivable']} not derivable" if c["not-derivable"] else ""
     out.append(
-        f"{c['passed']} passed, {c['failed']} failed, {c['error']} error "
+        f"{c['passed']} passed, {c['failed']} failed, {c['error']} error{nd} "
         f"in {report.total_seconds:.2f} s "
         f"(load {report.load_seconds:.2f} s, median {report.median_seconds * 1000:.1f} ms/test, "
         f"profile {report.profile}, jobs {report.jobs})"

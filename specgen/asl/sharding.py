@@ -24,7 +24,7 @@ import statistics
 from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping, Sequence, TypeVar
 
-from .runner import TestResult, TestRunReport
+from .runner import TestResult, TestRunReport, test_key
 
 T = TypeVar("T")
 SHARD = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")
@@ -116,7 +116,7 @@ def durations_of(results: Iterable[TestResult]) -> dict[str, float]:
     """The recorded duration of each test a report ran: its CPU time where the report has it (a JSON report
     of specgen test), else its wall time (JUnit carries only that). CPU time is what stays put between CI
     runs on shared runners; wall time there is mostly the neighbours' load."""
-    return {r.path: float(r.cpu_seconds if r.cpu_seconds > 0 else r.seconds) for r in results}
+    return {test_key(r.path, r.id): float(r.cpu_seconds if r.cpu_seconds > 0 else r.seconds) for r in results}
 
 
 # ------------------------------------------------------------------ merging the shards' reports
@@ -146,15 +146,16 @@ def merge(reports: Sequence[ShardReport]) -> tuple[TestRunReport, list[ShardInfo
     results: list[TestResult] = []
     for rep in reports:
         for r in rep.results:
-            if r.path in seen:
-                raise ShardError(f"{r.path} is in both {seen[r.path]} and {rep.source}: shards must be disjoint")
-            seen[r.path] = rep.source
+            key = test_key(r.path, r.id)
+            if key in seen:
+                raise ShardError(f"{key} is in both {seen[key]} and {rep.source}: shards must be disjoint")
+            seen[key] = rep.source
             results.append(r)
     infos = [rep.shard for rep in reports if rep.shard is not None]
     if infos:
         _check_shards(reports, infos, len(results))
     profiles = sorted({rep.profile for rep in reports})
-    results.sort(key=lambda r: r.path)
+    results.sort(key=lambda r: (r.path, r.id))
     merged = TestRunReport(results, max(rep.total_seconds for rep in reports),
                            max(rep.load_seconds for rep in reports), ",".join(profiles),
                            sum(rep.jobs for rep in reports))

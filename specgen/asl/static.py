@@ -35,12 +35,13 @@ from ..catalog_asl.sources import SHARD_PREFIXES, generated_sources
 from ..diagnostics import Finding, Severity
 from ..graph import Derived, SpecGraph
 from ..loader.tree import Spec
-from .ast import Decl, FuncDecl, GlobalDecl, Module, Node, TypeDecl
+from .ast import Decl, FuncDecl, GlobalDecl, Node
 from .catalog_modules import generation_findings
 from .compile_stmt import collect_locals
 from .errors import ASLError
+from .contract_check import contract_findings, shard_calls
 from .generated_names import looks_like_member
-from .headers import Header, scan_headers
+from .headers import Header, scan_sources
 from .index import SpecIndex, build_index, parse_cached
 from .static_types import return_kinds, type_mismatches
 from .stdlib import BUILTINS
@@ -69,7 +70,7 @@ def _version() -> str:
         here = Path(__file__).parent
         derived = here.parent / "catalog_asl"
         for p in sorted([here / "static.py", here / "static_types.py", here / "catalog_modules.py", here / "headers.py",
-                         *derived.glob("*.py")]):
+                         here / "contract_check.py", here.parent / "speccontract.py", *derived.glob("*.py")]):
             h.update(p.read_bytes())
         _VERSION = h.hexdigest()[:16]
     return _VERSION
@@ -83,47 +84,23 @@ def _cache_key(spec: Spec, index: SpecIndex) -> str:
     prefix = f"{spec.config.json_root}/catalog/"
     for path in sorted(p for p in spec.artifacts if p.startswith(prefix)):
         h.update(f"\0{path}\0{spec.artifacts[path].sha256}".encode())
+    for name, paths in sorted(shard_calls(spec).items()):  # the shards the tests call (spec-contract)
+        h.update(f"\0{name}\0{len(paths)}\0{paths[0]}".encode())
     return h.hexdigest()
 
 
-def headers_of(module: Module) -> list[Header]:
-    """A parsed module's declarations as :class:`Header` s (what the header scan gives without parsing)."""
-    out: list[Header] = []
-    for decl in module.decls:
-        if isinstance(decl, FuncDecl):
-            out.append(Header("func", decl.name, len(decl.params), decl.ret is not None))
-        elif isinstance(decl, TypeDecl) and decl.form == "enum":
-            out.append(Header("enum", decl.name, members=tuple(decl.payload)))  # type: ignore[arg-type]
-        elif isinstance(decl, TypeDecl):
-            out.append(Header("type", decl.name))
-        elif isinstance(decl, GlobalDecl):
-            out.append(Header("global", decl.name))
-    return out
-
-
-def generated_headers(spec: Spec, index: SpecIndex | None = None) -> list[Header]:
+def generated_headers(spec: Spec, index: SpecIndex | None = None,
+                      base: list[tuple[str, str]] | None = None) -> list[Header]:
     """What the ASL generated from ``spec``'s catalogs declares: scanned, or parsed where the scan declines.
 
     Given the ``index`` of the units to judge, the validation shards (most of the generated
     text, and of its cost on a cold check) are generated only when a lookup of those units
     could see one of their names (:func:`shards_matter`); their absence changes no finding.
+    ``base``: the generated sources without shards, when the caller has them already.
     """
-    out = _scan_sources(generated_sources(spec, shards=False))
+    out = scan_sources(base if base is not None else generated_sources(spec, shards=False))
     if index is None or shards_matter(index, out):
-        out = _scan_sources(generated_sources(spec))
-    return out
-
-
-def _scan_sources(sources: list[tuple[str, str]]) -> list[Header]:
-    out: list[Header] = []
-    for text, path in sources:
-        scanned = scan_headers(text)
-        if scanned is None:
-            try:
-                scanned = headers_of(parse_cached(text.encode("utf-8"), path))
-            except ASLError:  # declares nothing; generation_findings or the run that needs it says why
-                scanned = []
-        out.extend(scanned)
+        out = scan_sources(generated_sources(spec))
     return out
 
 
@@ -307,8 +284,10 @@ def asl_findings(spec: Spec, index: SpecIndex | None = None) -> list[Finding]:
     path = cache_dir("asl") / f"static-{_cache_key(spec, index)}.pickle"
     out = read_pickle(path, list)
     if out is None:
-        out = (syntax_findings(index) + static_findings(index, known_names(index, generated_headers(spec, index)))
-               + generation_findings(spec))
+        base = generated_sources(spec, shards=False)
+        headers = generated_headers(spec, index, base)
+        out = (syntax_findings(index) + static_findings(index, known_names(index, headers))
+               + generation_findings(spec) + contract_findings(spec, index, base, headers))
         write_pickle(path, out)
     # a line the loader already diagnosed (an NDF body line that is not a comment) is one cause
     told = {(f.path, f.line) for f in spec.findings if f.severity is Severity.ERROR}

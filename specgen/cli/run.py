@@ -224,7 +224,7 @@ def print_table(result: RunResult, out: TextIO, elapsed: float) -> None:
 
 def _print_tile(t: TileState, out: TextIO) -> None:
     print(f"\n{t.register}: {t.data_type} {t.rows}x{t.columns}, valid {t.valid_rows}x{t.valid_columns}, "
-          f"{t.capacity_bytes} bytes, {t.layout}  (value / raw 64-bit word; '-' undefined)", file=out)
+          f"{t.capacity_bytes} bytes, {t.layout}{', ' + t.location if t.location else ''}  (value / raw 64-bit word; '-' undefined)", file=out)
     values = t.values()
     cells = [[(values[r][c] if t.defined[r][c] else "-") for c in range(t.columns)] for r in range(t.rows)]
     words = [[f"0x{t.words[r][c]:x}" for c in range(t.columns)] for r in range(t.rows)]

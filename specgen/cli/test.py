@@ -145,12 +145,13 @@ def _shard(args: argparse.Namespace) -> tuple[int, int, dict[str, float]] | None
 
 def _shard_of(spec: "Spec", selectors: list[str], k: int, n: int,
               durations: dict[str, float]) -> tuple[set[str], "ShardInfo"]:
-    """The paths of shard K of N of the selected tests, and what identifies the shard."""
-    from ..asl.runner import discover, select
+    """The keys (paths; a shard's test functions by name) of shard K of N of the selected tests, and what
+    identifies the shard."""
+    from ..asl.runner import discover, select, test_key
     from ..asl.sharding import select_shard
     cases = select(discover(spec), selectors)
-    mine, info = select_shard(cases, lambda c: c.path, lambda c: len(c.test.text), durations, k, n)
-    return {c.path for c in mine}, info
+    mine, info = select_shard(cases, lambda c: test_key(c.path, c.id), lambda c: len(c.test.text), durations, k, n)
+    return {test_key(c.path, c.id) for c in mine}, info
 
 
 def _merge(args: argparse.Namespace, out: TextIO) -> int:

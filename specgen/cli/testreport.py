@@ -21,6 +21,8 @@ from ..report import junit
 
 SUITE = "specgen test"
 _RESULT_FIELDS = {f.name for f in fields(TestResult)}
+_KIND = {"failed": "failure", "error": "error", "not-derivable": "skipped"}  # a test's status: its JUnit element
+_STATUS = {kind: status for status, kind in _KIND.items()}
 
 
 def to_json(report: TestRunReport, shard: ShardInfo | None = None,
@@ -38,12 +40,13 @@ def to_json(report: TestRunReport, shard: ShardInfo | None = None,
 def to_junit(report: TestRunReport, root: str = "", shard: ShardInfo | None = None) -> str:
     """One ``specgen test`` suite: a testcase per test (classname its path, name its id), a ``<failure>`` for
     a failed test (type: the reason, e.g. ``missing-function:<name>``), an ``<error>`` for one that could
-    not run; the location and ASL stack as the element's text."""
+    not run, a ``<skipped>`` for one not derivable on this tree (message: why); the location and ASL stack
+    as the element's text."""
     cases = []
     for r in report.results:
         outcome = None
-        if r.status in ("failed", "error"):
-            kind = "failure" if r.status == "failed" else "error"
+        if r.status in _KIND:
+            kind = _KIND[r.status]
             outcome = junit.Outcome(kind, r.message, r.reason or ("assert" if kind == "failure" else ""),
                                     "\n".join(printable(x) for x in (r.location, *r.stack)))  # no spec text starts a line
         cases.append(junit.Case(r.path, r.id or r.path, seconds=r.seconds, outcome=outcome))
@@ -99,7 +102,7 @@ def _from_junit(text: str, source: str) -> ShardReport:
         for c in suite.cases:
             status, message, reason, location, stack = "passed", "", "", "", []
             if c.outcome is not None:
-                status = "failed" if c.outcome.kind == "failure" else "error"
+                status = _STATUS.get(c.outcome.kind, "error")
                 message, reason = c.outcome.message, c.outcome.type
                 location, *stack = (c.outcome.text or "").split("\n")
             test_id = "" if c.name == c.classname else c.name

@@ -33,6 +33,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
+from .. import speccontract as contract
 from ..asl import ASLError, Bits, Interpreter, interpreter_for
 from ..asl.errors import bounded_stack
 from ..asl.hooks import ASLFunction, Around
@@ -43,15 +44,16 @@ from ..encoding.asm_names import gpr_name
 from ..graph import SpecGraph
 from ..program.reader import Program
 from ..program.syntax import Statement
-from ..vocabulary import VOCABULARY, Vocabulary
+from ..vocabulary import VOCABULARY, Vocabulary, label
 from .faultsite import GENERATED_PREFIX, FaultTrace, explain, fault_site, guard_predicates
-from .inputstate import MemoryCell, configure_matrix, is_matrix_layout, read_memory, write_memory
+from .inputstate import (LAYOUT_PREFIX, LOCATION_PREFIX, MemoryCell, configure_spec_sized, read_memory, spec_sized,
+                         write_memory)
 from .runstate import (Fault, RunError, RunResult, Step, TileInput, TileState, register_index, register_name,
                        tile_state)
 from .scalar import TemplateRunner, gpr_file
-from .words import COMMAND_ENTRY, EXECUTED, REJECTED, WordRunner, allocated
+from .words import EXECUTED, REJECTED, WordRunner, allocated
 
-LAYOUTS = {"row-major": "TileLayout_RowMajor", "column-major": "TileLayout_ColumnMajor"}
+_LEGACY_LAYOUTS = {"row-major": "RowMajor", "column-major": "ColumnMajor"}  # a model without a TileLayout type
 
 
 class Executor:
@@ -79,17 +81,16 @@ class Executor:
         self._trace = FaultTrace()  # a predicate's traced returns, while a fault is explained
         self._install_fault_probe()
         if tile_elements is not None:
-            self.interp.set_constant("PTO_MODEL_TILE_ELEMENTS", tile_elements)
+            self.interp.set_constant(contract.TILE_ELEMENTS.name, tile_elements)
         self.bulk = False  # element I/O through the NumPy paths proven equal for this model
         if fast:
             from .fastpath import install_fast_paths  # NumPy/ml_dtypes load only when a program runs
             install_fast_paths(self.interp, self.profile, self.vocabulary)
             # the bulk element paths are proven (tests/test_examples_fast.py) for the Tile model whose
             # ExecuteTileBinary the fast path replaces; any other model goes element by element
-            self.bulk = "ExecuteTileBinary" in self.interp.hooks
+            self.bulk = contract.BINARY_ELEMENT.name in self.interp.hooks
         self.lock = threading.Lock()
-        missing = [n for n in (COMMAND_ENTRY, "ResetProfileState", "ConfigureTileForMask")
-                   if not self.interp.has_function(n)]
+        missing = [e.name for e in contract.PROGRAMS if not _defines(self.interp, e)]
         self.words: WordRunner | None = None
         self.templates: TemplateRunner | None = None  # statements of the forms the Block syntax does not spell
         if not missing:
@@ -109,8 +110,8 @@ class Executor:
             self._trace.at_fault()
             return original(*args)
 
-        if "SetFault" not in interp.hooks and interp.has_function("SetFault"):
-            interp.install_hook("SetFault", Around(set_fault))
+        if contract.SET_FAULT.name not in interp.hooks and interp.has_function(contract.SET_FAULT.name):
+            interp.install_hook(contract.SET_FAULT.name, Around(set_fault))
 
     # -- running ----------------------------------------------------------------------
     def run(self, program: Program, tiles: list[TileInput], gprs: Mapping[int, int] | None = None,
@@ -124,10 +125,11 @@ class Executor:
                            span=Span(program.path, first.line, first.col))
         if not self.supported:
             raise RunError("the spec's ASL does not define " + ", ".join(self.missing)
-                           + ": a program runs as command words through ExecuteCommandInstruction(word, "
-                           "length_bits), with ResetProfileState and ConfigureTileForMask for its initial state")
-        if gprs and not any(self.interp.has_function(n) for n in ("WritePEGPR", "WriteGPR")):
-            raise RunError("this spec's ASL has no general-purpose register file (no WritePEGPR or WriteGPR): "
+                           + f": a program runs as command words through {contract.COMMAND_ENTRY}(word, "
+                           f"length_bits), with {contract.RESET} and {contract.CONFIGURE_TILE} for its initial state "
+                           "(docs-internal/examples.md; the check says so as spec-contract)")
+        if gprs and not any(self.interp.has_function(n) for n in (contract.WRITE_PE_GPR.name, contract.WRITE_GPR.name)):
+            raise RunError(f"this spec's ASL has no general-purpose register file (no {contract.WRITE_PE_GPR} or {contract.WRITE_GPR}): "
                            "the program's scalar registers cannot be set")
         with self.lock:
             result = self._run(program, tiles, gprs or {}, memory or [])
@@ -144,7 +146,7 @@ class Executor:
         it.reset()
         result = RunResult(program, self.profile)
         try:
-            it.call("ResetProfileState")
+            it.call(contract.RESET.name)
             if gprs:
                 words.write_gprs(gprs)
             write_memory(it, memory)
@@ -230,18 +232,18 @@ class Executor:
         it = self.interp
         f = st.fields
         op = str(f["operation"])
-        legal_fn, execute_fn = f"InstructionContractOperandsLegal_{op}", f"InstructionContractExecute_{op}"
+        legal_fn, execute_fn = contract.OPERANDS_LEGAL.of(op), contract.EXECUTE_CONTRACT.of(op)
         missing = [n for n in (legal_fn, execute_fn) if not it.has_function(n)]
         if missing:
             raise RunError(f"line {st.line}: {op} is not an instruction with a tile-level contract entry in "
                            f"this spec (no {' or '.join(missing)} in its ASL)", st, Span("", st.line, st.col))
         args = (f["destination"], f["source_left"], f["source_right"])
-        if it.has_function("ClearFault"):
-            it.call("ClearFault")
+        if it.has_function(contract.CLEAR_FAULT.name):
+            it.call(contract.CLEAR_FAULT.name)
         if it.call(legal_fn, *args) is not True:
-            self._set_fault("Fault_TileLegality")
+            self._set_fault(contract.TILE_LEGALITY_FAULT.name)
             span = self._declaration(legal_fn)
-            name = str(it.get_global("_LastFault"))
+            name = str(it.get_global(contract.LAST_FAULT.name))
             stack = ((legal_fn, span),) if span else ()
             return Step(st, legal_fn, args, REJECTED), Fault(name, st, span, legal_fn, stack)
         it.call(execute_fn, *args)
@@ -250,12 +252,12 @@ class Executor:
     def _set_fault(self, kind: str) -> None:
         """Record ``kind`` with the spec's ``SetFault`` (``SetFault(kind, ReadTPC())`` where it takes the address)."""
         it = self.interp
-        decls = getattr(it, "index", None).lookup("SetFault") if getattr(it, "index", None) else []
+        decls = getattr(it, "index", None).lookup(contract.SET_FAULT.name) if getattr(it, "index", None) else []
         arity = next((len(d.params) for d in decls if hasattr(d, "params")), 1)
-        if arity == 2 and it.has_function("ReadTPC"):
-            it.call("SetFault", kind, it.call("ReadTPC"))
+        if arity == 2 and it.has_function(contract.READ_TPC.name):
+            it.call(contract.SET_FAULT.name, kind, it.call(contract.READ_TPC.name))
         else:
-            it.call("SetFault", kind)
+            it.call(contract.SET_FAULT.name, kind)
 
     def _declaration(self, name: str) -> Span | None:
         """Where the spec declares function ``name`` (the site a tile-level fault is decided)."""
@@ -268,7 +270,7 @@ class Executor:
         return None
 
     def _fault(self, st: Statement, word: str) -> Fault:
-        name = str(self.interp.get_global("_LastFault"))
+        name = str(self.interp.get_global(contract.LAST_FAULT.name))
         stack = self._fault_stack
         span, func = fault_site(stack, self._generated_line, self._declaration, self._forwards_fault)
         return Fault(name, st, span, func, stack, word)
@@ -301,7 +303,7 @@ class Executor:
         index = getattr(self.interp, "index", None)
         if index is None:
             return False
-        kinds = [d.params[0][1] for d in index.lookup("SetFault") if getattr(d, "params", None)]
+        kinds = [d.params[0][1] for d in index.lookup(contract.SET_FAULT.name) if getattr(d, "params", None)]
         return any(t == k for d in index.lookup(name) for _, t in getattr(d, "params", ()) for k in kinds)
 
     def _generated_line(self, path: str, line: int) -> str:
@@ -318,13 +320,18 @@ class Executor:
         et = self.vocabulary.datatype(t.data_type)
         if idx is None or et is None:
             raise RunError(f"{t.register}: not a tile register, or {t.data_type} is not a data type")
+        layout, locations = self._placement(t)
         try:
-            if is_matrix_layout(t.layout):  # a CUBE operand: the spec derives its storage shape
-                configure_matrix(it, idx, t.layout, t.valid_rows, t.valid_columns, et.member, t.mask,
-                                 t.capacity_bytes)
+            derived = spec_sized(it, layout, t.valid_rows, t.valid_columns, et.member)
+            if derived:  # a layout whose storage the spec derives (CUBE): its own configuration sizes it
+                configure_spec_sized(it, idx, layout, t.valid_rows, t.valid_columns, et.member, t.mask,
+                                     t.capacity_bytes or derived, locations)
+            elif not (t.rows and t.columns):
+                raise ValueError(f"a {label(layout)} Tile needs its physical rows and columns (the spec derives "
+                                 "them only for the layouts TileCubeRequiredBytes sizes)")
             else:
-                it.call("ConfigureTileForMask", idx, t.capacity(et), t.rows, t.columns, t.valid_rows,
-                        t.valid_columns, et.member, LAYOUTS[t.layout], "TileLocation_Vector", t.mask)
+                it.call(contract.CONFIGURE_TILE.name, idx, t.capacity(et), t.rows, t.columns, t.valid_rows,
+                        t.valid_columns, et.member, LAYOUT_PREFIX + layout, LOCATION_PREFIX + locations[0], t.mask)
         except ValueError as e:
             raise RunError(f"input tile {t.register}: {e}") from None
         except ASLError as e:
@@ -339,13 +346,28 @@ class Executor:
             assert self.words is not None
             self.words.write(idx, t.words)
 
+    def _placement(self, t: TileInput) -> tuple[str, list[str]]:
+        """The layout member of an input and the locations to configure it in (its own, else the model's)."""
+        voc = self.vocabulary
+        layout = voc.layout(t.layout) if voc.layouts else _LEGACY_LAYOUTS.get(t.layout)
+        if layout is None:
+            raise RunError(f"input tile {t.register}: layout {t.layout!r} is not one of this spec's Tile layouts "
+                           f"({', '.join(label(x) for x in voc.layouts)})")
+        if t.location:
+            location = voc.location(t.location) if voc.locations else None
+            if location is None:
+                raise RunError(f"input tile {t.register}: location {t.location!r} is not one of this spec's Tile "
+                               f"locations ({', '.join(label(x) for x in voc.locations)})")
+            return layout, [location]
+        return layout, list(voc.locations) or ["Vector"]
+
     # -- reading --------------------------------------------------------------------
     def read_tile(self, idx: int) -> TileState:
         """Register ``idx`` after the run: its ``_Tiles`` descriptor and every element (word, defined)."""
         assert self.words is not None
         if self.bulk:
             from .fastpath import bulk_read
-            tile = self.interp.get_global("_Tiles")[idx]  # type: ignore[index]
+            tile = self.interp.get_global(contract.TILES.name)[idx]  # type: ignore[index]
             words, defined = bulk_read(self.interp, idx)
         else:
             tile, words, defined = self.words.read(idx)
@@ -362,9 +384,9 @@ def install_profile_adapters(it: Interpreter, profile: str, vocabulary: Vocabula
     ADD, SUB and MUL (``specgen.asl.hardware.ieee_binary``); MAX/MIN and the
     other formats keep the ASL's own implementation, as ADR-0003 says.
     """
-    if profile != "hardware-ieee" or "TileFPBinaryElement" in it.hooks:
+    if profile != "hardware-ieee" or contract.FP_BINARY_ELEMENT.name in it.hooks:
         return
-    if not it.has_function("TileFPBinaryElement"):
+    if not it.has_function(contract.FP_BINARY_ELEMENT.name):
         return
     from ..asl.hardware import _FORMATS, ieee_binary
 
@@ -378,7 +400,7 @@ def install_profile_adapters(it: Interpreter, profile: str, vocabulary: Vocabula
             return Bits(raw, 64)
         return original(op, data_type, left, right)  # type: ignore[no-any-return]
 
-    it.install_hook("TileFPBinaryElement", Around(tile_fp_binary))
+    it.install_hook(contract.FP_BINARY_ELEMENT.name, Around(tile_fp_binary))
 
 
 _EXECUTORS: dict[tuple[str, str, bool, int | None], Executor] = {}
@@ -401,3 +423,10 @@ def executor_for(graph: SpecGraph, profile: str = "reference", *, fast: bool = T
 
 __all__ = ["Executor", "executor_for", "RunError", "RunResult", "TileInput", "TileState", "Fault", "Step",
            "register_name", "register_index", "fault_site"]
+
+
+def _defines(it: Interpreter, entry: contract.ExpectedName) -> bool:
+    """Whether the interpreter's tree (or the ASL generated for it) defines a contract entry."""
+    if entry.kind == "function":
+        return it.has_function(entry.name)
+    return it.index is not None and bool(it.index.lookup(entry.name))

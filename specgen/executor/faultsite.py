@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Sequence
 
+from .. import speccontract as contract
 from ..asl import Interpreter
 from ..asl.returntrace import ReturnEvent, traced_calls
 from ..diagnostics import Span
@@ -32,13 +33,13 @@ def fault_site(stack: tuple[tuple[str, Span], ...], generated_line: Callable[[st
     A helper that takes the fault kind as a parameter (``forwards``) only passes it on: the site is
     then the call of that helper, where the kind was chosen.
     """
-    at = next((i for i, (name, _) in enumerate(stack) if name == "SetFault"), None)
+    at = next((i for i, (name, _) in enumerate(stack) if name == contract.SET_FAULT.name), None)
     if at is None:
         return None, ""
     while at > 1 and forwards(stack[at - 1][0]):
         at -= 1
     span = stack[at][1]
-    caller = stack[at - 1][0] if at > 0 else "SetFault"
+    caller = stack[at - 1][0] if at > 0 else contract.SET_FAULT.name
     if not span.path.startswith(GENERATED_PREFIX):
         return span, caller
     for name in reversed(guard_predicates(stack, generated_line, forwards)):
@@ -56,7 +57,7 @@ def guard_predicates(stack: tuple[tuple[str, Span], ...], generated_line: Callab
                      forwards: Callable[[str], bool] = lambda name: False) -> list[str]:
     """The predicates a generated ``if !Predicate(…) then`` check called just before its ``SetFault`` call
     (empty when the spec's own ASL called ``SetFault``): the functions whose FALSE raised the fault."""
-    at = next((i for i, (name, _) in enumerate(stack) if name == "SetFault"), None)
+    at = next((i for i, (name, _) in enumerate(stack) if name == contract.SET_FAULT.name), None)
     if at is None:
         return []
     while at > 1 and forwards(stack[at - 1][0]):

@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 from ..diagnostics import Span
 from ..program.reader import Program
 from ..program.syntax import HANDS, Statement
-from ..vocabulary import DataType, Vocabulary
+from ..vocabulary import LAYOUT_PREFIX, LOCATION_PREFIX, DataType, Vocabulary, label
 from .datatypes import show_value, show_word
 from .faultsite import describe_chain
-from .inputstate import MemoryState, is_matrix_layout
+from .inputstate import MemoryState
 from .words import PREDICATE_STORAGE
 
 HAND_NAMES = {v: k for k, v in HANDS.items()}
@@ -49,10 +49,11 @@ class RunError(Exception):
 @dataclass(frozen=True, slots=True)
 class TileShape:
     """What every view of a Tile states about its register: the register, the element DataType, the
-    physical and valid extents and the layout. A Tile to install (:class:`TileInput`), one read back
-    (:class:`TileState`) and one shown as a table (``examples.outcome.TileTable``) are each a shape with
-    their elements; ``layout`` is a keyword (``row-major`` unless given) so a positional argument never
-    lands in it."""
+    physical and valid extents, the layout and the location. A Tile to install (:class:`TileInput`), one
+    read back (:class:`TileState`) and one shown as a table (``examples.outcome.TileTable``) are each a
+    shape with their elements; ``layout`` and ``location`` are keywords (``row-major`` and "" unless
+    given) so a positional argument never lands in them. Both are any the tree's Tile model declares,
+    by label or member name (``CUBE_M16``, ``matrix``); "" is the first location the model accepts."""
 
     register: str
     data_type: str
@@ -61,6 +62,7 @@ class TileShape:
     valid_rows: int
     valid_columns: int
     layout: str = field(default="row-major", kw_only=True)
+    location: str = field(default="", kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +99,7 @@ class TileState(TileShape):
             "register": self.register, "index": self.index, "data_type": self.data_type,
             "rows": self.rows, "columns": self.columns, "valid_rows": self.valid_rows,
             "valid_columns": self.valid_columns, "capacity_bytes": self.capacity_bytes,
-            "layout": self.layout, "values": self.values(), "predicate": self.predicate,
+            "layout": self.layout, "location": self.location, "values": self.values(), "predicate": self.predicate,
             "words": [[show_word(w) for w in row] for row in self.words], "defined": self.defined,
         }
 
@@ -152,13 +154,15 @@ def tile_state(idx: int, tile: dict, words: list[list[int]], defined: list[list[
                data_type: str | None = None) -> TileState:
     """A register's state from its ASL descriptor (``_Tiles[idx]``) and its element words."""
     dt = data_type or str(tile["data_type"]).removeprefix("TileDataType_")
-    layout = "column-major" if tile["layout"] == "TileLayout_ColumnMajor" else "row-major"
-    if is_matrix_layout(str(tile["layout"]).removeprefix("TileLayout_")):  # a CUBE Tile keeps its layout's name
-        layout = str(tile["layout"]).removeprefix("TileLayout_")
+    layout = label(str(tile["layout"]).removeprefix(LAYOUT_PREFIX))  # row-major, CUBE_M16: the model's own
+    try:
+        location = label(str(tile["location"]).removeprefix(LOCATION_PREFIX))
+    except (KeyError, TypeError, IndexError):
+        location = ""
     try:
         predicate = str(tile["storage_kind"]) == PREDICATE_STORAGE
     except (KeyError, TypeError, IndexError):
         predicate = False
     return TileState(register_name(idx), dt, int(tile["rows"]), int(tile["columns"]), int(tile["valid_rows"]),
                      int(tile["valid_columns"]), layout=layout, index=idx, capacity_bytes=int(tile["capacity_bytes"]),
-                     words=words, defined=defined, element=vocabulary.datatype(dt), predicate=predicate)
+                     words=words, defined=defined, element=vocabulary.datatype(dt), predicate=predicate, location=location)

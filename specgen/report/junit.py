@@ -41,8 +41,8 @@ def xml_text(text: str) -> str:
 # ------------------------------------------------------------------ the document model
 @dataclass(frozen=True)
 class Outcome:
-    """Why a testcase did not pass: ``kind`` is ``failure`` (the thing tested is wrong) or ``error``
-    (it could not be tested)."""
+    """Why a testcase did not pass: ``kind`` is ``failure`` (the thing tested is wrong), ``error``
+    (it could not be tested) or ``skipped`` (not derivable on this tree: the message says why)."""
 
     kind: str
     message: str
@@ -76,8 +76,8 @@ class TestSuite:
         return sum(1 for c in self.cases if c.outcome is not None and c.outcome.kind == kind)
 
 
-def _totals(cases: int, failures: int, errors: int, seconds: float | None) -> dict[str, str]:
-    totals = {"tests": str(cases), "failures": str(failures), "errors": str(errors), "skipped": "0"}
+def _totals(cases: int, failures: int, errors: int, seconds: float | None, skipped: int = 0) -> dict[str, str]:
+    totals = {"tests": str(cases), "failures": str(failures), "errors": str(errors), "skipped": str(skipped)}
     if seconds is not None:
         totals["time"] = f"{seconds:.3f}"
     return totals
@@ -111,9 +111,11 @@ def document(suites: Sequence[TestSuite], name: str = TOOL_NAME, seconds: float 
                 ET.SubElement(props, "property", {"name": xml_text(key), "value": xml_text(value)})
         for case in suite.cases:
             _case(element, case)
-        element.attrib.update(_totals(len(suite.cases), suite.count("failure"), suite.count("error"), suite.seconds))
+        element.attrib.update(_totals(len(suite.cases), suite.count("failure"), suite.count("error"), suite.seconds,
+                                      suite.count("skipped")))
     root.attrib.update(_totals(sum(len(s.cases) for s in suites), sum(s.count("failure") for s in suites),
-                               sum(s.count("error") for s in suites), seconds))
+                               sum(s.count("error") for s in suites), seconds,
+                               sum(s.count("skipped") for s in suites)))
     ET.indent(root, space="  ")
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
@@ -135,7 +137,7 @@ def read(text: str) -> list[TestSuite]:
         cases = []
         for c in s.iter("testcase"):
             outcome = None
-            for kind in ("failure", "error"):
+            for kind in ("failure", "error", "skipped"):
                 o = c.find(kind)
                 if o is not None:
                     outcome = Outcome(kind, o.get("message", ""), o.get("type", ""), o.text or "")

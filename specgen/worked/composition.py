@@ -74,8 +74,8 @@ ENGLISH = {
     "no-executor": "the spec's ASL has no command path to run a program ({missing})",
     "no-type": "no DataType is admitted by the ASL (and named by the composition)",
     "matrix-operand": "the matrix operation's operand-legality ASL ({function}) names a source that is not a GEMM "
-                      "operand ('{parameter}': an MX scale, which needs E8M0 scale Tiles the generator does not "
-                      "make), so no source list is derived",
+                      "operand ('{parameter}') and whose DataType and valid extents its checks do not state, so no "
+                      "source list is derived",
     "no-tile": "the operation has no Tile operand (its ASL operand fields: {fields}); it writes no Tile, GPR or "
                "memory value a worked example could show (a prefetch only records memory-load events), so no "
                "example is run",

@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass, field, replace
 from collections.abc import Iterator
 
+from .. import speccontract as contract
 from ..asl import Interpreter
 from ..asl.ast import FuncDecl
 from ..loader import Spec
@@ -253,7 +254,7 @@ def gpr_value(field_name: str, scalar: int) -> int:
 def operation_facts(interp: Interpreter, mnemonic: str) -> OperationFacts | None:
     """Ask the interpreter which operand fields ``mnemonic``'s tile operation has; None if it cannot say."""
     from ..asl import ASLError
-    if not interp.has_function("TileOperandPresent"):
+    if not interp.has_function(contract.OPERAND_PRESENT.name):
         return None
     try:
         ops = interp.enum_members(OPERATION_ENUM)
@@ -263,16 +264,16 @@ def operation_facts(interp: Interpreter, mnemonic: str) -> OperationFacts | None
         index = ops.index(member)
         interp.reset()
         present = tuple(f.removeprefix(FIELD_PREFIX) for f in interp.enum_members(FIELD_ENUM)
-                        if interp.call("TileOperandPresent", index, f) is True)
+                        if interp.call(contract.OPERAND_PRESENT.name, index, f) is True)
         facts = OperationFacts(index, present)
-        if interp.has_function("TileOperationDATRFieldApplicable"):
+        if interp.has_function(contract.DATR_FIELD_APPLICABLE.name):
             facts.datr_fields = tuple(f.removeprefix(DATR_FIELD_ENUM + "_") for f in interp.enum_members(DATR_FIELD_ENUM)
-                                      if interp.call("TileOperationDATRFieldApplicable", index, f) is True)
-        if interp.has_function("BundleOperationGPRInputSlot") and interp.has_function("BundleOperationGPRInputCount"):
-            count = interp.call("BundleOperationGPRInputCount", index)
+                                      if interp.call(contract.DATR_FIELD_APPLICABLE.name, index, f) is True)
+        if interp.has_function(contract.GPR_SLOT.name) and interp.has_function(contract.GPR_COUNT.name):
+            count = interp.call(contract.GPR_COUNT.name, index)
             slots = []
             for f in present:
-                slot = interp.call("BundleOperationGPRInputSlot", index, FIELD_PREFIX + f)
+                slot = interp.call(contract.GPR_SLOT.name, index, FIELD_PREFIX + f)
                 if isinstance(slot, int) and isinstance(count, int) and slot < count:
                     slots.append((slot, f))
             facts.gpr_fields = tuple(f for _, f in sorted(slots))
@@ -286,8 +287,8 @@ def operation_facts(interp: Interpreter, mnemonic: str) -> OperationFacts | None
 def index_datatypes(interp: Interpreter, mnemonic: str, value: DataType, candidates: list[DataType]) -> list[str]:
     """The DataTypes the ASL admits for ``mnemonic``'s index operand next to value type ``value``."""
     from ..asl import ASLError
-    single = f"InstructionContractIndexDataTypeLegal_{mnemonic}"
-    pair = f"InstructionContractTypePairLegal_{mnemonic}"
+    single = contract.INDEX_TYPE_LEGAL.of(mnemonic)
+    pair = contract.TYPE_PAIR_LEGAL.of(mnemonic)
     out: list[str] = []
     for et in candidates:
         if et.kind not in ("signed", "unsigned"):

@@ -19,7 +19,9 @@ def tests_index_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
             "title": unit_title(u), "path": u.path, "count": len(tests),
             "semantic": sum(1 for x in tests if x.header and x.header.semantic),
             "href": cx.link(tests_uri(cx.plan.lang, u.path))})
-    orphans = [t for t in cx.graph.spec.tests if t.header is None or t.header.source not in cx.graph.units_by_path]
+    owned = {t.path for ts in cx.graph.tests_by_source.values() for t in ts}  # a shard is its mirrored unit's
+    orphans = [t for t in cx.graph.spec.tests if t.path not in owned and (
+        t.header is None or t.header.source not in cx.graph.units_by_path)]
     ctx.update({"title": cx.t("nav.tests"), "crumbs": cx.crumbs(None),
                 "groups": [(cx.t("surface." + k), k, v) for k, v in sorted(groups.items())],
                 "total": len(cx.graph.spec.tests),
