@@ -166,7 +166,7 @@ def test_hostile_spec_text_renders_inert(bundled_copy: Path) -> None:
     assert graph.units_by_path[TMUL_SRC].instruction.summary == HOSTILE  # type: ignore[union-attr]
     pages = render_site(graph, RenderOptions())
     tmul = next(p for p in pages if p.url == TMUL_EN).content
-    adr_pages = [p.content for p in pages if p.kind == "adr" and "alert(4)" in p.content]
+    adr_pages = [p.content for p in pages if p.kind.name == "adr" and "alert(4)" in p.content]
     assert adr_pages, "the poisoned ADR page was rendered"
     for content in [tmul, *adr_pages]:
         assert "<script" not in content
@@ -253,8 +253,8 @@ def test_source_links_follow_the_url_template(bundled_root: Path) -> None:
     clause = unit.clauses[0]
     tpl = "https://example.org/org/repo/blob/{commit}/{path}#L{start}-L{end}"
     opts = RenderOptions(source_url=tpl, commit="0123abc")
-    pages = render_site(graph, opts, only=lambda p: p.uri == TMUL_EN or p.kind == "source")
-    assert [p.kind for p in pages] == ["instruction"], "no local source pages when a template is set"
+    pages = render_site(graph, opts, only=lambda p: p.uri == TMUL_EN or p.kind.name == "source")
+    assert [p.kind.name for p in pages] == ["instruction"], "no local source pages when a template is set"
     page = pages[0].content
     start, end = clause.span.lines
     assert f'href="https://example.org/org/repo/blob/0123abc/{TMUL_SRC}#L{start}-L{end}"' in page
@@ -268,12 +268,11 @@ def test_source_links_follow_the_url_template(bundled_root: Path) -> None:
 def test_every_planned_page_kind_is_registered_once_with_its_template(bundled_root: Path) -> None:
     """A kind planned but not registered (or registered twice, or without a template) would fail at render time."""
     from specgen.render.core import DEFAULT_TEMPLATES
-    from specgen.render.kinds import BY_NAME, KINDS
-    from specgen.render.pages import plan_site
+    from specgen.render.kinds import BY_NAME, KINDS, plan_site
 
     names = [k.name for k in KINDS]
     assert len(names) == len(set(names)) == len(BY_NAME)
-    planned = {p.kind for p in plan_site(_graph(bundled_root), ("en", "zh"), local_sources=True, changes=True)}
+    planned = {p.kind.name for p in plan_site(_graph(bundled_root), ("en", "zh"), local_sources=True, changes=True)}
     assert planned == set(BY_NAME), planned ^ set(BY_NAME)
     assert [k.name for k in KINDS if not (DEFAULT_TEMPLATES / k.template).is_file()] == []
     assert {k.name for k in KINDS if not k.searchable} == {"source", "tests"}

@@ -27,7 +27,7 @@ def _graph(root: Path) -> SpecGraph:
 
 
 def _pages(graph: SpecGraph, *kinds: str, lang: str = "en") -> dict[str, Page]:
-    pages = render_site(graph, RenderOptions(examples=False), only=lambda p: p.kind in kinds and p.lang == lang)
+    pages = render_site(graph, RenderOptions(examples=False), only=lambda p: p.kind.name in kinds and p.lang == lang)
     return {p.url: p for p in pages}
 
 

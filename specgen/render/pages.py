@@ -1,8 +1,7 @@
-"""Which pages the site has, what each depends on, and the helpers every page context shares.
+"""The helpers every page context shares: per-build indexes, messages, links, common blocks.
 
-Planning is cheap (no rendering): it lists every page with its dependency set
-so a cache can skip pages whose inputs did not change. Each kind of page builds
-its context in its own module under :mod:`specgen.render.kinds` from :class:`Ctx`;
+Each kind of page declares itself (:mod:`specgen.render.plan`) and builds its
+context in its own module under :mod:`specgen.render.kinds` from :class:`Ctx`;
 contexts turn graph records into plain dicts and strings, templates only lay them out.
 """
 
@@ -12,7 +11,7 @@ import functools
 import hashlib
 import posixpath
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from markupsafe import Markup
 
@@ -21,20 +20,17 @@ from ..encoding.from_spec import spec_encodings
 from ..encoding.model import EncodingSet
 from ..examples.results import ExampleResult
 from ..graph import SpecGraph
-from ..models.catalog import CATALOG_STEMS
 from ..models.evidence import TraceabilityView, UnitRow
 from ..models.located import Adr, AslUnit, AvsTest
-from .chain import evidence_paths, unit_chain
+from .chain import unit_chain
 from .html import json_pretty
 from .i18n import Messages
-from .xref import linked_listing, symbol_deps
 from .links import Linker, adr_uri, dir_index_uri, other_lang_uri, source_uri, tests_uri, unit_uri
+from .plan import ALL, COVERAGE, IDS, MATRIX, RESULTS, PageKind, PagePlan, unit_title
+from .xref import linked_listing
 
-ALL = "*"  # dependency meaning "the whole tree" (home, release, the tests and ADR indexes)
-IDS = "#ids"  # dependency on which file defines each ID (what ID links resolve to), not on file contents
-MATRIX = "#matrix"  # dependency on the rows of the traceability matrix, not on the files behind them
-COVERAGE = "#coverage"  # dependency on the test coverage stored for this tree (unit pages show it)
-RESULTS = "#results"  # dependency on the AVS results `specgen test` stored for this tree (test pages show them)
+__all__ = ["ALL", "COVERAGE", "IDS", "MATRIX", "RESULTS", "Ctx", "PageKind", "PagePlan", "SiteData",
+           "human_label", "ids_digest", "site_data", "unit_title"]
 
 
 def ids_digest(graph: SpecGraph) -> str:
@@ -44,35 +40,6 @@ def ids_digest(graph: SpecGraph) -> str:
     rows += [f"u\0{k}\0{us[0].path}" for k, us in graph.units_by_id.items() if us]
     rows += [f"a\0{a.front.id}\0{a.path}" for a in graph.adrs if a.front is not None]
     return hashlib.sha256("\n".join(sorted(rows)).encode()).hexdigest()
-
-
-@dataclass(frozen=True)
-class PagePlan:
-    uri: str
-    kind: str  # instruction | unit | index | home | adr | adr-index | tests | tests-index | matrix | release | source
-    # | instruction-index | changes
-    lang: str  # "en" | "zh" | "" for language-neutral pages
-    subject: Any
-    deps: frozenset[str]
-    title: str
-
-
-@dataclass(frozen=True)
-class PageKind:
-    """One kind of page, as :mod:`specgen.render.kinds` registers it.
-
-    ``digests`` name the pseudo-dependencies (``IDS``, ``MATRIX``) its plans list, with the
-    function that digests each; ``key`` adds a part to a page's cache key that its files do not
-    determine (an instruction's example results); listings that are data, not prose, are not
-    ``searchable``.
-    """
-
-    name: str
-    template: str
-    context: Callable[[Ctx, PagePlan], dict[str, Any]]
-    digests: tuple[tuple[str, Callable[[SpecGraph], str]], ...] = ()
-    key: Callable[[SpecGraph, PagePlan, dict[str, list[ExampleResult]]], str] | None = None
-    searchable: bool = True
 
 
 @dataclass
@@ -119,96 +86,6 @@ def site_data(graph: SpecGraph) -> SiteData:
     for k in data.dirs:
         data.dirs[k].sort()
     return data
-
-
-def _catalog_deps(graph: SpecGraph) -> set[str]:
-    root = graph.spec.config.json_root
-    return {f"{root}/catalog/{s}.json" for s in CATALOG_STEMS}
-
-
-def unit_title(u: AslUnit) -> str:
-    if u.instruction is not None:
-        return u.instruction.mnemonic
-    return u.stem
-
-
-def plan_site(graph: SpecGraph, langs: tuple[str, ...], local_sources: bool,
-              changes: bool = False) -> list[PagePlan]:
-    """Every page with its dependencies; ``changes``: a multi-release site, with a changes page per language."""
-    spec = graph.spec
-    plans: list[PagePlan] = []
-    common = {p for p in evidence_paths(graph)} | _catalog_deps(graph) | {"specification.toml"}
-    if spec.manifest_path:
-        common.add(spec.manifest_path)
-    units = spec.units
-    all_dirs: set[str] = set()
-    for u in units:
-        d = posixpath.dirname(u.path)
-        while d.count("/") >= 1:
-            all_dirs.add(d)
-            d = posixpath.dirname(d)
-    # a directory index lists the units below it with their test counts: those files (and IDs,
-    # for its links) are what it shows, not the whole tree
-    below: dict[str, set[str]] = {d: set() for d in all_dirs}
-    for u in units:
-        files = {u.path, *(t.path for t in graph.unit_tests(u))}
-        d = posixpath.dirname(u.path)
-        while d in below:
-            below[d] |= files
-            d = posixpath.dirname(d)
-    dir_deps = {d: frozenset(fs | {IDS} | common) for d, fs in below.items()}
-    # the matrix has a page per surface with instructions; the instruction index shows their records
-    instruction_paths = {u.path for u in units if u.instruction is not None}
-    instruction_surfaces = sorted({u.instruction.surface for u in units if u.instruction is not None})
-    for lang in langs:
-        plans.append(PagePlan(f"{lang}/index.md", "home", lang, None, frozenset({ALL}), ""))
-        for d in sorted(all_dirs):
-            plans.append(PagePlan(dir_index_uri(lang, d), "index", lang, d, dir_deps[d], d))
-        for u in units:
-            deps = {u.path, COVERAGE} | common
-            tests = graph.unit_tests(u)
-            deps |= {t.path for t in tests}
-            for rid in [c.id for c in u.clauses] + ([u.instruction.clause_id] if u.instruction else []):
-                deps |= {t.path for t in graph.tests_by_requirement.get(rid, [])}
-            for aid in graph.readiness_subjects(u):
-                a = graph.adr(aid)
-                if a is not None:
-                    deps.add(a.path)
-            for c in u.clauses:
-                for aid in graph.adrs_for_requirement(c.id):
-                    a = graph.adr(aid)
-                    if a is not None:
-                        deps.add(a.path)
-            deps |= symbol_deps(graph, u.path)  # the lines and signatures its links show
-            kind = "instruction" if u.instruction is not None else "unit"
-            plans.append(PagePlan(unit_uri(lang, u.path), kind, lang, u.path, frozenset(deps), unit_title(u)))
-            if tests:
-                plans.append(PagePlan(tests_uri(lang, u.path), "tests", lang, u.path,
-                                      frozenset({u.path, RESULTS, *(t.path for t in tests)} | common
-                                                | symbol_deps(graph, None, tuple(t.text for t in tests))),
-                                      unit_title(u)))
-        plans.append(PagePlan(f"{lang}/tests/index.md", "tests-index", lang, None, frozenset({ALL}), ""))
-        for a in graph.adrs:
-            # an ADR page shows its own file and links resolved through IDs: not the whole tree
-            plans.append(PagePlan(adr_uri(lang, a.path), "adr", lang, a.path, frozenset({a.path, IDS} | common),
-                                  a.front.id if a.front else a.path))
-        plans.append(PagePlan(f"{lang}/adr/index.md", "adr-index", lang, None, frozenset({ALL}), ""))
-        plans.append(PagePlan(f"{lang}/traceability.md", "matrix", lang, None,
-                              frozenset({MATRIX, IDS} | common), ""))
-        for s in instruction_surfaces:
-            plans.append(PagePlan(f"{lang}/traceability/{s}.md", "matrix", lang, s,
-                                  frozenset({MATRIX, IDS} | common), s))
-        if instruction_paths:
-            plans.append(PagePlan(f"{lang}/instructions/index.md", "instruction-index", lang, None,
-                                  frozenset(instruction_paths | common), ""))
-        plans.append(PagePlan(f"{lang}/release.md", "release", lang, None, frozenset({ALL}), ""))
-        if changes:
-            plans.append(PagePlan(f"{lang}/changes.md", "changes", lang, None, frozenset({ALL}), ""))
-    if local_sources:
-        for u in units:
-            plans.append(PagePlan(source_uri(u.path), "source", "", u.path,
-                                  frozenset({u.path} | symbol_deps(graph, u.path)), u.path))
-    return plans
 
 
 def human_label(t: Messages, prefix: str, key: str) -> str:

@@ -113,7 +113,7 @@ def page_stats(pages: list[Page], cache: RenderCache, changed: dict[str, bool], 
     """What ``specgen build`` reports (``measure``: encode every page to find the largest)."""
     kinds: dict[str, int] = {}
     for p in pages:
-        kinds[p.kind] = kinds.get(p.kind, 0) + 1
+        kinds[p.kind.name] = kinds.get(p.kind.name, 0) + 1
     stats: dict[str, Any] = {"pages": len(pages), "kinds": kinds, "rendered": cache.rendered,
                              "changed": sum(changed.values()), "reused": cache.reused,
                              "load_s": times.load_s, "examples_s": times.examples_s, "render_s": render_s,

@@ -28,7 +28,7 @@ from ..graph import SpecGraph
 from ..render import Page, RenderCache, RenderOptions
 from ..render.core import DEFAULT_TEMPLATES
 from ..render.i18n import LANGUAGES, set_document_lang
-from ..render.kinds import BY_NAME
+from ..render.plan import Search
 from . import build
 from . import searchindex
 from .inputs import SiteInputError, forget_rebuilt_pages, search_plugin
@@ -65,7 +65,7 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         self.changes: SpecDiff | None = None  # since the previous release (multi-release sites)
         self.langs: list[str] = ["en"]  # the languages rendered; the first is the site's main one
         self.chrome: Chrome | None = None
-        self.kinds: dict[str, str] = {}  # site URL -> page kind (what search shaping needs)
+        self.shapes: dict[str, Search] = {}  # site URL -> its kind's search shape
         self.added_search: Any = None  # the search plugin this plugin added (kept across serve rebuilds)
         self.index_sizes: dict[str, int] = {}  # bytes of each language's search index
 
@@ -207,9 +207,9 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         p = self.pages.get(page.file.src_uri)
         if p is None:
             return html_text
-        self.kinds[page.url] = p.kind
+        self.shapes[page.url] = p.kind.search
         page.toc = get_toc(build.toc_tokens(p.toc))
-        if not BY_NAME[p.kind].searchable:  # listings are data, not prose: keep the index small
+        if not p.kind.searchable:  # listings are data, not prose: keep the index small
             page.meta["search"] = {"exclude": True}
         return p.content
 
@@ -260,8 +260,7 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
 
     def shape_search(self, config: Any) -> None:
         """Instruction pages as one entry each, the exact mnemonic first (before search writes its index)."""
-        unsearchable = frozenset(name for name, kind in BY_NAME.items() if not kind.searchable)
-        searchindex.shape_plugin_entries(config, self.kinds, unsearchable)
+        searchindex.shape_plugin_entries(config, self.shapes)
 
     def split_search_index(self, config: Any) -> None:
         """One search index per language (material only: its pages fetch the index themselves)."""

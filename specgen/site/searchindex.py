@@ -29,6 +29,8 @@ import re
 from pathlib import Path
 from typing import Any, Iterable
 
+from ..render.plan import Search
+
 # an ID: upper-case words joined by hyphens (PTO-TILE-TMUL, PTO-TMUL-CONTRACT-001)
 _ID = re.compile(r"<code>([A-Z][A-Z0-9]*(?:-[A-Z0-9.]+)+)</code>")
 _CLAUSE = re.compile(r"([A-Z][A-Z0-9]*(?:-[A-Z0-9]+){2,})\u00b6")
@@ -64,27 +66,26 @@ def instruction_entry(url: str, title: str, entries: list[dict[str, Any]]) -> di
             "boost": mnemonic_boost(title)}
 
 
-def shape_entries(entries: list[dict[str, Any]], kinds: dict[str, str],
-                  excluded: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
-    """Entries as the site searches them; ``kinds`` maps a page's site URL to its page kind, and
-    pages of an ``excluded`` kind are dropped (material honours ``search.exclude`` itself, mkdocs'
-    own search does not)."""
+def shape_entries(entries: list[dict[str, Any]], shapes: dict[str, Search]) -> list[dict[str, Any]]:
+    """Entries as the site searches them; ``shapes`` maps a generated page's site URL to the search shape
+    its kind declares. Pages of an excluded kind are dropped (material honours ``search.exclude``
+    itself, mkdocs' own search does not)."""
     out: list[dict[str, Any]] = []
     grouped: dict[str, list[dict[str, Any]]] = {}
     order: list[str] = []
     for e in entries:
         page = str(e.get("location", "")).partition("#")[0]
-        kind = kinds.get(page)
-        if kind in excluded:
+        shape = shapes.get(page)
+        if shape is Search.EXCLUDED:
             continue
-        if kind == "instruction":
+        if shape is Search.ONE_ENTRY:
             if page not in grouped:
                 grouped[page] = []
                 order.append(page)
                 out.append({"location": page})  # placeholder, filled below in place
             grouped[page].append(e)
             continue
-        if kind is not None and "#" not in str(e.get("location", "")):
+        if shape is not None and "#" not in str(e.get("location", "")):
             e = dict(e, text=_CRUMBS.sub("", str(e.get("text", ""))))  # no breadcrumb as the snippet
         out.append(e)
     shaped = {p: instruction_entry(p, _page_title(grouped[p]), grouped[p]) for p in order}
@@ -196,7 +197,7 @@ def separator_of(config: Any) -> str:
     return SEPARATOR
 
 
-def shape_plugin_entries(config: Any, kinds: dict[str, str], excluded: frozenset[str] = frozenset()) -> None:
+def shape_plugin_entries(config: Any, shapes: dict[str, Search]) -> None:
     """Shape the entries the search plugin collected this build (see :func:`shape_entries`):
     material's (``entries``) or mkdocs' own (``_entries``, the default theme's: 45 MB on the corpus
     unshaped), whichever this config runs."""
@@ -204,5 +205,5 @@ def shape_plugin_entries(config: Any, kinds: dict[str, str], excluded: frozenset
         index = getattr(plugin, "search_index", None)
         for name in ("entries", "_entries"):
             if index is not None and isinstance(getattr(index, name, None), list):
-                setattr(index, name, shape_entries(getattr(index, name), kinds, excluded))
+                setattr(index, name, shape_entries(getattr(index, name), shapes))
                 return

@@ -13,6 +13,7 @@ from typing import Any
 from ...diff import InstructionChange
 from ..links import unit_uri
 from ..pages import Ctx, PageKind, PagePlan
+from ..plan import ALL, Planning, tail
 
 ASPECT_KEYS = {"encoding": "encoding", "operands": "operands", "block composition": "block",
                "DataTypes (ASL)": "datatypes_asl", "DataTypes (prose)": "datatypes_prose",
@@ -64,4 +65,9 @@ def changes_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
     return ctx
 
 
-KIND = PageKind("changes", "changes.html", changes_context)
+def plan_changes(p: Planning, lang: str) -> list[PagePlan]:
+    """Only a multi-release site has it."""
+    return [PagePlan(f"{lang}/changes.md", KIND, lang, None, frozenset({ALL}), "")] if p.changes else []
+
+
+KIND = PageKind("changes", "changes.html", changes_context, plan_changes, nav=tail(6))

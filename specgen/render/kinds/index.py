@@ -8,6 +8,7 @@ from typing import Any
 from ..links import dir_index_uri
 from ...models.located import AslUnit
 from ..pages import IDS, Ctx, PageKind, PagePlan, human_label, ids_digest, unit_title
+from ..plan import DIRECTORY, Planning
 
 
 def dir_title(cx: Ctx, d: str) -> str:
@@ -48,4 +49,8 @@ def index_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
     return ctx
 
 
-KIND = PageKind("index", "index.html", index_context, digests=((IDS, ids_digest),))
+def plan_indexes(p: Planning, lang: str) -> list[PagePlan]:
+    return [PagePlan(dir_index_uri(lang, d), KIND, lang, d, p.dir_deps[d], d) for d in p.dirs]
+
+
+KIND = PageKind("index", "index.html", index_context, plan_indexes, nav=DIRECTORY, digests=((IDS, ids_digest),))

@@ -26,7 +26,9 @@ from ..examples import instruction_examples, results_digest, worked_digest, work
 from ..i18n import Messages
 from ..instr_facts import columns, grid_width, domain_tables, instruction_path, neighbours_digest, related
 from ..instr_prose import contract_topics, sentence
+from ..links import unit_uri
 from ..pages import Ctx, PageKind, PagePlan
+from ..plan import TREE, Planning, Search
 from .changes import instruction_changes
 from .unit import unit_common
 
@@ -187,4 +189,10 @@ def examples_key(graph: SpecGraph, plan: PagePlan, results: dict[str, list[Examp
             + ":" + worked_digest(graph, ins.mnemonic))
 
 
-KIND = PageKind("instruction", "instruction.html", instruction_context, key=examples_key)
+def plan_instructions(p: Planning, lang: str) -> list[PagePlan]:
+    return [PagePlan(unit_uri(lang, u.path), KIND, lang, u.path, p.unit_deps(u), u.instruction.mnemonic)
+            for u in p.graph.spec.units if u.instruction is not None]
+
+
+KIND = PageKind("instruction", "instruction.html", instruction_context, plan_instructions, nav=TREE,
+                search=Search.ONE_ENTRY, key=examples_key)
