@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from ..diff import SpecDiff, spec_diff
+from ..diff import SpecDiff, release_name, spec_diff  # noqa: F401  (release_name: the site names releases with it)
 from ..graph import SpecGraph
 from .inputs import SiteInputError
 
@@ -34,12 +34,6 @@ class Release:
 
     root: Path
     name: str
-
-
-def release_name(graph: SpecGraph) -> str:
-    """What a release calls itself: the manifest's release, else ``specification.toml``'s version."""
-    man = graph.spec.manifest
-    return (man.release if man is not None else "") or graph.spec.config.release or graph.spec.root.name
 
 
 def version_key(name: str) -> tuple[int, ...]:
