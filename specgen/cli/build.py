@@ -35,8 +35,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="site directory to write (default: %(default)s)")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                    help="pages rendered in parallel (default: the CPU count)")
+    p.add_argument("--page-budget", type=_size, default=None, metavar="SIZE",
+                   help="largest generated page body, in bytes or with a unit ('2 MiB'); over it is a warning, "
+                        "so the strict build fails (default: the config's page_budget, else the tree's "
+                        "[specgen] page_budget_bytes, else 1 MiB)")
     p.add_argument("--config", type=Path, default=None,
                    help="mkdocs.yml to use (default: the repository's); its specgen root: is used unless --root is given")
+
+
+def _size(text: str) -> int:
+    from ..site.options import byte_size
+    try:
+        return byte_size(int(text) if text.strip().isdigit() else text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 class Progress:
@@ -80,7 +92,8 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         result = build_site(roots[0] if roots else None, Path(args.out or "build/site"),
                             Path(args.config or default_config()), jobs=max(1, int(args.jobs or 1)),
                             progress=progress, releases=roots if len(roots) > 1 else (),
-                            notice=lambda line: print(f"specgen build: {line}", file=err, flush=True))
+                            notice=lambda line: print(f"specgen build: {line}", file=err, flush=True),
+                            page_budget=getattr(args, "page_budget", None))
     except SiteInputError as e:
         print(f"specgen build: {e}", file=err)
         return ExitCode.USAGE

@@ -26,7 +26,7 @@ from .i18n import LANGUAGES, Messages, catalogs_digest
 from .links import Linker
 from .examples import example_results
 from .kinds import KINDS, plan_site
-from .pages import ALL, Ctx, site_data
+from .pages import ALL, Ctx, ReleaseSite, site_data
 from .plan import PageKind, PagePlan
 
 DEFAULT_TEMPLATES = templates_dir() / "pages"
@@ -147,13 +147,17 @@ def _toc(html: str) -> tuple[tuple[int, str, str], ...]:
 
 def render_site(graph: SpecGraph, options: RenderOptions | None = None,
                 cache: RenderCache | None = None, only: Callable[[PagePlan], bool] | None = None,
-                changes: SpecDiff | None = None) -> list[Page]:
+                changes: SpecDiff | None = None, releases: ReleaseSite | None = None) -> list[Page]:
     """Every page of the site, in plan order; raises :class:`BrokenLinks` on a dangling link.
 
     ``only`` renders a subset (tests, previews); links are still checked against the whole plan.
-    ``changes`` (a multi-release site) adds the changes page and each instruction's changes section.
+    ``releases`` (a multi-release site) places this release among the others: its changes since the
+    previous one (the changes page, each instruction's section; also given alone as ``changes``) and,
+    on an older release, the banner that links each page's counterpart in the newest.
     """
     options = options or RenderOptions()
+    if releases is not None and changes is None:
+        changes = releases.changes
     for lang in options.langs:
         if lang not in LANGUAGES:
             raise ValueError(f"unknown language {lang!r} (known: {', '.join(LANGUAGES)})")
@@ -165,7 +169,8 @@ def render_site(graph: SpecGraph, options: RenderOptions | None = None,
     files = {**graph.spec.files, **{name: digest(graph) for name, digest in digests.items()}}
     fixed = "|".join([options.key(), templates_digest(options.templates_dir), catalogs_digest(),
                       hashlib.sha256("\n".join(sorted(uris)).encode()).hexdigest()]
-                     + ([hashlib.sha256(repr(changes.to_json()).encode()).hexdigest()] if changes else []))
+                     + ([hashlib.sha256(repr(changes.to_json()).encode()).hexdigest()] if changes else [])
+                     + ([releases.key()] if releases is not None else []))
     tree_digest = hashlib.sha256("\n".join(f"{k}\0{v}" for k, v in sorted(files.items())).encode()).hexdigest()
     cache = cache if cache is not None else RenderCache()
     cache.rendered = cache.reused = 0
@@ -185,6 +190,7 @@ def render_site(graph: SpecGraph, options: RenderOptions | None = None,
         data.uris = uris
         data.examples = results
         data.changes = changes
+        data.releases = releases
         for page in _render_many(data, todo, options):
             cache.pages[page.url] = page
     cache.rendered = len(todo)

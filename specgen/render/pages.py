@@ -25,11 +25,12 @@ from ..models.located import Adr, AslUnit, AvsTest
 from .chain import unit_chain
 from .html import json_pretty
 from .i18n import Messages
-from .links import Linker, adr_uri, dir_index_uri, other_lang_uri, source_uri, tests_uri, unit_uri
+from .links import (Linker, adr_uri, dir_index_uri, nearest_uri, other_lang_uri, release_relative, source_uri,
+                    tests_uri, unit_uri)
 from .plan import ALL, COVERAGE, IDS, MATRIX, RESULTS, PageKind, PagePlan, unit_title
 from .xref import linked_listing
 
-__all__ = ["ALL", "COVERAGE", "IDS", "MATRIX", "RESULTS", "Ctx", "PageKind", "PagePlan", "SiteData",
+__all__ = ["ALL", "COVERAGE", "IDS", "MATRIX", "RESULTS", "Ctx", "PageKind", "PagePlan", "ReleaseSite", "SiteData",
            "human_label", "ids_digest", "site_data", "unit_title"]
 
 
@@ -40,6 +41,30 @@ def ids_digest(graph: SpecGraph) -> str:
     rows += [f"u\0{k}\0{us[0].path}" for k, us in graph.units_by_id.items() if us]
     rows += [f"a\0{a.front.id}\0{a.path}" for a in graph.adrs if a.front is not None]
     return hashlib.sha256("\n".join(sorted(rows)).encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class ReleaseSite:
+    """Where the release being rendered sits on a multi-release site (``render_site``'s ``releases``)."""
+
+    names: tuple[str, ...]  # every release, oldest first
+    current: str
+    newest_uris: frozenset[str] = frozenset()  # the newest release's pages (an older page links its own there)
+    changes: SpecDiff | None = None  # since the release before ``current`` (None for the oldest)
+
+    @property
+    def newest(self) -> str:
+        return self.names[-1]
+
+    @property
+    def previous(self) -> str | None:
+        i = self.names.index(self.current)
+        return self.names[i - 1] if i > 0 else None
+
+    def key(self) -> str:
+        """Part of every page's cache key: the release banner and the links into other releases."""
+        digest = hashlib.sha256("\n".join(sorted(self.newest_uris)).encode()).hexdigest()
+        return repr((self.names, self.current, digest))
 
 
 @dataclass
@@ -54,6 +79,7 @@ class SiteData:
     dir_units: dict[str, list[AslUnit]] = field(default_factory=dict)
     examples: dict[str, list[ExampleResult]] = field(default_factory=dict)  # by mnemonic, run by this build
     changes: SpecDiff | None = None  # since the previous release, on a multi-release site only
+    releases: ReleaseSite | None = None  # a multi-release site: this release's place among the others
 
     @functools.cached_property
     def listed_adrs(self) -> frozenset[int]:
@@ -197,10 +223,30 @@ class Ctx:
         return {"href": self.link(uri), "lang": Messages(other).locale, "label": self.t("lang.switch"),
                 "title": self.t("lang.switch_label")}
 
+    def release_link(self, release: str, uri: str, anchor: str = "") -> str:
+        """A link to ``uri`` in another release of a multi-release site."""
+        return release_relative(self.plan.uri, release, uri, self.link.directory_urls, anchor)
+
+    def banner(self) -> dict[str, str] | None:
+        """On a page of an older release: the newest release and the same page there (or the nearest)."""
+        rs = self.data.releases
+        if rs is None or rs.current == rs.newest:
+            return None
+        target = nearest_uri(self.plan.uri, rs.newest_uris) or (f"{self.plan.lang}/index.md" if self.plan.lang else "")
+        if not target:
+            return None
+        same = target == self.plan.uri
+        return {"text": self.t("release.older", release=rs.current, newest=rs.newest),
+                "href": self.release_link(rs.newest, target),
+                "label": self.t("release.same_page" if same else "release.nearest_page", newest=rs.newest),
+                "same": "1" if same else ""}
+
     def base(self) -> dict[str, Any]:
+        rs = self.data.releases
         return {"t": self.t, "lang": self.plan.lang, "html_lang": Messages(self.plan.lang or "en").locale,
                 "switch": self.switch(), "release": self.release(), "src": self.src, "link": self.link,
-                "uri": self.plan.uri}
+                "uri": self.plan.uri, "banner": self.banner(),
+                "release_notice": self.t("release.missing", page="{page}", release="{release}") if rs else ""}
 
     def listing(self, path: str, text: str, start: int, anchor: str) -> Markup:
         return linked_listing(self, text, first_line=start, anchor=anchor)

@@ -25,11 +25,11 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
 
 from ..cache import RecordCache
-from ..diff import SpecDiff
 from ..examples.worked import worked_examples
 from ..graph import SpecGraph
 from ..loader import UNUSABLE_RULES, RootError, load_spec, unusable_findings
-from ..render import BrokenLinks, Page, RenderCache, RenderOptions, example_failures, failures_message, render_site
+from ..render import (BrokenLinks, Page, ReleaseSite, RenderCache, RenderOptions, example_failures, failures_message,
+                      render_site)
 from ..render.core import DEFAULT_TEMPLATES
 from .inputs import PageFile, check_inputs, load_mkdocs_config
 from .publish import TMP_PREFIX, Notice, PublishError, claim, describe, swap_in  # noqa: F401  (TMP_PREFIX: tests)
@@ -93,19 +93,36 @@ def load_graph(root: Path, records: RecordCache | None, stage: Progress) -> tupl
 
 
 def render_pages(graph: SpecGraph, options: RenderOptions, cache: RenderCache, stage: Progress,
-                 changes: SpecDiff | None = None) -> list[Page]:
-    """Render the loaded graph, reusing the cache's unchanged pages; a broken link fails the build."""
+                 releases: ReleaseSite | None = None, budget: int | None = None) -> list[Page]:
+    """Render the loaded graph, reusing the cache's unchanged pages; a broken link fails the build.
+
+    A page body over the budget (:func:`page_budget`) is a warning naming it (a strict build fails).
+    """
     stage("render")
     try:
-        pages = render_site(graph, options, cache, changes=changes)
+        pages = render_site(graph, options, cache, releases=releases)
     except BrokenLinks as e:
         raise PluginError(f"specgen: broken links between generated pages: {e}") from e
-    budget = graph.spec.config.page_budget_bytes
+    limit, source = page_budget(graph, budget)
     for p in pages:  # characters first: encoding every page would cost a serve rebuild
-        if len(p.content) * 4 > budget and len(p.content.encode()) > budget:
-            log.warning("specgen: %s is %d bytes, over the page budget of %d ([specgen] page_budget_bytes)",
-                        p.url, len(p.content.encode()), budget)
+        if len(p.content) * 4 > limit and len(p.content.encode()) > limit:
+            log.warning("specgen: %s is %d bytes, over the page budget of %d (%s)",
+                        p.url, len(p.content.encode()), limit, source)
     return pages
+
+
+def page_budget(graph: SpecGraph, option: int | None) -> tuple[int, str]:
+    """The page budget and where it was set: the site owner's option (plugin ``page_budget``,
+    ``specgen build --page-budget``) over the tree's ``[specgen] page_budget_bytes`` over the default.
+
+    The site owner decides for the site (a release is read-only and hashed); the tree's key keeps
+    overriding specgen's default for a tree that needs another one."""
+    if option is not None:
+        return option, "page_budget / --page-budget"
+    sg = graph.spec.config.raw.get("specgen")
+    if isinstance(sg, dict) and "page_budget_bytes" in sg:
+        return graph.spec.config.page_budget_bytes, "[specgen] page_budget_bytes"
+    return graph.spec.config.page_budget_bytes, "the default; set page_budget / --page-budget"
 
 
 def page_stats(pages: list[Page], cache: RenderCache, changed: dict[str, bool], times: LoadTimes,
@@ -201,7 +218,7 @@ class _Counter(logging.Handler):
 
 def build_site(root: Path | None, out_dir: Path, config_file: Path, jobs: int = 1,
                progress: Progress | None = None, releases: Sequence[Path] = (),
-               notice: Notice | None = None) -> BuildResult:
+               notice: Notice | None = None, page_budget: int | None = None) -> BuildResult:
     """Build the site into ``out_dir`` atomically and strictly.
 
     ``releases`` (two or more spec roots, ``root`` ignored) builds one site with
@@ -209,7 +226,8 @@ def build_site(root: Path | None, out_dir: Path, config_file: Path, jobs: int = 
     Raises :class:`~specgen.site.inputs.SiteInputError` for a missing root or
     config and :class:`BuildFailed` when mkdocs stopped or ``out_dir`` cannot be
     written (``out_dir`` untouched). ``notice`` gets the one line said while
-    waiting for another build of ``out_dir`` (:mod:`specgen.site.publish`).
+    waiting for another build of ``out_dir`` (:mod:`specgen.site.publish`). ``page_budget`` (bytes)
+    overrides the config's and the tree's page budget (:func:`page_budget`).
     """
     stage = progress or (lambda name: None)
     stage("config")
@@ -222,7 +240,7 @@ def build_site(root: Path | None, out_dir: Path, config_file: Path, jobs: int = 
 
     def one(tmp: Path) -> dict[str, Any]:
         cfg = load_mkdocs_config(config_file, root, tmp, strict=True)
-        plugin = _start(cfg, progress, jobs)
+        plugin = _start(cfg, progress, jobs, page_budget=page_budget)
         _mkdocs_build(cfg)
         return _with_gaps(plugin)
 
@@ -241,7 +259,7 @@ def build_site(root: Path | None, out_dir: Path, config_file: Path, jobs: int = 
             cfg = load_mkdocs_config(config_file, rel.root, tmp / rel.name, strict=True)
             cfg.plugins["specgen"].config.releases = [{"root": str(r.root), "name": r.name} for r in named]
             cfg.plugins["specgen"].config.release = rel.name
-            plugin = _start(cfg, progress, jobs, graphs)
+            plugin = _start(cfg, progress, jobs, graphs, page_budget)
             _mkdocs_build(cfg)
             total = merge_stats(total, _with_gaps(plugin))
         write_root(tmp, named)
@@ -259,8 +277,11 @@ def _with_gaps(plugin: Any) -> dict[str, Any]:
     return stats
 
 
-def _start(cfg: Any, progress: Progress | None, jobs: int, graphs: Graphs | None = None) -> Any:
+def _start(cfg: Any, progress: Progress | None, jobs: int, graphs: Graphs | None = None,
+           page_budget: int | None = None) -> Any:
     plugin = cfg.plugins["specgen"]
+    if page_budget is not None:
+        plugin.config.page_budget = page_budget
     plugin.progress = progress
     plugin.jobs = max(1, jobs)
     plugin.graphs = graphs

@@ -8,6 +8,7 @@ with its default and an example in ``site/plugin.md`` and the README.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from mkdocs.config import config_options as c
@@ -95,6 +96,37 @@ class Navigation(_Option):
         return str(value)
 
 
+_UNITS = {"": 1, "b": 1, "kb": 1000, "kib": 1024, "mb": 1000 ** 2, "mib": 1024 ** 2}
+
+
+def byte_size(value: object) -> int:
+    """A size in bytes: a whole number, or text with a unit (``1500000``, ``"2 MiB"``, ``"512 KiB"``)."""
+    if isinstance(value, bool):
+        raise ValueError(f"expected a size in bytes (e.g. 2097152 or '2 MiB'), got {value!r}")
+    if isinstance(value, int):
+        n = value
+    else:
+        m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([A-Za-z]*)\s*", str(value))
+        if m is None or m.group(2).lower() not in _UNITS:
+            raise ValueError(f"expected a size in bytes (e.g. 2097152 or '2 MiB'), got {value!r}")
+        n = int(float(m.group(1)) * _UNITS[m.group(2).lower()])
+    if n < 1:
+        raise ValueError(f"a size must be positive, got {value!r}")
+    return n
+
+
+class ByteSize(_Option):
+    """``page_budget``: the largest generated page body the site owner accepts (``None``: the tree's or 1 MiB)."""
+
+    def run_validation(self, value: object) -> int | None:
+        if value is None:
+            return None
+        try:
+            return byte_size(value)
+        except ValueError as e:
+            raise ValidationError(str(e)) from None
+
+
 class SpecgenConfig(Config):
     """The keys of ``plugins: [specgen: {...}]``; the user page ``site/plugin.md`` lists them all."""
 
@@ -108,6 +140,7 @@ class SpecgenConfig(Config):
     templates_dir = c.Optional(c.Type(str))
     releases = c.Type(list, default=[])  # [{root, name}]: one site, a directory per release (``specgen build``)
     release = c.Optional(c.Type(str))  # which of ``releases`` this build renders (default: the newest)
+    page_budget = ByteSize(default=None)  # bytes per generated page body; overrides the tree's page_budget_bytes
 
 
 def declared_languages(config: Any) -> list[str]:

@@ -23,9 +23,8 @@ from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.toc import get_toc
 
-from ..diff import SpecDiff
 from ..graph import SpecGraph
-from ..render import Page, RenderCache, RenderOptions
+from ..render import Page, ReleaseSite, RenderCache, RenderOptions
 from ..render.core import DEFAULT_TEMPLATES
 from ..render.i18n import LANGUAGES, set_document_lang
 from ..render.plan import Search
@@ -34,7 +33,7 @@ from . import searchindex
 from .inputs import SiteInputError, forget_rebuilt_pages, search_plugin
 from .language import Chrome, hand_title, page_language, supplied_nav
 from .options import SpecgenConfig, declared_languages
-from .releases import RELEASE_ASSETS, Graphs, Release, order, parse_releases, release_name
+from .releases import RELEASE_ASSETS, Graphs, Release, order, parse_releases, release_name, release_site
 from .serve import ROOT_ENV, ServeState
 
 
@@ -62,7 +61,7 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         self._times = build.LoadTimes()
         self.graphs: Graphs | None = None  # a multi-release build's graphs, shared by its releases' builds
         self.releases: list[Release] = []  # oldest first; empty for a single-release site
-        self.changes: SpecDiff | None = None  # since the previous release (multi-release sites)
+        self.release_site: ReleaseSite | None = None  # a multi-release build: this release among the others
         self.langs: list[str] = ["en"]  # the languages rendered; the first is the site's main one
         self.chrome: Chrome | None = None
         self.shapes: dict[str, Search] = {}  # site URL -> its kind's search shape
@@ -149,13 +148,12 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
     def on_pre_build(self, *, config: Any) -> None:
         """Load the spec and gate on its examples before mkdocs cleans ``site_dir``."""
         assert self.root is not None
-        self.changes = None
+        self.release_site = None
         if self.releases:
             self.graph, self._times = self._loaded(self.root)
-            names = [r.root for r in self.releases]
-            i = names.index(self.root)
-            if i > 0 and self.graphs is not None:
-                self.changes = self.graphs.diff(self.releases[i - 1], self.releases[i], lambda x: x[0])
+            assert self.graphs is not None
+            self.release_site = release_site(self.releases, self.root, self.graphs, self._options(config).langs,
+                                             not self.config.source_url)
             return
         records = self.serving.record_cache(self.root) if self.serving is not None else None
         self.graph, self._times = build.load_graph(self.root, records, self._stage)
@@ -166,7 +164,8 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         assert self.graph is not None, "on_pre_build loads the spec"
         cache = self.serving.render_cache if self.serving is not None else RenderCache()
         t1 = time.perf_counter()
-        pages = build.render_pages(self.graph, self._options(config), cache, self._stage, self.changes)
+        pages = build.render_pages(self.graph, self._options(config), cache, self._stage, self.release_site,
+                                   self.config.page_budget)
         render_s = time.perf_counter() - t1
         self.pages = {p.url: p for p in pages}
         changed = (self.serving.changed(pages, self.dirty) if self.serving is not None

@@ -21,6 +21,7 @@ from typing import Any, Callable
 
 from ..diff import SpecDiff, release_name, spec_diff  # noqa: F401  (release_name: the site names releases with it)
 from ..graph import SpecGraph
+from ..render import ReleaseSite, plan_site
 from .inputs import SiteInputError
 
 RELEASE_ASSETS = ("assets/specgen/specgen-releases.css", "assets/specgen/specgen-releases.js")
@@ -118,3 +119,20 @@ def previous(releases: list[Release], name: str) -> Release | None:
     names = [r.name for r in releases]
     i = names.index(name)
     return releases[i - 1] if i > 0 else None
+
+
+def release_site(releases: list[Release], current: Path, graphs: Graphs, langs: tuple[str, ...],
+                 local_sources: bool) -> ReleaseSite:
+    """The release ``current`` among ``releases`` (oldest first): its changes since the one before it
+    and the pages of the newest (what an older page's banner links to)."""
+    roots = [r.root for r in releases]
+    i = roots.index(current)
+    graph_of: Callable[[Any], SpecGraph] = lambda loaded: loaded[0]  # noqa: E731 - Graphs holds (graph, times)
+    changes = graphs.diff(releases[i - 1], releases[i], graph_of) if i > 0 else None
+    newest = releases[-1]
+    uris: frozenset[str] = frozenset()
+    if newest.root != current:
+        uris = frozenset(p.uri for p in plan_site(graph_of(graphs.get(newest.root)), langs, local_sources,
+                                                  changes=len(releases) > 1))
+    return ReleaseSite(tuple(r.name for r in releases), releases[i].name, uris, changes)
+
