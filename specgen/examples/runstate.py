@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..diagnostics import Span
+from ..diagnostics import Sentence, Span
 from ..vocabulary import DataType, Vocabulary
 from .datatypes import show_value, show_word
 from .faultsite import describe_chain
@@ -113,11 +113,17 @@ class Fault:
     asl_chain: tuple[tuple[str, Span], ...] = ()
 
     def describe(self) -> str:
+        """One sentence (a :class:`Sentence`: pages say it in their language): the fault, the program line
+        that raised it, its word, and the spec's ASL line that decided it with the chain it was reached from."""
         chain = describe_chain(self.asl_chain)
         where = f" at {self.asl_span} (in {self.asl_function}{chain})" if self.asl_span else ""
         word = f" [{self.word}]" if self.word else ""
-        return (f"{self.name} raised by line {self.statement.line} '{self.statement.text}'{word}"
-                f"{where}")
+        text = f"{self.name} raised by line {self.statement.line} '{self.statement.text}'{word}{where}"
+        values = {"name": self.name, "line": self.statement.line, "statement": self.statement.text, "word": word}
+        if not self.asl_span:
+            return Sentence("example.fault_line", text, **values)
+        return Sentence("example.fault_line_at", text, site=str(self.asl_span), function=self.asl_function,
+                        chain=chain, **values)
 
 
 @dataclass(slots=True)

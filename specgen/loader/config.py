@@ -43,6 +43,7 @@ class SpecConfig:
     max_steps: int = DEFAULT_MAX_STEPS
     max_unit_bytes: int = DEFAULT_MAX_UNIT_BYTES
     page_budget_bytes: int = DEFAULT_PAGE_BUDGET_BYTES
+    language: str = "en"  # BCP 47 tag of the spec's own text (pages of another language mark it with lang)
     raw: dict[str, Any] = field(default_factory=dict)
 
 
@@ -97,6 +98,7 @@ def load_config(text: str | None, path: str, findings: list[Finding]) -> SpecCon
         max_steps=max_steps,
         max_unit_bytes=max_unit,
         page_budget_bytes=page_budget,
+        language=_language(text_of(spec, "language", "en"), text, path, findings),
         raw=data,
     )
 
@@ -118,3 +120,13 @@ def _key_line(text: str, key: str) -> int:
         if line.strip().startswith(key) and "=" in line:
             return n
     return 0
+
+
+def _language(value: str, text: str, path: str, findings: list[Finding]) -> str:
+    """``[specification] language``: the language the spec's own text is written in (default ``en``)."""
+    if re.fullmatch(r"[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*", value):
+        return value
+    findings.append(Finding("config-invalid", Severity.ERROR, path, _key_line(text, "language"),
+                            f"[specification] language must be a language tag such as en or zh-CN, not {value!r}; "
+                            "using en"))
+    return "en"

@@ -17,7 +17,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from ..diagnostics import Severity
+from ..diagnostics import Sentence, Severity
 from ..examples.results import ExampleResult, TileTable, run_suite
 from ..examples.worked import WORKED
 from ..graph import SpecGraph
@@ -229,7 +229,8 @@ def worked_view(graph: SpecGraph, mnemonic: str, src: Any) -> dict[str, Any] | N
         })
     reason = None
     if entry.reason is not None:
-        reason = {"key": "worked.reason." + entry.reason.key, "params": dict(entry.reason.params)}
+        params = dict(entry.reason.params)
+        reason = Sentence("worked.reason." + entry.reason.key, str(params.get("problem", "")), **params)
     return {"examples": examples, "reason": reason, "omitted": list(entry.omitted),
             "defaulted": list(getattr(entry, "defaulted", [])),
             "attempts": [{"data_type": a.data_type, "pad": a.pad, "edges": a.edges, "problem": a.problem}

@@ -15,6 +15,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from markupsafe import Markup, escape
+
+from ..diagnostics import Sentence
+
+JOIN = "@join"  # a Sentence whose ``parts`` are said one after the other (a list of clauses)
+
 LOCALES = Path(__file__).resolve().parent.parent / "locales"
 
 # URL directory -> catalog file stem and the HTML lang attribute.
@@ -88,6 +94,27 @@ class Messages:
             if form:
                 return form
         return catalog.get(key)
+
+    def say(self, value: Any) -> Markup:
+        """A sentence specgen wrote (:class:`~specgen.diagnostics.Sentence`) in this language, as markup: its
+        values escaped, a value that is a sentence said the same way, ``detail`` (quoted text: a parser's
+        message, spec syntax) in ``<code>``. Any other text is shown as written."""
+        if not isinstance(value, Sentence):
+            return Markup(escape(str(value)))
+        if value.key == JOIN:
+            return Markup("").join(self.say(x) for x in value.params.get("parts", ()))  # type: ignore[attr-defined]
+        text = self._lookup(self.locale, value.key, value.params) or self._lookup("en", value.key, value.params)
+        if text is None:
+            return Markup(escape(str(value)))
+        args: dict[str, Any] = {}
+        for k, v in value.params.items():
+            if k == "detail":
+                args[k] = Markup('<code lang="en">{}</code>').format(v)
+            elif isinstance(v, Sentence):
+                args[k] = self.say(v)
+            else:
+                args[k] = v
+        return Markup(escape(text)).format(**args)
 
     def __call__(self, key: str, **values: Any) -> str:
         text = self._lookup(self.locale, key, values) or self._lookup("en", key, values) or key

@@ -114,6 +114,13 @@ def site_data(graph: SpecGraph) -> SiteData:
     return data
 
 
+def term(t: Messages, prefix: str, value: str) -> str:
+    """A word of the spec's own vocabulary (a status, a test kind) in the page's language when the catalogs
+    know it, else as the spec writes it."""
+    label = t(prefix + value)
+    return value if label == prefix + value else label
+
+
 def human_label(t: Messages, prefix: str, key: str) -> str:
     """The catalog's label for ``prefix + key``; a key the catalogs do not know (a newer or older
     format generation) reads as words, never as snake_case."""
@@ -245,7 +252,8 @@ class Ctx:
         rs = self.data.releases
         return {"t": self.t, "lang": self.plan.lang, "html_lang": Messages(self.plan.lang or "en").locale,
                 "switch": self.switch(), "release": self.release(), "src": self.src, "link": self.link,
-                "uri": self.plan.uri, "banner": self.banner(),
+                "uri": self.plan.uri, "banner": self.banner(), "spec_lang": self.graph.spec.config.language,
+                "say": self.t.say, "term": lambda prefix, value: term(self.t, prefix, str(value)),
                 "release_notice": self.t("release.missing", page="{page}", release="{release}") if rs else ""}
 
     def listing(self, path: str, text: str, start: int, anchor: str) -> Markup:
@@ -255,7 +263,8 @@ class Ctx:
         chain = unit_chain(self.graph, unit)
         entries: list[dict[str, Any]] = []
         for tst in chain["tests"]:
-            entries.append({"kind": "test", "id": tst["id"], "title": tst["kind"], "path": tst["path"],
+            entries.append({"kind": "test", "id": tst["id"], "title": term(self.t, "test.kind.", tst["kind"]),
+                            "path": tst["path"],
                             "sha256": tst["sha256"], "present": True,
                             "href": self.link(tests_uri(self.plan.lang, tst["source"]), tst["id"])
                             if tst["source"] in self.graph.units_by_path else self.src(tst["path"])})

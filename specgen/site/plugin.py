@@ -29,7 +29,7 @@ from ..render.core import DEFAULT_TEMPLATES
 from ..render.i18n import LANGUAGES, set_document_lang
 from ..render.plan import Search
 from . import build
-from . import searchindex
+from . import notfound, searchindex
 from .inputs import SiteInputError, forget_rebuilt_pages, search_plugin
 from .language import Chrome, hand_title, page_language, supplied_nav
 from .options import SpecgenConfig, declared_languages
@@ -219,15 +219,14 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         return context
 
     def on_post_page(self, output: str, *, page: Any, config: Any) -> str:
-        """``<html lang>`` is the page's locale (``zh-CN``); a page of another language loads its own index."""
+        """``<html lang>`` is the page's locale (``zh-CN``); the search index waits for the search box and is
+        the page's language's."""
         if self.chrome is not None:
             self.chrome.leave(config)
         lang = page_language(page.file.src_uri, self.langs)
-        if lang is None:
-            return output
-        if lang != self.langs[0] and searchindex.splits(config):
-            output = searchindex.redirect_index(output, lang)
-        return set_document_lang(output, LANGUAGES[lang])
+        if searchindex.splits(config):  # the index is fetched when search is first used, in the page's language
+            output = searchindex.lazy_index(output, lang if lang != self.langs[0] else None)
+        return output if lang is None else set_document_lang(output, LANGUAGES[lang])
 
     def on_serve(self, server: Any, *, config: Any, builder: Any) -> Any:
         if self.root is not None:
@@ -252,6 +251,9 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
     @event_priority(-50)  # after the search plugin wrote its index
     def _after_search(self, *, config: Any) -> None:
         self.split_search_index(config)
+        rs = self.release_site
+        notfound.place(Path(config.site_dir), self.langs, list(rs.names) if rs else [], rs.current if rs else "",
+                       config.site_url)
         if self.serving is not None:
             self.serving.finished()
 
@@ -265,5 +267,6 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         """One search index per language (material only: its pages fetch the index themselves)."""
         if searchindex.splits(config):
             self.index_sizes = searchindex.split_index(Path(config.site_dir), self.langs[0], self.langs,
-                                                       searchindex.separator_of(config))
+                                                       searchindex.separator_of(config),
+                                                       searchindex.definitions(self.graph, self.langs, self._options(config)))
             self.stats["search_index"] = dict(self.index_sizes)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import html
 import json
 import re
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -80,7 +81,8 @@ def versions_json(releases: list[Release]) -> str:
 
 
 def write_root(out: Path, releases: list[Release]) -> None:
-    """``versions.json`` and an ``index.html`` that sends a reader to the newest release."""
+    """``versions.json``, an ``index.html`` that sends a reader to the newest release, and the newest
+    release's ``404.html`` (:mod:`specgen.site.notfound`: it serves every release and language)."""
     (out / "versions.json").write_text(versions_json(releases), encoding="utf-8")
     target = html.escape(releases[-1].name + "/index.html", quote=True)
     icon = html.escape(releases[-1].name + "/assets/images/favicon.png", quote=True)  # no 404 for /favicon.ico
@@ -89,6 +91,9 @@ def write_root(out: Path, releases: list[Release]) -> None:
         f"<meta http-equiv=\"refresh\" content=\"0; url={target}\">\n"
         f"<link rel=\"canonical\" href=\"{target}\"><link rel=\"icon\" href=\"{icon}\"></head>\n"
         f"<body><a href=\"{target}\">{html.escape(releases[-1].name)}</a></body></html>\n", encoding="utf-8")
+    newest_404 = out / releases[-1].name / "404.html"
+    if newest_404.is_file():  # the site root's: it finds the release and language in the address asked for
+        shutil.copyfile(newest_404, out / "404.html")
 
 
 class Graphs:

@@ -15,7 +15,7 @@ from markupsafe import Markup
 
 from ...encoding.model import Encoding, binary_literal, ones
 from ...encoding.present import bit_pattern, mask_hex, match_hex, opcode_map
-from ...encoding.svg import svg as encoding_svg
+from ...encoding.svg import ENGLISH as SVG_WORDS, svg as encoding_svg
 from ...encoding.wavejson import wavejson_text
 from ...examples.results import ExampleResult
 from ...graph import SpecGraph
@@ -98,7 +98,7 @@ def _signedness(t: Messages, value: str | None) -> str:
 
 def _encoding(cx: Ctx, enc: Encoding, mnemonic: str, maps: dict[str, Any]) -> dict[str, Any]:
     t = cx.t
-    svg_text = encoding_svg(enc)
+    svg_text = encoding_svg(enc, {k: t("svg." + k) for k in SVG_WORDS})
     if svg_text.startswith("<?xml"):
         svg_text = svg_text.split("?>", 1)[1]
     items = []
