@@ -48,3 +48,57 @@ def test_a_key_defined_twice_is_an_error(tmp_path, monkeypatch) -> None:
             i18n.load_catalog("xx")
     finally:
         i18n.load_catalog.cache_clear()
+
+
+def test_the_diagram_words_in_english_are_the_encoders_own() -> None:
+    """``specgen render --format svg`` (no catalogs) and an English page say the same title and description."""
+    from specgen.encoding.svg import ENGLISH
+    from specgen.render.i18n import Messages
+    t = Messages("en")
+    assert {k: t("svg." + k) for k in ENGLISH} == ENGLISH
+    assert all(not t("svg." + k, **{}).startswith("svg.") for k in ENGLISH)
+
+
+def _said(sentence: object, lang: str = "en") -> str:
+    import html as _html
+    import re as _re
+
+    from specgen.render.i18n import Messages
+    return _html.unescape(_re.sub(r"<[^>]+>", "", str(Messages(lang).say(sentence))))
+
+
+def test_a_sentence_the_engine_writes_says_its_own_english_text(bundled_root) -> None:
+    """Every Sentence kind the example engine writes reads, said by the English catalog, exactly as the engine's
+    English text (logs and findings show that), and in Chinese has no English word outside its values."""
+    import re as _re
+
+    from specgen.diagnostics import Sentence, Span
+    from specgen.examples.faultsite import describe_chain
+    from specgen.examples.program import parse_program
+    from specgen.examples.runstate import Fault
+    from specgen.examples.syntax import Statement
+    from specgen.loader import load_spec
+    from specgen.vocabulary import vocabulary_of
+
+    vocab = vocabulary_of(load_spec(bundled_root))
+    sketch = parse_program("BSTART.VEC TMUL, FP32\nB.DIM zero, ValidRows, ->LB0\nB.DIM zero, N, ->LB1\nBSTOP", vocab)
+    st = Statement("BSTOP", "BSTOP", 7, 1)
+    chain = describe_chain((("OperandsLegal", Span("asl/a/p.asl", 3)), ("DataTypeLegal", Span("asl/a/q.asl", 9))))
+    samples = [sketch.sketch_reason, chain,
+               Fault("Fault_TileLegality", st, Span("asl/tile/model/x.asl", 26), "ExecuteTile", (), "0x0001",
+                     (("OperandsLegal", Span("asl/a/p.asl", 3)),)).describe(),
+               Fault("Fault_TileLegality", st, None, "").describe(),
+               Sentence("example.legality_mismatch", "DataType U64 is excluded by the legality prose (S32, U32) but "
+                        "admitted by the ASL (InstructionContractDataTypeLegal_TMUL); one of them is wrong",
+                        data_type="U64", names="S32, U32", function="InstructionContractDataTypeLegal_TMUL")]
+    for s in samples:
+        assert isinstance(s, Sentence), s
+        assert _said(s) == str(s), (s.key, _said(s))
+        rest = _said(s, "zh")
+        for v in s.params.values():
+            if not isinstance(v, (Sentence, list)):
+                rest = rest.replace(str(v), "")
+        for part in s.params.get("parts", []):
+            for v in part.params.values():
+                rest = rest.replace(str(v), "")
+        assert not _re.search(r"\b(?:by|line|raised|sketch|symbolic|operands?|excluded|admitted|from|in|at)\b", rest), rest
