@@ -26,7 +26,6 @@ from .xref import symbol_deps
 
 if TYPE_CHECKING:
     from ..examples.results import ExampleResult
-    from .pages import Ctx
 
 ALL = "*"  # dependency meaning "the whole tree" (home, release, the tests and ADR indexes)
 IDS = "#ids"  # dependency on which file defines each ID (what ID links resolve to), not on file contents
@@ -87,7 +86,7 @@ class PageKind:
 
     name: str
     template: str
-    context: Callable[[Ctx, PagePlan], dict[str, Any]]
+    context: Callable[[Any, PagePlan], dict[str, Any]]  # (a pages.Ctx, the plan) -> the template's context
     plan: Callable[[Planning, str], Iterable[PagePlan]]
     nav: Nav = HIDDEN
     search: Search = Search.SECTIONS

@@ -56,13 +56,18 @@ def _ids(text: str) -> list[str]:
     return seen
 
 
+_FIRST_P = re.compile(r"<p>.*?</p>", re.S)
+
+
 def instruction_entry(url: str, title: str, entries: list[dict[str, Any]]) -> dict[str, Any]:
-    """The one entry of an instruction page: its summary (snippet), IDs and clause IDs."""
+    """The one entry of an instruction page: its summary (snippet), the first sentences of its semantics
+    (the page's own language: what a Chinese word finds on the zh site), IDs and clause IDs."""
     by_anchor = {str(e.get("location", "")).partition("#")[2]: e for e in entries}
     summary = str(by_anchor.get("summary", {}).get("text", ""))
+    lead = _FIRST_P.search(str(by_anchor.get("semantics", {}).get("text", "")))
     clauses = _CLAUSE.findall(str(by_anchor.get("ndf", {}).get("text", "")))
     ids = _ids(summary)
-    text = summary + (f"<p>{' '.join(clauses)}</p>" if clauses else "")
+    text = summary + (lead.group(0) if lead else "") + (f"<p>{' '.join(clauses)}</p>" if clauses else "")
     return {"location": url, "title": title, "text": text, "tags": [title, *ids],
             "boost": mnemonic_boost(title)}
 
