@@ -56,7 +56,7 @@ def test_tmul_page_has_every_reference_element(corpus_graph: SpecGraph, corpus_r
         assert needle in ops, needle
     # 3. block composition with marks and the minimal form
     comp = _section(page, "block-composition")
-    rows = re.findall(r"<tr class=\"sg-command\"><td><code>(.*?)</code></td><td>(.*?)</td></tr>", comp, re.S)
+    rows = re.findall(r"<tr class=\"sg-command\"><td[^>]*><code>(.*?)</code></td> <td[^>]*>(.*?)</td></tr>", comp, re.S)
     marks = {html.unescape(a): _text(b).split() for a, b in rows}
     assert marks["BSTART.VEC TMUL, DataType"] == ["required"]
     assert marks["B.DATR PadValue (optional)"] == ["optional"]
@@ -71,7 +71,7 @@ def test_tmul_page_has_every_reference_element(corpus_graph: SpecGraph, corpus_r
     assert "destination0" in fields and "right factor" in fields
     # 5. encoding: decoded items, inline SVG (no JS), WaveJSON, carrier
     enc = _section(page, "encoding")
-    items = re.findall(r"<tr><td>([^<]*)</td><td><code>([^<]*)</code></td><td><code>([^<]*)</code>", enc)
+    items = re.findall(r"<tr><td>([^<]*)</td> <td><code>([^<]*)</code></td> <td><code>([^<]*)</code>", enc)
     assert "fixed to" not in _text(enc.split("<figure", 1)[0])  # issue 14.4: a pinned field shows its bits, not "variable fixed to 0"
     assert html.unescape(items[1][2]) == "2'b00" and html.unescape(items[2][2]) == "5'b00010"
     assert [(a, b) for a, b, _ in items] == [("DataType", "31:27"), ("Mode", "26:25"), ("Function", "24:20"),

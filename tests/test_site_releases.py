@@ -105,8 +105,8 @@ def test_an_older_release_says_so_and_links_the_same_page_in_the_newest(site: Pa
 
 
 def test_links_and_search_stay_within_a_release(site: Path) -> None:
-    """Only the older-release banner and the removed instructions' rows link into another release, and each
-    such link has its target on disk."""
+    """Only the older-release banner, the removed instructions' rows and the 404 page's list of releases link into
+    another release, and each such link has its target on disk."""
     for name, other in (("0.1.0", "0.2.0"), ("0.2.0", "0.1.0")):
         index = json.loads((site / name / "search" / "search_index.json").read_text())
         assert index["docs"] and not any(other in d["location"] or d["location"].startswith("..")
@@ -115,7 +115,8 @@ def test_links_and_search_stay_within_a_release(site: Path) -> None:
             text = page.read_text()
             for href in re.findall(rf'href="((?:\.\./)+{re.escape(other)}/[^"#]*)', text):
                 assert (page.parent / href).resolve().is_file(), f"{page} links to missing {href}"
-            outside = re.sub(r'<p class="sg-release-banner".*?</p>|<tr id="change-[^"]*"[^>]*data-kind="removed".*?</tr>',
+            outside = re.sub(r'<p class="sg-release-banner".*?</p>|<tr id="change-[^"]*"[^>]*data-kind="removed".*?</tr>'
+                             r'|<p class="sg-notfound-releases">.*?</p>',
                              "", text, flags=re.S)
             assert f"/{other}/" not in outside, f"{page} links into release {other}"
 

@@ -27,26 +27,33 @@ from urllib.parse import urlsplit
 
 NAME = "404.html"
 
-# First in <head>: find the root in the address asked for and set <base> before any relative URL is read.
-BASE = """<script>(function(){var D=%s;var p=location.pathname.split("/"),root=null,rel=D.release,lang=D.lang,i;
+# First in <head>: find the root in the address asked for. Where it lies in this page's language and release,
+# write a <base href> there before any URL of the page is read. Where it lies in another language or release,
+# or names neither (``/docs/pto/nothing``: the root is then found by asking which prefix of the address has
+# this page), stop the parser (``<plaintext>``: nothing of this page loads) and replace the address with the
+# right 404 page, carrying the address asked for in ``?from=``.
+BASE = """<script>(function(){var D=%s;var from=new URLSearchParams(location.search).get("from");
+var p=location.pathname.split("/"),root=null,rel=D.release,lang=D.lang,i;
 for(i=1;i<p.length-1;i++){if(D.releases.length){if(D.releases.indexOf(p[i])>=0){root=p.slice(0,i).join("/")+"/";rel=p[i];
 if(i+1<p.length-1&&D.langs.indexOf(p[i+1])>=0)lang=p[i+1];break;}}else if(D.langs.indexOf(p[i])>=0){root=p.slice(0,i).join("/")+"/";lang=p[i];break;}}
-if(root===null){root=D.fallback;}var dir=root+(rel?rel+"/":"")+lang+"/";window.__sgNotFound={dir:dir,swap:(lang!==D.lang||rel!==D.release)};
-if(window.__sgNotFound.swap){document.documentElement.style.visibility="hidden";}
-document.write('<base href="'+dir.replace(/"/g,"%%22")+'">');})();</script>"""
+var tail=(rel?rel+"/":"")+lang+"/";function go(r){location.replace(r+tail+"404.html?from="+encodeURIComponent(from||location.pathname));}
+if(root!==null&&lang===D.lang&&rel===D.release){window.__sgNotFound={from:from||location.pathname};
+document.write('<base href="'+(root+tail).replace(/"/g,"%%22")+'">');return;}
+document.write("<plaintext hidden>");if(root!==null){go(root);return;}
+var c=[];for(i=p.length-1;i>0;i--)c.push(p.slice(0,i).join("/")+"/");if(c.indexOf(D.fallback)<0)c.push(D.fallback);
+(function next(){var r=c.shift();if(r===undefined){document.documentElement.textContent=D.title;return;}
+fetch(r+tail+"404.html",{method:"HEAD"}).then(function(x){if(x.ok)go(r);else next();},next);})();})();</script>"""
 
 # Before material's bundle: its base is resolved against the address, not <base>; make it absolute.
 CONFIG = """<script>(function(){var c=document.getElementById("__config");if(!c)return;var j=JSON.parse(c.textContent);
 j.base=new URL(j.base,document.baseURI).href;c.textContent=JSON.stringify(j);})();</script>"""
 
-# At the end of <body>: the address asked for, the search link with its name, or the right language's 404.
-FILL = """<script>(function(){var s=window.__sgNotFound;if(!s)return;if(s.swap){fetch(s.dir+"404.html").then(function(r){
-if(!r.ok)throw r;return r.text();}).then(function(h){document.open();document.write(h);document.close();},function(){
-document.documentElement.style.visibility="";});return;}var code=document.getElementById("sg-notfound-path");
-if(code){code.textContent=decodeURI(location.pathname);code.parentElement.hidden=false;}
-var a=document.getElementById("sg-notfound-search");var stem=decodeURIComponent((location.pathname.split("/").pop()||"")
-.replace(/\\.html?$/,"").replace(/[-_]+/g," ")).trim();if(a&&stem&&stem!=="index"){a.href=a.getAttribute("href")+"?q="
-+encodeURIComponent(stem);a.textContent=(a.getAttribute("data-label")||"{query}").replace("{query}",stem);}})();</script>"""
+# At the end of <body>: the address asked for, and the search link with the missing page's name as its query.
+FILL = """<script>(function(){var s=window.__sgNotFound;if(!s)return;var code=document.getElementById("sg-notfound-path");
+if(code){code.textContent=decodeURI(s.from);code.parentElement.hidden=false;}var a=document.getElementById("sg-notfound-search");
+var stem=decodeURIComponent((s.from.split("/").pop()||"").replace(/\\.html?$/,"").replace(/[-_]+/g," ")).trim();
+if(a&&stem&&stem!=="index"&&stem!=="404"){a.href=a.getAttribute("href")+"?q="+encodeURIComponent(stem);
+a.textContent=(a.getAttribute("data-label")||"{query}").replace("{query}",stem);}})();</script>"""
 
 _BUNDLE = re.compile(r'<script src="[^"]*assets/javascripts/bundle\.[^"]*"')
 
@@ -59,8 +66,10 @@ def fallback_root(site_url: str | None) -> str:
 
 def with_scripts(page: str, langs: list[str], lang: str, releases: list[str], release: str, root: str) -> str:
     """The language's generated 404 with its base, config and fill scripts."""
-    data = json.dumps({"langs": langs, "lang": lang, "releases": releases, "release": release,
-                       "fallback": root}, separators=(",", ":"))
+    title = re.search(r"<h1[^>]*>(.*?)</h1>", page, re.S)
+    data = json.dumps({"langs": langs, "lang": lang, "releases": releases, "release": release, "fallback": root,
+                       "title": re.sub(r"<[^>]+>", "", title.group(1)).strip() if title else "404"},
+                      separators=(",", ":"), ensure_ascii=False)
     i = page.find("<head>")
     if i < 0:
         return page
