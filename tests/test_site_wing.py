@@ -28,7 +28,8 @@ def test_site_modules_import_one_way_only() -> None:
     assert _imports("options") == set()
     assert _imports("language") == {"options"}
     assert _imports("searchindex") == set()
-    assert _imports("plugin") == {"build", "inputs", "language", "options", "releases", "searchindex", "serve"}
+    assert _imports("notfound") == set()
+    assert _imports("plugin") == {"build", "inputs", "language", "notfound", "options", "releases", "searchindex", "serve"}
 
 
 def test_serve_uses_no_private_field_of_the_plugin() -> None:
