@@ -57,7 +57,11 @@ def test_the_two_release_build_succeeds_and_no_page_exceeds_the_budget(two_relea
     changes = two_release_build / NEW / "en" / "changes.html"
     assert changes.stat().st_size < BUDGET // 2 and "sg-diff" not in changes.read_text(encoding="utf-8")  # no diffs
     for name in ("404.html", f"{NEW}/404.html", f"{NEW}/en/404.html", f"{NEW}/zh/404.html", f"{OLD}/zh/404.html"):
-        assert (two_release_build / name).is_file(), name
+        boot = (two_release_build / name).read_text(encoding="utf-8")
+        assert "<link" not in boot and "src=" not in boot, f"{name} loads something: it must work at any address"
+    for release in (OLD, NEW):
+        for lang in ("en", "zh"):
+            assert (two_release_build / release / lang / "not-found.html").is_file()
 
 
 def test_changes_summary_counts_filter_and_links(two_release_site: Site, tab: Tab, diff: dict[str, Any]) -> None:
@@ -301,22 +305,27 @@ def test_screenshots_of_the_chinese_and_english_pages(two_release_site: Site, ta
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_missing_page_under_a_sub_path_gets_a_styled_404_in_its_language(two_release_subpath: Site, tab: Tab,
                                                                           lang: str) -> None:
+    """Served like GitHub Pages (the site root's 404.html for any missing address) under /docs/pto/."""
     page = tab.page
-    resp = page.goto(two_release_subpath.abs(f"{NEW}/{lang}/tile/no-such-class/TFOO.html"), wait_until="networkidle")
+    asked = f"{NEW}/{lang}/tile/no-such-class/TFOO.html"
+    resp = page.goto(two_release_subpath.abs(asked), wait_until="commit")
     assert resp is not None and resp.status == 404
+    page.wait_for_url(re.compile(r"/not-found\.html\?from="))
+    page.wait_for_load_state("networkidle")
+    assert page.url.startswith(two_release_subpath.abs(f"{NEW}/{lang}/not-found.html?from="))
     assert not tab.failed_requests, tab.failed_requests
     header = page.locator(".md-header").evaluate("e => getComputedStyle(e).backgroundColor")
     assert header not in ("rgba(0, 0, 0, 0)", "transparent"), "unstyled: material's stylesheet did not load"
-    h1 = page.locator(".sg-page > h1").inner_text()
-    assert h1 == ("Page not found" if lang == "en" else "页面未找到"), h1
-    search_link = page.locator("#sg-notfound-search")
-    assert search_link.get_attribute("href").endswith("index.html?q=TFOO")
-    index = page.locator(".sg-notfound-links a").nth(1)
-    with page.expect_navigation():
-        index.click()
-    assert page.url == two_release_subpath.abs(f"{NEW}/{lang}/instructions/index.html")
-    page.goto(two_release_subpath.abs(f"{OLD}/{lang}/nothing-here.html"), wait_until="networkidle")
-    assert f"/{OLD}/" in page.locator(".md-version__current").inner_text() or OLD in page.content()
-    page.goto(two_release_subpath.abs(f"{NEW}/{lang}/tile/no-such-class/TFOO.html"), wait_until="networkidle")
+    assert page.locator(".sg-page > h1").inner_text() == ("Page not found" if lang == "en" else "页面未找到")
+    assert page.locator("#sg-notfound-path").inner_text() == "/docs/pto/" + asked
+    assert page.locator("#sg-notfound-search").get_attribute("href").endswith("index.html?q=TFOO")
     shot(page, f"404-{lang}")
+    with page.expect_navigation():
+        page.locator(".sg-notfound-links a").nth(1).click()
+    assert page.url == two_release_subpath.abs(f"{NEW}/{lang}/instructions/index.html")
+    # an address in the older release gets the older release's page; one naming no release, the newest's
+    page.goto(two_release_subpath.abs(f"{OLD}/{lang}/nothing-here.html"), wait_until="commit")
+    page.wait_for_url(re.compile(rf"/{re.escape(OLD)}/{lang}/not-found\.html\?from="))
+    page.goto(two_release_subpath.abs("nothing-at-all"), wait_until="commit")
+    page.wait_for_url(re.compile(rf"/docs/pto/{re.escape(NEW)}/en/not-found\.html\?from="))
     assert not tab.page_errors, tab.page_errors

@@ -1,10 +1,10 @@
-"""The "page not found" page of each language (``<lang>/404.md``): what to do next, in the reader's language.
+"""The "page not found" page of each language (``<lang>/not-found.md``): what to do next, in the reader's language.
 
-A host serves it for any address the site lacks, at any depth, so its relative
-links only work once the site wing has given it a ``<base>`` computed from the
-address asked for (:mod:`specgen.site.notfound`). It links the search (with the
-missing page's name as the query), the instruction index and the home page, and
-on a multi-release site every release. It is never a search result.
+Every ``404.html`` of the site sends a reader here with the address asked for
+(``?from=``; :mod:`specgen.site.notfound`), so this is an ordinary page at its
+own address under any sub-path. It links the search (the site wing's script
+makes the missing page's name its query), the instruction index and the home
+page, and on a multi-release site every release. It is never a search result.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from ..pages import Ctx, PageKind, PagePlan
 from ..plan import Planning, Search
 from .instruction_index import instruction_index_uri
 
-URI = "404.md"  # below each language directory
+URI = "not-found.md"  # below each language directory
 
 
 def notfound_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
