@@ -83,15 +83,12 @@ def test_changes_summary_counts_filter_and_links(two_release_site: Site, tab: Ta
     assert page.locator("#changes-table tbody tr:not([hidden])").count() == want
     shot(page, "changes-en")
     # a removed instruction links to its page in the older release, which exists
-    removed = diff["removed"][0]
-    link = page.locator(f"#change-{re.sub(r'[^A-Za-z0-9_.-]', '-', removed)} a").first
     page.goto(two_release_site.abs(f"{NEW}/en/changes.html"), wait_until="load")
     href = page.locator("#changes-table tbody tr[data-kind=removed] a").first.get_attribute("href")
     assert href and f"../../{OLD}/en/" in href, href
     with page.expect_navigation():
         page.locator("#changes-table tbody tr[data-kind=removed] a").first.click()
     assert f"/{OLD}/en/" in page.url and page.locator("h1").first.inner_text().strip() == diff["removed"][0]
-    assert link is not None
     assert not tab.page_errors, tab.page_errors
 
 
@@ -101,7 +98,6 @@ def test_an_instructions_changes_are_collapsed_coloured_unified_diffs(two_releas
     page.goto(two_release_site.abs(tmul(two_release_site, NEW)), wait_until="load")
     line = page.locator(".sg-changes-line")
     assert line.is_visible() and "ASL body" in line.inner_text()
-    section = page.locator("#changes ~ .sg-diff-box").first
     body = page.locator("details#diff-body")
     assert body.count() == 1 and body.get_attribute("open") is None  # collapsed
     body.locator("summary").click()
@@ -117,7 +113,7 @@ def test_an_instructions_changes_are_collapsed_coloured_unified_diffs(two_releas
     assert "Not compared" in text and all(k in tmul_change["not_compared"] for k in ("operands",))
     page.locator("#changes").scroll_into_view_if_needed()
     shot(page, "instruction-changes-en")
-    assert section is not None and not tab.page_errors, tab.page_errors
+    assert not tab.page_errors, tab.page_errors
 
 
 def test_an_older_release_says_so_and_links_the_same_page(two_release_site: Site, tab: Tab) -> None:
@@ -189,8 +185,8 @@ def test_a_first_visit_to_tmul_does_not_fetch_the_index_until_search_is_used(two
     page.wait_for_timeout(300)
     page.wait_for_load_state("networkidle")
     assert index and index[0].endswith("/search/search_index.json"), index
-    print(f"first visit to {NEW} TMUL: {transferred} bytes, DOM nodes "
-          f"{page.evaluate('document.getElementsByTagName(\"*\").length')}")
+    nodes = page.evaluate("document.getElementsByTagName('*').length")
+    print(f"first visit to {NEW} TMUL: {transferred} bytes, {nodes} elements")
 
 
 ENGLISH_WALK = """() => {
@@ -235,7 +231,7 @@ def test_instruction_page_order_title_and_wide_tables(two_release_site: Site, ta
     assert order.index("semantics") < order.index("records") and order.index("semantics") < order.index("asl")
     h1 = page.locator(".sg-page > h1").evaluate(
         "e => { const s = getComputedStyle(e); return [parseInt(s.fontWeight), s.color]; }")
-    assert h1[0] >= 600 and h1[1] in ("rgba(0, 0, 0, 0.87)", "rgb(0, 0, 0)") or h1[0] >= 600, h1
+    assert h1[0] >= 600 and "0.54" not in h1[1], h1  # bold, not material's 54 % grey
     top = page.locator("figure.sg-diagram").first.evaluate("e => e.getBoundingClientRect().top + window.scrollY")
     assert top < 1000, top
     shot(page, "tmul-en")
