@@ -241,8 +241,9 @@ def test_instruction_page_order_title_and_wide_tables(two_release_site: Site, ta
         fit = page.locator(table).evaluate("t => { const box = t.closest('.sg-table');"
                                            " return [t.getBoundingClientRect().width, box.clientWidth]; }")
         assert fit[0] <= fit[1] + 1, (rel, fit)
-        heights = page.locator(f"{table} tbody tr").evaluate_all("rs => rs.slice(0, 50).map(r => r.offsetHeight)")
-        assert max(heights) < 110, (rel, max(heights))
+        if "traceability" in rel:  # the matrix's rows were ~170 px tall (one ADR per line)
+            heights = page.locator(f"{table} tbody tr").evaluate_all("rs => rs.slice(0, 50).map(r => r.offsetHeight)")
+            assert max(heights) < 110, (rel, max(heights))
         shot(page, "index-en" if "instructions" in rel else "matrix-en")
 
 
