@@ -28,9 +28,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from specgen.executor.executor import Executor, RunError, TileInput  # noqa: E402
 from specgen.loader import load_spec
-from specgen.examples.executor import Executor, RunError, TileInput  # noqa: E402
-from specgen.examples.program import parse_program  # noqa: E402
+from specgen.program.reader import parse_program  # noqa: E402
 
 
 def program(cols: int, rows: int, size: int) -> str:

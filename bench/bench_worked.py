@@ -4,7 +4,7 @@
 
 * cold: a fresh process with an empty cache directory loads the spec and its vocabulary (not counted:
   the build's examples gate has read both before the worked examples start) and generates and
-  executes every worked example (:func:`specgen.examples.worked.worked_examples`): the interpreter
+  executes every worked example (:func:`specgen.worked.generator.worked_examples`): the interpreter
   index, the compile, the ADMITTED DataTypes and every run. This is what a cold ``specgen build`` adds.
 * warm: a fresh process on the cache the cold run left: nothing changed, so every entry comes from the
   pack (this is what a build where nothing changed adds).
@@ -52,7 +52,7 @@ def child(mode: str, root: Path) -> dict[str, object]:
                 hashlib.sha256((Path(root) / rel).read_bytes()).hexdigest()
                 n += 1
         return {"wall": time.perf_counter() - t1, "files": n, "load": load}
-    from specgen.examples.worked import worked_examples
+    from specgen.worked.generator import worked_examples
     t1, c1 = time.perf_counter(), time.process_time()
     suite = worked_examples(graph)
     return {"wall": time.perf_counter() - t1, "cpu": time.process_time() - c1, "load": load,

@@ -1,4 +1,4 @@
-"""atheris harness: text -> block-program parser (``specgen.examples.program.parse_program``).
+"""atheris harness: text -> block-program parser (``specgen.program.reader.parse_program``).
 
 A malformed program must raise ProgramError (located), nothing else.
 
@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import line_count, run, seeds  # noqa: E402
 
 with atheris.instrument_imports():
-    from specgen.examples.program import ProgramError, parse_program
+    from specgen.program.reader import ProgramError, parse_program
 
 
 def test_one(data: bytes) -> None:

@@ -10,6 +10,7 @@ is still a dependency, and a lazy circle is still a circle.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -25,8 +26,9 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("loader", ("specgen.loader",)),
     ("graph", ("specgen.graph",)),
     ("domain", ("specgen.check", "specgen.resultcache", "specgen.trace", "specgen.manifest", "specgen.encoding",
-                "specgen.asl", "specgen.examples", "specgen.render", "specgen.report", "specgen.schema",
-                "specgen.vocabulary", "specgen.prose", "specgen.diff")),
+                "specgen.asl", "specgen.catalog_asl", "specgen.program", "specgen.executor", "specgen.examples",
+                "specgen.worked", "specgen.render", "specgen.report", "specgen.schema", "specgen.vocabulary",
+                "specgen.prose", "specgen.diff")),
     ("site", ("specgen.site",)),
     ("cli", ("specgen.cli", "specgen.__main__")),
 ]
@@ -39,10 +41,15 @@ DOMAIN: dict[str, set[str]] = {
     "trace": set(),
     "manifest": {"check"},
     "encoding": set(),
-    "asl": {"encoding", "vocabulary"},  # the generated shards assemble words with encoding's one function
-    "examples": {"asl", "encoding", "vocabulary", "prose"},
+    # the interpreter parses the ASL catalog_asl writes; catalog_asl never imports the interpreter
+    "asl": {"catalog_asl"},
+    "catalog_asl": {"encoding", "vocabulary"},  # the shards assemble words with encoding's one function
+    "program": {"vocabulary"},  # the block-program language: syntax only, meanings are the executor's
+    "executor": {"program", "asl", "catalog_asl", "encoding", "vocabulary"},  # runs programs on the spec's ASL
+    "examples": {"executor", "program", "asl", "vocabulary", "prose"},  # the spec's checked examples
+    "worked": {"examples", "executor", "program", "asl", "encoding", "vocabulary", "prose"},  # generated examples
     "diff": {"asl", "encoding", "vocabulary", "prose"},  # what changed between two releases
-    "render": {"encoding", "examples", "trace", "vocabulary", "prose", "diff", "asl"},  # linked pseudocode
+    "render": {"encoding", "examples", "worked", "trace", "vocabulary", "prose", "diff", "asl"},  # asl: linked pseudocode
     "report": set(),
     "schema": {"report"},
 }
@@ -214,6 +221,31 @@ def test_imports_follow_the_architecture() -> None:
 def test_every_domain_package_is_in_the_table() -> None:
     units = {layer_of(m)[1] for m in MODULES if LAYERS[layer_of(m)[0]][0] == "domain"}
     assert units == set(DOMAIN)
+
+
+# The rooms issue 29 drew: each package's docstring opens with one sentence saying what it is and
+# which domain packages it may import, and that list is the table's.
+ROOMS = ("asl", "catalog_asl", "program", "executor", "examples", "worked")
+
+
+def said_imports(doc: str) -> set[str]:
+    """The domain packages listed after "may import" in the first sentence (the list ends at another word)."""
+    first = " ".join(re.split(r"\.(?:\s|$)", doc, maxsplit=1)[0].split())  # one line, single spaces
+    assert "may import" in first, f"the first sentence says what the package may import: {first!r}"
+    named: set[str] = set()
+    for word in re.findall(r"[a-z_]+|,", first.split("may import", 1)[1]):
+        if word in DOMAIN:
+            named.add(word)
+        elif word not in (",", "and"):
+            break
+    return named
+
+
+@pytest.mark.parametrize("room", ROOMS)
+def test_each_room_says_what_it_may_import(room: str) -> None:
+    doc = ast.get_docstring(ast.parse((PKG / room / "__init__.py").read_text(encoding="utf-8")))
+    assert doc, f"specgen/{room}/__init__.py says what the package is"
+    assert said_imports(doc) == DOMAIN[room]
 
 
 @pytest.mark.parametrize("source, expected", [

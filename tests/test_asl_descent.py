@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 
 from specgen.asl import ASLError
+from specgen.asl import catalog_modules
 from specgen.asl.ast import Node
 from specgen.asl.descent import Reject, parse_module
 from specgen.asl.parser import parse_source, parse_source_lark
-from specgen.asl import synth
 from specgen.loader import load_spec
 
 
@@ -74,8 +74,8 @@ def test_generated_asl_parses_identically(bundled_root: Path, monkeypatch: pytes
         seen.append((text, path))
         return parse_module(text, path)
 
-    monkeypatch.setattr(synth, "_parse", record)
-    synth.generated_modules(load_spec(bundled_root))
+    monkeypatch.setattr(catalog_modules, "_parse", record)
+    catalog_modules.generated_modules(load_spec(bundled_root))
     assert len(seen) >= 4
     for text, path in seen:
         _assert_same(text, path)

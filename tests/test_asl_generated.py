@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 from specgen.asl import Interpreter, interpreter_for, parse_source
-from specgen.asl.gen_commands import command_forms_asl, tile_selectors
-from specgen.asl.gen_scalar import _decode_runs, _with_agu
-from specgen.asl.gen_tile_dispatch import tile_dispatch_asl
 from specgen.asl.profiles import get_profile
 from specgen.asl.values import Bits
+from specgen.catalog_asl.command_forms import command_forms_asl, tile_selectors
+from specgen.catalog_asl.scalar_forms import _decode_runs, _with_agu
+from specgen.catalog_asl.tile_dispatch import tile_dispatch_asl
 from specgen.loader import load_spec
 
 REPO = Path(__file__).resolve().parents[1]
@@ -242,7 +242,7 @@ type ScalarFieldSignedness of enumeration {ScalarField_Unsigned, ScalarField_Sig
 
 
 def test_scalar_decoder_assembles_operands_by_pieces_and_projects_agu_data():
-    from specgen.asl.gen_scalar import scalar_forms_asl
+    from specgen.catalog_asl.scalar_forms import scalar_forms_asl
 
     text = _SCALAR_SUPPORT + scalar_forms_asl(_SCALAR)
     text = text.replace("readonly func ScalarRegisterOperandsLegal", "readonly func _Unused")
@@ -268,7 +268,7 @@ def test_scalar_decoder_assembles_operands_by_pieces_and_projects_agu_data():
 
 
 def test_system_register_access_from_catalog():
-    from specgen.asl.gen_sysregs import system_registers_asl
+    from specgen.catalog_asl.system_registers import system_registers_asl
 
     cat = {"registers": [{"access": "RO", "address": "0x0023", "name": "V", "scope": "base"},
                          {"access": "WO", "low_index": "0xF0A", "name": "E_ACRn", "scope": "context-family"},
@@ -289,7 +289,7 @@ def test_system_register_access_from_catalog():
 def test_agu_shards_for_the_corpus_catalog_parse_and_cover_every_agu_form(corpus):
     import json
 
-    from specgen.asl.gen_scalar_shards import scalar_shards_asl
+    from specgen.catalog_asl.scalar_shards import scalar_shards_asl
 
     cat = json.loads((corpus / "spec/catalog/scalar-forms.json").read_text())
     text = scalar_shards_asl(cat)
@@ -305,7 +305,7 @@ def test_agu_shards_for_the_corpus_catalog_parse_and_cover_every_agu_form(corpus
 
 
 def test_bru_condition_mapping_and_oracle():
-    from specgen.asl.gen_bru_shards import condition_of, holds
+    from specgen.catalog_asl.bru_shards import condition_of, holds
 
     assert condition_of("CMP.LTU", False) == "LTU"
     assert condition_of("HL.SETC.NEI", True) == "NE"
@@ -320,8 +320,8 @@ def test_bru_condition_mapping_and_oracle():
 def test_bru_and_fsu_shards_for_the_corpus_catalog_parse(corpus):
     import json
 
-    from specgen.asl.gen_bru_shards import bru_shards_asl
-    from specgen.asl.gen_fsu_shards import fsu_shards_asl
+    from specgen.catalog_asl.bru_shards import bru_shards_asl
+    from specgen.catalog_asl.fsu_shards import fsu_shards_asl
 
     cat = json.loads((corpus / "spec/catalog/scalar-forms.json").read_text())
     bru, fsu = bru_shards_asl(cat), fsu_shards_asl(cat)
@@ -339,7 +339,7 @@ def test_bru_and_fsu_shards_for_the_corpus_catalog_parse(corpus):
 
 
 def test_fsu_oracles_follow_the_model_not_ieee():
-    from specgen.asl.gen_fsu_oracle import compare, convert_source, fused, minmax, raw_carrier, unary
+    from specgen.catalog_asl.fsu_oracle import compare, convert_source, fused, minmax, raw_carrier, unary
 
     qnan, one, two = 0x7FF8000000000000, 0x3FF0000000000000, 0x4000000000000000
     assert compare("NE", False, qnan, one, False) == (False, 0)  # any NaN: every relation false
@@ -372,7 +372,7 @@ def test_timed_tile_entry_ticks_once_per_attempt(corpus):
 def test_bru_jump_shards_for_the_corpus_catalog(corpus):
     import json
 
-    from specgen.asl.gen_bru_jumps import _Jump, jump_shards_asl
+    from specgen.catalog_asl.bru_jumps import _Jump, jump_shards_asl
 
     cat = json.loads((corpus / "spec/catalog/scalar-forms.json").read_text())
     text = jump_shards_asl(cat)
@@ -391,8 +391,8 @@ def test_bru_jump_shards_for_the_corpus_catalog(corpus):
 def test_canonical_sweeps_parse_and_slices_partition_the_transfers(corpus):
     import json
 
-    from specgen.asl.gen_canonical import Catalog, canonical_asl
-    from specgen.asl.gen_canonical_sys import _Sys, sys_canonical_asl, transfers
+    from specgen.catalog_asl.canonical import Catalog, canonical_asl
+    from specgen.catalog_asl.canonical_sys import _Sys, sys_canonical_asl, transfers
 
     cat = json.loads((corpus / "spec/catalog/scalar-forms.json").read_text())
     regs = json.loads((corpus / "spec/catalog/system-registers.json").read_text())

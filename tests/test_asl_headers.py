@@ -9,7 +9,7 @@ import pytest
 from specgen.asl.headers import Header, scan_headers
 from specgen.asl.index import parse_cached
 from specgen.asl.static import headers_of
-from specgen.asl.synth import generated_sources
+from specgen.catalog_asl.sources import generated_sources
 from specgen.loader import load_spec
 
 

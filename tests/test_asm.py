@@ -22,12 +22,12 @@ from specgen.encoding.asm import AsmError, assemble_command, candidates, disasse
 from specgen.encoding.decode import decode, primary_matches, specializes
 from specgen.encoding.from_spec import spec_encodings
 from specgen.encoding.model import Encoding, EncodingSet
-from specgen.examples.executor import register_name
-from specgen.examples.program import parse_program
-from specgen.examples.syntax import named_bstart, spells
-from specgen.examples.words import pe_mode_table
+from specgen.executor.executor import register_name
+from specgen.executor.words import pe_mode_table
 from specgen.graph import SpecGraph
 from specgen.loader import load_spec
+from specgen.program.reader import parse_program
+from specgen.program.syntax import named_bstart, spells
 from specgen.vocabulary import Vocabulary, vocabulary_of
 
 Setup = tuple[EncodingSet, Vocabulary, dict[int, int], list[Encoding]]

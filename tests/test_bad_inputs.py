@@ -386,7 +386,7 @@ def test_hostile_example_runs_and_keeps_its_text(tmp_path: Path, bundled_vocabul
     run = run_cli("check", root)
     assert run.code == 0, run.out
     assert [f for f in json.loads(run.out)["findings"] if "hostile" in f["path"]] == []
-    from specgen.examples.program import parse_program
+    from specgen.program.reader import parse_program
     ex = json.loads(next((CASES_DIR / "hostile-example").rglob("*.json")).read_text(encoding="utf-8"))
     program = parse_program("\n".join(ex["program"]), bundled_vocabulary)
     assert not program.sketch

@@ -73,10 +73,10 @@ def test_a_sentence_the_engine_writes_says_its_own_english_text(bundled_root) ->
     import re as _re
 
     from specgen.diagnostics import Sentence, Span
-    from specgen.examples.faultsite import describe_chain
-    from specgen.examples.program import parse_program
-    from specgen.examples.runstate import Fault
-    from specgen.examples.syntax import Statement
+    from specgen.executor.faultsite import describe_chain
+    from specgen.program.reader import parse_program
+    from specgen.executor.runstate import Fault
+    from specgen.program.syntax import Statement
     from specgen.loader import load_spec
     from specgen.vocabulary import vocabulary_of
 

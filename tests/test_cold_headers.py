@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 
 from specgen.asl.ast import FuncDecl, GlobalDecl
+from specgen.asl.headers import scan_headers
 from specgen.asl.index import SpecIndex, build_index
 from specgen.asl.static import (_CALL_KINDS, _NAME_KINDS, _TYPE_KINDS, _walk, generated_headers, known_names,
                                 shards_matter, static_findings)
-from specgen.asl.headers import scan_headers
-from specgen.asl.synth import SHARD_PREFIXES, generated_sources
+from specgen.catalog_asl.sources import SHARD_PREFIXES, generated_sources
 from specgen.loader import load_spec
 
 RELEASES = ["0.58.3", "0.58.0"]

@@ -43,7 +43,7 @@ def test_a_caller_in_process_keeps_its_collector_and_nothing_frozen(tmp_path: Pa
 
 def test_a_cold_check_that_runs_no_program_imports_no_numpy(tmp_path: Path) -> None:
     """NumPy (≈0.15 s to import) serves programs and the canonical sweeps, neither of which a check of
-    units without runnable examples needs; a generator imported at the top of ``synth`` brought it back."""
+    units without runnable examples needs; a generator imported at the top of ``catalog_asl.sources`` brought it back."""
     code = ("import io, sys\nfrom specgen.cli import main\n"
             "rc = main(['check', '--root', sys.argv[1], '--no-examples'], io.StringIO(), io.StringIO())\n"
             "print(rc, sorted(m for m in ('numpy', 'ml_dtypes', 'lark') if m in sys.modules))\n")

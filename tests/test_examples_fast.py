@@ -21,10 +21,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from specgen.examples.datatypes import decode, encode
-from specgen.examples.executor import TileInput, executor_for
-from specgen.examples.program import parse_program
+from specgen.executor.datatypes import decode, encode
+from specgen.executor.executor import TileInput, executor_for
 from specgen.loader import load_spec
+from specgen.program.reader import parse_program
 from specgen.vocabulary import vocabulary_of
 
 BUNDLED = Path(__file__).resolve().parent.parent / "spec"

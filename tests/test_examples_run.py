@@ -12,12 +12,12 @@ from specgen.check import run_checks
 from specgen.cli import main
 from specgen.diagnostics import Severity
 from specgen.diagnostics import Span
-from specgen.examples.executor import TileInput, executor_for
-from specgen.examples.faultsite import fault_site
-from specgen.examples.program import parse_program
 from specgen.examples.results import example_results, run_suite
+from specgen.executor.executor import TileInput, executor_for
+from specgen.executor.faultsite import fault_site
 from specgen.graph import SpecGraph
 from specgen.loader import load_spec
+from specgen.program.reader import parse_program
 from specgen.prose import DataTypeSentence, datatype_sentence
 from specgen.vocabulary import Vocabulary
 
@@ -282,7 +282,7 @@ def test_execute_example_is_verified_on_the_page_api_and_a_wrong_value_is_caught
 
 def test_execute_illegal_operands_fault_at_the_predicate_and_write_nothing(bundled_root: Path,
                                                                           bundled_vocabulary: Vocabulary) -> None:
-    from specgen.examples.executor import TileInput
+    from specgen.executor.executor import TileInput
     t0 = TileInput("T0", "U32", 8, 4, 2, 2, ((3, 5), (7, 9)))
     t1 = TileInput("T1", "U16", 16, 4, 2, 2, ((1, 2), (3, 4)))  # another DataType: operands disagree
     run = executor_for(load_spec(bundled_root), "reference").run(parse_program("EXECUTE TMUL T0, T0, T0\n"
@@ -300,7 +300,7 @@ def test_execute_illegal_operands_fault_at_the_predicate_and_write_nothing(bundl
 
 
 def test_execute_unknown_mnemonic_cannot_run_and_names_it(bundled_root: Path, bundled_vocabulary: Vocabulary) -> None:
-    from specgen.examples.executor import RunError, TileInput
+    from specgen.executor.executor import RunError, TileInput
     t0 = TileInput("T0", "U32", 8, 4, 2, 2, ((3, 5), (7, 9)))
     with pytest.raises(RunError) as info:
         executor_for(load_spec(bundled_root), "reference").run(parse_program("EXECUTE TFOO T0, T0, T0", bundled_vocabulary), [t0])

@@ -3,7 +3,7 @@
 When ASL that specgen generates from the catalogs (the tile dispatch) raises ``Fault_TileLegality`` because
 a spec predicate returned FALSE, the site is the spec's ``return`` that decided that FALSE, found by
 re-running the predicate with its returns traced (``specgen.asl.returntrace``) and following the FALSE
-down (``specgen.examples.faultsite.deciding_chain``). The first tests run small ASL of their own through
+down (``specgen.executor.faultsite.deciding_chain``). The first tests run small ASL of their own through
 the interpreter (any spec's predicates, no named functions); the corpus tests compute every expected line
 from the spec file's text.
 """
@@ -19,10 +19,10 @@ import pytest
 
 from specgen.asl import Interpreter, parse_source
 from specgen.asl.returntrace import ReturnEvent, traced_calls, tracing
-from specgen.examples.executor import TileInput, executor_for
-from specgen.examples.faultsite import deciding_chain
-from specgen.examples.program import parse_program
+from specgen.executor.executor import TileInput, executor_for
+from specgen.executor.faultsite import deciding_chain
 from specgen.loader import load_spec
+from specgen.program.reader import parse_program
 from specgen.vocabulary import vocabulary_of
 
 PREDICATES = """\

@@ -21,10 +21,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from specgen.diagnostics import Finding, Severity
+from specgen.files import SpecFiles
 from specgen.loader.adrs import scan_adr
 from specgen.loader.asl_units import scan_unit
 from specgen.loader.avs import scan_test
-from specgen.files import SpecFiles
 from specgen.loader.jsonrec import parse_json, validate
 from specgen.models.adr import AdrFrontMatter
 from specgen.models.catalog import CATALOG_MODELS
@@ -258,7 +258,7 @@ PROGRAM_PIECES = st.sampled_from([
                       .map(lambda p: "\n".join(p)), st.text(max_size=200)))
 def test_block_program_parser(text: str, bundled_vocabulary: Vocabulary) -> None:
     """A malformed program is a located ProgramError, never another exception."""
-    program_mod = pytest.importorskip("specgen.examples.program")
+    program_mod = pytest.importorskip("specgen.program.reader")
     try:
         program = program_mod.parse_program(text, bundled_vocabulary, "examples/x.json")
     except program_mod.ProgramError as e:

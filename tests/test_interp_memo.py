@@ -183,8 +183,8 @@ def test_perturbation_changes_every_leaf_in_every_bit() -> None:
 @pytest.mark.corpus
 def test_corpus_reset_is_replayed_and_equals_a_real_run(corpus_root: Path) -> None:
     """ResetProfileState of the corpus: replayed, and from a dirty state equal to running it."""
+    from specgen.asl.catalog_modules import generated_modules
     from specgen.asl.session import interpreter_for
-    from specgen.asl.synth import generated_modules
     from specgen.loader import load_spec
 
     spec = load_spec(corpus_root)

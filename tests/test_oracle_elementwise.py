@@ -23,10 +23,10 @@ from hypothesis import strategies as st
 
 from oracle.elementwise import (FLOAT, INTEGER, OPS, Case, canonical_input, expected_tile, predicted_fault,
                                 types_for, width)
-from specgen.examples.executor import TileInput, executor_for
-from specgen.examples.program import parse_program
+from specgen.executor.executor import TileInput, executor_for
 from specgen.graph import SpecGraph
 from specgen.loader import load_spec
+from specgen.program.reader import parse_program
 from specgen.vocabulary import VOCABULARY
 
 pytestmark = [pytest.mark.corpus, pytest.mark.xdist_group("oracle-elementwise")]

@@ -21,11 +21,11 @@ from specgen.encoding.asm_template import disassemble_form, forms_of, shape_of
 from specgen.encoding.decode import decode, primary_matches
 from specgen.encoding.from_spec import spec_encodings
 from specgen.encoding.model import Encoding, EncodingSet
-from specgen.examples.executor import TileInput, executor_for, register_name
-from specgen.examples.program import ProgramError, parse_program
-from specgen.examples.scalar import destination_fields
+from specgen.executor.executor import TileInput, executor_for, register_name
+from specgen.executor.scalar import destination_fields
 from specgen.graph import SpecGraph
 from specgen.loader import load_spec
+from specgen.program.reader import ProgramError, parse_program
 from specgen.vocabulary import Vocabulary, vocabulary_of
 
 RELEASES = ("pto-spec-0.58.3", "pto-spec-0.58.0")

@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from specgen.examples.executor import TileInput, executor_for
-from specgen.examples.program import parse_program
-from specgen.vocabulary import vocabulary_of
+from specgen.executor.executor import TileInput, executor_for
 from specgen.loader import load_spec
+from specgen.program.reader import parse_program
+from specgen.vocabulary import vocabulary_of
 
 pytestmark = pytest.mark.corpus
 

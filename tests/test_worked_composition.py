@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from specgen.examples.composition import is_block_program, read_template
-from specgen.examples.program import parse_program
-from specgen.examples.seeds import edge_values, seed_of, source_words
-from specgen.examples.syntax import ProgramError
+from specgen.program.reader import parse_program
+from specgen.program.syntax import ProgramError
 from specgen.vocabulary import Vocabulary
+from specgen.worked.composition import is_block_program, read_template
+from specgen.worked.seeds import edge_values, seed_of, source_words
 
 TMUL = ["BSTART.VEC TMUL, DataType", "B.DATR PadValue (optional)", "B.DIM LB0=ValidCol",
         "B.DIM LB1=ValidRow (optional)", "B.DIM LB2=Col (optional)",

@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 from markupsafe import escape
 
-from specgen.examples.worked import WORKED, Generator, WorkedSuite, worked_examples
 from specgen.graph import SpecGraph
 from specgen.loader import load_spec
 from specgen.render import RenderOptions, render_site
 from specgen.render.i18n import Messages
 from specgen.site.build import load_graph
+from specgen.worked.generator import WORKED, Generator, WorkedSuite, worked_examples
 
 TMUL_PAGE = "tile/elementwise-tile-tile/arithmetic/TMUL"
 W64 = (1 << 64) - 1
@@ -60,7 +60,7 @@ def test_corpus_tmul_has_an_executed_example_with_edges_words_and_tiles(corpus_r
     # 0.58.3 rejects the B.DATR PadValue short form for TMUL; the page says so with the ASL line
     assert any(a.pad == "Max" and "Fault_TileLegality" in a.problem and "tile-schema.asl" in a.problem
                for a in tmul.attempts)
-    assert suite.entries["TNEG"].examples and suite.entries["TMATMUL"].examples  # tests/test_worked_spell.py
+    assert suite.entries["TNEG"].examples and suite.entries["TMATMUL"].examples  # tests/test_worked_named_bstart.py
     pages = _pages(graph, suite)
     for lang in ("en", "zh"):
         page = pages[f"{lang}/{TMUL_PAGE}.md"]

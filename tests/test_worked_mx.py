@@ -1,7 +1,7 @@
 """Worked examples for 0.58.0's six MX matrix forms (TMATMUL_MX, TGEMV_MX and their ACC/BIAS forms).
 
 Their operand-legality ASL (``TileOperandsLegal_<MN>``) names two scale operands besides the GEMM ones. The
-generator reads the predicate's text (``specgen/examples/operandchecks.py``): each scale's type (``== TileDataType_E8M0``),
+generator reads the predicate's text (``specgen/worked/operandchecks.py``): each scale's type (``== TileDataType_E8M0``),
 its extents (``left_scale``: M x ⌈K/32⌉, ``right_scale``: ⌈K/32⌉ x N), the Block's type (``selected_type ==
 TileDataType_FP32``) and the operand pair's types (``TileMXOperandPairLegal`` evaluated by the interpreter). The
 result is checked against a product computed here from the example's input words: the reference profile
@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from specgen.examples.operandchecks import OperandChecks, extent
-from specgen.examples.worked import Generator, WorkedSuite
 from specgen.graph import SpecGraph
 from specgen.loader import load_spec
+from specgen.worked.generator import Generator, WorkedSuite
+from specgen.worked.operandchecks import OperandChecks, extent
 from tilewords import valid_words as _words
 
 pytestmark = [pytest.mark.corpus, pytest.mark.xdist_group("oracle-elementwise")]

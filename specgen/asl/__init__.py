@@ -1,6 +1,5 @@
-"""An embedded ASL1 reference interpreter in pure Python.
-
-Parse, index and run a spec tree's ASL; no external toolchain.
+"""An embedded ASL1 reference interpreter in pure Python: parse, index and run a spec tree's ASL and the
+ASL specgen derives from its catalogs, no external toolchain; it may import catalog_asl only.
 
 Calling ASL from Python
 -----------------------
@@ -25,6 +24,9 @@ passed where a parameter is ``bits(N)`` are converted (modulo 2^N).
 
 Errors are :class:`ASLError` with ``.span`` (path, line, col), ``.kind``
 and ``.asl_stack`` (``(function, Span)`` pairs, outermost first).
+
+The ASL generated from the catalogs is written by :mod:`specgen.catalog_asl` and
+parsed here (:mod:`specgen.asl.catalog_modules`).
 
 Profiles (:mod:`specgen.asl.profiles`) replace named ASL functions with
 Python; the test runner is :mod:`specgen.asl.runner`; data-type legality

@@ -18,10 +18,10 @@ from ..cache import atomic_write, cache_dir
 from ..graph import Derived, SpecGraph
 from ..loader.tree import Spec
 from .ast import FuncDecl
+from .catalog_modules import generated_modules
 from .errors import ASLError
 from .interp import Interpreter
 from .session import interpreter_for
-from .synth import generated_modules
 
 PREFIX = "InstructionContractDataTypeLegal_"
 ENUM = "TileDataType"

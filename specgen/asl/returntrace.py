@@ -2,7 +2,7 @@
 
 A fault that ASL generated from the catalogs records (a legality predicate returned FALSE) is
 decided somewhere inside the spec's predicate; to name that line the executor runs the
-predicate again with its returns recorded (:mod:`specgen.examples.faultsite`).
+predicate again with its returns recorded (:mod:`specgen.executor.faultsite`).
 
 Tracing costs nothing when it is off: a traced function is a second compiled variant of its
 body (``return`` statements that call the recorder, see ``compile_stmt.s_return``), compiled

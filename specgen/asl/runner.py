@@ -32,12 +32,12 @@ from xml.sax.saxutils import quoteattr
 from ..loader import load_spec
 from ..loader.tree import Spec
 from ..models.located import AvsTest
+from .catalog_modules import generated_modules
 from .errors import ASLError, MissingFunction, bounded_stack
 from .index import build_index, parse_cached
 from .interp import Interpreter
 from .profiles import get_profile
 from .session import interpreter_for
-from .synth import generated_modules
 from .values import show
 
 STATUSES = ("passed", "failed", "error")

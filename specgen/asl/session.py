@@ -11,9 +11,9 @@ from typing import Any, Iterable
 
 from ..loader.tree import Spec
 from .ast import Module
+from .catalog_modules import generated_modules
 from .index import build_index
 from .interp import Interpreter
-from .synth import generated_modules
 
 
 def interpreter_for(spec: Spec, *, generated: Iterable[Module] | None = None, **kw: Any) -> Interpreter:

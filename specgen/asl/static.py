@@ -31,18 +31,19 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from ..cache import cache_dir, read_pickle, write_pickle
+from ..catalog_asl.sources import SHARD_PREFIXES, generated_sources
 from ..diagnostics import Finding, Severity
 from ..graph import Derived, SpecGraph
 from ..loader.tree import Spec
 from .ast import Decl, FuncDecl, GlobalDecl, Module, Node, TypeDecl
+from .catalog_modules import generation_findings
 from .compile_stmt import collect_locals
 from .errors import ASLError
 from .generated_names import looks_like_member
 from .headers import Header, scan_headers
 from .index import SpecIndex, build_index, parse_cached
-from .stdlib import BUILTINS
-from .synth import SHARD_PREFIXES, generated_sources, generation_findings
 from .static_types import return_kinds, type_mismatches
+from .stdlib import BUILTINS
 
 _NAME_KINDS = ("e_var", "l_var")
 _CALL_KINDS = ("e_call", "s_call")
@@ -66,7 +67,9 @@ def _version() -> str:
     if _VERSION is None:
         h = hashlib.sha256()
         here = Path(__file__).parent
-        for p in sorted([here / "static.py", here / "static_types.py", here / "synth.py", here / "headers.py", *here.glob("gen_*.py")]):
+        derived = here.parent / "catalog_asl"
+        for p in sorted([here / "static.py", here / "static_types.py", here / "catalog_modules.py", here / "headers.py",
+                         *derived.glob("*.py")]):
             h.update(p.read_bytes())
         _VERSION = h.hexdigest()[:16]
     return _VERSION
@@ -127,7 +130,7 @@ def _scan_sources(sources: list[tuple[str, str]]) -> list[Header]:
 def shards_matter(index: SpecIndex, decoders: Iterable[Header]) -> bool:
     """Whether a validation shard's declarations could change a finding of the units ``index`` holds.
 
-    Every name a shard declares starts with one of :data:`~specgen.asl.synth.SHARD_PREFIXES`,
+    Every name a shard declares starts with one of :data:`~specgen.catalog_asl.sources.SHARD_PREFIXES`,
     so a shard can matter only to a unit that uses such a name (it resolves it, or adds an
     arity or a result to a call of it), or through the "did you mean" of a capitalised name
     nothing else defines, which names a definition with the same first letter (:func:`_near`).

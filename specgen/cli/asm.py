@@ -36,9 +36,9 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """1 when the program does not parse or a command has no form that takes its operands."""
     from ..encoding.asm import AsmError, assemble_command
     from ..encoding.asm_template import assemble_text
-    from ..examples.program import ProgramError, parse_program
-    from ..examples.scalar import assemble_template
+    from ..executor.scalar import assemble_template
     from ..loader import RootError, load_spec
+    from ..program.reader import ProgramError, parse_program
     from ..vocabulary import vocabulary_of
 
     text = sys.stdin.read() if args.text == "-" else args.text
@@ -105,7 +105,7 @@ def _template_commands(es: EncodingSet, text: str, shown: str, block_error: str,
     """Commands the block syntax does not read, each assembled from its form's catalog template."""
     from ..encoding.asm import AsmError
     from ..encoding.asm_template import assemble_text, forms_of
-    from ..examples.syntax import spells
+    from ..program.syntax import spells
     rows: list[dict[str, object]] = []
     for n, line in enumerate(text.replace(";", "\n").splitlines(), 1):
         cmd = re.split(r"(?:^|(?<=\s))#", line, maxsplit=1)[0].strip()  # ``t#1`` is a register, `` # …`` a comment
@@ -141,5 +141,5 @@ def _write(rows: list[dict[str, object]], fmt: str, out: TextIO) -> int:
 def _pe_modes(spec: object) -> dict[int, int]:
     """The spec's PE mask -> PEMode table, read by running its ASL (only when a B.IOT needs it)."""
     from ..asl import interpreter_for
-    from ..examples.words import pe_mode_table
+    from ..executor.words import pe_mode_table
     return pe_mode_table(interpreter_for(spec))  # type: ignore[arg-type]

@@ -87,7 +87,7 @@ def _variant_block(spec: Spec, es: EncodingSet, enc: Encoding, values: dict[str,
     from ..encoding.asm import disassemble, variant_carrier
     if not enc.variant or (enc.kind != "command-form" and variant_carrier(es, enc) is None):
         return ""
-    from ..examples.runstate import register_name
+    from ..executor.runstate import register_name
     from ..vocabulary import vocabulary_of
     vocabulary = vocabulary_of(spec)
 

@@ -20,7 +20,7 @@ from .common import positive_int, report_unusable, root_arg
 from .exitcodes import ExitCode
 
 if TYPE_CHECKING:
-    from ..examples.executor import RunResult, TileState
+    from ..executor.executor import RunResult, TileState
 
 COLLECT = True  # runs long or runs spec code without bound: keep the cyclic collector (see specgen.cli)
 NAME = "run"
@@ -48,14 +48,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Run FILE; print the resulting Tiles (table or JSON); see the module docstring for exit codes."""
     from ..asl.profiles import PROFILES
-    from ..examples.executor import RunError, executor_for
     from ..examples.model import ExampleFile, ExampleFormatError
     from ..examples.model import program_position
-    from ..examples.program import ProgramError, parse_program
-    from ..loader import RootError, load_spec
-    from ..vocabulary import vocabulary_of
     from ..examples.runfile import load_tiles, parse_loose_example, tiles_file
     from ..examples.verify import verify
+    from ..executor.executor import RunError, executor_for
+    from ..loader import RootError, load_spec
+    from ..program.reader import ProgramError, parse_program
+    from ..vocabulary import vocabulary_of
 
     name = args.file
     shown = "<stdin>" if name == "-" else name
@@ -195,9 +195,9 @@ def run_json(result: RunResult) -> dict[str, object]:
 
 def print_table(result: RunResult, out: TextIO, elapsed: float) -> None:
     """The steps, the fault, then every output Tile as values over raw words."""
-    from ..examples.scalar import SCALAR_ENTRY
     from ..encoding.asm_names import gpr_name
-    from ..examples.words import COMMAND_ENTRY
+    from ..executor.scalar import SCALAR_ENTRY
+    from ..executor.words import COMMAND_ENTRY
     print(f"profile {result.profile}: {len(result.steps)} of {len(result.program.statements)} command(s) "
           f"run in {elapsed:.3f} s", file=out)
     for s in result.steps:

@@ -2,7 +2,7 @@
 
 The exact inverse of :func:`specgen.encoding.decode.decode`: a command
 (its mnemonic and the fields the program parser read, see
-:mod:`specgen.examples.statements`) selects the encodable form whose
+:mod:`specgen.program.statements`) selects the encodable form whose
 assembly template has the same operands, and each operand is written into
 the field the template names. Nothing here knows a bit position or a code:
 forms, fields, widths and constraints are the catalog's; DataType and PadValue

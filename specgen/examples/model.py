@@ -15,10 +15,10 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
+from ..executor.datatypes import ValueError_, encode
+from ..executor.executor import TileInput, register_index
 from ..files import MAX_JSON_DEPTH, json_too_deep
 from ..vocabulary import DataType, Vocabulary
-from .datatypes import ValueError_, encode
-from .executor import TileInput, register_index
 
 Number = Union[int, float]
 Cell = Union[int, float, str]

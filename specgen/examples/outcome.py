@@ -1,7 +1,7 @@
 """What running one example produced, as the pages and the check read it (plain, picklable data).
 
 The runner (:mod:`specgen.examples.runner`) builds these from a
-:class:`~specgen.examples.executor.RunResult`; the on-disk pack
+:class:`~specgen.executor.executor.RunResult`; the on-disk pack
 (:mod:`specgen.examples.pack`) stores them between builds.
 """
 
@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..diagnostics import Finding
-from .executor import RunResult, TileState
-from .program import Program
-from .scalar import SCALAR_ENTRY
-from .words import COMMAND_ENTRY
+from ..executor.executor import RunResult, TileState
+from ..executor.scalar import SCALAR_ENTRY
+from ..executor.words import COMMAND_ENTRY
+from ..program.reader import Program
 
 
 @dataclass(frozen=True, slots=True)

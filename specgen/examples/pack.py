@@ -27,11 +27,12 @@ T = TypeVar("T")
 
 @functools.cache
 def _code_digest() -> str:
-    """The code a result depends on (this package, the interpreter, the vocabulary, and the reader and
-    loader that turn a file's bytes into the text the ASL runs on), read once per process."""
+    """The code a result depends on (the checked examples, the program language and executor, the
+    worked-example generator, the interpreter and the ASL it derives from the catalogs, the vocabulary,
+    and the reader and loader that turn a file's bytes into the text the ASL runs on), read once per process."""
     h = hashlib.sha256()
-    files = (sorted((_PACKAGE / "examples").glob("*.py")) + sorted((_PACKAGE / "asl").glob("*.py"))
-             + sorted((_PACKAGE / "loader").glob("*.py"))
+    packages = ("examples", "program", "executor", "worked", "asl", "catalog_asl", "loader")
+    files = ([p for pkg in packages for p in sorted((_PACKAGE / pkg).glob("*.py"))]
              + [_PACKAGE / "vocabulary.py", _PACKAGE / "prose.py", _PACKAGE / "files.py"])
     for p in files:
         h.update(p.read_bytes())

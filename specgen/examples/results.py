@@ -1,4 +1,4 @@
-"""Every example of a spec, run once per graph: the renderer's and the check's one entry point.
+"""The example results of a graph, computed once: the one door the renderer and the check read them through.
 
 :data:`run_suite` (a :class:`~specgen.graph.Derived` fact) runs them
 (:class:`~specgen.examples.runner.Runner`, cached on disk by

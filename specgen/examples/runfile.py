@@ -21,8 +21,8 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from ..executor.executor import TileInput
 from ..vocabulary import Vocabulary
-from .executor import TileInput
 from .model import ExampleFile, ExampleFormatError, TileData, parse_example
 
 

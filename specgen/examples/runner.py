@@ -1,4 +1,4 @@
-"""Every example of a spec, run once: results for the pages and findings for the check.
+"""How one spec's examples are run and judged: each program read, run and compared, a result per example.
 
 Two sources of examples:
 
@@ -26,16 +26,16 @@ from pathlib import Path
 
 from ..asl.legality import ADMITTED
 from ..diagnostics import Finding, Sentence, Severity
+from ..executor.executor import Executor, RunError, executor_for
 from ..graph import SpecGraph
 from ..models.instruction import InstructionHeader
 from ..models.located import AslUnit
+from ..program.reader import ProgramError, parse_program
 from ..prose import datatype_sentence
 from ..vocabulary import VOCABULARY
-from .executor import Executor, RunError, executor_for
 from .model import ExampleFormatError, line_of_key, parse_example, program_position
 from .outcome import ExampleResult, Suite, parsed_lines, result_from_run
 from .pack import ResultPack
-from .program import ProgramError, parse_program
 from .verify import Verdict, synthesized_inputs, verify
 
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..executor.datatypes import encode, parse_raw, show_value, show_word
+from ..executor.executor import RunResult, TileInput, TileState, register_name
+from ..program.reader import Program
 from ..vocabulary import DataType, Vocabulary
-from .datatypes import encode, parse_raw, show_value, show_word
-from .executor import RunResult, TileInput, TileState, register_name
 from .model import Expect, ExpectTile
-from .program import Program
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,8 +19,8 @@ from markupsafe import Markup
 
 from ..diagnostics import Sentence, Severity
 from ..examples.results import ExampleResult, TileTable, run_suite
-from ..examples.worked import WORKED
 from ..graph import SpecGraph
+from ..worked.generator import WORKED
 from .html import escape_text
 
 GATED_KINDS = ("checked", "contract")
@@ -202,7 +202,7 @@ def instruction_examples(results: list[ExampleResult], ident: str, contract_exam
 def worked_view(graph: SpecGraph, mnemonic: str, src: Any) -> dict[str, Any] | None:
     """The worked-example section of an instruction page (None: no block composition, or not run this build).
 
-    Reads the suite the build computed (:data:`~specgen.examples.worked.WORKED`, run by the site's load
+    Reads the suite the build computed (:data:`~specgen.worked.generator.WORKED`, run by the site's load
     step) and never starts the interpreter itself, so a page render without the examples stage stays fast.
     """
     suite = WORKED.peek(graph)

@@ -25,12 +25,12 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
 
 from ..cache import RecordCache
-from ..examples.worked import worked_examples
 from ..graph import SpecGraph
 from ..loader import UNUSABLE_RULES, RootError, load_spec, unusable_findings
 from ..render import (BrokenLinks, Page, ReleaseSite, RenderCache, RenderOptions, example_failures, failures_message,
                       render_site)
 from ..render.core import DEFAULT_TEMPLATES
+from ..worked.generator import worked_examples
 from .inputs import PageFile, check_inputs, load_mkdocs_config
 from .publish import TMP_PREFIX, Notice, PublishError, claim, describe, swap_in  # noqa: F401  (TMP_PREFIX: tests)
 from .releases import Graphs, Release, order, release_name, write_root
@@ -53,7 +53,7 @@ class LoadTimes:
     load_s: float = 0.0
     examples_s: float = 0.0
     worked_s: float = 0.0
-    worked: str = ""  # the worked-example coverage line (specgen.examples.worked)
+    worked: str = ""  # the worked-example coverage line (specgen.worked.generator)
 
 
 def load_graph(root: Path, records: RecordCache | None, stage: Progress) -> tuple[SpecGraph, LoadTimes]:

@@ -96,9 +96,9 @@ def cli(argv: list[str]) -> int:
     ap.add_argument("mnemonics", nargs="+")
     ap.add_argument("--out", type=Path, required=True)
     a = ap.parse_args(argv)
-    from specgen.examples.worked import Generator
     from specgen.graph import SpecGraph
     from specgen.loader import load_spec
+    from specgen.worked.generator import Generator
     suite = Generator(SpecGraph.build(load_spec(a.root))).run(only=frozenset(a.mnemonics))
     a.out.mkdir(parents=True, exist_ok=True)
     for mn in a.mnemonics:

@@ -1,0 +1,59 @@
+"""The ASL specgen derives from a spec's catalogs (:mod:`specgen.catalog_asl`), parsed for the interpreter.
+
+:mod:`specgen.catalog_asl` writes the text and never imports the interpreter; this module is the one
+place the interpreter turns that text into modules (through the content-keyed module cache) and says
+when specgen's own generated ASL does not parse.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from ..catalog_asl.sources import generated_sources
+from ..diagnostics import Finding, Severity
+from ..loader.tree import Spec
+from .ast import Module
+from .errors import ASLError
+from .index import parse_cached
+
+
+def generated_modules(spec: Spec, *, tile_only: bool = False) -> list[Module]:
+    """Parsed generated ASL for ``spec`` (empty when the tile catalog is absent or unreadable).
+
+    The catalogs are the JSON artifacts the loader read under the configured JSON root.
+    ``tile_only`` leaves out the command, scalar and system-register modules: what
+    a tile predicate (the legality sets) reaches, without unpickling the large shards.
+    A catalog value that makes the generated text unparsable (a name with a stray byte)
+    leaves no generated ASL at all, never an exception; :func:`generation_findings` says why.
+    """
+    mods: list[Module] = []
+    for text, path in generated_sources(spec, tile_only=tile_only):
+        try:
+            mods.append(_parse(text, path))
+        except ASLError as exc:  # specgen's own generator wrote bad ASL: the tests that need it fail naming it
+            sys.stderr.write(f"specgen: generated {path} does not parse: {exc}\n")
+    return mods
+
+
+def generation_findings(spec: Spec) -> list[Finding]:
+    """One finding at the tile catalog when the tile ASL generated from the catalogs does not parse.
+
+    Only the tile modules are parsed here (the legality rule parses them anyway): a cold check
+    must not parse the megabytes of validation shards, which only tests run. A shard module that
+    does not parse is said on stderr when a run needs it, and its tests fail naming its functions.
+    """
+    for text, path in generated_sources(spec, tile_only=True):
+        try:
+            _parse(text, path)
+        except ASLError as e:
+            rel = f"{spec.config.json_root}/catalog/tile-operations.json"
+            return [Finding("asl-syntax", Severity.ERROR, rel, 0,
+                            f"the ASL specgen generates from the catalogs does not parse ({e.span.path}:{e.span.line}:"
+                            f"{e.span.col}: {e.message}); a catalog value spliced into ASL is not an ASL name or "
+                            "expression", subject=rel)]
+    return []
+
+
+def _parse(text: str, path: str) -> Module:
+    """Generated text is large (the scalar shards): reuse the content-keyed module cache."""
+    return parse_cached(text.encode("utf-8"), path)

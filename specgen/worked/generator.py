@@ -1,0 +1,573 @@
+"""A worked, executed example for every instruction whose record composes a Block.
+
+For each instruction with a block composition (:mod:`specgen.worked.composition`)
+the generator fills the template with concrete operands:
+
+* a DataType the ASL admits (``InstructionContractDataTypeLegal_<MN>``, via
+  :data:`specgen.asl.legality.ADMITTED`) and, where the record's legality prose
+  states a closed set, one the prose admits too; the record's own example
+  sketch's DataType first, then the types its BSTART line names. When the
+  sketch's DataType is admitted by the ASL but excluded by the prose, a second
+  example runs on it and says so;
+* a small legal shape (valid 2 x 3 in a physical 4-column Tile of SizeCode 1),
+  so the padded region is visible;
+* seeded, deterministic inputs (:mod:`specgen.worked.seeds`) whose first source
+  holds the type's edge cases;
+* the PadValue ``Max`` when the composition's B.DATR carries a PadValue.
+
+What an operation needs beyond that template (its operand fields and B.IOR slots,
+B.DATR fields, index and predicate operands, a shape relation between sources and
+destination) is asked of the spec's ASL by :mod:`specgen.worked.operands` and
+written down by :mod:`specgen.worked.instantiate`.
+
+The program is assembled and run through the spec's own path (the executor:
+words through ``ExecuteCommandInstruction`` on the corpus). A run that faults
+is retried with fewer edges (no B.DATR, tame values, the next DataType), a few
+runs at most; each retry is recorded on the page. An instruction that cannot
+be instantiated gets the exact reason. Results are cached by content in one
+pack per tree (:mod:`specgen.examples.pack`, key: every file the ASL run reads
+and this package's code, which carries :data:`GENERATOR`).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field, replace
+
+from ..diagnostics import Sentence
+from ..encoding.asm_names import gpr_name
+from ..examples.outcome import ExampleResult, result_from_run
+from ..examples.pack import ResultPack
+from ..executor.datatypes import show_value, show_word
+from ..executor.executor import Executor, RunError, executor_for
+from ..graph import Derived, SpecGraph
+from ..models.located import AslUnit
+from ..program.reader import ProgramError, parse_program
+from ..prose import datatype_sentence
+from ..vocabulary import VOCABULARY, DataType
+from .composition import Binding, Reason, Template, composition_lines, is_block_program, read_template
+from .instantiate import (COLUMNS, SCALAR_GPR, SIZE_CODE, VALID_COLUMNS, VALID_ROWS, Instance, Plan, Producer,
+                          block_lines, instantiate, needs_predicate, predicate_producers)
+from .operandchecks import OperandChecks
+from .operands import (RELATIONS, WIDE, LegalityText, OperationFacts, complete_bindings, datr_line, index_datatypes,
+                       is_index_operand, legality_text, operation_facts, role_type, scalar_types, sketch_sizes,
+                       source_roles)
+from .seeds import seed_of
+from . import planstate
+
+GENERATOR = "worked-9"
+PAD = "Max"
+MAX_RUNS = 4
+# the order DataTypes are tried in when neither the sketch nor the composition names one: common widths first
+PREFERRED = ("S32", "FP32", "FP16", "S16", "U32", "U16", "BF16", "S8", "U8", "S64", "U64", "FP64")
+
+
+@dataclass(slots=True)
+class Attempt:
+    """One run that did not give an example: what was tried and what happened (English, for the log and page)."""
+
+    data_type: str
+    pad: str
+    edges: bool
+    problem: str
+
+
+@dataclass(slots=True)
+class Worked:
+    """One executed worked example and the facts a page states about it."""
+
+    result: ExampleResult
+    data_type: str
+    pad: str  # "" when the Block has no B.DATR (the spec's default padding)
+    edges: bool
+    seed: int
+    rows: int
+    columns: int
+    valid_rows: int
+    valid_columns: int
+    prose_admits: bool  # False: the legality prose excludes this DataType (the ASL admits it)
+    broadcast: str = ""  # "row" | "column": the shape given to the composition's broadcast operand
+    scalars: tuple[tuple[str, str], ...] = ()  # GPRs set before the run (B.IOR's sources): name, value
+    relation: str = "same"  # how the sources are shaped against the destination (operands.RELATIONS)
+    producer: str = ""  # the instruction whose Block made the predicate source, run first in the program
+    datr: str = ""  # the B.DATR command derived for a composition that requires fields other than PadValue
+    memory: tuple[tuple[str, str, str], ...] = ()  # global memory the run reads or writes: address, before, after
+    dims: tuple[tuple[str, int], ...] = ()  # a matrix Block's dimensions (M, N, K) as its B.DIM lines set them
+
+
+@dataclass(slots=True)
+class WorkedEntry:
+    """An instruction with a block composition: its worked examples, or why there is none."""
+
+    mnemonic: str
+    path: str
+    line: int
+    examples: list[Worked] = field(default_factory=list)
+    reason: Reason | None = None
+    attempts: list[Attempt] = field(default_factory=list)  # runs that faulted before the one shown
+    omitted: list[str] = field(default_factory=list)  # optional commands the example leaves out
+    # B.IOR lines the composition lists but the ASL completes the Block without (scalars at their default)
+    defaulted: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class WorkedSuite:
+    entries: dict[str, WorkedEntry]
+
+    @property
+    def total(self) -> int:
+        return len(self.entries)
+
+    @property
+    def executed(self) -> int:
+        return sum(1 for e in self.entries.values() if e.examples)
+
+    def summary(self) -> str:
+        """The build summary line."""
+        pct = 100.0 * self.executed / self.total if self.total else 100.0
+        return (f"worked examples: {self.executed}/{self.total} instructions with a block composition "
+                f"({pct:.1f} %)")
+
+
+def _compute(graph: SpecGraph) -> WorkedSuite:
+    return Generator(graph).run()
+
+
+WORKED = Derived(_compute)
+
+
+def worked_examples(graph: SpecGraph) -> WorkedSuite:
+    """Every instruction's worked examples, computed once per graph (cached on disk by content)."""
+    return WORKED(graph)
+
+
+class Generator:
+    """Instantiate and run the worked examples of one graph's spec."""
+
+    def __init__(self, graph: SpecGraph) -> None:
+        self.graph = graph
+        self.spec = graph.spec
+        self.vocabulary = VOCABULARY(graph)
+        self.pack = ResultPack(self.spec, "worked")
+        self._admitted: dict[str, frozenset[str] | None] = {}
+        self._executor: Executor | None = None
+        self._facts: dict[str, OperationFacts | None] = {}
+        self._producer: list[tuple[str, Template]] | None = None
+        self._spelling: tuple[str, str] | None = None  # the BSTART command and operation of the current entry
+        self._roles: list[tuple[str, str]] = []  # the current entry's catalog operands: field, role
+        self._prose = ""  # the current entry's summary and memory effects (what its indices mean)
+
+    def run(self, only: frozenset[str] | None = None) -> WorkedSuite:
+        """Every worked example (``only``: just these mnemonics, for tests and tools)."""
+        entries: dict[str, WorkedEntry] = {}
+        for unit in self.graph.iter_instruction_units():
+            ins = unit.instruction
+            assert ins is not None
+            if only is not None and ins.mnemonic not in only:
+                continue
+            lines = composition_lines(ins)
+            if not is_block_program(lines):
+                continue
+            key = f"worked\0{GENERATOR}\0{unit.path}\0{ins.mnemonic}\0{json.dumps(lines)}"
+            entry, _ = self.pack.get(key, lambda u=unit, ls=lines: (self._entry(u, ls), []))
+            entries[ins.mnemonic] = entry
+        if only is None:  # a partial run must not replace the pack of the whole tree
+            self.pack.save()
+        return WorkedSuite(entries)
+
+    # -- facts ---------------------------------------------------------------------------------
+    def admitted(self, mnemonic: str) -> frozenset[str] | None:
+        """The DataTypes ``InstructionContractDataTypeLegal_<MN>`` admits, asked of the executor's interpreter.
+
+        The same predicate the check's ``ADMITTED`` fact evaluates, but only for the instructions that get
+        a worked example and on the interpreter the runs compile anyway (no second interpreter on a cold
+        build); None when the spec states no such predicate or it cannot be evaluated.
+        """
+        if mnemonic in self._admitted:
+            return self._admitted[mnemonic]
+        from ..asl import ASLError
+        from ..asl.legality import ENUM, PREFIX
+        it = self.executor().interp
+        name = PREFIX + mnemonic
+        got: frozenset[str] | None = None
+        if it.has_function(name):
+            try:
+                out = set()
+                for member in it.enum_members(ENUM):
+                    it.reset()
+                    if it.call(name, member) is True:
+                        out.add(member.removeprefix(ENUM + "_"))
+                got = frozenset(out)
+            except ASLError as e:
+                if e.kind == "budget":
+                    raise
+                got = None
+        self._admitted[mnemonic] = got
+        return got
+
+    def executor(self) -> Executor:
+        if self._executor is None:
+            self._executor = executor_for(self.spec, "reference", vocabulary=self.vocabulary)
+        return self._executor
+
+    def candidates(self, unit: AslUnit, tpl: Template) -> list[tuple[DataType, bool]]:
+        """DataTypes to try, each with whether the legality prose admits it (the ASL admits them all)."""
+        ins = unit.instruction
+        assert ins is not None
+        voc = self.vocabulary
+        admitted = self.admitted(ins.mnemonic)
+        legality = ins.contract.legality if ins.contract is not None else []
+        sentence = datatype_sentence(legality, voc)
+        prose = sentence.names if sentence is not None else None
+        order = [*self._sketch_types(ins, tpl), *tpl.listed_types, *PREFERRED, *voc.datatype_names]
+        seen: set[str] = set()
+        out: list[tuple[DataType, bool]] = []
+        for name in order:
+            et = voc.datatype(name)
+            if et is None or et.name in seen or et.kind == "packed":
+                continue
+            seen.add(et.name)
+            if admitted is not None and et.name not in admitted:
+                continue
+            if tpl.listed_types and et.name not in tpl.listed_types:
+                continue
+            out.append((et, prose is None or et.name in prose))
+        if tpl.matrix:  # integer products first: exact, and the reference profile multiplies floating carriers raw
+            out.sort(key=lambda c: c[0].kind not in ("signed", "unsigned"))
+        if tpl.matrix and not any(layout for _r, layout, *_ in tpl.matrix):
+            # value-Tile sources: the destination is allocated in the Block's type, which the ASL wants to be the
+            # accumulator's (``TileMatrixAccumulatorDataType``): types that accumulate in themselves first
+            it = self.executor().interp
+            out.sort(key=lambda c: planstate.accumulator_type(it, voc, c[0]).name != c[0].name)
+        both = [c for c in out if c[1]]
+        return both + [c for c in out if not c[1]]
+
+    def _sketch_types(self, ins: object, tpl: Template) -> list[str]:
+        contract = getattr(ins, "contract", None)
+        out = []
+        for text in (getattr(contract, "examples", None) or []):
+            head = text.strip().split(";", 1)[0]
+            if head.upper().startswith(tpl.spelling) and "," in head:
+                out.append(head.rsplit(",", 1)[1].strip())
+        return out
+
+    # -- one instruction -----------------------------------------------------------------------
+    def _entry(self, unit: AslUnit, lines: list[str]) -> WorkedEntry:
+        ins = unit.instruction
+        assert ins is not None
+        line = unit.header_span.line if unit.header_span else 1
+        entry = WorkedEntry(ins.mnemonic, unit.path, line)
+        tpl = read_template(lines, self.vocabulary.datatype_names)
+        # only the catalog's ``source…`` operand fields are Tile sources of the B.IOT lines: ``scalar…`` is
+        # carried by B.IOR, ``comparison``, ``flag…``, ``numeric_control`` and the like by the operation itself
+        tpl.infer_sources(max((sum(1 for o in getattr(r, "operands", None) or ()
+                                   if str(getattr(o, "field", "")).startswith("source"))
+                               for r in ins.catalog_records), default=-1))
+        roles = source_roles(ins)
+        entry.omitted = list(tpl.omitted)
+        self._roles = [(str(getattr(o, "field", "")), str(getattr(o, "role", ""))) for r in ins.catalog_records
+                       for o in (getattr(r, "operands", None) or ())]
+        contract = getattr(ins, "contract", None)
+        self._prose = " ".join([str(getattr(ins, "summary", "") or "")] +
+                               [str(x) for x in (getattr(contract, "memory_effects", None) or [])])
+        # a matrix or memory Block is planned by planstate (its sources are CUBE Tiles or memory, not value Tiles)
+        datr = ""
+        if planstate.gemm_block(tpl) and self.executor().supported:  # a matrix Block whose sources the ASL names
+            datr = self._gemm_sources(ins.mnemonic, tpl)
+        special = tpl.matrix or planstate.memory_plan(tpl, self._roles, self._prose) is not None
+        if self.executor().supported and tpl.bindings and not special:
+            facts = self.facts(ins.mnemonic)
+            if tpl.datr == "required":  # derive the fields the composition requires from the line and the ASL
+                datr = datr_line(tpl.datr_text, self.vocabulary.datatype_names, facts) or ""
+                if datr:
+                    tpl.blockers = [b for b in tpl.blockers if b.key != "datr"]
+            if tpl.fillable:
+                complete_bindings(tpl, roles, facts)
+        idle = self.facts(ins.mnemonic) if self.executor().supported else None
+        if idle is not None and not idle.sources and not idle.destinations:  # TPREFETCH: no Tile, no value shown
+            entry.reason = Reason("no-tile", (("fields", ", ".join(idle.present) or "-"),))
+            return entry
+        if not tpl.fillable:
+            entry.reason = tpl.blockers[0] if tpl.blockers else Reason("no-iot")
+            return entry
+        ex = self.executor()
+        if not ex.supported:
+            entry.reason = Reason("no-executor", (("missing", ", ".join(ex.missing)),))
+            return entry
+        self._spelling = planstate.spelling_of(ex.words.encodings if ex.words is not None else None, tpl,
+                                              ins.mnemonic)
+        if self._spelling is None:
+            entry.reason = Reason("spelling", (("command", tpl.spelling),))
+            return entry
+        cands = self.candidates(unit, tpl)
+        legal = None if special else self.legality(ins)
+        if legal is not None and legal.min_columns > VALID_COLUMNS and legal.types:
+            # a predicate with a floor on the destination's width also names the types it takes: those first
+            # (in the order the predicate names them: its first branch is the one it states in full)
+            rank = {n: i for i, n in enumerate(legal.types)}
+            cands.sort(key=lambda c: (not c[1], rank.get(c[0].name, len(rank))))
+        if not cands:
+            entry.reason = Reason("no-type")
+            return entry
+        runs = 0
+        # the PadValue with edge values first; a rejected B.DATR is not retried with other values
+        # a broadcast operand is a row vector (1 x ValidCol) or a column vector (ValidRow x 1): both are tried
+        shapes = ("row", "column") if self._has_broadcast(tpl) else ("",)
+        plans = [Plan(p, e, sh, datr=datr) for p, e, sh in ([(PAD, True, shapes[0])] if tpl.datr == "pad" else []) +
+                 [(pad, edges, shape) for pad, edges in (("", True), ("", False)) for shape in shapes]]
+        budget = MAX_RUNS + len(shapes) - 1
+        facts = self.facts(ins.mnemonic)
+        scalar = bool(self._scalar_lines(tpl)) or bool(facts is not None and facts.gpr_fields)
+        if scalar:  # a B.IOR with seeded GPRs first, then the Block without it (default zero)
+            plans = [replace(x, ior=True) for x in plans] + [x for x in plans if not x.pad]
+            budget += 2
+        # the shape relations the operation's legality may check, on the first DataType only
+        # with a B.IOR where the ASL's operation reads GPRs (when it says), else as the composition lists one
+        size = max([SIZE_CODE, *sketch_sizes(ins)])
+        extra = [Plan("", True, shapes[0], bool(facts.gpr_fields) if facts is not None else scalar, rel, datr, size)
+                 for rel in RELATIONS[1:]] if not special else []
+        if legal is not None and legal.min_columns > VALID_COLUMNS:  # the destination the predicate's floor asks for
+            extra.insert(0, Plan("", True, shapes[0], extra[0].ior if extra else scalar, WIDE, datr, size,
+                                 legal.min_columns))
+        budget += len(extra)
+        if special and scalar and not tpl.matrix:  # a gather or scatter needs its base register
+            plans = [x for x in plans if x.ior]
+            mplan = planstate.memory_plan(tpl, self._roles, self._prose)
+            if mplan is not None and mplan.mask_sources:  # then a lane mask made a predicate Tile by the spec's Block
+                plans += [replace(x, relation="predicate") for x in plans]
+                budget += 2
+        if tpl.matrix:  # a matrix Block: one run a DataType (its edge values are no divisors), more DataTypes; a
+            # number kind whose first two types fault at one site is not tried further (MX forms reach FP16)
+            plans, budget = [Plan("", True, datr=datr)], 2 * MAX_RUNS
+            if not any(layout for _r, layout, *_ in tpl.matrix):  # value Tiles: a power-of-two GEMM on retry
+                plans.append(Plan("", True, relation="power", datr=datr))
+        same_kind: dict[str, list[str]] = {}  # a matrix Block: the faults of each number kind's types, in order
+        for ci, (et, prose_ok) in enumerate(cands):
+            if runs >= budget or (not prose_ok and entry.examples):
+                break
+            seen = same_kind.get(et.kind, [])
+            if tpl.matrix and len(seen) >= 2 and seen[-1] == seen[-2]:
+                continue  # two types of this kind faulted at one site: the kind is what the Block rejects
+            for plan in plans + (extra if ci == 0 else []):
+                if runs >= budget:
+                    break
+                got = self._try(unit, tpl, et, plan, prose_ok, len(entry.examples) + 1)
+                if got is None:  # the relation does not apply to this Block: not a run
+                    continue
+                runs += 1
+                if isinstance(got, Worked):
+                    entry.examples.append(got)
+                    break
+                entry.attempts.append(Attempt(et.name, plan.pad, plan.edges, got))
+                same_kind.setdefault(et.kind, []).append(got.replace(et.name, ""))
+            if entry.examples:
+                break
+        bound = entry.attempts and all("'B.IOT " in a.problem for a in entry.attempts)
+        if not entry.examples and not special and bound:
+            # every run was rejected at a binding itself: the ASL wants more PEs than one (0.58.0 GMOV: all four)
+            for plan in [x for x in plans if x.ior] or plans[:1]:
+                got = self._try(unit, tpl, cands[0][0], replace(plan, pes=0b1111), cands[0][1], 1)
+                if isinstance(got, Worked):
+                    entry.examples.append(got)
+                    break
+                if got is not None:
+                    entry.attempts.append(Attempt(cands[0][0].name, plan.pad, plan.edges, got))
+        if entry.examples:
+            self._prose_excluded(unit, tpl, entry, cands)
+            if entry.examples[0].scalars:  # the B.IOR the composition names is in the program
+                entry.omitted = [x for x in entry.omitted if x not in self._scalar_lines(tpl)]
+            else:
+                entry.defaulted = list(tpl.scalar_lines)
+        elif (legal is not None and legal.destination_needs and entry.attempts
+              and "Fault_TileLegality" in entry.attempts[-1].problem):  # the last plan reached the check
+            # the predicate asks the destination for a state a Tile the Block newly allocates does not have
+            entry.reason = Reason("destination-state", (("predicate", self._handler(ins)), ("site", legal.site),
+                                                        ("needs", "; ".join(legal.destination_needs))))
+        elif tpl.scalar_reason is not None:  # the left-out B.IOR may be why; the attempts say what faulted
+            entry.reason = tpl.scalar_reason
+        else:
+            last = entry.attempts[-1].problem if entry.attempts else ""
+            entry.reason = Reason("faulted", (("attempts", str(runs)), ("problem", last)))
+        return entry
+
+    def _prose_excluded(self, unit: AslUnit, tpl: Template, entry: WorkedEntry,
+                        cands: list[tuple[DataType, bool]]) -> None:
+        """Where the sketch's DataType is admitted by the ASL but excluded by the prose, run it too."""
+        ins = unit.instruction
+        shown = {w.data_type for w in entry.examples}
+        for name in self._sketch_types(ins, tpl)[:1]:
+            for et, prose_ok in cands:
+                if et.name == name and not prose_ok and et.name not in shown:
+                    first = entry.examples[0]
+                    plan = Plan(first.pad, first.edges, first.broadcast, bool(first.scalars), first.relation,
+                                first.datr)
+                    got = self._try(unit, tpl, et, plan, False, len(entry.examples) + 1)
+                    if isinstance(got, Worked):
+                        entry.examples.append(got)
+                    elif got is not None:
+                        entry.attempts.append(Attempt(et.name, first.pad, first.edges, got))
+
+    @staticmethod
+    def _scalar_lines(tpl: Template) -> list[str]:
+        """The composition's B.IOR lines, required or optional (a generated B.IOR binds one seeded GPR)."""
+        return tpl.scalar_lines + [x for x in tpl.omitted if x.strip().upper().startswith("B.IOR")]
+
+    @staticmethod
+    def _has_broadcast(tpl: Template) -> bool:
+        return any(b.broadcast(k) for b in tpl.bindings for k in range(b.sources or 0))
+
+    @staticmethod
+    def _handler(ins: object) -> str:
+        """The instruction's legality predicate: its catalog record's ``legality_handler``."""
+        handlers = [str(getattr(r, "legality_handler", "") or "") for r in getattr(ins, "catalog_records", None) or ()]
+        return handlers[0] if handlers else ""
+
+    def legality(self, ins: object) -> LegalityText | None:
+        """What the instruction's legality predicate states in its text (None: no handler or no text)."""
+        handler = self._handler(ins)
+        return legality_text(self.spec, self.executor().interp, handler) if handler else None
+
+    def _gemm_sources(self, mnemonic: str, tpl: Template) -> str:
+        """Give a matrix Block whose composition names no sources (0.58.0) the ones its operand-legality ASL
+        names, and the B.DATR its required line asks for; returns that B.DATR ("" for none or underivable)."""
+        interp = self.executor().interp
+        whole = tuple(t.name for t in self.vocabulary.datatypes if t.kind != "packed")
+        reader = OperandChecks(self.spec, interp, "TileOperandsLegal_" + mnemonic, whole)
+        sources = planstate.asl_matrix_sources(interp, mnemonic, tpl, reader)
+        if not sources:
+            return ""
+        tpl.matrix = sources
+        tpl.bindings = [Binding(len(sources), True, True, False,
+                                tuple(planstate.source_role(r)[0] for r, *_ in sources))]
+        if any(planstate.source_role(r)[1] for r, *_ in sources) and reader.block_type():
+            tpl.listed_types = [reader.block_type()]  # the predicate fixes the Block's own type (MX: FP32)
+        if tpl.datr != "required":
+            return ""
+        facts = self.facts(mnemonic)
+        line = datr_line(tpl.datr_text, self.vocabulary.datatype_names, facts) if facts is not None else None
+        if line is None and facts is not None and not facts.datr_fields:
+            line = planstate.zero_datr(tpl.datr_text)
+        if line:
+            tpl.blockers = [b for b in tpl.blockers if b.key != "datr"]
+        return line or ""
+
+    def facts(self, mnemonic: str) -> OperationFacts | None:
+        """The operand fields and B.IOR slots of ``mnemonic``'s tile operation, asked of the ASL once."""
+        if mnemonic not in self._facts:
+            self._facts[mnemonic] = operation_facts(self.executor().interp, mnemonic)
+        return self._facts[mnemonic]
+
+    def producer(self, et: DataType) -> Producer | None:
+        """A Block of this spec that writes a predicate Tile (``->Predicate<…>``), on ``et`` if it admits it."""
+        if self._producer is None:
+            self._producer = predicate_producers(self.graph, self.vocabulary.datatype_names)[:1]
+        for mnemonic, tpl in self._producer:
+            admitted = self.admitted(mnemonic)
+            names = [et.name] + [n for n in PREFERRED if admitted is None or n in admitted]
+            for name in names:
+                other = self.vocabulary.datatype(name)
+                if other is not None and (admitted is None or name in admitted):
+                    return Producer(mnemonic, tpl, other)
+        return None
+
+    def _try(self, unit: AslUnit, tpl: Template, et: DataType, plan: Plan, prose_ok: bool,
+             n: int) -> Worked | str | None:
+        """Run one instantiation: the example, what went wrong (English), or None when the plan does not apply."""
+        ins = unit.instruction
+        assert ins is not None
+        seed = seed_of(ins.mnemonic, et.name, GENERATOR)
+        rng = random.Random(seed)
+        bstart = planstate.bstart_line(self._spelling or (tpl.spelling, tpl.operation), et)
+        mplan = None if tpl.matrix else planstate.memory_plan(tpl, self._roles, self._prose)
+        if tpl.matrix or mplan is not None:
+            inst = self._planned(tpl, et, plan, rng, bstart, mplan)
+        else:
+            facts = self.facts(ins.mnemonic)
+            index_type = None
+            if any(is_index_operand(x) for b in tpl.bindings for x in b.names):
+                order = [self.vocabulary.datatype(x) for x in (et.name, *PREFERRED)]
+                names = index_datatypes(self.executor().interp, ins.mnemonic, et, [x for x in order if x is not None])
+                index_type = self.vocabulary.datatype(names[0]) if names else None
+            producer = self.producer(et) if needs_predicate(tpl) else None
+            kinds = [role_type(x, self.vocabulary) for x in source_roles(ins)]
+            inst = instantiate(tpl, et, plan, rng, facts, index_type, producer,
+                               scalar_types(self._scalar_lines(tpl), self.vocabulary), kinds, bstart)
+            if inst is None:
+                return None if plan.relation != "same" else Sentence(
+                    "worked.problem.no_predicate", "no Block that writes a predicate Tile to bind as the predicate")
+        try:
+            program = parse_program(inst.text, self.vocabulary, path=unit.path)
+        except ProgramError as e:
+            return Sentence("worked.problem.parse", f"the generated program does not parse: line {e.line}: {e.message}",
+                            line=e.line, detail=e.message)
+        rows = 128 * 2 ** (SIZE_CODE - 1) * 8 // (COLUMNS * et.bits)
+        try:
+            run = self.executor().run(program, inst.tiles, inst.gprs, mplan.cells if mplan is not None else None)
+        except RunError as e:
+            return Sentence("worked.problem.cannot_run", f"cannot run: {e.message}", detail=e.message)
+        if run.fault is not None:
+            fault = run.fault.describe()
+            if plan.relation == "same":
+                return fault
+            return Sentence("worked.problem.fault_sources", f"{fault} (sources {plan.relation})", fault=fault,
+                            relation=Sentence(f"worked.relation.{plan.relation}", plan.relation))
+        if not run.outputs and not (mplan is not None and mplan.store and any(m.after != m.before
+                                                                            for m in run.memory)):
+            if mplan is not None:
+                return Sentence("worked.problem.no_output_memory", "the run wrote no destination Tile and no memory")
+            return Sentence("worked.problem.no_output", "the run wrote no destination Tile")
+        ident = f"{ins.id}#worked-{n}"
+        res = result_from_run("worked", ins.mnemonic, ident, "", program, run, unit.path,
+                              unit.header_span.line if unit.header_span else 1)
+        res.verified = True
+        # the shape the page states is the destination's (the last Block's output; TCI's is one row)
+        # (its first destination: a second one, TSORT's indices, is shown but does not set the shape)
+        last = [x.destination for x in res.lines if x.destination]
+        out = next((t for t in res.outputs if last and t.register == last[-1]),
+                   res.outputs[-1] if res.outputs else None)
+        shape = (out.rows, out.columns, out.valid_rows, out.valid_columns) if out is not None else \
+            (rows, COLUMNS, VALID_ROWS, VALID_COLUMNS)
+        dims = planstate.dimensions(tpl, plan.relation) if tpl.matrix else {}
+        return Worked(res, et.name, plan.pad, plan.edges, seed, *shape, prose_ok,
+                      plan.broadcast if self._has_broadcast(tpl) else "",
+                      tuple((gpr_name(k), show_word(v) if mplan is not None else  # an address
+                             f"{show_value(v, inst.gpr_types[k]) if k in inst.gpr_types else v} ({show_word(v)})")
+                            for k, v in inst.gprs.items()),
+                      plan.relation, inst.producer, plan.datr,
+                      memory=tuple((f"0x{m.address:X}", "" if m.before is None else show_value(m.before, et),
+                                    "" if m.after is None else show_value(m.after, et)) for m in run.memory),
+                      dims=tuple((n, dims[n]) for _lb, n in sorted(tpl.dims.items()) if n in dims))
+
+    def _planned(self, tpl: Template, et: DataType, plan: Plan, rng: random.Random, bstart: str,
+                 mplan: planstate.MemoryPlan | None) -> Instance:
+        """A matrix or memory Block's program and inputs: CUBE Tiles, or index Tiles, a base GPR and memory."""
+        if tpl.matrix:
+            interp = self.executor().interp
+            text, _ = planstate.matrix_program(tpl, self._spelling or (tpl.spelling, tpl.operation), et,
+                                               planstate.destination_size_code(interp, tpl), plan.datr,
+                                               plan.relation)
+            acc = planstate.accumulator_type(interp, self.vocabulary, et)
+            return Instance(text, planstate.matrix_inputs(tpl, et, rng, plan.edges, acc, plan.relation,
+                                                                 self.vocabulary), {},
+                            plan.relation)
+        assert mplan is not None
+        regs = [f"T{k + 1}" for k in range(sum(b.sources if b.sources is not None else 1 for b in tpl.bindings))]
+        producer = self.producer(et) if mplan.mask_sources and plan.relation == "predicate" else None
+        if producer is not None:  # the lane mask is a predicate Tile: the spec's own Block makes it, as T0
+            regs = [("T0" if k in mplan.mask_sources else r) for k, r in enumerate(regs)]
+        gprs = {SCALAR_GPR: planstate.BASE_ADDRESS} if plan.ior else {}
+        if plan.ior and mplan.stride:  # the row stride in elements: one physical row of the example's Tiles
+            gprs[SCALAR_GPR + 1] = COLUMNS
+        lines = block_lines(tpl, et, plan.pad, regs, "same", sorted(gprs), bstart=bstart, store=mplan.store)
+        tiles = planstate.memory_inputs(mplan, self.vocabulary, et, regs, VALID_ROWS, VALID_COLUMNS, rng,
+                                        plan.edges, planstate.INDEX_TYPES[0])
+        made = ""
+        if producer is not None:
+            tiles = [t for t in tiles if t.register != "T0"]
+            pre, ptiles = planstate.predicate_block(producer, len(regs) + 1, VALID_ROWS, VALID_COLUMNS, rng)
+            lines, tiles, made = pre + lines, tiles + ptiles, producer.mnemonic
+        return Instance("\n".join(lines), tiles, gprs, plan.relation, made)
+
+
+__all__ = ["GENERATOR", "WORKED", "Worked", "WorkedEntry", "WorkedSuite", "worked_examples"]
