@@ -43,7 +43,9 @@ class SpecConfig:
     max_steps: int = DEFAULT_MAX_STEPS
     max_unit_bytes: int = DEFAULT_MAX_UNIT_BYTES
     page_budget_bytes: int = DEFAULT_PAGE_BUDGET_BYTES
-    language: str = "en"  # BCP 47 tag of the spec's own text (pages of another language mark it with lang)
+    #: BCP 47 tag of the spec's own prose (``[specgen] text_language``; pages of another language mark it with
+    #: ``lang``). Not ``[specification] language``: the trees use that key for the spec language, ``"ASL1"``.
+    text_language: str = "en"
     raw: dict[str, Any] = field(default_factory=dict)
 
 
@@ -98,7 +100,7 @@ def load_config(text: str | None, path: str, findings: list[Finding]) -> SpecCon
         max_steps=max_steps,
         max_unit_bytes=max_unit,
         page_budget_bytes=page_budget,
-        language=_language(text_of(spec, "language", "en"), text, path, findings),
+        text_language=_text_language(text_of(sg, "text_language", "en"), text, path, findings),
         raw=data,
     )
 
@@ -122,11 +124,11 @@ def _key_line(text: str, key: str) -> int:
     return 0
 
 
-def _language(value: str, text: str, path: str, findings: list[Finding]) -> str:
-    """``[specification] language``: the language the spec's own text is written in (default ``en``)."""
+def _text_language(value: str, text: str, path: str, findings: list[Finding]) -> str:
+    """``[specgen] text_language``: the natural language the spec's own prose is written in (default ``en``)."""
     if re.fullmatch(r"[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*", value):
         return value
-    findings.append(Finding("config-invalid", Severity.ERROR, path, _key_line(text, "language"),
-                            f"[specification] language must be a language tag such as en or zh-CN, not {value!r}; "
+    findings.append(Finding("config-invalid", Severity.ERROR, path, _key_line(text, "text_language"),
+                            f"[specgen] text_language must be a language tag such as en or zh-CN, not {value!r}; "
                             "using en"))
     return "en"

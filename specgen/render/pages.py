@@ -252,7 +252,7 @@ class Ctx:
         rs = self.data.releases
         return {"t": self.t, "lang": self.plan.lang, "html_lang": Messages(self.plan.lang or "en").locale,
                 "switch": self.switch(), "release": self.release(), "src": self.src, "link": self.link,
-                "uri": self.plan.uri, "banner": self.banner(), "spec_lang": self.graph.spec.config.language,
+                "uri": self.plan.uri, "banner": self.banner(), "spec_lang": self.graph.spec.config.text_language,
                 "say": self.t.say, "term": lambda prefix, value: term(self.t, prefix, str(value)),
                 "release_notice": self.t("release.missing", page="{page}", release="{release}") if rs else ""}
 

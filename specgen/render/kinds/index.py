@@ -39,9 +39,9 @@ def index_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
         "title": dir_title(cx, d), "dir": d,
         "surface": human_label(cx.t, "surface.", parts[1]) if len(parts) > 2 else "",
         "crumbs": cx.crumbs(posixpath.dirname(d)) if d.count("/") > 1 else cx.crumbs(None),
-        "title_lang": cx.graph.spec.config.language if d.count("/") > 1 else "",
+        "title_lang": cx.graph.spec.config.text_language if d.count("/") > 1 else "",
         "subdirs": [{"name": dir_title(cx, s), "key": s.rsplit("/", 1)[-1],
-                     "lang": cx.graph.spec.config.language if s.count("/") > 1 else "", "href": cx.link(dir_index_uri(cx.plan.lang, s)),
+                     "lang": cx.graph.spec.config.text_language if s.count("/") > 1 else "", "href": cx.link(dir_index_uri(cx.plan.lang, s)),
                      "instructions": sum(1 for u in cx.graph.spec.units if u.instruction and u.path.startswith(s + "/")),
                      "count": sum(1 for u in cx.graph.spec.units if u.path.startswith(s + "/"))}
                     for s in subdirs],
