@@ -62,6 +62,29 @@ def cache_dir(name: str) -> Path:
         return fallback
 
 
+_PACKAGE_DIGEST: list[str] = []
+
+
+def package_digest() -> str:
+    """Digest of specgen's version and every source file of the package, read once per process.
+
+    A stored result of specgen's own computation (a test's verdict, a coverage measurement) is
+    valid only for the code that computed it; ``__version__`` alone does not move between commits.
+    """
+    if not _PACKAGE_DIGEST:
+        from . import __version__
+        h = hashlib.sha256(f"specgen {__version__}\0{sys.version}\n".encode())
+        for dirpath, dirnames, filenames in os.walk(_PACKAGE):
+            dirnames[:] = sorted(d for d in dirnames if d not in ("__pycache__", "sample"))
+            for name in sorted(filenames):
+                if name.endswith(".py"):
+                    p = os.path.join(dirpath, name)
+                    with open(p, "rb") as fh:
+                        h.update(b"\0" + os.path.relpath(p, _PACKAGE).encode() + b"\0" + fh.read())
+        _PACKAGE_DIGEST.append(h.hexdigest())
+    return _PACKAGE_DIGEST[0]
+
+
 def content_key(entries: list[tuple[str, str]]) -> str:
     """One digest of (path, content digest) pairs: the key of facts about exactly this tree content."""
     return hashlib.sha256("".join(f"{p}\0{d}\n" for p, d in entries).encode()).hexdigest()

@@ -17,6 +17,7 @@ import pytest
 
 from specgen.cli import main
 from specgen.cli.exitcodes import ExitCode
+from specgen.outputs import MARKER
 
 TADD = "asl/tile/elementwise-tile-tile/arithmetic/TADD.asl"
 CATALOG = "spec/catalog/command-forms.json"
@@ -109,6 +110,7 @@ def test_build_stops_naming_the_file_and_keeps_the_old_site(bundled_copy: Path, 
     out_dir = tmp_path / "site"
     out_dir.mkdir()
     (out_dir / "index.html").write_text("previous site", encoding="utf-8")
+    (out_dir / MARKER).write_text("", encoding="utf-8")  # a site specgen wrote (issue 24: others are refused)
     rc, out, err = _cli("build", "--root", str(root), "--out", str(out_dir), "--jobs", "1")
     assert "Traceback" not in out + err
     assert rc == ExitCode.FINDINGS and f"{path}:{line}:" in err and rule in err

@@ -24,11 +24,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
-from ..cache import atomic_write, cache_dir, content_key
+from ..cache import atomic_write, cache_dir
 from ..loader.tree import Spec
 from .ast import FuncDecl, Node
 from .compile_stmt import nested_blocks
 from .index import build_index
+from .runkey import DEFAULT_PROFILE, run_key
 
 FORMAT = 1
 
@@ -87,12 +88,15 @@ def _statements(stmts: Iterable[Node]) -> Iterable[Node]:
                 yield from _statements(block)
 
 
-def tree_key(spec: Spec) -> str:
-    """The key of the spec's ASL content: coverage stored under it belongs to exactly these units."""
-    return content_key([(u.path, u.sha256) for u in spec.units])
+def tree_key(spec: Spec, profile: str = DEFAULT_PROFILE, max_steps: int | None = None,
+             max_value_bits: int | None = None) -> str:
+    """The key coverage is stored under: the tree and its tests, the run's budgets and profile, specgen's
+    code (:func:`specgen.asl.runkey.run_key`); the site reads the key of a plain ``specgen test --coverage``."""
+    return run_key(spec, profile, max_steps, max_value_bits, tests=True)
 
 
-def measure(spec: Spec, hits: set[tuple[str, int, int]]) -> Coverage:
+def measure(spec: Spec, hits: set[tuple[str, int, int]], profile: str = DEFAULT_PROFILE,
+            max_steps: int | None = None, max_value_bits: int | None = None) -> Coverage:
     """Per-unit coverage of the spec's source units (unparseable units have nothing to count)."""
     index = build_index(spec)
     units = []
@@ -105,7 +109,7 @@ def measure(spec: Spec, hits: set[tuple[str, int, int]]) -> Coverage:
             for s in _statements(d.body):
                 uc.statements[(s.line, s.col)] = (d.path, s.line, s.col) in hits
         units.append(uc)
-    return Coverage(units, tree_key(spec))
+    return Coverage(units, tree_key(spec, profile, max_steps, max_value_bits))
 
 
 def _pct(n: int, total: int) -> str:

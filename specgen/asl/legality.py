@@ -11,7 +11,6 @@ of a loaded spec (functions are compiled once).
 
 from __future__ import annotations
 
-import hashlib
 import json
 
 from ..cache import atomic_write, cache_dir
@@ -22,6 +21,7 @@ from .catalog_modules import generated_modules
 from .errors import ASLError
 from .interp import Interpreter
 from .session import interpreter_for
+from .runkey import run_key
 
 PREFIX = "InstructionContractDataTypeLegal_"
 ENUM = "TileDataType"
@@ -100,8 +100,9 @@ def admitted_datatypes(spec: Spec, mnemonic: str) -> frozenset[str] | None:
 
 
 def _admitted_by_graph(graph: SpecGraph) -> dict[str, frozenset[str]]:
-    """Admitted sets for every mnemonic, cached on disk by the hash of the whole ASL tree."""
-    key = hashlib.sha256("".join(f"{u.path}\0{u.sha256}\n" for u in graph.spec.units).encode()).hexdigest()
+    """Admitted sets for every mnemonic, cached on disk under the key of everything they depend on
+    (the tree's ASL, catalogs and configuration, specgen's code: :func:`specgen.asl.runkey.run_key`)."""
+    key = run_key(graph.spec, "legality")
     path = cache_dir("asl") / f"admitted-{key}.json"
     try:
         return {k: frozenset(v) for k, v in json.loads(path.read_text()).items()}

@@ -29,6 +29,7 @@ from pathlib import Path, PurePosixPath
 from typing import Callable
 from xml.sax.saxutils import quoteattr
 
+from ..diagnostics import printable
 from ..loader import load_spec
 from ..loader.tree import Spec
 from ..models.located import AvsTest
@@ -137,20 +138,22 @@ _BATCH = 16  # tests per batch sent to a worker (fewer when there are few tests)
 
 
 def _make_interpreter(spec: Spec, profile: str, max_steps: int | None = None,
-                      coverage: bool = False) -> Interpreter:
-    return _make_interpreter_from(spec, None, profile, max_steps, coverage)
+                      coverage: bool = False, max_value_bits: int | None = None) -> Interpreter:
+    return _make_interpreter_from(spec, None, profile, max_steps, coverage, max_value_bits)
 
 
 def _make_interpreter_from(spec: Spec, generated: list | None, profile: str, max_steps: int | None,
-                           coverage: bool) -> Interpreter:
-    interp = interpreter_for(spec, generated=generated, max_steps=max_steps or spec.config.max_steps)
+                           coverage: bool, max_value_bits: int | None = None) -> Interpreter:
+    interp = interpreter_for(spec, generated=generated, max_steps=max_steps or spec.config.max_steps,
+                             max_value_bits=max_value_bits or spec.config.max_value_bits)
     if coverage:
         interp.measure_coverage()
     get_profile(profile).install(interp)
     return interp
 
 
-def _init_worker(root: str, profile: str, max_steps: int | None = None, coverage: bool = False) -> None:
+def _init_worker(root: str, profile: str, max_steps: int | None = None, coverage: bool = False,
+                 max_value_bits: int | None = None) -> None:
     """A forked worker uses the loaded spec and generated ASL it inherited; a spawned one
     loads the spec itself (cheap from the record cache) and generates again."""
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
@@ -160,7 +163,7 @@ def _init_worker(root: str, profile: str, max_steps: int | None = None, coverage
     else:
         spec = load_spec(Path(root))
         generated = generated_modules(spec)
-    _WORKER["interp"] = _make_interpreter_from(spec, generated, profile, max_steps, coverage)
+    _WORKER["interp"] = _make_interpreter_from(spec, generated, profile, max_steps, coverage, max_value_bits)
 
 
 def _pool_context() -> multiprocessing.context.BaseContext | None:
@@ -186,6 +189,8 @@ def run_one(interp: Interpreter, case: TestCase) -> TestResult:
         if result != 0:
             status, message = "failed", f"main() returned {show(result)}, expected 0"
             reason = "main-nonzero"
+            main = next((d for d in module.decls if getattr(d, "name", None) == "main"), None)
+            location = f"{case.path}:{main.line}:{main.col}" if main is not None else f"{case.path}:1:1"
     except MissingFunction as exc:
         # a function nothing defines is the spec failing to run, not a skip
         status, message, reason = "failed", exc.message, f"missing-function:{exc.name}"
@@ -194,8 +199,9 @@ def run_one(interp: Interpreter, case: TestCase) -> TestResult:
         status = "failed" if exc.kind == "assert" else "error"
         message, reason = exc.message, exc.kind
         location, stack = str(exc.span), _format_stack(exc)
-    except RecursionError:
-        status, message, reason = "error", "Python recursion limit reached", "runtime"
+    except RecursionError:  # the parser and the statements locate it themselves; this is the last resort
+        status, message, reason = "error", "nested too deeply: Python recursion limit reached", "runtime"
+        location = f"{case.path}:1:1"
     return TestResult(case.id, case.path, status, time.perf_counter() - start, message,
                       location, stack, reason)
 
@@ -213,10 +219,11 @@ def _run_batch(cases: list[TestCase]) -> tuple[list[TestResult], set | None]:
 
 def run_tests(spec: Spec, selectors: list[str], jobs: int = 1,
               profile: str = "reference", max_steps: int | None = None,
-              coverage: bool = False, progress: Callable[[int, int], None] | None = None) -> TestRunReport:
+              coverage: bool = False, progress: Callable[[int, int], None] | None = None,
+              max_value_bits: int | None = None) -> TestRunReport:
     """Run the selected AVS tests of ``spec``; see the module docstring for statuses.
 
-    ``max_steps`` overrides the tree's step budget per test; ``coverage``
+    ``max_steps`` overrides the tree's step budget per test, ``max_value_bits`` its value budget; ``coverage``
     records the statements run (merged over the workers) in the report;
     ``progress(done, total)`` is told as results come in (the command line's progress).
     """
@@ -229,7 +236,7 @@ def run_tests(spec: Spec, selectors: list[str], jobs: int = 1,
     t_load = time.perf_counter()
     if jobs == 1:
         sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
-        interp = _make_interpreter(spec, profile, max_steps, coverage)
+        interp = _make_interpreter(spec, profile, max_steps, coverage, max_value_bits)
         load = time.perf_counter() - t_load
         results = []
         for c in cases:
@@ -249,7 +256,7 @@ def run_tests(spec: Spec, selectors: list[str], jobs: int = 1,
         hits = set() if coverage else None
         try:
             with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, mp_context=ctx,
-                                     initargs=(str(spec.root), profile, max_steps, coverage)) as pool:
+                                     initargs=(str(spec.root), profile, max_steps, coverage, max_value_bits)) as pool:
                 for batch, batch_hits in pool.map(_run_batch, shards):
                     results.extend(batch)
                     tell(len(results), len(cases))
@@ -262,12 +269,20 @@ def run_tests(spec: Spec, selectors: list[str], jobs: int = 1,
 
 
 # ------------------------------------------------------------ reporting
+_EXCERPT = 160  # characters of the source line shown under a failure
+
+
 def _source_line(texts: dict[str, str], location: str) -> str:
+    """The source line of ``path:line:col``, cut to a window around the column when it is long."""
     try:
-        path, line, _col = location.rsplit(":", 2)
-        return texts[path].splitlines()[int(line) - 1].strip()
+        path, line, col = location.rsplit(":", 2)
+        text = texts[path].splitlines()[int(line) - 1]
     except (KeyError, ValueError, IndexError):
         return ""
+    if len(text) <= _EXCERPT:
+        return text.strip()
+    start = max(0, min(int(col) - 1 - _EXCERPT // 2, len(text) - _EXCERPT))
+    return ("…" if start else "") + text[start:start + _EXCERPT] + ("…" if start + _EXCERPT < len(text) else "")
 
 
 def format_text(report: TestRunReport, spec: Spec) -> str:
@@ -276,13 +291,13 @@ def format_text(report: TestRunReport, spec: Spec) -> str:
     for r in report.results:
         if r.status == "passed":
             continue
-        out.append(f"{r.status.upper()}: {r.path} ({r.id})")
-        out.append(f"  {r.location}: {r.message}")
+        out.append(printable(f"{r.status.upper()}: {r.path} ({r.id})"))  # spec text: one line each
+        out.append(printable(f"  {r.location}: {r.message}"))
         src = _source_line(texts, r.location) if r.location else ""
         if src:
-            out.append(f"    | {src}")
+            out.append(printable(f"    | {src}"))
         for frame in r.stack:
-            out.append(f"    in {frame}")
+            out.append(printable(f"    in {frame}"))
     c = report.counts
     out.append(
         f"{c['passed']} passed, {c['failed']} failed, {c['error']} error "
@@ -301,14 +316,14 @@ def format_junit(report: TestRunReport) -> str:
         f'errors="{c["error"]}" skipped="0" time="{report.total_seconds:.3f}">',
     ]
     for r in report.results:
-        name = quoteattr(r.id or r.path)
-        lines.append(f'  <testcase classname={quoteattr(r.path)} name={name} time="{r.seconds:.4f}">')
-        detail = "\n".join([r.location, *r.stack])
+        name = quoteattr(printable(r.id or r.path))
+        lines.append(f'  <testcase classname={quoteattr(printable(r.path))} name={name} time="{r.seconds:.4f}">')
+        detail = "\n".join(printable(x) for x in (r.location, *r.stack))  # no line of spec text starts a line
         if r.status == "failed":
             kind = quoteattr(r.reason or "assert")
-            lines.append(f'    <failure message={quoteattr(r.message)} type={kind}>{_xml(detail)}</failure>')
+            lines.append(f'    <failure message={quoteattr(printable(r.message))} type={kind}>{_xml(detail)}</failure>')
         elif r.status == "error":
-            lines.append(f'    <error message={quoteattr(r.message)} type={quoteattr(r.reason)}>{_xml(detail)}</error>')
+            lines.append(f'    <error message={quoteattr(printable(r.message))} type={quoteattr(r.reason)}>{_xml(detail)}</error>')
         lines.append("  </testcase>")
     lines.append("</testsuite>")
     return "\n".join(lines) + "\n"

@@ -26,6 +26,7 @@ def interpreter_for(spec: Spec, *, generated: Iterable[Module] | None = None, **
     if generated is None:
         generated = generated_modules(spec)
     kw.setdefault("max_steps", spec.config.max_steps)
+    kw.setdefault("max_value_bits", spec.config.max_value_bits)
     return Interpreter(build_index(spec), generated=generated, **kw)
 
 

@@ -9,12 +9,13 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from .common import load_encodings, report_unusable, root_arg
+from .common import load_encodings, printable, report_unusable, root_arg
 from .exitcodes import ExitCode
 
 if TYPE_CHECKING:
     from ..encoding.asm import Assembled
     from ..encoding.model import EncodingSet
+    from ..loader import Spec
 
 NAME = "asm"
 HELP = "assemble a block program or one command into instruction words"
@@ -46,7 +47,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     try:
         spec = load_spec(Path(args.root))
     except RootError as e:
-        err.write(f"specgen asm: {e}\n")
+        err.write(printable(f"specgen asm: {e}") + "\n")
         return ExitCode.USAGE
     if report_unusable(spec, err, f"{spec.config.json_root}/catalog/"):  # the commands come from there
         return ExitCode.FINDINGS
@@ -75,7 +76,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             try:
                 a = assemble_template(es, st)
             except AsmError as e:
-                err.write(f"{shown}:{st.line}:{st.col}: {st.text}: {e}\n")
+                err.write(printable(f"{shown}:{st.line}:{st.col}: {st.text}: {e}") + "\n")
                 return ExitCode.FINDINGS
             rows.append(_row(st.line, st.text, a))
             continue
@@ -85,7 +86,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             try:  # a form the block syntax reads but does not spell (one-source B.IOT, …): its template
                 a = assemble_text(es, st.text)
             except AsmError:
-                err.write(f"{shown}:{st.line}:{st.col}: {st.text}: {e}\n")
+                err.write(printable(f"{shown}:{st.line}:{st.col}: {st.text}: {e}") + "\n")
                 return ExitCode.FINDINGS
         rows.append(_row(st.line, st.text, a))
     return _write(rows, args.format, out)
@@ -117,9 +118,9 @@ def _template_commands(es: EncodingSet, text: str, shown: str, block_error: str,
             head = cmd.split(None, 1)[0]
             if not forms_of(es, head) or spells(head.upper()) or block_error.endswith("cannot assemble"):
                 # not a template form either, a Block command (or a block sketch): the block parser's finding
-                err.write(f"{block_error}\n")
+                err.write(printable(block_error) + "\n")
             else:
-                err.write(f"{shown}:{n}:1: {cmd}: {e}\n")
+                err.write(printable(f"{shown}:{n}:1: {cmd}: {e}") + "\n")
             return ExitCode.FINDINGS
         rows.append(_row(n, cmd, a))
     return _write(rows, fmt, out)
@@ -131,15 +132,16 @@ def _write(rows: list[dict[str, object]], fmt: str, out: TextIO) -> int:
         out.write("\n")
         return ExitCode.OK
     for r in rows:
-        out.write(f"{r['word']} ({r['width']}-bit) = {r['text']}  form {r['form']}  ({r['source']})\n")
+        out.write(printable(f"{r['word']} ({r['width']}-bit) = {r['text']}  form {r['form']}  ({r['source']})")
+                  + "\n")
         for f in r["fields"]:  # type: ignore[attr-defined]
             label = f" ({f['meaning']})" if f["meaning"] else ""
-            out.write(f"  {f['name']} = {f['value']}{label}\n")
+            out.write(printable(f"  {f['name']} = {f['value']}{label}") + "\n")
     return ExitCode.OK
 
 
-def _pe_modes(spec: object) -> dict[int, int]:
+def _pe_modes(spec: Spec) -> dict[int, int]:
     """The spec's PE mask -> PEMode table, read by running its ASL (only when a B.IOT needs it)."""
     from ..asl import interpreter_for
     from ..executor.words import pe_mode_table
-    return pe_mode_table(interpreter_for(spec))  # type: ignore[arg-type]
+    return pe_mode_table(interpreter_for(spec))

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from .common import default_root
+from .common import default_root, printable
 from .exitcodes import ExitCode
 
 COLLECT = True  # runs long or runs spec code without bound: keep the cyclic collector (see specgen.cli)
@@ -41,6 +41,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "[specgen] page_budget_bytes, else 1 MiB)")
     p.add_argument("--config", type=Path, default=None,
                    help="mkdocs.yml to use (default: the repository's); its specgen root: is used unless --root is given")
+    p.add_argument("--force", action="store_true",
+                   help="replace an existing, non-empty --out that specgen did not write (never the spec root, "
+                        "the config's folder, a checkout's top level or a folder holding one of them)")
 
 
 def _size(text: str) -> int:
@@ -82,6 +85,7 @@ class Progress:
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Build the site into ``--out``; print a summary (exit 1 when mkdocs stopped, 2 on a missing input)."""
     from ..site.build import STAGES, BuildFailed, build_site  # mkdocs and the loader: only a build pays
+    from ..outputs import OutputRefused
     from ..site.inputs import SiteInputError, default_config
     progress = Progress(err, STAGES)
     given = getattr(args, "root", None)
@@ -93,28 +97,35 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                             Path(args.config or default_config()), jobs=max(1, int(args.jobs or 1)),
                             progress=progress, releases=roots if len(roots) > 1 else (),
                             notice=lambda line: print(f"specgen build: {line}", file=err, flush=True),
-                            page_budget=getattr(args, "page_budget", None))
+                            page_budget=getattr(args, "page_budget", None),
+                            force=bool(getattr(args, "force", False)))
+    except OutputRefused as e:  # one line naming both paths, nothing built, nothing removed
+        progress.finish()
+        print(str(e), file=err)
+        return ExitCode.USAGE
     except SiteInputError as e:
-        print(f"specgen build: {e}", file=err)
+        print(printable(f"specgen build: {e}"), file=err)
         return ExitCode.USAGE
     except BuildFailed as e:
         progress.finish()
-        print(f"specgen build: failed: {e}", file=err)
+        print(printable(f"specgen build: failed: {e}"), file=err)  # may quote spec text: one line each
         for r in e.warnings[:20]:
-            print(f"  {r.levelname.lower()}: {r.getMessage()}", file=err)
+            print(printable(f"  {r.levelname.lower()}: {r.getMessage()}"), file=err)
         return ExitCode.FINDINGS
     progress.finish()
     stats = result.stats
     kinds = ", ".join(f"{v} {k}" for k, v in sorted(stats.get("kinds", {}).items()))
     size, largest = stats.get("largest", (0, ""))
     releases = f" for releases {', '.join(stats['releases'])}" if stats.get("releases") else ""
-    print(f"built {stats.get('pages', 0)} generated pages ({kinds}){releases} into {result.out_dir}", file=out)
-    print(f"rendered {stats.get('rendered', 0)}, load {stats.get('load_s', 0):.1f} s, "
-          f"examples {stats.get('examples_s', 0):.1f} s, "
-          f"render {stats.get('render_s', 0):.1f} s, total {result.elapsed:.1f} s; "
-          f"largest page body {size / 1024:.0f} KiB ({largest}); warnings: {len(result.warnings)}", file=out)
+    print(printable(f"built {stats.get('pages', 0)} generated pages ({kinds}){releases} into {result.out_dir}"),
+          file=out)
+    print(printable(f"rendered {stats.get('rendered', 0)}, load {stats.get('load_s', 0):.1f} s, "
+                    f"examples {stats.get('examples_s', 0):.1f} s, "
+                    f"render {stats.get('render_s', 0):.1f} s, total {result.elapsed:.1f} s; "
+                    f"largest page body {size / 1024:.0f} KiB ({largest}); warnings: {len(result.warnings)}"),
+          file=out)
     for line in stats.get("worked", []):
         print(f"{line}, {stats.get('worked_s', 0):.1f} s", file=out)
     for line in stats.get("not_rendered", []):
-        print(line, file=out)
+        print(printable(line), file=out)
     return ExitCode.OK

@@ -79,6 +79,13 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .progress import Progress
 
     t0 = time.perf_counter()
+    if args.output:  # before any work: a report never overwrites or adds a file of the tree it checks
+        from ..outputs import OutputRefused, check_report_file
+        try:
+            check_report_file(args.output, args.root)
+        except OutputRefused as e:
+            print(str(e), file=err)
+            return ExitCode.USAGE
     progress = Progress(err, NAME)
     options = ["only=" + ",".join(sorted(set(args.only))), "disable=" + ",".join(sorted(set(args.disable))),
                "examples=" + ("no" if args.no_examples else "yes")]

@@ -7,6 +7,11 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from ..diagnostics import printable
+
+__all__ = ["UsageError", "default_root", "load", "load_encodings", "output_error", "positive_int", "printable",
+           "report_unusable", "root_arg"]
+
 if TYPE_CHECKING:
     from ..encoding.model import EncodingSet
     from ..loader import Spec
@@ -76,9 +81,6 @@ def output_error(e: OSError, given: Path) -> str:
     return f"{where}:0:0: output-unwritable: cannot write: {e.strerror or e}"
 
 
-def printable(text: str) -> str:
-    """Spec text may carry terminal escapes: show control characters as ``\\xNN`` instead of sending them."""
-    return "".join(ch if ch.isprintable() or ch == "\t" else f"\\x{ord(ch):02x}" for ch in text)
 
 
 def load_encodings(root: Path, err: TextIO, spec: "Spec | None" = None) -> "EncodingSet | None":

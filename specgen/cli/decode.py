@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, TextIO
 
-from .common import load, load_encodings, report_unusable, root_arg
+from .common import load, load_encodings, printable, report_unusable, root_arg
 from .exitcodes import ExitCode
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     try:
         value, digits_bits = parse_word(word)
     except ValueError as exc:
-        err.write(f"error: {exc}\n")
+        err.write(printable(f"error: {exc}") + "\n")
         return ExitCode.FINDINGS
     spec = load(args.root)
     report_unusable(spec, err, f"{spec.config.json_root}/catalog/")
@@ -47,14 +47,15 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         need = max(digits_bits, value.bit_length())
         width = next((w for w in widths if w >= need), None)
         if width is None:
-            err.write(f"error: {word} has {need} bits, more than the widest instruction ({widths[-1]} bits)\n")
+            err.write(printable(f"error: {word} has {need} bits, more than the widest instruction "
+                                f"({widths[-1]} bits)") + "\n")
             return ExitCode.FINDINGS
     elif width not in widths:
         err.write(f"error: no instruction is {width} bits wide; widths in this spec: "
                   f"{', '.join(map(str, widths))}\n")
         return ExitCode.FINDINGS
     if value >> width:
-        err.write(f"error: {word} does not fit in {width} bits\n")
+        err.write(printable(f"error: {word} does not fit in {width} bits") + "\n")
         return ExitCode.FINDINGS
     matches = decode(es, value, width)
     hexword = f"0x{value:0{-(-width // 4)}X}"
@@ -65,20 +66,22 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     for m in matches:
         enc = m.encoding
         if m.carrier_of:
-            out.write(f"  carrier: {enc.mnemonic} ({enc.form_id}) carries {', '.join(m.carrier_of)}\n")
+            out.write(printable(f"  carrier: {enc.mnemonic} ({enc.form_id}) carries {', '.join(m.carrier_of)}")
+                      + "\n")
             continue
         tag = f" [{enc.variant}]" if enc.variant else ""
-        out.write(f"{hexword} ({width}-bit) = {enc.mnemonic}{tag}  form {enc.form_id}  ({enc.source})\n")
-        out.write(f"  assembly: {enc.assembly}\n")
+        out.write(printable(f"{hexword} ({width}-bit) = {enc.mnemonic}{tag}  form {enc.form_id}  ({enc.source})")
+                  + "\n")
+        out.write(printable(f"  assembly: {enc.assembly}") + "\n")
         from ..encoding.asm_template import disassemble_form
         if enc.assembly.strip():  # a form without a template has no text to read back
-            out.write(f"  asm: {disassemble_form(enc, m.values, es)}\n")  # what `specgen asm` reads back
+            out.write(printable(f"  asm: {disassemble_form(enc, m.values, es)}") + "\n")  # what `asm` reads back
         for f in enc.fields:
             fixed = "  (operation constant)" if f.fixed_by == "operation" else ""
-            out.write(f"  {f.name} = {m.value_text(f.name)}{fixed}\n")
+            out.write(printable(f"  {f.name} = {m.value_text(f.name)}{fixed}") + "\n")
         block = _variant_block(spec, es, enc, m.values)
         if block:  # a variant row, in the block syntax the spec's sketches write
-            out.write(f"  block: {block}\n")
+            out.write(printable(f"  block: {block}") + "\n")
     return ExitCode.OK
 
 

@@ -37,6 +37,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-steps", type=positive_int, default=None, metavar="N",
                    help="interpreter steps (calls and loop iterations) one test may take "
                         "(default: [specgen] max_steps of specification.toml, else 120000000)")
+    p.add_argument("--max-value-bits", type=positive_int, default=None, metavar="N",
+                   help="largest bitvector width, integer bit length or array length one test may make "
+                        "(default: [specgen] max_value_bits of specification.toml, else 16777216)")
     p.add_argument("--coverage", action="store_true",
                    help="record which ASL statements and functions of the spec the tests run; print a table")
     p.add_argument("--coverage-json", type=Path, default=None, metavar="FILE",
@@ -53,6 +56,14 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .progress import Progress
 
     root, selectors = args.root, list(args.selectors)
+    from ..outputs import OutputRefused, check_report_file
+    try:  # the coverage files never overwrite or add a file of the tree the tests come from
+        for flag, path in (("--coverage-json", args.coverage_json), ("--lcov", args.lcov)):
+            if path:
+                check_report_file(path, root, flag=flag)
+    except OutputRefused as e:
+        print(str(e), file=err)
+        return ExitCode.USAGE
     progress = Progress(err, NAME)
     progress.stage("load")
     try:
@@ -71,7 +82,8 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     progress.stage("run")
     selectors = [_under_test_root(s, Path(root), test_root) for s in selectors]
     report = run_tests(spec, selectors, jobs=max(1, args.jobs), profile=args.profile,
-                       max_steps=args.max_steps, coverage=coverage, progress=progress.count)
+                       max_steps=args.max_steps, coverage=coverage, progress=progress.count,
+                       max_value_bits=args.max_value_bits)
     progress.finish()
     # a unit or test whose bytes were not usable as written ran as replaced text (or not at all):
     # say so, at its file and line, and fail the run whatever the verdicts
@@ -83,7 +95,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print(f"no test matched {' '.join(selectors) or '(all)'} under {root / test_root}", file=out)
         return ExitCode.USAGE
     from ..render.kinds.avs import store_results  # the site's test pages show the last result of this content
-    store_results(spec, report.results, args.profile)
+    store_results(spec, report.results, args.profile, args.max_steps, args.max_value_bits)
     if args.format == "json":
         json.dump(report.to_json(), out, indent=1)
         out.write("\n")
@@ -101,7 +113,7 @@ def _write_coverage(spec: "Spec", hits: set, args: argparse.Namespace, out: Text
     the files asked for, and the copy the site reads (see docs-internal/asl-interpreter.md)."""
     from ..asl.coverage import format_table, measure, store, to_json, to_lcov
 
-    cov = measure(spec, hits)
+    cov = measure(spec, hits, args.profile, args.max_steps, args.max_value_bits)
     if args.format == "text":
         out.write(format_table(cov))
     if args.coverage_json:

@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any, TextIO
 
-from .common import load, root_arg
+from .common import load, printable, root_arg
 from .exitcodes import ExitCode
 
 NAME = "trace"
@@ -60,4 +60,4 @@ def format_text(chain: dict[str, Any]) -> str:
         lines.append(f"  adr      {a['id']}  [{a['status']}]  {a['title']}  {a['path']}  sha256 {a['sha256']}")
     lines.append(f"{len(chain['clauses']) + bool(chain.get('identity'))} clause(s), {len(chain['tests'])} test(s), "
                  f"{len(chain['evidence'])} evidence file(s), {len(chain['adrs'])} ADR(s)")
-    return "\n".join(lines) + "\n"
+    return "\n".join(printable(x) for x in lines) + "\n"  # spec text never starts a line of its own

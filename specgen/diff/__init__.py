@@ -27,8 +27,9 @@ from typing import Any, Callable
 
 from ..asl.legality import ADMITTED
 from ..encoding.from_spec import spec_encodings
-from ..encoding.model import Encoding
+from ..encoding.model import Encoding, FieldSlice
 from ..graph import Derived, SpecGraph
+from ..models.instruction import Contract
 from ..models.located import AslUnit
 from ..prose import datatype_sentence
 from ..vocabulary import VOCABULARY
@@ -118,7 +119,7 @@ def release_name(graph: SpecGraph) -> str:
     return (man.release if man is not None else "") or graph.spec.config.release or graph.spec.root.name
 
 
-def _ranges(pieces: Any) -> str:
+def _ranges(pieces: tuple[FieldSlice, ...]) -> str:
     return ",".join(f"{p.instruction_msb}:{p.instruction_lsb}" if p.width > 1 else f"{p.instruction_lsb}"
                     for p in sorted(pieces, key=lambda p: -p.instruction_lsb))
 
@@ -137,8 +138,8 @@ def encoding_lines(encodings: list[Encoding]) -> set[str]:
     return out
 
 
-def _contract(unit: AslUnit) -> Any:
-    return getattr(unit.instruction, "contract", None)
+def _contract(unit: AslUnit) -> Contract | None:
+    return unit.instruction.contract if unit.instruction is not None else None
 
 
 def _operands(unit: AslUnit) -> set[str] | None:

@@ -96,7 +96,7 @@ class TileData(_Closed):
         words = tuple(tuple(encode(c, et) for c in row) for row in self.values)
         return TileInput(register, et.name, self.rows, self.columns, self.valid_rows or self.rows,
                          self.valid_columns or self.columns, words, self.capacity_bytes,
-                         int(self.mask, 0), self.layout)
+                         int(self.mask, 0), layout=self.layout)
 
 
 class ExpectTile(_Closed):

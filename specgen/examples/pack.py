@@ -28,10 +28,11 @@ T = TypeVar("T")
 @functools.cache
 def _code_digest() -> str:
     """The code a result depends on (the checked examples, the program language and executor, the
-    worked-example generator, the interpreter and the ASL it derives from the catalogs, the vocabulary,
-    and the reader and loader that turn a file's bytes into the text the ASL runs on), read once per process."""
+    worked-example generator, the interpreter and the ASL it derives from the catalogs, the encodings the
+    executor assembles each statement's word with, the vocabulary, and the reader and loader that turn a
+    file's bytes into the text the ASL runs on), read once per process."""
     h = hashlib.sha256()
-    packages = ("examples", "program", "executor", "worked", "asl", "catalog_asl", "loader")
+    packages = ("examples", "program", "executor", "worked", "asl", "catalog_asl", "encoding", "loader")
     files = ([p for pkg in packages for p in sorted((_PACKAGE / pkg).glob("*.py"))]
              + [_PACKAGE / "vocabulary.py", _PACKAGE / "prose.py", _PACKAGE / "files.py"])
     for p in files:

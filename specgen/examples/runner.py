@@ -212,7 +212,7 @@ class Runner:
         return out, findings
 
     def _executor(self, profile: str) -> Executor:
-        return executor_for(self.graph.spec, profile, vocabulary=self.vocabulary)
+        return executor_for(self.graph, profile)
 
     def _legality_note(self, ins: InstructionHeader, text: str) -> str:
         sentence = datatype_sentence(ins.contract.legality, self.vocabulary)

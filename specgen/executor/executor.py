@@ -35,14 +35,15 @@ from typing import Callable
 
 from ..asl import ASLError, Bits, Interpreter, interpreter_for
 from ..asl.errors import bounded_stack
+from ..asl.hooks import ASLFunction, Around
 from ..asl.profiles import get_profile
 from ..diagnostics import Span
 from ..encoding.asm import AsmError
 from ..encoding.asm_names import gpr_name
-from ..loader import Spec
+from ..graph import SpecGraph
 from ..program.reader import Program
 from ..program.syntax import Statement
-from ..vocabulary import Vocabulary, vocabulary_of
+from ..vocabulary import VOCABULARY, Vocabulary
 from .faultsite import GENERATED_PREFIX, FaultTrace, explain, fault_site, guard_predicates
 from .inputstate import MemoryCell, configure_matrix, is_matrix_layout, read_memory, write_memory
 from .runstate import (Fault, RunError, RunResult, Step, TileInput, TileState, register_index, register_name,
@@ -54,17 +55,22 @@ LAYOUTS = {"row-major": "TileLayout_RowMajor", "column-major": "TileLayout_Colum
 
 
 class Executor:
-    """One interpreter over ``root`` with ``profile``'s hooks, reused for every run."""
+    """One interpreter over a spec with ``profile``'s hooks, reused for every run.
 
-    def __init__(self, spec: Spec, profile: str = "reference", *, fast: bool = True,
-                 tile_elements: int | None = None, vocabulary: Vocabulary | None = None) -> None:
+    Built from the graph its caller holds: the spec, its vocabulary and its encodings are the
+    graph's (derived once per graph), never read or built a second time. The graph itself is not
+    kept: an executor outlives the check or build that made it.
+    """
+
+    def __init__(self, graph: SpecGraph, profile: str = "reference", *, fast: bool = True,
+                 tile_elements: int | None = None) -> None:
+        spec = graph.spec
         self.spec = spec
         self.root = spec.root
         self.profile = get_profile(profile).name
         self.fast = fast
         self.interp = interpreter_for(spec)
-        # DataType names and codes are the spec's: the caller's (read once per graph) or this spec's
-        self.vocabulary = vocabulary if vocabulary is not None else vocabulary_of(spec)
+        self.vocabulary = VOCABULARY(graph)  # DataType names and codes are the spec's
         get_profile(profile).install(self.interp)
         install_profile_adapters(self.interp, self.profile, self.vocabulary)
         self._fault_stack: tuple[tuple[str, Span], ...] = ()
@@ -73,7 +79,7 @@ class Executor:
         self._trace = FaultTrace()  # a predicate's traced returns, while a fault is explained
         self._install_fault_probe()
         if tile_elements is not None:
-            set_model_config(self.interp, "PTO_MODEL_TILE_ELEMENTS", tile_elements)
+            self.interp.set_constant("PTO_MODEL_TILE_ELEMENTS", tile_elements)
         self.bulk = False  # element I/O through the NumPy paths proven equal for this model
         if fast:
             from .fastpath import install_fast_paths  # NumPy/ml_dtypes load only when a program runs
@@ -88,8 +94,7 @@ class Executor:
         self.templates: TemplateRunner | None = None  # statements of the forms the Block syntax does not spell
         if not missing:
             from ..encoding.from_spec import spec_encodings
-            from ..graph import SpecGraph
-            es = spec_encodings(SpecGraph.build(spec))
+            es = spec_encodings(graph)
             self.words = WordRunner(self.interp, es, self.vocabulary.dtype_none_code)
             self.templates = TemplateRunner(self.interp, es)
         self.supported = not missing
@@ -99,15 +104,13 @@ class Executor:
     def _install_fault_probe(self) -> None:
         interp = self.interp
 
-        def set_fault(original: Callable, *args: object) -> object:
+        def set_fault(original: ASLFunction, *args: object) -> object:
             self._fault_stack = tuple(interp.stack)
             self._trace.at_fault()
             return original(*args)
 
-        set_fault.wants_original = True  # type: ignore[attr-defined]
-        prior = interp.hooks.get("SetFault")
-        if prior is None and interp.has_function("SetFault"):
-            interp.hooks["SetFault"] = set_fault
+        if "SetFault" not in interp.hooks and interp.has_function("SetFault"):
+            interp.install_hook("SetFault", Around(set_fault))
 
     # -- running ----------------------------------------------------------------------
     def run(self, program: Program, tiles: list[TileInput], gprs: Mapping[int, int] | None = None,
@@ -349,18 +352,6 @@ class Executor:
         return tile_state(idx, tile, words, defined, self.vocabulary)
 
 
-def set_model_config(it: Interpreter, name: str, value: int) -> None:
-    """Override an ASL ``config`` constant before anything is compiled.
-
-    Adapter: the interpreter has no public API for ``config`` overrides yet,
-    so this seeds its constant table (constants are folded at compile time,
-    hence "before the first call").
-    """
-    if it.compiled_functions:
-        raise RuntimeError(f"set {name} before the first ASL call")
-    it._consts[name] = value  # noqa: SLF001 - see docstring
-
-
 def install_profile_adapters(it: Interpreter, profile: str, vocabulary: Vocabulary) -> None:
     """Route the bundled spec's FP hook through the profile when the profile does not name it.
 
@@ -380,34 +371,31 @@ def install_profile_adapters(it: Interpreter, profile: str, vocabulary: Vocabula
     ops = {"TileBinary_ADD": "FloatingBinary_ADD", "TileBinary_SUB": "FloatingBinary_SUB",
            "TileBinary_MUL": "FloatingBinary_MUL"}
 
-    def tile_fp_binary(original: Callable, op: str, data_type: str, left: Bits, right: Bits) -> Bits:
+    def tile_fp_binary(original: ASLFunction, op: str, data_type: str, left: Bits, right: Bits) -> Bits:
         et = vocabulary.datatype(str(data_type))
         if op in ops and et is not None and et.code in _FORMATS:
             raw, _flags = ieee_binary(ops[op], et.code, left.v, right.v)
             return Bits(raw, 64)
         return original(op, data_type, left, right)  # type: ignore[no-any-return]
 
-    tile_fp_binary.wants_original = True  # type: ignore[attr-defined]
-    it.hooks["TileFPBinaryElement"] = tile_fp_binary
+    it.install_hook("TileFPBinaryElement", Around(tile_fp_binary))
 
 
 _EXECUTORS: dict[tuple[str, str, bool, int | None], Executor] = {}
 _EXECUTORS_LOCK = threading.Lock()
 
 
-def executor_for(spec: Spec, profile: str = "reference", *, fast: bool = True,
-                 tile_elements: int | None = None, vocabulary: Vocabulary | None = None) -> Executor:
+def executor_for(graph: SpecGraph, profile: str = "reference", *, fast: bool = True,
+                 tile_elements: int | None = None) -> Executor:
     """The shared executor of (spec root, profile): functions are compiled once per process.
 
-    The caller hands over the spec it already loaded, so nothing is read twice; ``vocabulary``
-    is the spec's when the caller has it (else the executor reads it from ``spec``).
+    The caller hands over the graph it already built, so nothing is read or derived twice.
     """
-    key = (str(Path(spec.root).resolve()), get_profile(profile).name, fast, tile_elements)
+    key = (str(Path(graph.spec.root).resolve()), get_profile(profile).name, fast, tile_elements)
     with _EXECUTORS_LOCK:
         ex = _EXECUTORS.get(key)
         if ex is None:
-            ex = _EXECUTORS[key] = Executor(spec, profile, fast=fast, tile_elements=tile_elements,
-                                            vocabulary=vocabulary)
+            ex = _EXECUTORS[key] = Executor(graph, profile, fast=fast, tile_elements=tile_elements)
         return ex
 
 

@@ -26,12 +26,11 @@ for FP64/FP32/FP16/BF16 (``hardware-ieee``). Anything else runs the ASL.
 
 from __future__ import annotations
 
-from typing import Callable
-
 import ml_dtypes
 import numpy as np
 
 from ..asl import Bits, Interpreter
+from ..asl.hooks import ASLFunction, Around
 from ..vocabulary import DataType, Vocabulary
 
 U64 = np.uint64
@@ -217,18 +216,6 @@ def compute(op: str, et: DataType | None, profile: str, a: np.ndarray, b: np.nda
         return None
 
 
-def _asl(it: Interpreter, name: str, arity: int) -> Callable:
-    """A compiled ASL function callable from a hook without resetting the interpreter's call stack.
-
-    Adapter: ``Interpreter.call`` clears the stack, which a hook running
-    inside a call must not do; this uses the interpreter's function table.
-    """
-    fn = it._function(name, arity, None)  # noqa: SLF001 - see docstring
-    if fn.impl is None:
-        it._compile_func(fn)  # noqa: SLF001
-    return fn.impl  # type: ignore[return-value]
-
-
 def install_fast_paths(it: Interpreter, profile: str, vocabulary: Vocabulary) -> None:
     """Hook ``ExecuteTileBinary`` with the vectorised valid-region computation (when the spec has it)."""
     if "ExecuteTileBinary" in it.hooks or not it.has_function("ExecuteTileBinary"):
@@ -237,7 +224,7 @@ def install_fast_paths(it: Interpreter, profile: str, vocabulary: Vocabulary) ->
     if not all(it.has_function(n) for n in needed):
         return
 
-    def execute_tile_binary(original: Callable, op: str, destination: int, source_left: int,
+    def execute_tile_binary(original: ASLFunction, op: str, destination: int, source_left: int,
                             source_right: int) -> None:
         tiles = it.get_global("_Tiles")
         left, right = tiles[source_left], tiles[source_right]  # type: ignore[index]
@@ -258,8 +245,8 @@ def install_fast_paths(it: Interpreter, profile: str, vocabulary: Vocabulary) ->
             payload[p] = Bits(int(w), 64)
             defined[p] = True
         # TileWithValidRegionDefined, then TileWithPadding(result, CurrentBundlePadValue())
-        pad = _asl(it, "CurrentBundlePadValue", 0)()
-        pad_word = _asl(it, "TilePaddingWord", 2)(pad, result["data_type"])
+        pad = it.function("CurrentBundlePadValue", 0)()  # inside the running call: its stack is kept
+        pad_word = it.function("TilePaddingWord", 2)(pad, result["data_type"])
         pad_defined = pad != "TilePad_Null"
         rows, cols = result["rows"], result["columns"]
         vr, vc = result["valid_rows"], result["valid_columns"]
@@ -277,8 +264,7 @@ def install_fast_paths(it: Interpreter, profile: str, vocabulary: Vocabulary) ->
         new[destination] = result
         it.set_global("_Tiles", new)
 
-    execute_tile_binary.wants_original = True  # type: ignore[attr-defined]
-    it.hooks["ExecuteTileBinary"] = execute_tile_binary
+    it.install_hook("ExecuteTileBinary", Around(execute_tile_binary))
 
     # EmptyTileInfo is a zero-argument pure function: its value never changes, so
     # compute it once with the ASL and hand out that value (the interpreter copies
@@ -286,10 +272,9 @@ def install_fast_paths(it: Interpreter, profile: str, vocabulary: Vocabulary) ->
     if "EmptyTileInfo" not in it.hooks and it.has_function("EmptyTileInfo"):
         memo: list[object] = []
 
-        def empty_tile_info(original: Callable) -> object:
+        def empty_tile_info(original: ASLFunction) -> object:
             if not memo:
                 memo.append(original())
             return memo[0]
 
-        empty_tile_info.wants_original = True  # type: ignore[attr-defined]
-        it.hooks["EmptyTileInfo"] = empty_tile_info
+        it.install_hook("EmptyTileInfo", Around(empty_tile_info))

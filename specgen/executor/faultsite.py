@@ -10,8 +10,9 @@ that predicate with its returns traced (:mod:`specgen.asl.returntrace`) and
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Sequence
+from typing import Callable, Sequence
 
+from ..asl import Interpreter
 from ..asl.returntrace import ReturnEvent, traced_calls
 from ..diagnostics import Sentence, Span
 
@@ -161,7 +162,7 @@ class FaultTrace:
             self.seen = list(self.events)
 
 
-def explain(interp: Any, names: Sequence[str], rerun: Callable[[], object], trace: FaultTrace,
+def explain(interp: Interpreter, names: Sequence[str], rerun: Callable[[], object], trace: FaultTrace,
             source_line: Callable[[str, int], str], failures: tuple[type[BaseException], ...]) -> list[ReturnEvent]:
     """The :func:`deciding_chain` of a fault raised because one of the predicates ``names`` returned FALSE.
 

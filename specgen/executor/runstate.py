@@ -47,8 +47,12 @@ class RunError(Exception):
 
 
 @dataclass(frozen=True, slots=True)
-class TileInput:
-    """One Tile to install before the program runs; ``words`` covers the valid region or the whole tile."""
+class TileShape:
+    """What every view of a Tile states about its register: the register, the element DataType, the
+    physical and valid extents and the layout. A Tile to install (:class:`TileInput`), one read back
+    (:class:`TileState`) and one shown as a table (``examples.outcome.TileTable``) are each a shape with
+    their elements; ``layout`` is a keyword (``row-major`` unless given) so a positional argument never
+    lands in it."""
 
     register: str
     data_type: str
@@ -56,28 +60,27 @@ class TileInput:
     columns: int
     valid_rows: int
     valid_columns: int
+    layout: str = field(default="row-major", kw_only=True)
+
+
+@dataclass(frozen=True, slots=True)
+class TileInput(TileShape):
+    """One Tile to install before the program runs; ``words`` covers the valid region or the whole tile."""
+
     words: tuple[tuple[int, ...], ...]
     capacity_bytes: int | None = None
     mask: int = 0b0001
-    layout: str = "row-major"
 
     def capacity(self, et: DataType) -> int:
         return self.capacity_bytes or self.rows * self.columns * et.bits // 8
 
 
-@dataclass(slots=True)
-class TileState:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TileState(TileShape):
     """A Tile register as the ASL holds it after the run (every physical element)."""
 
-    register: str
     index: int
-    data_type: str
-    rows: int
-    columns: int
-    valid_rows: int
-    valid_columns: int
     capacity_bytes: int
-    layout: str
     words: list[list[int]]
     defined: list[list[bool]]
     element: DataType | None = None  # None: the spec names no such type
@@ -162,6 +165,6 @@ def tile_state(idx: int, tile: dict, words: list[list[int]], defined: list[list[
         predicate = str(tile["storage_kind"]) == PREDICATE_STORAGE
     except (KeyError, TypeError, IndexError):
         predicate = False
-    return TileState(register_name(idx), idx, dt, int(tile["rows"]), int(tile["columns"]), int(tile["valid_rows"]),
-                     int(tile["valid_columns"]), int(tile["capacity_bytes"]), layout, words, defined,
-                     vocabulary.datatype(dt), predicate)
+    return TileState(register_name(idx), dt, int(tile["rows"]), int(tile["columns"]), int(tile["valid_rows"]),
+                     int(tile["valid_columns"]), layout=layout, index=idx, capacity_bytes=int(tile["capacity_bytes"]),
+                     words=words, defined=defined, element=vocabulary.datatype(dt), predicate=predicate)

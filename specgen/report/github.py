@@ -16,12 +16,14 @@ from specgen.report.summary import CheckSummary
 from specgen.report.text import summary_line
 
 _COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.NOTE: "notice"}
-# Other control characters would reach the log viewer raw (ESC recolours it).
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+# Other control characters would reach the log viewer raw (ESC recolours it); the Unicode line and
+# paragraph separators end a line for some readers.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 def _visible(text: str) -> str:
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", clean_text(text))
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}",
+                        clean_text(text))
 
 
 def escape_data(text: str) -> str:

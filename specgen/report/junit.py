@@ -21,8 +21,9 @@ from specgen.report.summary import CheckSummary
 SUITE_NAME = "specgen check"
 PASSING_CASE_NAME = "no findings"
 
-# XML 1.0 allows tab, LF, CR, and U+0020.. except surrogates, U+FFFE and U+FFFF.
-_NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+# XML 1.0 allows tab, LF, CR, and U+0020.. except surrogates, U+FFFE and U+FFFF; C1 controls and the
+# Unicode line and paragraph separators are allowed but would break a line where the report is printed.
+_NOT_XML = re.compile("[^\t\n\r\u0020-\u007e\u00a0-\u2027\u202a-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 def xml_text(text: str) -> str:

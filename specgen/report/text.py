@@ -7,27 +7,24 @@ Nothing here decides the exit code.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from itertools import groupby
 
-from specgen.diagnostics import Finding, Severity
+from specgen.diagnostics import Finding, Severity, printable
 from specgen.report._common import TOOL_NAME, clean_text, elapsed, ordered, plural, severity_counts
 from specgen.report.summary import CheckSummary
 
 _COLOURS = {Severity.ERROR: "\x1b[31m", Severity.WARNING: "\x1b[33m", Severity.NOTE: "\x1b[36m"}
 _BOLD = "\x1b[1m"
 _RESET = "\x1b[0m"
-# Control characters in a message could move the cursor or recolour the
-# terminal; show them instead (tab and newline are handled by layout).
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _NO_FILE = "(no file)"
 NOT_RUN = "rule-not-run"  # specgen.check.needs.NOT_RUN; the report layer does not import the check
 
 
 def _visible(text: str) -> str:
-    text = clean_text(text).replace("\r\n", "\n").replace("\r", "\n").replace("\t", " ")
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    """Spec text on one line: a control character could move the cursor, recolour the terminal or, as a
+    line break, start a line a CI runner reads as a workflow command; each is shown as ``\\xNN``."""
+    return printable(clean_text(text)).replace("\t", " ")
 
 
 def _location(finding: Finding) -> str:

@@ -31,6 +31,7 @@ from ..render import (BrokenLinks, Page, ReleaseSite, RenderCache, RenderOptions
                       render_site)
 from ..render.core import DEFAULT_TEMPLATES
 from ..worked.generator import worked_examples
+from .guard import check_build_output, mark_site
 from .inputs import PageFile, check_inputs, load_mkdocs_config
 from .publish import TMP_PREFIX, Notice, PublishError, claim, describe, swap_in  # noqa: F401  (TMP_PREFIX: tests)
 from .releases import Graphs, Release, order, release_name, write_root
@@ -218,7 +219,7 @@ class _Counter(logging.Handler):
 
 def build_site(root: Path | None, out_dir: Path, config_file: Path, jobs: int = 1,
                progress: Progress | None = None, releases: Sequence[Path] = (),
-               notice: Notice | None = None, page_budget: int | None = None) -> BuildResult:
+               notice: Notice | None = None, page_budget: int | None = None, force: bool = False) -> BuildResult:
     """Build the site into ``out_dir`` atomically and strictly.
 
     ``releases`` (two or more spec roots, ``root`` ignored) builds one site with
@@ -228,13 +229,17 @@ def build_site(root: Path | None, out_dir: Path, config_file: Path, jobs: int = 
     written (``out_dir`` untouched). ``notice`` gets the one line said while
     waiting for another build of ``out_dir`` (:mod:`specgen.site.publish`). ``page_budget`` (bytes)
     overrides the config's and the tree's page budget (:func:`page_budget`).
+    An ``out_dir`` the output-safety rule refuses raises
+    :class:`~specgen.outputs.OutputRefused` before anything is built
+    (``force``: replace a non-empty folder specgen did not write; :mod:`specgen.site.guard`).
     """
     stage = progress or (lambda name: None)
     stage("config")
-    out_dir = out_dir.resolve()
+    given, out_dir = out_dir, out_dir.resolve()
     for r in releases or [root]:
         check_inputs(r, config_file)
-    load_mkdocs_config(config_file, root, None, strict=True)  # a bad value is a usage error, before any work
+    checked = load_mkdocs_config(config_file, root, None, strict=True)  # a bad value is a usage error, before any work
+    check_build_output(given, checked, releases or ([root] if root is not None else []), force)
     if len(releases) == 1:
         root, releases = releases[0], ()
 
@@ -329,6 +334,7 @@ def _atomic(out_dir: Path, work: Callable[[Path], dict[str, Any]], stage: Progre
             t0 = time.perf_counter()  # the summary's total is the build's, not the wait for another build
             try:
                 stats = work(tmp)
+                mark_site(tmp)  # specgen's own: the next build may replace it
                 stage("swap")
                 swap_in(tmp, out_dir)
             except (MkDocsException, ValueError) as e:

@@ -141,6 +141,7 @@ class SpecgenConfig(Config):
     releases = c.Type(list, default=[])  # [{root, name}]: one site, a directory per release (``specgen build``)
     release = c.Optional(c.Type(str))  # which of ``releases`` this build renders (default: the newest)
     page_budget = ByteSize(default=None)  # bytes per generated page body; overrides the tree's page_budget_bytes
+    replace_site_dir = c.Type(bool, default=False)  # replace a non-empty site_dir specgen did not write
 
 
 def declared_languages(config: Any) -> list[str]:

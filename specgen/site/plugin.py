@@ -28,7 +28,7 @@ from ..render import Page, ReleaseSite, RenderCache, RenderOptions
 from ..render.core import DEFAULT_TEMPLATES
 from ..render.i18n import LANGUAGES, set_document_lang
 from ..render.plan import Search
-from . import build
+from . import build, guard
 from . import notfound, searchindex
 from .inputs import SiteInputError, forget_rebuilt_pages, search_plugin
 from .language import Chrome, hand_title, page_language, supplied_nav
@@ -87,6 +87,12 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
     def on_config(self, config: Any) -> Any:
         # ``specgen serve --root`` passes the root here: mkdocs re-reads the config on every rebuild.
         self.root = self._resolve(os.environ.get(ROOT_ENV) or self.config.root, config)
+        if self.serving is None:  # a server writes only its own temporary folder
+            try:  # before mkdocs cleans site_dir (a plain ``mkdocs build``)
+                guard.check_plugin_site_dir(config, None if self.config.releases else self.root,
+                                            self.config.replace_site_dir)
+            except ValueError as e:  # the output-safety rule, or a malformed ``releases``
+                raise PluginError(str(e)) from e
         self._configure_releases(config)
         self._configure_languages(config)
         try:  # material segments Chinese with jieba; its start-up chatter is not a build message
@@ -247,6 +253,8 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         self.shape_search(config)
         if "SOURCE_DATE_EPOCH" not in os.environ:
             build.neutralise_sitemap(Path(config.site_dir))
+        if self.serving is None:
+            guard.mark_site(config.site_dir)
 
     @event_priority(-50)  # after the search plugin wrote its index
     def _after_search(self, *, config: Any) -> None:

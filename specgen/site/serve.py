@@ -41,6 +41,7 @@ from ..cache import RecordCache, cache_enabled
 from ..render import Page, RenderCache
 from ..render.core import DEFAULT_TEMPLATES
 from .inputs import PageFile, check_inputs, forget_rebuilt_pages, load_mkdocs_config, search_plugin
+from .serve_server import RebuildStatus, SpecgenServer, stop_on_signals
 
 log = logging.getLogger("mkdocs.plugins.specgen")
 ROOT_ENV = "SPECGEN_SITE_ROOT"  # ``specgen serve --root``: the plugin reads it on every config load
@@ -276,17 +277,24 @@ def serve(config_file: Path, dev_addr: str | None, root: Path | None = None) -> 
     Runs until interrupted (``KeyboardInterrupt`` is handled here). ``root``
     replaces the config's spec root for every rebuild (mkdocs re-reads the config).
     """
-    from urllib.parse import urlsplit
-
-    from mkdocs.commands.build import build
-    from mkdocs.config import load_config
-    from mkdocs.livereload import LiveReloadServer, _serve_url
-
     check_inputs(root, config_file)
     load_mkdocs_config(config_file, root, None, strict=False)  # a bad value is a usage error (exit 2)
     if root is not None:
         os.environ[ROOT_ENV] = str(Path(root).absolute())  # as named (examples beside a linked root)
-    site_dir = tempfile.mkdtemp(prefix="specgen-serve-")
+    with stop_on_signals():  # SIGTERM and SIGHUP unwind like Ctrl-C: the temporary site is removed
+        site_dir = tempfile.mkdtemp(prefix="specgen-serve-")
+        try:
+            _serve(config_file, dev_addr, site_dir)
+        finally:
+            shutil.rmtree(site_dir, ignore_errors=True)
+
+
+def _serve(config_file: Path, dev_addr: str | None, site_dir: str) -> None:
+    from urllib.parse import urlsplit
+
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+    from mkdocs.livereload import _serve_url
 
     def get_config() -> Any:
         return load_config(config_file=str(config_file), site_dir=site_dir, dev_addr=dev_addr)
@@ -310,12 +318,18 @@ def serve(config_file: Path, dev_addr: str | None, root: Path | None = None) -> 
         if plugin is not None:
             built["inputs"] = other_inputs_digest(cfg, plugin)
 
-    server = LiveReloadServer(builder=builder, host=host, port=port, root=site_dir, mount_path=mount_path)
+    status = RebuildStatus()  # a failed rebuild: the last good site, with the error shown (serve_server.py)
+    server = SpecgenServer(builder=status.guard(builder), host=host, port=port, root=site_dir,
+                           mount_path=mount_path)
+    server.status = status
     native = change_observer()
     if native is not None:
         server.observer = native
 
     def error_handler(code: int) -> bytes | None:
+        failed = status.error_page()
+        if failed is not None:
+            return failed
         if code in (404, 500):
             page = Path(site_dir) / f"{code}.html"
             if page.is_file():
@@ -324,7 +338,7 @@ def serve(config_file: Path, dev_addr: str | None, root: Path | None = None) -> 
 
     server.error_handler = error_handler
     try:
-        builder(config)
+        builder(config)  # the first build: a failure ends the command (as mkdocs serve does)
         server.watch(config.docs_dir)
         if config.config_file_path:
             server.watch(config.config_file_path)
@@ -339,4 +353,3 @@ def serve(config_file: Path, dev_addr: str | None, root: Path | None = None) -> 
             server.shutdown()
     finally:
         config.plugins.on_shutdown()
-        shutil.rmtree(site_dir, ignore_errors=True)

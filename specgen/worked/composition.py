@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..models.instruction import InstructionHeader
+
 # the spellings that name the operation after them (``BSTART.VEC TMUL, FP16``); any other BSTART spelling names it
 # itself (``BSTART.TMATMUL AType``) or is an older generation's engine spelling (``BSTART.CUBE TMATMUL, AType``), which
 # the generator resolves through the operation's own form in the spec's encodings
@@ -141,11 +143,10 @@ class Template:
         self.bindings = out
 
 
-def composition_lines(record: object) -> list[str]:
+def composition_lines(record: InstructionHeader) -> list[str]:
     """The record's block composition: ``contract.block_composition`` or, without a contract, ``block``."""
-    contract = getattr(record, "contract", None)
-    lines = list(getattr(contract, "block_composition", None) or []) if contract is not None else []
-    return lines or list(getattr(record, "block", None) or [])
+    lines = list(record.contract.block_composition) if record.contract is not None else []
+    return lines or list(record.block)
 
 
 def is_block_program(lines: list[str]) -> bool:

@@ -42,6 +42,7 @@ from ..examples.pack import ResultPack
 from ..executor.datatypes import show_value, show_word
 from ..executor.executor import Executor, RunError, executor_for
 from ..graph import Derived, SpecGraph
+from ..models.instruction import InstructionHeader
 from ..models.located import AslUnit
 from ..program.reader import ProgramError, parse_program
 from ..prose import datatype_sentence
@@ -208,7 +209,7 @@ class Generator:
 
     def executor(self) -> Executor:
         if self._executor is None:
-            self._executor = executor_for(self.spec, "reference", vocabulary=self.vocabulary)
+            self._executor = executor_for(self.graph, "reference")
         return self._executor
 
     def candidates(self, unit: AslUnit, tpl: Template) -> list[tuple[DataType, bool]]:
@@ -243,10 +244,9 @@ class Generator:
         both = [c for c in out if c[1]]
         return both + [c for c in out if not c[1]]
 
-    def _sketch_types(self, ins: object, tpl: Template) -> list[str]:
-        contract = getattr(ins, "contract", None)
+    def _sketch_types(self, ins: InstructionHeader, tpl: Template) -> list[str]:
         out = []
-        for text in (getattr(contract, "examples", None) or []):
+        for text in (ins.contract.examples if ins.contract is not None else []):
             head = text.strip().split(";", 1)[0]
             if head.upper().startswith(tpl.spelling) and "," in head:
                 out.append(head.rsplit(",", 1)[1].strip())
@@ -418,12 +418,12 @@ class Generator:
         return any(b.broadcast(k) for b in tpl.bindings for k in range(b.sources or 0))
 
     @staticmethod
-    def _handler(ins: object) -> str:
+    def _handler(ins: InstructionHeader) -> str:
         """The instruction's legality predicate: its catalog record's ``legality_handler``."""
-        handlers = [str(getattr(r, "legality_handler", "") or "") for r in getattr(ins, "catalog_records", None) or ()]
+        handlers = [str(getattr(r, "legality_handler", "") or "") for r in ins.catalog_records]
         return handlers[0] if handlers else ""
 
-    def legality(self, ins: object) -> LegalityText | None:
+    def legality(self, ins: InstructionHeader) -> LegalityText | None:
         """What the instruction's legality predicate states in its text (None: no handler or no text)."""
         handler = self._handler(ins)
         return legality_text(self.spec, self.executor().interp, handler) if handler else None

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from ..asl import Interpreter
+from ..loader import Spec
 from .operands import function_sources
 
 TYPED = ":"  # a matrix source's role carries the DataType its predicate fixes: ``Scale:E8M0``
@@ -79,7 +81,7 @@ class OperandChecks:
     (``TileMXOperandPairLegal``) is evaluated by the interpreter over the spec's types; no operation is named.
     """
 
-    def __init__(self, spec: object, interp: object, function: str, datatypes: tuple[str, ...]) -> None:
+    def __init__(self, spec: Spec, interp: Interpreter, function: str, datatypes: tuple[str, ...]) -> None:
         self._spec, self._it, self._types = spec, interp, datatypes
         self.params: list[str] = []
         self.texts: list[str] = []
@@ -172,7 +174,7 @@ class OperandChecks:
                     continue
                 for combo in self._combos(len(args)):
                     try:
-                        ok = self._it.call(m.group(1), *[f"TileDataType_{t}" for t in combo])  # type: ignore[attr-defined]
+                        ok = self._it.call(m.group(1), *[f"TileDataType_{t}" for t in combo])
                     except Exception:  # noqa: BLE001 - not a pure function of types: no constraint read
                         break
                     if ok is True:

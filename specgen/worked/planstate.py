@@ -18,12 +18,15 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from ..asl import Interpreter
+from ..asl.ast import FuncDecl
 from ..encoding.asm import candidates
 from ..encoding.model import EncodingSet
 from ..executor.executor import TileInput
 from ..executor.inputstate import MemoryCell
 from ..vocabulary import DataType, Vocabulary
 from .composition import Reason, Template
+from .instantiate import Producer, block_lines
 from .operandchecks import TYPED, OperandChecks, extent, source_role
 from .seeds import source_words
 
@@ -83,7 +86,7 @@ def gemm_block(tpl: Template) -> bool:
     return not tpl.matrix and any(name in ("M", "N", "K") for name in tpl.dims.values())
 
 
-def asl_matrix_sources(it: object, mnemonic: str, tpl: Template,
+def asl_matrix_sources(it: Interpreter, mnemonic: str, tpl: Template,
                        reader: OperandChecks | None = None) -> list[tuple[str, str, str, str]] | None:
     """The ordered sources of ``mnemonic``'s matrix operation as the spec's ``TileOperandsLegal_<MN>`` names its
     parameters after the destination (``left``, ``right``; ``accumulator`` first in the ACC forms; a
@@ -92,12 +95,7 @@ def asl_matrix_sources(it: object, mnemonic: str, tpl: Template,
     not a GEMM operand and ``reader`` (the predicate's text) names no type and shape for it (``tpl.blockers`` then
     starts with the exact reason). A source whose type the predicate fixes carries it in its role
     (``A:E4M3``, ``Scale:E8M0``; see ``source_role``)."""
-    from ..asl.ast import FuncDecl
-    try:
-        decls, _ = it._decls("TileOperandsLegal_" + mnemonic)  # type: ignore[attr-defined]
-    except Exception:  # noqa: BLE001 - an interpreter without declarations: the spec cannot say
-        return None
-    funcs = [d for d in decls if isinstance(d, FuncDecl)]
+    funcs = [d for d in it.declarations("TileOperandsLegal_" + mnemonic) if isinstance(d, FuncDecl)]
     if not funcs:
         return None
     out = []
@@ -129,14 +127,14 @@ def zero_datr(text: str) -> str:
     return "B.DATR {0, 0, 0, 0, 0, 0, 0}" if text.strip().upper().startswith("B.DATR") else ""
 
 
-def destination_size_code(it: object, tpl: Template) -> int:
+def destination_size_code(it: Interpreter, tpl: Template) -> int:
     """The smallest SizeCode (128 bytes << (code - 1)) holding an M x N destination of a 32-bit type (the widest
     ordinary CUBE output: FP32, S32 or U32) in the first source's CUBE layout, as the spec's
     ``TileCubeRequiredBytes`` sizes it; 1 when the spec cannot say."""
     dims = dimensions(tpl)
     layout = next((lay for _r, lay, *_ in tpl.matrix if lay), "")
     try:
-        need = int(it.call("TileCubeRequiredBytes", f"TileLayout_{layout}", dims["M"], dims["N"],  # type: ignore[attr-defined]
+        need = int(it.call("TileCubeRequiredBytes", f"TileLayout_{layout}", dims["M"], dims["N"],  # type: ignore[call-overload]
                            "TileDataType_FP32"))
     except Exception:  # noqa: BLE001 - a spec without the function: the smallest size, the run decides
         return 1
@@ -164,11 +162,11 @@ def matrix_program(tpl: Template, spelling: tuple[str, str], et: DataType, size_
     return "\n".join(lines), regs
 
 
-def accumulator_type(it: object, vocabulary: Vocabulary, et: DataType) -> DataType:
+def accumulator_type(it: Interpreter, vocabulary: Vocabulary, et: DataType) -> DataType:
     """The type of a matrix Block's accumulator and Bias for inputs of ``et``, as the spec's
     ``TileMatrixAccumulatorDataType`` states it (S16 inputs accumulate in S32); ``et`` when it cannot say."""
     try:
-        got = str(it.call("TileMatrixAccumulatorDataType", et.member))  # type: ignore[attr-defined]
+        got = str(it.call("TileMatrixAccumulatorDataType", et.member))
     except Exception:  # noqa: BLE001 - a spec without the function: the inputs' type, the run decides
         return et
     return vocabulary.datatype(got.removeprefix("TileDataType_")) or et
@@ -269,14 +267,12 @@ def memory_inputs(plan: MemoryPlan, vocabulary: Vocabulary, et: DataType, source
     return tiles
 
 
-def predicate_block(producer: object, first: int, rows: int, columns: int, rng: random.Random) -> tuple[list[str], list[TileInput]]:
+def predicate_block(producer: Producer, first: int, rows: int, columns: int, rng: random.Random) -> tuple[list[str], list[TileInput]]:
     """A Block of the spec that writes a predicate Tile (``producer``: an ``instantiate.Producer``, TCMP's
     Block) on Tiles ``T<first>``…, run before a memory Block whose lane mask must be a predicate Tile
     (``TilePredicateValuesLegal``: storage kind Predicate); its destination is ``T0``, the lowest free
     register. The second source repeats some of the first's values, so both outcomes show."""
-    from .instantiate import block_lines
-    tpl: Template = producer.template  # type: ignore[attr-defined]
-    et: DataType = producer.data_type  # type: ignore[attr-defined]
+    tpl, et = producer.template, producer.data_type
     count = sum(b.sources if b.sources is not None else 1 for b in tpl.bindings)
     regs = [f"T{first + i}" for i in range(count)]
     tiles: list[TileInput] = []

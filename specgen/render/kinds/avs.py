@@ -1,9 +1,10 @@
 """The AVS tests of one unit (kind ``tests``): each test's header, requirements, last result and listing.
 
-A test's result is the one ``specgen test`` recorded for exactly this content:
-the same test file (its SHA-256) run against the same ASL of the spec (the
-store is keyed by every unit's path and digest, like the coverage unit pages
-show). Anything else reads "not run", never a guess. ``store_results`` is what
+A test's result is the one ``specgen test`` recorded for exactly this content
+and configuration: the same test file (its SHA-256) run against the same tree
+(ASL, catalogs, JSON artifacts, ``specification.toml``) with the tree's own
+budgets, the default profile and the same specgen (:mod:`specgen.asl.runkey`).
+Anything else reads "not run", never a guess. ``store_results`` is what
 ``specgen test`` calls; a failed write only costs the site its view.
 Listings are data, not prose: the site keeps them out of the search index.
 """
@@ -16,7 +17,8 @@ import posixpath
 from pathlib import Path
 from typing import Any, Iterable
 
-from ...cache import atomic_write, cache_dir, content_key
+from ...asl.runkey import run_key
+from ...cache import atomic_write, cache_dir
 from ...graph import Derived, SpecGraph
 from ...loader import Spec
 
@@ -60,18 +62,20 @@ def _result(cx: Ctx, rec: dict[str, Any] | None, sha256: str) -> dict[str, Any]:
             "profile": str(rec.get("profile", ""))}
 
 
-def _results_file(units: Iterable[tuple[str, str]]) -> Path:
-    """Where the results of the tests run against exactly this ASL content are kept."""
-    return cache_dir("test-results") / f"{content_key(sorted(units))}.json"
+def _results_file(key: str) -> Path:
+    """Where the results of the tests run under ``key`` (:func:`specgen.asl.runkey.run_key`) are kept."""
+    return cache_dir("test-results") / f"{key}.json"
 
 
-def store_results(spec: Spec, results: Iterable[Any], profile: str) -> bool:
+def store_results(spec: Spec, results: Iterable[Any], profile: str, max_steps: int | None = None,
+                  max_value_bits: int | None = None) -> bool:
     """Record each result (``TestResult``-like: id, path, status, message, location) for the site.
 
-    Merged into what earlier runs of other tests recorded for the same ASL content, so a
-    run of one directory does not forget the rest.
+    Kept under the key of everything the verdicts depend on (tree content, budgets, profile,
+    specgen's code; each record also carries its test file's digest) and merged into what earlier
+    runs of other tests recorded under the same key, so a run of one directory does not forget the rest.
     """
-    path = _results_file((u.path, u.sha256) for u in spec.units)
+    path = _results_file(run_key(spec, profile, max_steps, max_value_bits))
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
         tests = doc["tests"] if isinstance(doc.get("tests"), dict) else {}
@@ -85,9 +89,14 @@ def store_results(spec: Spec, results: Iterable[Any], profile: str) -> bool:
     return atomic_write(path, json.dumps({"tests": tests}, sort_keys=True).encode())
 
 
+def _shown(graph: SpecGraph) -> Path:
+    """The results the site shows: those of a plain ``specgen test`` (the tree's budgets, the default profile)."""
+    return _results_file(run_key(graph.spec))
+
+
 def _stored_results(graph: SpecGraph) -> dict[str, dict[str, Any]] | None:
     try:
-        doc = json.loads(_results_file((u.path, u.sha256) for u in graph.spec.units).read_text(encoding="utf-8"))
+        doc = json.loads(_shown(graph).read_text(encoding="utf-8"))
         tests = doc["tests"]
     except (OSError, ValueError, KeyError, TypeError):
         return None
@@ -100,7 +109,7 @@ STORED_RESULTS = Derived(_stored_results)
 def results_digest(graph: SpecGraph) -> str:
     """The stored results' digest ("-" for none): a new ``specgen test`` run re-renders the test pages."""
     try:
-        return hashlib.sha256(_results_file((u.path, u.sha256) for u in graph.spec.units).read_bytes()).hexdigest()
+        return hashlib.sha256(_shown(graph).read_bytes()).hexdigest()
     except OSError:
         return "-"
 

@@ -19,6 +19,7 @@ from ...encoding.svg import ENGLISH as SVG_WORDS, svg as encoding_svg
 from ...encoding.wavejson import wavejson_text
 from ...examples.results import ExampleResult
 from ...graph import SpecGraph
+from ...models.instruction import InstructionHeader
 from ...models.located import AslUnit
 from ...vocabulary import VOCABULARY
 from ..blocks import parse_composition, signature
@@ -163,7 +164,7 @@ def _related(cx: Ctx, unit: AslUnit) -> list[dict[str, Any]]:
     return [{"id": gid, "label": label, "entries": links(names)} for gid, label, names in groups if names]
 
 
-def _no_contract(ins: Any) -> SimpleNamespace:
+def _no_contract(ins: InstructionHeader) -> SimpleNamespace:
     """What a record of an older generation without a contract shows: its own block lines and assembly,
     every contract list empty (the page says "none" for each, the record itself is on the page)."""
     return SimpleNamespace(block_composition=list(ins.block), operands=[], field_zero_meanings={},

@@ -10,7 +10,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from ...cache import cache_dir, content_key
+from ...asl.coverage import stored_path, tree_key
 from ...graph import Derived, SpecGraph
 from ...models.located import AslUnit
 from ..links import tests_uri, unit_uri
@@ -77,8 +77,8 @@ STORED_COVERAGE = Derived(_stored_coverage)
 
 
 def _coverage_file(graph: SpecGraph) -> Path:
-    """Where ``specgen test --coverage`` stores the coverage of exactly this ASL content."""
-    return cache_dir("coverage") / f"{content_key([(u.path, u.sha256) for u in graph.spec.units])}.json"
+    """Where a plain ``specgen test --coverage`` of exactly this tree, with its own budgets, stored its coverage."""
+    return stored_path(tree_key(graph.spec))
 
 
 def coverage_digest(graph: SpecGraph) -> str:
