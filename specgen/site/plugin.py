@@ -37,6 +37,15 @@ from .releases import RELEASE_ASSETS, Graphs, Release, order, parse_releases, re
 from .serve import ROOT_ENV, ServeState
 
 
+def _quiet_jieba() -> None:
+    """material segments Chinese with jieba; its start-up chatter is not a build message."""
+    try:
+        import jieba
+        jieba.setLogLevel(logging.WARNING)
+    except ImportError:
+        pass
+
+
 def _add_assets(config: Any, uris: tuple[str, ...]) -> None:
     """Put stylesheets and scripts into the theme's ``extra_css`` / ``extra_javascript`` once."""
     for uri in uris:
@@ -88,20 +97,20 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         # ``specgen serve --root`` passes the root here: mkdocs re-reads the config on every rebuild.
         self.root = self._resolve(os.environ.get(ROOT_ENV) or self.config.root, config)
         if self.serving is None:  # a server writes only its own temporary folder
-            try:  # before mkdocs cleans site_dir (a plain ``mkdocs build``)
-                guard.check_plugin_site_dir(config, None if self.config.releases else self.root,
-                                            self.config.replace_site_dir)
-            except ValueError as e:  # the output-safety rule, or a malformed ``releases``
-                raise PluginError(str(e)) from e
+            self._guard_site_dir(config)
         self._configure_releases(config)
         self._configure_languages(config)
-        try:  # material segments Chinese with jieba; its start-up chatter is not a build message
-            import jieba
-            jieba.setLogLevel(logging.WARNING)
-        except ImportError:
-            pass
+        _quiet_jieba()
         _add_assets(config, build.ASSET_URIS)
         return config
+
+    def _guard_site_dir(self, config: Any) -> None:
+        """The output-safety rule for ``site_dir``, before mkdocs cleans it (a plain ``mkdocs build``)."""
+        try:
+            guard.check_plugin_site_dir(config, None if self.config.releases else self.root,
+                                        self.config.replace_site_dir)
+        except ValueError as e:  # the output-safety rule, or a malformed ``releases``
+            raise PluginError(str(e)) from e
 
     def _configure_languages(self, config: Any) -> None:
         """The languages (given, or what mkdocs.yml declares), the main one first; search kept."""
