@@ -1,23 +1,30 @@
 # The two commands a new machine needs (see README):
-#   make serve   install into .venv, then build and serve the bundled spec's site
-#   make test    install into .venv (and Debian's chromium), then run the whole test suite
+#   make serve   install specgen and its runtime dependencies into .venv, then build and serve the bundled spec's site
+#   make test    install specgen with its test extras into .venv (and Debian's chromium), then run the whole test suite
 VENV ?= .venv
 PYTHON ?= python3
 PY := $(VENV)/bin/python
+# two stamps: serving needs the runtime dependencies only (no playwright, hypothesis, pre-commit or
+# the other site engines); the test stamp adds the test extras on top of the same venv
+RUNTIME := $(VENV)/.specgen-runtime
 STAMP := $(VENV)/.specgen-installed
 
 .PHONY: serve build test browser bench clean
 
-$(STAMP): pyproject.toml
+$(RUNTIME): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e .
+	touch $(RUNTIME)
+
+$(STAMP): $(RUNTIME)
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-serve: $(STAMP)
+serve: $(RUNTIME)
 	$(VENV)/bin/specgen serve
 
-build: $(STAMP)
+build: $(RUNTIME)
 	$(VENV)/bin/specgen build
 
 # Debian's chromium drives the browser tests (Playwright cannot download its own here); a CJK font

@@ -11,7 +11,7 @@ Parsing and validating a record costs far more than reading and hashing its
 file, so the loader keys each file's scan result (records and findings) by the
 file's SHA-256 and reuses it while the hash matches: an unchanged file then
 costs one read and one hash. The pack lives in ``$SPECGEN_CACHE_DIR/loader``
-or ``~/.cache/specgen/loader`` and never inside the spec root (a corpus may be
+or the user cache directory (:func:`cache_base`) and never inside the spec root (a corpus may be
 read-only, and a cache is not part of a spec).
 
 Safety: the pack is one pickle with a SHA-256 of its payload in the header,
@@ -41,9 +41,14 @@ _PACKAGE = Path(__file__).resolve().parent
 
 
 def cache_base() -> Path:
-    """``$SPECGEN_CACHE_DIR`` or ``~/.cache/specgen`` (the directory the asl and examples caches share)."""
+    """``$SPECGEN_CACHE_DIR``, else the platform's user cache directory for specgen (the directory the asl
+    and examples caches share): ``$XDG_CACHE_HOME/specgen`` or ``~/.cache/specgen`` on Linux,
+    ``~/Library/Caches/specgen`` on macOS, ``%LOCALAPPDATA%\\specgen\\Cache`` on Windows."""
     env = os.environ.get("SPECGEN_CACHE_DIR")
-    return Path(env) if env else Path.home() / ".cache" / "specgen"
+    if env:
+        return Path(env)
+    from platformdirs import user_cache_dir
+    return Path(user_cache_dir("specgen", appauthor=False))
 
 
 def cache_enabled() -> bool:

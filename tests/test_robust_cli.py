@@ -189,8 +189,7 @@ def test_the_site_owners_page_budget_overrides_the_trees(bundled_copy: Path, tmp
 def test_the_page_budget_is_the_owners_then_the_trees_then_the_default(bundled_copy: Path) -> None:
     from specgen.graph import SpecGraph
     from specgen.loader import load_spec
-    from specgen.site.build import page_budget
-    from specgen.site.options import byte_size
+    from specgen.site.budget import byte_size, page_budget
     assert [byte_size(x) for x in (1500, "2 MiB", "512 KiB", "1.5 MB")] == [1500, 2 * 1024 ** 2, 512 * 1024, 1_500_000]
     for bad in ("two MiB", 0, -3, True, "5 parsecs"):
         with pytest.raises(ValueError):

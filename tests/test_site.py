@@ -59,6 +59,9 @@ def test_strict_build_of_bundled_spec(built: tuple[Path, str, str]) -> None:
     assert "<svg" in page and "Loading WaveDrom" not in page
     assert "assets/specgen/specgen.js" in page
     assert not list(out.parent.glob(TMP_PREFIX + "*"))
+    # specgen's own site: the pages about specgen itself are there (a spec team's site has none,
+    # tests/test_site_releases.py::test_a_spec_teams_site_has_no_specgen_pages)
+    assert (out / "about.html").is_file() and (out / "plugin.html").is_file()
 
 
 def test_every_page_has_a_meta_description(built: tuple[Path, str, str]) -> None:

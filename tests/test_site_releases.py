@@ -64,6 +64,15 @@ def test_mike_layout_newest_first_and_default(site: Path) -> None:
         assert "specgen-releases.js" in page
 
 
+def test_a_spec_teams_site_has_no_specgen_pages(site: Path) -> None:
+    """The bundled mkdocs.yml lists about.md and plugin.md as ``specgen_pages``: the site of another tree (the
+    copy, 0.2.0) has its home page but not specgen's pages; the bundled sample's own release (0.1.0) keeps them."""
+    assert (site / "0.2.0" / "index.html").is_file()
+    assert not (site / "0.2.0" / "about.html").exists() and not (site / "0.2.0" / "plugin.html").exists()
+    assert "plugin.html" not in (site / "0.2.0" / "index.html").read_text(encoding="utf-8")
+    assert (site / "0.1.0" / "about.html").is_file() and (site / "0.1.0" / "plugin.html").is_file()
+
+
 def test_changes_section_on_the_newer_release_only(site: Path) -> None:
     newer = (site / "0.2.0" / TMUL_PAGE).read_text()
     section = newer.split('<h2 id="changes"', 1)[1].split('<h2 id="records"', 1)[0]

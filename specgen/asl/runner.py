@@ -27,7 +27,6 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Callable
-from xml.sax.saxutils import quoteattr
 
 from ..diagnostics import printable
 from ..loader import load_spec
@@ -72,6 +71,9 @@ class TestResult:
     location: str = ""
     stack: list[str] = field(default_factory=list)
     reason: str = ""  # error kind, ``main-nonzero`` or ``missing-function:<missing name>``
+    # the CPU time the test took in its process: what sharding balances by (wall time on a shared CI runner
+    # is mostly the neighbours' load; measured at load 14, a shard's tests took 65 s of wall and 10 s of CPU)
+    cpu_seconds: float = 0.0
 
 
 @dataclass
@@ -177,7 +179,7 @@ def _format_stack(exc: ASLError) -> list[str]:
 
 def run_one(interp: Interpreter, case: TestCase) -> TestResult:
     """Run one test on an interpreter (reset before use), parsing the text the loader read."""
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     interp.reset()
     status, message, location, stack, reason = "passed", "", "", [], ""
     try:
@@ -203,7 +205,7 @@ def run_one(interp: Interpreter, case: TestCase) -> TestResult:
         status, message, reason = "error", "nested too deeply: Python recursion limit reached", "runtime"
         location = f"{case.path}:1:1"
     return TestResult(case.id, case.path, status, time.perf_counter() - start, message,
-                      location, stack, reason)
+                      location, stack, reason, time.process_time() - cpu)
 
 
 def _run_batch(cases: list[TestCase]) -> tuple[list[TestResult], set | None]:
@@ -220,16 +222,19 @@ def _run_batch(cases: list[TestCase]) -> tuple[list[TestResult], set | None]:
 def run_tests(spec: Spec, selectors: list[str], jobs: int = 1,
               profile: str = "reference", max_steps: int | None = None,
               coverage: bool = False, progress: Callable[[int, int], None] | None = None,
-              max_value_bits: int | None = None) -> TestRunReport:
+              only: set[str] | None = None, max_value_bits: int | None = None) -> TestRunReport:
     """Run the selected AVS tests of ``spec``; see the module docstring for statuses.
 
     ``max_steps`` overrides the tree's step budget per test, ``max_value_bits`` its value budget; ``coverage``
     records the statements run (merged over the workers) in the report;
-    ``progress(done, total)`` is told as results come in (the command line's progress).
+    ``progress(done, total)`` is told as results come in (the command line's progress);
+    ``only`` keeps the selected tests with these paths (one shard, :mod:`specgen.asl.sharding`).
     """
     tell = progress or (lambda done, total: None)
     t0 = time.perf_counter()
     cases = select(discover(spec), list(selectors))
+    if only is not None:
+        cases = [c for c in cases if c.path in only]
     if not cases:
         return TestRunReport([], time.perf_counter() - t0, 0.0, profile, jobs)
     jobs = max(1, min(jobs, len(cases)))
@@ -285,9 +290,11 @@ def _source_line(texts: dict[str, str], location: str) -> str:
     return ("…" if start else "") + text[start:start + _EXCERPT] + ("…" if start + _EXCERPT < len(text) else "")
 
 
-def format_text(report: TestRunReport, spec: Spec) -> str:
+def format_text(report: TestRunReport, spec: Spec | None) -> str:
+    """Every test that did not pass (where, the spec's line when ``spec`` is given, the ASL stack), then
+    the counts; the JUnit report is written by :mod:`specgen.report.junit` (see ``specgen test``)."""
     out = []
-    texts = {u.path: u.text for u in spec.units} | {t.path: t.text for t in spec.tests}
+    texts = ({u.path: u.text for u in spec.units} | {t.path: t.text for t in spec.tests}) if spec is not None else {}
     for r in report.results:
         if r.status == "passed":
             continue
@@ -306,28 +313,3 @@ def format_text(report: TestRunReport, spec: Spec) -> str:
         f"profile {report.profile}, jobs {report.jobs})"
     )
     return "\n".join(out) + "\n"
-
-
-def format_junit(report: TestRunReport) -> str:
-    c = report.counts
-    lines = [
-        '<?xml version="1.0" encoding="UTF-8"?>',
-        f'<testsuite name="specgen-asl" tests="{len(report.results)}" failures="{c["failed"]}" '
-        f'errors="{c["error"]}" skipped="0" time="{report.total_seconds:.3f}">',
-    ]
-    for r in report.results:
-        name = quoteattr(printable(r.id or r.path))
-        lines.append(f'  <testcase classname={quoteattr(printable(r.path))} name={name} time="{r.seconds:.4f}">')
-        detail = "\n".join(printable(x) for x in (r.location, *r.stack))  # no line of spec text starts a line
-        if r.status == "failed":
-            kind = quoteattr(r.reason or "assert")
-            lines.append(f'    <failure message={quoteattr(printable(r.message))} type={kind}>{_xml(detail)}</failure>')
-        elif r.status == "error":
-            lines.append(f'    <error message={quoteattr(printable(r.message))} type={quoteattr(r.reason)}>{_xml(detail)}</error>')
-        lines.append("  </testcase>")
-    lines.append("</testsuite>")
-    return "\n".join(lines) + "\n"
-
-
-def _xml(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from .common import load_encodings, printable, report_unusable, root_arg
+from .common import UsageError, load_encodings, printable, report_unusable, root_arg
 from .exitcodes import ExitCode
 
 if TYPE_CHECKING:
@@ -47,8 +47,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     try:
         spec = load_spec(Path(args.root))
     except RootError as e:
-        err.write(printable(f"specgen asm: {e}") + "\n")
-        return ExitCode.USAGE
+        raise UsageError(str(e)) from e
     if report_unusable(spec, err, f"{spec.config.json_root}/catalog/"):  # the commands come from there
         return ExitCode.FINDINGS
     vocabulary = vocabulary_of(spec)
@@ -56,19 +55,13 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         program = parse_program(text, vocabulary, path=shown, any_form=True)
     except ProgramError as e:
         es = load_encodings(Path(args.root), err, spec)
-        if es is None:
-            return ExitCode.FINDINGS
         return _template_commands(es, text, shown, str(e), args.format, out, err)
     if program.is_sketch:  # a symbolic operand to the block syntax may be a template keyword (BSTART.STD RET)
         first = program.sketch[0]
         reason = f"{shown}:{first.line}:{first.col}: {program.sketch_reason}: cannot assemble"
         es = load_encodings(Path(args.root), err, spec)
-        if es is None:
-            return ExitCode.FINDINGS
         return _template_commands(es, text, shown, reason, args.format, out, err)
     es = load_encodings(Path(args.root), err, spec)
-    if es is None:
-        return ExitCode.FINDINGS
     pe_modes = _pe_modes(spec) if any("pe_mask" in st.fields for st in program.statements) else {}
     rows: list[dict[str, object]] = []
     for st in program.statements:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, TextIO
 
-from .common import load, load_encodings, printable, report_unusable, root_arg
+from .common import CommandFailed, load, load_encodings, printable, report_unusable, root_arg
 from .exitcodes import ExitCode
 
 if TYPE_CHECKING:
@@ -35,34 +35,25 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     try:
         value, digits_bits = parse_word(word)
     except ValueError as exc:
-        err.write(printable(f"error: {exc}") + "\n")
-        return ExitCode.FINDINGS
+        raise CommandFailed(str(exc)) from exc
     spec = load(args.root)
     report_unusable(spec, err, f"{spec.config.json_root}/catalog/")
     es = load_encodings(args.root, err, spec)
-    if es is None:
-        return ExitCode.FINDINGS
     widths = es.widths()
     if width is None:
         need = max(digits_bits, value.bit_length())
         width = next((w for w in widths if w >= need), None)
         if width is None:
-            err.write(printable(f"error: {word} has {need} bits, more than the widest instruction "
-                                f"({widths[-1]} bits)") + "\n")
-            return ExitCode.FINDINGS
+            raise CommandFailed(f"{word} has {need} bits, more than the widest instruction ({widths[-1]} bits)")
     elif width not in widths:
-        err.write(f"error: no instruction is {width} bits wide; widths in this spec: "
-                  f"{', '.join(map(str, widths))}\n")
-        return ExitCode.FINDINGS
+        raise CommandFailed(f"no instruction is {width} bits wide; widths in this spec: {', '.join(map(str, widths))}")
     if value >> width:
-        err.write(printable(f"error: {word} does not fit in {width} bits") + "\n")
-        return ExitCode.FINDINGS
+        raise CommandFailed(f"{word} does not fit in {width} bits")
     matches = decode(es, value, width)
     hexword = f"0x{value:0{-(-width // 4)}X}"
     if not primary_matches(matches):
-        err.write(f"error: no instruction matches {hexword} as a {width}-bit word "
-                  "(fixed bits or field constraints differ from every form)\n")
-        return ExitCode.FINDINGS
+        raise CommandFailed(f"no instruction matches {hexword} as a {width}-bit word "
+                            "(fixed bits or field constraints differ from every form)")
     for m in matches:
         enc = m.encoding
         if m.carrier_of:

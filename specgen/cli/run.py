@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from .common import positive_int, printable, report_unusable, root_arg
+from .common import UsageError, positive_int, printable, report_unusable, root_arg
 from .exitcodes import ExitCode
 
 if TYPE_CHECKING:
@@ -71,13 +71,11 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return ExitCode.USAGE
     profile = args.profile
     if profile is not None and profile not in PROFILES:
-        print(f"specgen run: unknown profile {profile!r}; known: {', '.join(sorted(PROFILES))}", file=err)
-        return ExitCode.USAGE
+        raise UsageError(f"unknown profile {profile!r}; known: {', '.join(sorted(PROFILES))}")
     try:
         spec = load_spec(Path(args.root))
     except RootError as e:
-        print(f"specgen run: {e}", file=err)
-        return ExitCode.USAGE
+        raise UsageError(str(e)) from e
     report_unusable(spec, err)
     graph = SpecGraph.build(spec)
     vocabulary = VOCABULARY(graph)

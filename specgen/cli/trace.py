@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any, TextIO
 
-from .common import load, printable, root_arg
+from .common import CommandFailed, load, printable, root_arg
 from .exitcodes import ExitCode
 
 NAME = "trace"
@@ -31,8 +31,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ..trace import trace_chain
     chain = trace_chain(SpecGraph.build(load(args.root, err)), args.id)
     if chain is None:
-        print(f"specgen trace: {args.id!r} names no instruction, unit, clause or test of {args.root}", file=err)
-        return ExitCode.FINDINGS
+        raise CommandFailed(f"{args.id!r} names no instruction, unit, clause or test of {args.root}")
     if args.format == "json":
         out.write(json.dumps(chain, indent=2, sort_keys=True) + "\n")
     else:

@@ -21,6 +21,7 @@ legality prose is read by :func:`~specgen.prose.datatype_sentence`, as the
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -66,8 +67,9 @@ class Runner:
             ins = unit.instruction
             assert ins is not None
             for n, text in enumerate(ins.contract.examples if ins.contract is not None else (), 1):
-                res, finds = self.pack.get(f"contract\0{unit.path}\0{n}\0{text}",
-                                          lambda u=unit, n=n, t=text: self._contract(u, n, t))
+                at = example_position(unit, n, text)
+                res, finds = self.pack.get(f"contract\0{unit.path}\0{n}\0{at}\0{text}",
+                                          lambda u=unit, n=n, t=text, at=at: self._contract(u, n, t, at))
                 if res is not None:
                     self.add(res)
                 self.findings.extend(finds)
@@ -151,15 +153,16 @@ class Runner:
         return res, findings
 
     # -- contract examples -------------------------------------------------------------
-    def _contract(self, unit: AslUnit, n: int, text: str) -> tuple[ExampleResult | None, list[Finding]]:
+    def _contract(self, unit: AslUnit, n: int, text: str,
+                  at: tuple[int, int]) -> tuple[ExampleResult | None, list[Finding]]:
         ins = unit.instruction
         assert ins is not None
-        line = unit.header_span.line if unit.header_span else 1
+        line, col = at
         ident = f"{ins.id}#example-{n}"
         mn = ins.mnemonic
 
         def finding(rule: str, severity: Severity, message: str) -> Finding:
-            return Finding(rule, severity, unit.path, line, message, subject=ident, col=1)
+            return Finding(rule, severity, unit.path, line, message, subject=ident, col=col)
 
         if not (text.lstrip().upper().startswith("BSTART") and re.search(r"\bBSTOP\b", text, re.I)):
             return None, []  # a single-command fragment, not a Block program
@@ -246,3 +249,32 @@ def _unit_dir(unit_path: str) -> str:
     """``asl/tile/x/y/TMUL.asl`` -> ``tile/x/y/TMUL``."""
     p = unit_path.removesuffix(".asl")
     return p.split("/", 1)[1] if p.startswith("asl/") else p
+
+
+def example_position(unit: AslUnit, n: int, text: str) -> tuple[int, int]:
+    """Where the ``n``-th ``contract.examples`` string starts in the unit (1-based line and column): its JSON
+    spelling found after the header's ``"examples"`` key, so a finding about it points at the example, not
+    at the header's first column. The header line and column 1 when the spelling cannot be found (an
+    escape written differently)."""
+    span = unit.header_span
+    line = span.line if span is not None and span.line > 0 else 1
+    lines = unit.text.splitlines()
+    end = (span.end_line or line) if span is not None else line
+    block = "\n".join(lines[line - 1:end])
+    key = block.find('"examples"')
+    if key < 0:
+        return line, 1
+    ins = unit.instruction
+    earlier = list(ins.contract.examples[:n - 1]) if ins is not None and ins.contract is not None else []
+    for spelling in (json.dumps(text, ensure_ascii=False), json.dumps(text)):
+        pos, found = key, -1
+        for _ in range(earlier.count(text) + 1):  # an identical earlier example is passed over
+            found = block.find(spelling, pos)
+            if found < 0:
+                break
+            pos = found + 1
+        if found >= 0:
+            before = block[:found]
+            row = before.count("\n")
+            return line + row, found - (before.rfind("\n") + 1) + 1
+    return line, 1

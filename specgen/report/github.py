@@ -36,11 +36,12 @@ def escape_property(text: str) -> str:
     return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def command(finding: Finding) -> str:
-    """One ``::error file=…,line=…,col=…,title=…::message`` line (no newline)."""
+def command(finding: Finding, prefix: str = "") -> str:
+    """One ``::error file=…,line=…,col=…,title=…::message`` line (no newline); ``prefix`` is the spec root's
+    path inside the repository, since GitHub attaches an annotation to ``file`` relative to the repository."""
     props: list[tuple[str, str]] = []
     if finding.path:
-        props.append(("file", finding.path))
+        props.append(("file", f"{prefix.rstrip('/')}/{finding.path}" if prefix.strip("/") else finding.path))
         if finding.line > 0:
             props.append(("line", str(finding.line)))
             if finding.col > 0:
@@ -52,8 +53,11 @@ def command(finding: Finding) -> str:
 
 
 def render(findings: Sequence[Finding], summary: CheckSummary) -> str:
-    """One command per finding, then a ``::notice::`` with the summary line."""
+    """One command per finding, then a ``::notice::`` with the summary line. Paths are relative to the
+    repository root when the summary knows where the spec root lies in it (``--repo-root``, default the
+    git top level), else to the spec root."""
     items = ordered(findings)
-    lines = [command(f) for f in items]
+    prefix = summary.spec_in_repo if summary.repo_root is not None and summary.spec_in_repo else ""
+    lines = [command(f, prefix) for f in items]
     lines.append(f"::notice::{escape_data(f'{TOOL_NAME} check: ' + summary_line(items, summary))}")
     return "\n".join(lines) + "\n"

@@ -17,7 +17,6 @@ import logging
 import re
 import sys
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -26,71 +25,28 @@ from mkdocs.structure.files import File, Files, InclusionLevel
 
 from ..cache import RecordCache
 from ..graph import SpecGraph
-from ..loader import UNUSABLE_RULES, RootError, load_spec, unusable_findings
-from ..render import (BrokenLinks, Page, ReleaseSite, RenderCache, RenderOptions, example_failures, failures_message,
-                      render_site)
-from ..render.core import DEFAULT_TEMPLATES
-from ..worked.generator import worked_examples
+from ..render import BrokenLinks, Page, ReleaseSite, RenderCache, RenderOptions, render_site
+from . import engine
+from .budget import page_budget
 from .guard import check_build_output, mark_site
 from .inputs import PageFile, check_inputs, load_mkdocs_config
+from .prepare import (ASSET_URIS, ASSETS, BuildFailed, BuildResult, LoadTimes, PrepareError,  # noqa: F401
+                      Progress, not_rendered, prepare)
 from .publish import TMP_PREFIX, Notice, PublishError, claim, describe, swap_in  # noqa: F401  (TMP_PREFIX: tests)
 from .releases import Graphs, Release, order, release_name, write_root
 
 log = logging.getLogger("mkdocs.plugins.specgen")
 STAGES = ("config", "load", "examples", "render", "mkdocs", "swap")
-ASSETS = DEFAULT_TEMPLATES.parent / "assets"
-ASSET_URIS = ("assets/specgen/specgen.css", "assets/specgen/specgen.js", "assets/specgen/specgen-site.js",
-              "assets/specgen/specgen-code.css", "assets/specgen/specgen-code.js",
-              "assets/specgen/specgen-instr.css", "assets/specgen/specgen-instr.js")
-Progress = Callable[[str], None]
 
 
 # ------------------------------------------------------------------ the plugin's steps
-@dataclass(frozen=True)
-class LoadTimes:
-    """When loading started and what the load and the examples gate cost (``specgen build`` reports them)."""
-
-    started: float = 0.0  # ``time.perf_counter()``
-    load_s: float = 0.0
-    examples_s: float = 0.0
-    worked_s: float = 0.0
-    worked: str = ""  # the worked-example coverage line (specgen.worked.generator)
-
-
 def load_graph(root: Path, records: RecordCache | None, stage: Progress) -> tuple[SpecGraph, LoadTimes]:
-    """Load the spec and gate on its examples; a contradicted example result stops the build here.
-
-    Called before mkdocs cleans ``site_dir``, so even a plain ``mkdocs build``
-    leaves the previous output in place.
-    """
-    t0 = time.perf_counter()
-    stage("load")
+    """:func:`specgen.site.prepare.prepare` for the plugin: a spec that cannot be built stops mkdocs
+    (before it cleans ``site_dir``, so even a plain ``mkdocs build`` leaves the previous output in place)."""
     try:
-        spec = load_spec(root, cache=records)
-    except RootError as e:
-        raise PluginError(f"specgen: {e}") from e
-    # bytes and sizes anywhere; JSON syntax where the pages would silently lose what it holds (a
-    # catalog's encodings, a checked example); an unreadable evidence view is said on its pages
-    cfg = spec.config
-    unusable = [f for f in unusable_findings(spec.findings) if f.rule in UNUSABLE_RULES
-                or f.path.startswith((f"{cfg.json_root}/catalog/", f"{cfg.example_root}/"))]
-    if unusable:  # a page would show replacement characters or miss the file: say which file instead
-        raise PluginError("specgen: " + "; ".join(f.format() for f in unusable[:10])
-                          + (f" (and {len(unusable) - 10} more)" if len(unusable) > 10 else "")
-                          + "; fix the file(s), then rebuild ('specgen validate' lists every problem)")
-    graph = SpecGraph.build(spec)
-    if spec.errors:
-        log.info("specgen: the spec has %d loader error(s); run 'specgen validate --root %s'",
-                 len(spec.errors), root)
-    t1 = time.perf_counter()
-    stage("examples")
-    failures = example_failures(graph)
-    t2 = time.perf_counter()
-    if failures:
-        raise PluginError("specgen: " + failures_message(failures))
-    worked = worked_examples(graph)  # every instruction page's worked example, run once (cached by content)
-    t3 = time.perf_counter()
-    return graph, LoadTimes(t0, t1 - t0, t2 - t1, t3 - t2, worked.summary())
+        return prepare(root, records, stage)
+    except PrepareError as e:
+        raise PluginError(str(e)) from e
 
 
 def render_pages(graph: SpecGraph, options: RenderOptions, cache: RenderCache, stage: Progress,
@@ -110,20 +66,6 @@ def render_pages(graph: SpecGraph, options: RenderOptions, cache: RenderCache, s
             log.warning("specgen: %s is %d bytes, over the page budget of %d (%s)",
                         p.url, len(p.content.encode()), limit, source)
     return pages
-
-
-def page_budget(graph: SpecGraph, option: int | None) -> tuple[int, str]:
-    """The page budget and where it was set: the site owner's option (plugin ``page_budget``,
-    ``specgen build --page-budget``) over the tree's ``[specgen] page_budget_bytes`` over the default.
-
-    The site owner decides for the site (a release is read-only and hashed); the tree's key keeps
-    overriding specgen's default for a tree that needs another one."""
-    if option is not None:
-        return option, "page_budget / --page-budget"
-    sg = graph.spec.config.raw.get("specgen")
-    if isinstance(sg, dict) and "page_budget_bytes" in sg:
-        return graph.spec.config.page_budget_bytes, "[specgen] page_budget_bytes"
-    return graph.spec.config.page_budget_bytes, "the default; set page_budget / --page-budget"
 
 
 def page_stats(pages: list[Page], cache: RenderCache, changed: dict[str, bool], times: LoadTimes,
@@ -163,6 +105,14 @@ def add_pages(files: Files, config: Any, pages: list[Page], changed: dict[str, b
     return rewritten
 
 
+def drop_pages(files: Files, uris: Sequence[str]) -> None:
+    """Leave these hand pages out of the site (``specgen_pages`` in a site that is not specgen's own)."""
+    for uri in uris:
+        found = files.get_file_from_path(uri)
+        if found is not None:
+            files.remove(found)
+
+
 def toc_tokens(toc: tuple[tuple[int, str, str], ...]) -> list[dict[str, Any]]:
     """A page's headings as mkdocs' toc tokens (h3 under the h2 before it)."""
     out: list[dict[str, Any]] = []
@@ -189,25 +139,6 @@ def neutralise_sitemap(site: Path) -> None:
 
 
 # ------------------------------------------------------------------ the atomic build
-class BuildFailed(Exception):
-    """mkdocs (or the plugin, or the theme) stopped; the previous site is unchanged.
-
-    ``warnings`` are the messages mkdocs logged at WARNING or above during the build.
-    """
-
-    def __init__(self, reason: str, warnings: list[logging.LogRecord]) -> None:
-        super().__init__(reason)
-        self.warnings = warnings
-
-
-@dataclass
-class BuildResult:
-    out_dir: Path
-    stats: dict[str, Any]
-    elapsed: float
-    warnings: list[logging.LogRecord] = field(default_factory=list)
-
-
 class _Counter(logging.Handler):
     def __init__(self) -> None:
         super().__init__(logging.WARNING)
@@ -323,7 +254,7 @@ def _atomic(out_dir: Path, work: Callable[[Path], dict[str, Any]], stage: Progre
     from mkdocs.exceptions import MkDocsException
 
     counter = _Counter()
-    mk_log = logging.getLogger("mkdocs")
+    mk_log = engine.logger()  # "mkdocs", or "properdocs" under ProperDocs
     mk_log.addHandler(counter)
     quiet = _quiet_info(mk_log)
     t0 = time.perf_counter()
@@ -353,23 +284,6 @@ def _atomic(out_dir: Path, work: Callable[[Path], dict[str, Any]], stage: Progre
     if failure is not None:
         raise BuildFailed(failure, counter.records)
     return BuildResult(out_dir, stats, time.perf_counter() - t0, counter.records)
-
-
-# what a page loses when a fact is missing (see specgen.check.needs.FACTS)
-_LOST = {"manifest": "manifest hashes and NDF digests", "release_selection": "NDF digests of the release selection",
-         "traceability_view": "traceability rows (tests, evidence) of every page",
-         "contracts": "contract sections (operands, legality, examples)", "review": "review records",
-         "adr_affected": "ADR links of clauses and units", "semantic_tests": "semantic-test coverage"}
-
-
-def not_rendered(graph: SpecGraph) -> list[str]:
-    """The build summary's lines for what the site could not show, and why: a site must not look complete."""
-    from ..check.needs import GAPS
-    lines = [f"not rendered: {_LOST.get(fact, fact)} ({gap.artifact}: {gap.reason})"
-             for fact, gap in GAPS(graph).items()]
-    if not graph.adrs:
-        lines.append(f"not rendered: the ADR index is empty (no readable ADR under {graph.spec.config.adr_dir}/)")
-    return lines
 
 
 def _quiet_info(mk_log: logging.Logger) -> Callable[[], Any]:

@@ -24,7 +24,25 @@ import posixpath
 from typing import Any, Iterable
 
 from ..render import Page
-from .options import LANGUAGE_NAMES, THEME_LANGUAGE
+from ..render.i18n import LANGUAGES
+
+# material's own language code for each language directory (its ``partials/languages/<code>.html``)
+THEME_LANGUAGE: dict[str, str] = {"en": "en", "zh": "zh"}
+# the name a language is listed under in the navigation, in that language
+LANGUAGE_NAMES: dict[str, str] = {"en": "English", "zh": "中文"}
+
+
+def language_of(code: Any) -> str | None:
+    """A language directory for a theme or ``extra.alternate`` code (``zh-CN``, ``zh_Hans`` → ``zh``)."""
+    text = str(code or "").strip().lower().replace("_", "-")
+    if text in LANGUAGES:
+        return text
+    if text in ("zh-cn", "zh-hans", "zh-sg"):
+        return "zh"
+    if text.startswith("en-"):
+        return "en"
+    return None
+
 
 CHUNK = 30  # a directory with more pages than this lists them in alphabetical runs of this many
 

@@ -8,30 +8,14 @@ with its default and an example in ``site/plugin.md`` and the README.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config, ValidationError
 
 from ..render.i18n import LANGUAGES
-
-# material's own language code for each language directory (its ``partials/languages/<code>.html``)
-THEME_LANGUAGE: dict[str, str] = {"en": "en", "zh": "zh"}
-# the name a language is listed under in the navigation, in that language
-LANGUAGE_NAMES: dict[str, str] = {"en": "English", "zh": "中文"}
-
-
-def language_of(code: Any) -> str | None:
-    """A language directory for a theme or ``extra.alternate`` code (``zh-CN``, ``zh_Hans`` → ``zh``)."""
-    text = str(code or "").strip().lower().replace("_", "-")
-    if text in LANGUAGES:
-        return text
-    if text in ("zh-cn", "zh-hans", "zh-sg"):
-        return "zh"
-    if text.startswith("en-"):
-        return "en"
-    return None
+from .budget import byte_size
+from .language import LANGUAGE_NAMES, THEME_LANGUAGE, language_of  # noqa: F401  (the site's language facts, one place)
 
 
 class _Option(c.BaseConfigOption[Any]):
@@ -96,25 +80,6 @@ class Navigation(_Option):
         return str(value)
 
 
-_UNITS = {"": 1, "b": 1, "kb": 1000, "kib": 1024, "mb": 1000 ** 2, "mib": 1024 ** 2}
-
-
-def byte_size(value: object) -> int:
-    """A size in bytes: a whole number, or text with a unit (``1500000``, ``"2 MiB"``, ``"512 KiB"``)."""
-    if isinstance(value, bool):
-        raise ValueError(f"expected a size in bytes (e.g. 2097152 or '2 MiB'), got {value!r}")
-    if isinstance(value, int):
-        n = value
-    else:
-        m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([A-Za-z]*)\s*", str(value))
-        if m is None or m.group(2).lower() not in _UNITS:
-            raise ValueError(f"expected a size in bytes (e.g. 2097152 or '2 MiB'), got {value!r}")
-        n = int(float(m.group(1)) * _UNITS[m.group(2).lower()])
-    if n < 1:
-        raise ValueError(f"a size must be positive, got {value!r}")
-    return n
-
-
 class ByteSize(_Option):
     """``page_budget``: the largest generated page body the site owner accepts (``None``: the tree's or 1 MiB)."""
 
@@ -141,6 +106,9 @@ class SpecgenConfig(Config):
     releases = c.Type(list, default=[])  # [{root, name}]: one site, a directory per release (``specgen build``)
     release = c.Optional(c.Type(str))  # which of ``releases`` this build renders (default: the newest)
     page_budget = ByteSize(default=None)  # bytes per generated page body; overrides the tree's page_budget_bytes
+    # hand pages about specgen itself: in the site of specgen's bundled sample only, never in the site of
+    # another spec tree built with the same config (``specgen build --root OTHER``)
+    specgen_pages = c.Type(list, default=[])
     replace_site_dir = c.Type(bool, default=False)  # replace a non-empty site_dir specgen did not write
 
 

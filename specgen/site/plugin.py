@@ -33,12 +33,13 @@ from . import notfound, searchindex
 from .inputs import SiteInputError, forget_rebuilt_pages, search_plugin
 from .language import Chrome, hand_title, page_language, supplied_nav
 from .options import SpecgenConfig, declared_languages
+from .prepare import own_site
 from .releases import RELEASE_ASSETS, Graphs, Release, order, parse_releases, release_name, release_site
 from .serve import ROOT_ENV, ServeState
 
 
 def _quiet_jieba() -> None:
-    """material segments Chinese with jieba; its start-up chatter is not a build message."""
+    """Material segments Chinese with jieba; its start-up chatter is not a build message."""
     try:
         import jieba
         jieba.setLogLevel(logging.WARNING)
@@ -189,6 +190,8 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         return pages, changed
 
     def on_files(self, files: Files, *, config: Any) -> Files:
+        if not own_site(self.root):
+            build.drop_pages(files, self.config.specgen_pages)
         pages, changed = self.render_pages(config)
         self._rewritten = build.add_pages(files, config, pages, changed)
         hand = {f.src_uri: hand_title(f.content_string) for f in files.documentation_pages()
