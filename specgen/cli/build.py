@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TextIO
 
 from ..site.engine import ENGINES
-from .common import UsageError, default_root, error_line, printable
+from .common import UsageError, byte_size_arg, default_root, error_line, printable
 from .exitcodes import ExitCode
 
 COLLECT = True  # runs long or runs spec code without bound: keep the cyclic collector (see specgen.cli)
@@ -37,7 +37,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="site directory to write (default: %(default)s)")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                    help="pages rendered in parallel (default: the CPU count)")
-    p.add_argument("--page-budget", type=_size, default=None, metavar="SIZE",
+    p.add_argument("--page-budget", type=byte_size_arg, default=None, metavar="SIZE",
                    help="largest generated page body, in bytes or with a unit ('2 MiB'); over it is a warning, "
                         "so the strict build fails (default: the config's page_budget, else the tree's "
                         "[specgen] page_budget_bytes, else 1 MiB)")
@@ -49,14 +49,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--force", action="store_true",
                    help="replace an existing, non-empty --out that specgen did not write (never the spec root, "
                         "the config's folder, a checkout's top level or a folder holding one of them)")
-
-
-def _size(text: str) -> int:
-    from ..site.budget import byte_size  # no site engine imported before --engine chooses one
-    try:
-        return byte_size(int(text) if text.strip().isdigit() else text)
-    except ValueError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -88,7 +80,8 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             from ..site import zensical
             progress = Progress(err, NAME, zensical.STAGES)
             result = zensical.build_site(roots[0] if roots else None, out_dir, _config(args.config), jobs=jobs,
-                                         progress=progress, notice=notice, force=force)
+                                         progress=progress, notice=notice, force=force,
+                                         page_budget=getattr(args, "page_budget", None))
         else:
             from ..site.build import STAGES, build_site  # mkdocs (or ProperDocs) and the loader: only a build pays
             from ..site.inputs import SiteInputError

@@ -9,8 +9,10 @@ Nothing here imports a site engine: the command line parses ``--page-budget`` be
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-from ..graph import SpecGraph
+if TYPE_CHECKING:
+    from ..graph import SpecGraph
 
 _UNITS = {"": 1, "b": 1, "kb": 1000, "kib": 1024, "mb": 1000 ** 2, "mib": 1024 ** 2}
 
