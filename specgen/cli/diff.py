@@ -22,14 +22,13 @@ EPILOG = """examples:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from ..diff.report import PR_COMMENT_CHARS
     p.add_argument("old", type=Path, help="root of the older release")
     p.add_argument("new", type=Path, help="root of the newer release")
     p.add_argument("--format", choices=["text", "json", "markdown"], default="text",
                    help="output format (default: %(default)s)")
-    p.add_argument("--max-chars", type=int, default=PR_COMMENT_CHARS, metavar="N",
-                   help="markdown: the summary's size limit in characters (default: %(default)s, "
-                        "a GitHub comment); details that do not fit are left out and counted")
+    p.add_argument("--max-chars", type=int, default=None, metavar="N",  # None: diff.report's (help loads no models)
+                   help="markdown: the summary's size limit in characters (default: what a GitHub comment "
+                        "holds, 65536); details that do not fit are left out and counted")
     p.add_argument("--details", type=Path, metavar="FILE",
                    help="markdown: also write the complete report (every instruction's diffs) to FILE")
 
@@ -37,8 +36,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """0 whatever the differences: a diff reports, it does not judge (a root that does not load is 2)."""
     from ..diff import release_name, spec_diff
-    from ..diff.report import format_text, markdown_report
+    from ..diff.report import PR_COMMENT_CHARS, format_text, markdown_report
     from ..graph import SpecGraph
+    if args.max_chars is None:
+        args.max_chars = PR_COMMENT_CHARS
     if args.details is not None and args.format != "markdown":
         err.write("specgen diff: --details needs --format markdown\n")
         return ExitCode.USAGE

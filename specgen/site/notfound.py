@@ -31,7 +31,8 @@ NAME = "404.html"
 PAGE = "not-found.html"  # the generated page of each language (render.kinds.notfound)
 
 BOOT = """<!doctype html>
-<html><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>%(title)s</title>
+<html><head><meta charset="utf-8"><meta name="robots" content="noindex">
+<meta name="description" content="%(title)s"><title>%(title)s</title>
 <script>(function(){var D=%(data)s;var p=location.pathname.split("/"),root=null,rel=D.release,lang=D.lang,i;
 for(i=1;i<p.length-1;i++){if(D.releases.length){if(D.releases.indexOf(p[i])>=0){root=p.slice(0,i).join("/")+"/";rel=p[i];
 if(i+1<p.length-1&&D.langs.indexOf(p[i+1])>=0)lang=p[i+1];break;}}else if(D.langs.indexOf(p[i])>=0){root=p.slice(0,i).join("/")+"/";lang=p[i];break;}}
