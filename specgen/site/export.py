@@ -29,7 +29,8 @@ from typing import Any
 import yaml
 
 from ..outputs import Input, OutputRefused, check_site_dir
-from ..render import RenderOptions, render_site
+from ..graph import SpecGraph
+from ..render import Page, RenderOptions, render_site
 from ..render.i18n import LANGUAGES
 from .budget import byte_size, page_budget
 from .language import LANGUAGE_NAMES, THEME_LANGUAGE, hand_title, language_of, language_section
@@ -234,7 +235,7 @@ def export(settings: ExportSettings, out: Path, jobs: int = 1, stage: Progress |
     return ExportResult(len(pages), kinds, stats)
 
 
-def over_budget(graph: Any, pages: list[Any], option: int | None) -> None:
+def over_budget(graph: SpecGraph, pages: list[Page], option: int | None) -> None:
     """A page body over the page budget stops the export before anything is written, as it fails the strict
     MkDocs build (:func:`specgen.site.budget.page_budget`: the option, else the tree's, else 1 MiB)."""
     limit, source = page_budget(graph, option)
