@@ -14,6 +14,7 @@ import pytest
 from mkdocs.commands.build import build as mkdocs_build
 from mkdocs.exceptions import Abort, PluginError
 
+from specgen.outputs import MARKER, MARKER_TEXT
 from specgen.cli.build import run as cmd_build
 from specgen.site.inputs import default_config, load_mkdocs_config
 
@@ -60,11 +61,10 @@ def test_wrong_example_fails_the_build_and_keeps_the_previous_site(bundled_copy:
 
 def test_plain_mkdocs_build_stops_before_cleaning(bundled_copy: Path, tmp_path: Path,
                                                   caplog: pytest.LogCaptureFixture) -> None:
-    from specgen.outputs import MARKER, write_marker
     site_dir = tmp_path / "mk"
     site_dir.mkdir()
     (site_dir / "previous.html").write_text("previous build")
-    write_marker(site_dir)  # a site specgen wrote (any other folder is refused before any work: test_output_safety)
+    (site_dir / MARKER).write_text(MARKER_TEXT)  # a site of specgen's own: the output-safety rule lets it be replaced
     rel, ident, element = _break_one_expectation(bundled_copy)
     cfg = load_mkdocs_config(default_config(), bundled_copy, site_dir, strict=True)
     cfg.plugins.on_startup(command="build", dirty=False)
@@ -72,4 +72,4 @@ def test_plain_mkdocs_build_stops_before_cleaning(bundled_copy: Path, tmp_path: 
         mkdocs_build(cfg)
     message = str(err.value) + "\n".join(r.getMessage() for r in caplog.records)
     assert rel in message and ident in message and element in message
-    assert sorted(p.name for p in site_dir.iterdir()) == sorted(["previous.html", MARKER])
+    assert sorted(p.name for p in site_dir.iterdir()) == sorted([MARKER, "previous.html"])
