@@ -27,11 +27,14 @@ serve: $(RUNTIME)
 build: $(RUNTIME)
 	$(VENV)/bin/specgen build
 
-# Debian's chromium drives the browser tests (Playwright cannot download its own here).
+# Debian's chromium drives the browser tests (Playwright cannot download its own here); a CJK font
+# (fonts-wqy-microhei, the smallest Debian package with Simplified Chinese glyphs: 1.6 MB) lets the zh
+# screenshots show Chinese rather than empty boxes.
+BROWSER_PACKAGES := chromium fonts-wqy-microhei
 browser:
-	@command -v chromium >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium; \
-	  else sudo apt-get update -qq && sudo apt-get install -y -qq --no-install-recommends chromium; fi; }
+	@{ command -v chromium >/dev/null 2>&1 && fc-list :lang=zh-cn | grep -q .; } || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq --no-install-recommends $(BROWSER_PACKAGES); \
+	  else sudo apt-get update -qq && sudo apt-get install -y -qq --no-install-recommends $(BROWSER_PACKAGES); fi; }
 
 # The browser tests run on their own after the rest: with the ASL corpus tests beside them on
 # 2 cores, material's search worker in chromium can starve. Together the two runs are the whole suite.

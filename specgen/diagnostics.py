@@ -129,3 +129,29 @@ def drop_followers(findings: list[Finding], causes: Iterable[Finding]) -> list[F
     names = paths | {p.rsplit("/", 1)[-1] for p in paths}
     return [f for f in findings if f.rule in UNUSABLE_FILE_RULES or f.rule.startswith("manifest-")
             or (f.path not in paths and not any(n in f.message for n in names))]
+
+
+class Sentence(str):
+    """A sentence specgen writes, as English text (logs, findings, the command line) that also carries the
+    message-catalog key and values a page uses to say it in the page's language.
+
+    It is a ``str`` so every caller that reads, searches or prints the English keeps working; a value
+    that is itself a :class:`Sentence` is said in the page's language too, and ``detail`` is text
+    quoted as written (a parser's or the interpreter's own message, spec syntax). Pickles with its key.
+    """
+
+    key: str
+    params: dict[str, object]
+
+    def __new__(cls, key: str, text: str, **params: object) -> Sentence:
+        obj = super().__new__(cls, text)
+        obj.key = key
+        obj.params = params
+        return obj
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_sentence, (self.key, str(self), self.params))
+
+
+def _sentence(key: str, text: str, params: dict[str, object]) -> Sentence:
+    return Sentence(key, text, **params)

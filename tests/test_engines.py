@@ -174,6 +174,7 @@ def test_properdocs_counts_the_plugins_warnings_in_strict_mode(bundled_copy: Pat
     ("site_name: x\nplugins: [{specgen: {releases: [{root: a}]}}]\n", "export one release at a time"),
     ("site_name: x\nplugins: [{specgen: nonsense}]\n", "must be a mapping"),
     ("site_name: [\n", "configuration error in"),
+    ("site_name: x\nplugins: [{specgen: {page_budget: lots}}]\n", "option 'page_budget'"),
 ])
 def test_export_refuses_a_config_it_cannot_use(config: str, message: str, tmp_path: Path) -> None:
     (tmp_path / "mkdocs.yml").write_text(config, encoding="utf-8")
@@ -181,6 +182,35 @@ def test_export_refuses_a_config_it_cannot_use(config: str, message: str, tmp_pa
     rc = main(["export", "--config", str(tmp_path / "mkdocs.yml"), "--out", str(tmp_path / "out")], io.StringIO(), err)
     assert rc == ExitCode.USAGE and err.getvalue().startswith("specgen export: error: ") and message in err.getvalue()
     assert not (tmp_path / "out").exists()
+
+
+def test_the_export_and_zensical_keep_the_page_budget(bundled_copy: Path, tmp_path: Path) -> None:
+    """A page over the budget stops the export before anything is written, as it fails the strict MkDocs
+    build; ``--page-budget`` (the site owner's) lifts the tree's smaller one for both commands."""
+    toml = bundled_copy / "specification.toml"
+    toml.write_text(toml.read_text(encoding="utf-8") + "\n[specgen]\npage_budget_bytes = 20000\n", encoding="utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    rc = main(["export", "--root", str(bundled_copy), "--out", str(tmp_path / "x"), "--jobs", "1"], out, err)
+    assert rc == ExitCode.FINDINGS, err.getvalue()
+    assert "over the page budget of 20000 ([specgen] page_budget_bytes)" in err.getvalue()
+    assert not (tmp_path / "x").exists()
+    proc = _specgen("build", "--engine", "zensical", "--root", str(bundled_copy), "--out", str(tmp_path / "s"),
+                    "--jobs", "1", "--page-budget", "2 MiB")
+    assert proc.returncode == ExitCode.OK, proc.stdout + proc.stderr
+    assert (tmp_path / "s" / f"{TMUL}.html").is_file()
+
+
+def test_properdocs_in_a_fresh_process_keeps_the_page_budget(bundled_copy: Path, tmp_path: Path) -> None:
+    """``--page-budget`` is parsed before ``--engine`` chooses ProperDocs (it must not import mkdocs, or every
+    fresh interpreter would find mkdocs imported again) and reaches the fresh process's build."""
+    import mkdocs  # noqa: F401  (the in-process caller imported mkdocs first: the build runs in a fresh process)
+    toml = bundled_copy / "specification.toml"
+    toml.write_text(toml.read_text(encoding="utf-8") + "\n[specgen]\npage_budget_bytes = 20000\n", encoding="utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    rc = main(["build", "--engine", "properdocs", "--root", str(bundled_copy), "--out", str(tmp_path / "s"),
+               "--jobs", "1", "--page-budget", "2 MiB"], out, err)
+    assert rc == ExitCode.OK, err.getvalue()
+    assert "with properdocs into" in out.getvalue() and "warnings: 0" in out.getvalue()
 
 
 def test_zensical_builds_one_release_only(bundled_root: Path, tmp_path: Path) -> None:

@@ -23,18 +23,20 @@ def test_site_modules_import_one_way_only() -> None:
     assert _imports("engine") == set()
     assert _imports("inputs") == {"engine"}
     assert _imports("prepare") == set()
-    assert _imports("build") == {"engine", "guard", "inputs", "prepare", "publish", "releases"}
+    assert _imports("budget") == set()
+    assert _imports("build") == {"budget", "engine", "guard", "inputs", "prepare", "publish", "releases"}
     assert _imports("guard") == {"releases"}
     assert _imports("publish") == set()
     assert _imports("releases") == {"inputs"}
     assert _imports("serve") == {"inputs", "serve_server"}
     assert _imports("serve_server") == {"inputs"}
-    assert _imports("options") == {"language"}
+    assert _imports("options") == {"budget", "language"}
     assert _imports("language") == set()
     assert _imports("searchindex") == set()
-    assert _imports("export") == {"language", "prepare"}
+    assert _imports("notfound") == set()
+    assert _imports("export") == {"budget", "language", "prepare"}
     assert _imports("zensical") == {"export", "prepare", "publish"}
-    assert _imports("plugin") == {"build", "guard", "inputs", "language", "options", "prepare", "releases",
+    assert _imports("plugin") == {"build", "guard", "inputs", "language", "notfound", "options", "prepare", "releases",
                                   "searchindex", "serve"}
 
 
@@ -42,8 +44,8 @@ def test_the_plugin_free_path_never_imports_mkdocs() -> None:
     """Zensical runs no MkDocs plugin, and its path (prepare, export, the Zensical build) needs no mkdocs:
     the renderer's independence from the site engine is what makes that possible. (``language`` serves both:
     only its plugin nav imports mkdocs, inside the function; tests/test_engines.py runs an export and finds no
-    mkdocs in ``sys.modules``.)"""
-    for name in ("prepare", "export", "zensical", "publish"):
+    mkdocs in ``sys.modules``.) ``budget`` is parsed by the command line before ``--engine`` chooses one."""
+    for name in ("prepare", "export", "zensical", "publish", "budget"):
         tree = ast.parse((SITE / f"{name}.py").read_text())
         found = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names} | \
             {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TextIO
 
 from ..site.engine import ENGINES
-from .common import UsageError, default_root, error_line, printable
+from .common import UsageError, byte_size_arg, default_root, error_line, printable
 from .exitcodes import ExitCode
 
 COLLECT = True  # runs long or runs spec code without bound: keep the cyclic collector (see specgen.cli)
@@ -37,6 +37,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="site directory to write (default: %(default)s)")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                    help="pages rendered in parallel (default: the CPU count)")
+    p.add_argument("--page-budget", type=byte_size_arg, default=None, metavar="SIZE",
+                   help="largest generated page body, in bytes or with a unit ('2 MiB'); over it is a warning, "
+                        "so the strict build fails (default: the config's page_budget, else the tree's "
+                        "[specgen] page_budget_bytes, else 1 MiB)")
     p.add_argument("--config", type=Path, default=None,
                    help="mkdocs.yml to use (default: the repository's); its specgen root: is used unless --root is given")
     p.add_argument("--engine", choices=ENGINES, default="mkdocs",
@@ -76,7 +80,8 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             from ..site import zensical
             progress = Progress(err, NAME, zensical.STAGES)
             result = zensical.build_site(roots[0] if roots else None, out_dir, _config(args.config), jobs=jobs,
-                                         progress=progress, notice=notice, force=force)
+                                         progress=progress, notice=notice, force=force,
+                                         page_budget=getattr(args, "page_budget", None))
         else:
             from ..site.build import STAGES, build_site  # mkdocs (or ProperDocs) and the loader: only a build pays
             from ..site.inputs import SiteInputError
@@ -84,7 +89,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             try:
                 result = build_site(roots[0] if roots else None, out_dir, _config(args.config), jobs=jobs,
                                     progress=progress, releases=roots if len(roots) > 1 else (), notice=notice,
-                                    force=force)
+                                    page_budget=getattr(args, "page_budget", None), force=force)
             except SiteInputError as e:
                 raise UsageError(str(e)) from e
     except OutputRefused as e:  # one line naming both paths, nothing built, nothing removed
@@ -138,6 +143,8 @@ def _fresh_process(args: argparse.Namespace, roots: list[Path], out: TextIO, err
     argv += [a for r in roots for a in ("--root", str(r))]
     argv += ["--config", str(args.config)] if args.config else []
     argv += ["--force"] if getattr(args, "force", False) else []
+    budget = getattr(args, "page_budget", None)
+    argv += ["--page-budget", str(budget)] if budget is not None else []
     proc = subprocess.run(argv, capture_output=True, text=True, check=False)
     out.write(proc.stdout)
     err.write(proc.stderr)

@@ -91,6 +91,15 @@ def positive_int(text: str) -> int:
     return n
 
 
+def byte_size_arg(text: str) -> int:
+    """A size option (``--page-budget``): bytes, or a size with a unit (``2 MiB``)."""
+    from ..site.budget import byte_size  # no site engine: --engine has not chosen one yet
+    try:
+        return byte_size(int(text) if text.strip().isdigit() else text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def load(root: Path, err: TextIO | None = None) -> "Spec":
     """The loaded spec; an unreadable root is a usage error, not a traceback.
 

@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 from typing import TextIO
 
-from .common import UsageError
+from .common import UsageError, byte_size_arg
 from .exitcodes import ExitCode
 
 COLLECT = True  # runs the spec's examples: keep the cyclic collector (see specgen.cli)
@@ -37,6 +37,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "(default: the bundled one)")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                    help="pages rendered in parallel (default: the CPU count)")
+    p.add_argument("--page-budget", type=byte_size_arg, default=None, metavar="SIZE",
+                   help="largest generated page body, in bytes or with a unit ('2 MiB'); a page over it stops the "
+                        "export (default: the config's page_budget, else the tree's [specgen] page_budget_bytes, "
+                        "else 1 MiB)")
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -55,7 +59,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if not config.is_file():
         raise UsageError(f"no mkdocs config at {config}")
     try:
-        settings = read_settings(config, root)
+        settings = read_settings(config, root).with_budget(getattr(args, "page_budget", None))
     except ExportError as e:
         raise UsageError(str(e)) from e
     if not settings.root.is_dir():

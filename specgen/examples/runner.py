@@ -26,7 +26,7 @@ import re
 from pathlib import Path
 
 from ..asl.legality import ADMITTED
-from ..diagnostics import Finding, Severity
+from ..diagnostics import Finding, Sentence, Severity
 from ..executor.executor import Executor, RunError, executor_for
 from ..graph import SpecGraph
 from ..models.instruction import InstructionHeader
@@ -173,13 +173,16 @@ class Runner:
         try:
             program = parse_program(text, self.vocabulary, path=unit.path)
         except ProgramError as e:
-            res.sketch_reason = f"cannot run as written: column {e.col}: {e.message}"
+            res.sketch_reason = Sentence("example.cannot_run_as_written",
+                                         f"cannot run as written: column {e.col}: {e.message}",
+                                         col=e.col, detail=e.message)
             findings.append(finding("example-sketch", Severity.NOTE,
                                     f"{mn} example {n} {res.sketch_reason}" + (f"; {legality}" if legality else "")))
             return res, findings
         res.lines = parsed_lines(program, None)
         if program.is_sketch or not program.is_block:
-            res.sketch_reason = program.sketch_reason or "sketch: not a whole Block (BSTART … BSTOP last)"
+            res.sketch_reason = program.sketch_reason or Sentence(
+                "example.sketch_not_block", "sketch: not a whole Block (BSTART … BSTOP last)")
             findings.append(finding("example-sketch", Severity.NOTE,
                                     f"{mn} example {n} cannot run as written ({res.sketch_reason})"
                                     + (f"; {legality}" if legality else "")
@@ -189,7 +192,8 @@ class Runner:
             findings.append(finding("example-legality", Severity.WARNING, f"{mn} example {n}: {legality}"))
         ex = self._executor("reference")
         if not ex.supported:
-            res.sketch_reason = "sketch: the spec defines no Block executor entry points"
+            res.sketch_reason = Sentence("example.sketch_no_executor",
+                                         "sketch: the spec defines no Block executor entry points")
             findings.append(finding("example-sketch", Severity.NOTE,
                                     f"{mn} example {n} cannot run: the spec's ASL has no "
                                     f"{', '.join(ex.missing)}"))
@@ -226,9 +230,11 @@ class Runner:
         admitted = self._admitted_for(ins.mnemonic)
         if admitted is None or dt not in admitted:
             return ""
-        return (f"DataType {dt} is excluded by the legality prose ({', '.join(sorted(prose))}) "
-                f"but admitted by the ASL (InstructionContractDataTypeLegal_{ins.mnemonic}); "
-                "one of them is wrong")
+        names, function = ", ".join(sorted(prose)), f"InstructionContractDataTypeLegal_{ins.mnemonic}"
+        return Sentence("example.legality_mismatch",
+                        f"DataType {dt} is excluded by the legality prose ({names}) "
+                        f"but admitted by the ASL ({function}); one of them is wrong",
+                        data_type=dt, names=names, function=function)
 
     def _admitted_for(self, mnemonic: str) -> frozenset[str] | None:
         if mnemonic not in self._admitted:

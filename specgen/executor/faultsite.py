@@ -15,7 +15,7 @@ from typing import Callable, Sequence
 from .. import speccontract as contract
 from ..asl import Interpreter
 from ..asl.returntrace import ReturnEvent, traced_calls
-from ..diagnostics import Span
+from ..diagnostics import Sentence, Span
 
 GENERATED_PREFIX = "<generated>"  # the path of ASL specgen generated from the catalogs (specgen.catalog_asl.sources)
 
@@ -141,8 +141,11 @@ def _guard_start(ret: Span, source_line: Callable[[str, int], str]) -> int | Non
 
 
 def describe_chain(chain: Sequence[tuple[str, Span]]) -> str:
-    """``from F at file.asl:26, from G at …``: the predicates the deciding return was reached from, innermost first."""
-    return "".join(f", from {name} at {span.path.rsplit('/', 1)[-1]}:{span.line}" for name, span in reversed(chain))
+    """``from F at file.asl:26, from G at …``: the predicates the deciding return was reached from, innermost first
+    (a :class:`Sentence` of one clause per predicate, so a page says it in its language)."""
+    parts = [Sentence("example.chain_from", f", from {name} at {span.path.rsplit('/', 1)[-1]}:{span.line}",
+                      name=name, site=f"{span.path.rsplit('/', 1)[-1]}:{span.line}") for name, span in reversed(chain)]
+    return Sentence("@join", "".join(parts), parts=parts) if parts else ""
 
 
 class FaultTrace:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..diagnostics import Span
+from ..diagnostics import Sentence, Span
 from ..program.reader import Program
 from ..program.syntax import HANDS, Statement
 from ..vocabulary import LAYOUT_PREFIX, LOCATION_PREFIX, DataType, Vocabulary, label
@@ -118,11 +118,17 @@ class Fault:
     asl_chain: tuple[tuple[str, Span], ...] = ()
 
     def describe(self) -> str:
+        """One sentence (a :class:`Sentence`: pages say it in their language): the fault, the program line
+        that raised it, its word, and the spec's ASL line that decided it with the chain it was reached from."""
         chain = describe_chain(self.asl_chain)
         where = f" at {self.asl_span} (in {self.asl_function}{chain})" if self.asl_span else ""
         word = f" [{self.word}]" if self.word else ""
-        return (f"{self.name} raised by line {self.statement.line} '{self.statement.text}'{word}"
-                f"{where}")
+        text = f"{self.name} raised by line {self.statement.line} '{self.statement.text}'{word}{where}"
+        values = {"name": self.name, "line": self.statement.line, "statement": self.statement.text, "word": word}
+        if not self.asl_span:
+            return Sentence("example.fault_line", text, **values)
+        return Sentence("example.fault_line_at", text, site=str(self.asl_span), function=self.asl_function,
+                        chain=chain, **values)
 
 
 @dataclass(slots=True)

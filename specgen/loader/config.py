@@ -49,6 +49,9 @@ class SpecConfig:
     max_value_bits: int = DEFAULT_MAX_VALUE_BITS
     max_unit_bytes: int = DEFAULT_MAX_UNIT_BYTES
     page_budget_bytes: int = DEFAULT_PAGE_BUDGET_BYTES
+    #: BCP 47 tag of the spec's own prose (``[specgen] text_language``; pages of another language mark it with
+    #: ``lang``). Not ``[specification] language``: the trees use that key for the spec language, ``"ASL1"``.
+    text_language: str = "en"
     raw: dict[str, Any] = field(default_factory=dict)
 
 
@@ -106,6 +109,7 @@ def load_config(text: str | None, path: str, findings: list[Finding]) -> SpecCon
         max_value_bits=max_value_bits,
         max_unit_bytes=max_unit,
         page_budget_bytes=page_budget,
+        text_language=_text_language(text_of(sg, "text_language", "en"), text, path, findings),
         raw=data,
     )
 
@@ -127,3 +131,13 @@ def _key_line(text: str, key: str) -> int:
         if line.strip().startswith(key) and "=" in line:
             return n
     return 0
+
+
+def _text_language(value: str, text: str, path: str, findings: list[Finding]) -> str:
+    """``[specgen] text_language``: the natural language the spec's own prose is written in (default ``en``)."""
+    if re.fullmatch(r"[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*", value):
+        return value
+    findings.append(Finding("config-invalid", Severity.ERROR, path, _key_line(text, "text_language"),
+                            f"[specgen] text_language must be a language tag such as en or zh-CN, not {value!r}; "
+                            "using en"))
+    return "en"

@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 from markupsafe import Markup
 
-from ..diagnostics import Severity
+from ..diagnostics import Sentence, Severity
 from ..examples.results import ExampleResult, TileTable, run_suite
 from ..graph import SpecGraph
 from ..worked.generator import WORKED
@@ -232,7 +232,8 @@ def worked_view(graph: SpecGraph, mnemonic: str, src: SourceLink) -> dict[str, A
         })
     reason = None
     if entry.reason is not None:
-        reason = {"key": "worked.reason." + entry.reason.key, "params": dict(entry.reason.params)}
+        params = dict(entry.reason.params)
+        reason = Sentence("worked.reason." + entry.reason.key, str(params.get("problem", "")), **params)
     return {"examples": examples, "reason": reason, "omitted": list(entry.omitted),
             "defaulted": list(getattr(entry, "defaulted", [])),
             "attempts": [{"data_type": a.data_type, "pad": a.pad, "edges": a.edges, "problem": a.problem}

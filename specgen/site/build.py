@@ -24,10 +24,10 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
 
 from ..cache import RecordCache
-from ..diff import SpecDiff
 from ..graph import SpecGraph
-from ..render import BrokenLinks, Page, RenderCache, RenderOptions, render_site
+from ..render import BrokenLinks, Page, ReleaseSite, RenderCache, RenderOptions, render_site
 from . import engine
+from .budget import page_budget
 from .guard import check_build_output, mark_site
 from .inputs import PageFile, check_inputs, load_mkdocs_config
 from .prepare import (ASSET_URIS, ASSETS, BuildFailed, BuildResult, LoadTimes, PrepareError,  # noqa: F401
@@ -50,18 +50,21 @@ def load_graph(root: Path, records: RecordCache | None, stage: Progress) -> tupl
 
 
 def render_pages(graph: SpecGraph, options: RenderOptions, cache: RenderCache, stage: Progress,
-                 changes: SpecDiff | None = None) -> list[Page]:
-    """Render the loaded graph, reusing the cache's unchanged pages; a broken link fails the build."""
+                 releases: ReleaseSite | None = None, budget: int | None = None) -> list[Page]:
+    """Render the loaded graph, reusing the cache's unchanged pages; a broken link fails the build.
+
+    A page body over the budget (:func:`page_budget`) is a warning naming it (a strict build fails).
+    """
     stage("render")
     try:
-        pages = render_site(graph, options, cache, changes=changes)
+        pages = render_site(graph, options, cache, releases=releases)
     except BrokenLinks as e:
         raise PluginError(f"specgen: broken links between generated pages: {e}") from e
-    budget = graph.spec.config.page_budget_bytes
+    limit, source = page_budget(graph, budget)
     for p in pages:  # characters first: encoding every page would cost a serve rebuild
-        if len(p.content) * 4 > budget and len(p.content.encode()) > budget:
-            log.warning("specgen: %s is %d bytes, over the page budget of %d ([specgen] page_budget_bytes)",
-                        p.url, len(p.content.encode()), budget)
+        if len(p.content) * 4 > limit and len(p.content.encode()) > limit:
+            log.warning("specgen: %s is %d bytes, over the page budget of %d (%s)",
+                        p.url, len(p.content.encode()), limit, source)
     return pages
 
 
@@ -70,7 +73,7 @@ def page_stats(pages: list[Page], cache: RenderCache, changed: dict[str, bool], 
     """What ``specgen build`` reports (``measure``: encode every page to find the largest)."""
     kinds: dict[str, int] = {}
     for p in pages:
-        kinds[p.kind] = kinds.get(p.kind, 0) + 1
+        kinds[p.kind.name] = kinds.get(p.kind.name, 0) + 1
     stats: dict[str, Any] = {"pages": len(pages), "kinds": kinds, "rendered": cache.rendered,
                              "changed": sum(changed.values()), "reused": cache.reused,
                              "load_s": times.load_s, "examples_s": times.examples_s, "render_s": render_s,
@@ -147,7 +150,7 @@ class _Counter(logging.Handler):
 
 def build_site(root: Path | None, out_dir: Path, config_file: Path, jobs: int = 1,
                progress: Progress | None = None, releases: Sequence[Path] = (),
-               notice: Notice | None = None, force: bool = False) -> BuildResult:
+               notice: Notice | None = None, page_budget: int | None = None, force: bool = False) -> BuildResult:
     """Build the site into ``out_dir`` atomically and strictly.
 
     ``releases`` (two or more spec roots, ``root`` ignored) builds one site with
@@ -155,7 +158,8 @@ def build_site(root: Path | None, out_dir: Path, config_file: Path, jobs: int = 
     Raises :class:`~specgen.site.inputs.SiteInputError` for a missing root or
     config and :class:`BuildFailed` when mkdocs stopped or ``out_dir`` cannot be
     written (``out_dir`` untouched). ``notice`` gets the one line said while
-    waiting for another build of ``out_dir`` (:mod:`specgen.site.publish`).
+    waiting for another build of ``out_dir`` (:mod:`specgen.site.publish`). ``page_budget`` (bytes)
+    overrides the config's and the tree's page budget (:func:`page_budget`).
     An ``out_dir`` the output-safety rule refuses raises
     :class:`~specgen.outputs.OutputRefused` before anything is built
     (``force``: replace a non-empty folder specgen did not write; :mod:`specgen.site.guard`).
@@ -172,7 +176,7 @@ def build_site(root: Path | None, out_dir: Path, config_file: Path, jobs: int = 
 
     def one(tmp: Path) -> dict[str, Any]:
         cfg = load_mkdocs_config(config_file, root, tmp, strict=True)
-        plugin = _start(cfg, progress, jobs)
+        plugin = _start(cfg, progress, jobs, page_budget=page_budget)
         _mkdocs_build(cfg)
         return _with_gaps(plugin)
 
@@ -191,7 +195,7 @@ def build_site(root: Path | None, out_dir: Path, config_file: Path, jobs: int = 
             cfg = load_mkdocs_config(config_file, rel.root, tmp / rel.name, strict=True)
             cfg.plugins["specgen"].config.releases = [{"root": str(r.root), "name": r.name} for r in named]
             cfg.plugins["specgen"].config.release = rel.name
-            plugin = _start(cfg, progress, jobs, graphs)
+            plugin = _start(cfg, progress, jobs, graphs, page_budget)
             _mkdocs_build(cfg)
             total = merge_stats(total, _with_gaps(plugin))
         write_root(tmp, named)
@@ -209,8 +213,11 @@ def _with_gaps(plugin: Any) -> dict[str, Any]:
     return stats
 
 
-def _start(cfg: Any, progress: Progress | None, jobs: int, graphs: Graphs | None = None) -> Any:
+def _start(cfg: Any, progress: Progress | None, jobs: int, graphs: Graphs | None = None,
+           page_budget: int | None = None) -> Any:
     plugin = cfg.plugins["specgen"]
+    if page_budget is not None:
+        plugin.config.page_budget = page_budget
     plugin.progress = progress
     plugin.jobs = max(1, jobs)
     plugin.graphs = graphs

@@ -22,16 +22,17 @@ from __future__ import annotations
 import json
 import shutil
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from ..outputs import Input, OutputRefused, check_site_dir
-from ..render import RenderOptions, render_site
+from ..graph import SpecGraph
+from ..render import Page, RenderOptions, render_site
 from ..render.i18n import LANGUAGES
-from ..render.kinds import BY_NAME
+from .budget import byte_size, page_budget
 from .language import LANGUAGE_NAMES, THEME_LANGUAGE, hand_title, language_of, language_section
 from .prepare import ASSET_URIS, ASSETS, PrepareError, Progress, not_rendered, own_site, prepare
 
@@ -63,6 +64,11 @@ class ExportSettings:
     templates_dir: Path | None = None
     theme: dict[str, Any] = field(default_factory=dict)  # palette, features, font as the config gives them
     config_dir: Path | None = None  # the folder of the mkdocs.yml read (an output must not replace it)
+    page_budget: int | None = None  # the plugin's ``page_budget`` (or ``--page-budget``); None: the tree's or 1 MiB
+
+    def with_budget(self, budget: int | None) -> ExportSettings:
+        """``--page-budget`` over the config's ``page_budget`` (None keeps the config's)."""
+        return self if budget is None else replace(self, page_budget=budget)
 
 
 class _Loader(yaml.SafeLoader):
@@ -143,6 +149,10 @@ def read_settings(config_file: Path, root: Path | None = None) -> ExportSettings
     pages = plugin.get("specgen_pages") or []
     if not isinstance(pages, list) or not all(isinstance(p, str) for p in pages):
         raise ExportError(f"{config_file}: plugin 'specgen' option 'specgen_pages': expected a list of pages")
+    try:
+        budget = None if plugin.get("page_budget") is None else byte_size(plugin["page_budget"])
+    except ValueError as e:
+        raise ExportError(f"{config_file}: plugin 'specgen' option 'page_budget': {e}") from None
     docs = base / str(cfg.get("docs_dir") or "docs")
     templates = plugin.get("templates_dir")
     return ExportSettings(
@@ -153,7 +163,7 @@ def read_settings(config_file: Path, root: Path | None = None) -> ExportSettings
         source_url=plugin.get("source_url"), commit=plugin.get("commit"),
         templates_dir=base / templates if templates else None,
         theme={k: theme[k] for k in ("palette", "features", "font", "logo", "favicon") if k in theme},
-        config_dir=base)
+        config_dir=base, page_budget=budget)
 
 
 def output_inputs(settings: ExportSettings) -> list[Input]:
@@ -196,6 +206,7 @@ def export(settings: ExportSettings, out: Path, jobs: int = 1, stage: Progress |
     pages = render_site(graph, RenderOptions(langs=langs, source_url=settings.source_url, commit=settings.commit,
                                              templates_dir=settings.templates_dir, jobs=jobs))
     render_s = time.perf_counter() - t0
+    over_budget(graph, pages, settings.page_budget)
     tell("write")
     if out.exists():
         shutil.rmtree(out)
@@ -205,7 +216,7 @@ def export(settings: ExportSettings, out: Path, jobs: int = 1, stage: Progress |
     for p in pages:
         dest = docs / p.url
         dest.parent.mkdir(parents=True, exist_ok=True)
-        dest.write_text(page_markdown(p.title, p.description, p.content, BY_NAME[p.kind].searchable), encoding="utf-8")
+        dest.write_text(page_markdown(p.title, p.description, p.content, p.kind.searchable), encoding="utf-8")
     for uri in ASSET_URIS:
         (docs / uri).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(ASSETS / uri.rsplit("/", 1)[-1], docs / uri)
@@ -215,13 +226,25 @@ def export(settings: ExportSettings, out: Path, jobs: int = 1, stage: Progress |
     (out / MARKER).write_text("written by specgen export; a later export replaces this folder\n", encoding="utf-8")
     kinds: dict[str, int] = {}
     for p in pages:
-        kinds[p.kind] = kinds.get(p.kind, 0) + 1
+        kinds[p.kind.name] = kinds.get(p.kind.name, 0) + 1
     stats = {"pages": len(pages), "kinds": kinds, "rendered": len(pages),
              "largest": max(((len(p.content.encode()), p.url) for p in pages), default=(0, "")),
              "load_s": times.load_s, "examples_s": times.examples_s,
              "render_s": render_s, "worked_s": times.worked_s, "worked": [times.worked] if times.worked else [],
              "not_rendered": not_rendered(graph)}
     return ExportResult(len(pages), kinds, stats)
+
+
+def over_budget(graph: SpecGraph, pages: list[Page], option: int | None) -> None:
+    """A page body over the page budget stops the export before anything is written, as it fails the strict
+    MkDocs build (:func:`specgen.site.budget.page_budget`: the option, else the tree's, else 1 MiB)."""
+    limit, source = page_budget(graph, option)
+    over = [(len(p.content.encode()), p.url) for p in pages if len(p.content) * 4 > limit
+            and len(p.content.encode()) > limit]
+    if over:
+        raise ExportError("specgen: " + "; ".join(f"{url} is {n} bytes" for n, url in over[:10])
+                          + (f" (and {len(over) - 10} more)" if len(over) > 10 else "")
+                          + f", over the page budget of {limit} ({source})")
 
 
 def page_markdown(title: str, description: str, content: str, searchable: bool) -> str:

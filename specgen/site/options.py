@@ -14,7 +14,7 @@ from mkdocs.config import config_options as c
 from mkdocs.config.base import Config, ValidationError
 
 from ..render.i18n import LANGUAGES
-
+from .budget import byte_size
 from .language import LANGUAGE_NAMES, THEME_LANGUAGE, language_of  # noqa: F401  (the site's language facts, one place)
 
 
@@ -80,6 +80,18 @@ class Navigation(_Option):
         return str(value)
 
 
+class ByteSize(_Option):
+    """``page_budget``: the largest generated page body the site owner accepts (``None``: the tree's or 1 MiB)."""
+
+    def run_validation(self, value: object) -> int | None:
+        if value is None:
+            return None
+        try:
+            return byte_size(value)
+        except ValueError as e:
+            raise ValidationError(str(e)) from None
+
+
 class SpecgenConfig(Config):
     """The keys of ``plugins: [specgen: {...}]``; the user page ``site/plugin.md`` lists them all."""
 
@@ -93,6 +105,7 @@ class SpecgenConfig(Config):
     templates_dir = c.Optional(c.Type(str))
     releases = c.Type(list, default=[])  # [{root, name}]: one site, a directory per release (``specgen build``)
     release = c.Optional(c.Type(str))  # which of ``releases`` this build renders (default: the newest)
+    page_budget = ByteSize(default=None)  # bytes per generated page body; overrides the tree's page_budget_bytes
     # hand pages about specgen itself: in the site of specgen's bundled sample only, never in the site of
     # another spec tree built with the same config (``specgen build --root OTHER``)
     specgen_pages = c.Type(list, default=[])

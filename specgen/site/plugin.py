@@ -23,19 +23,18 @@ from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.toc import get_toc
 
-from ..diff import SpecDiff
 from ..graph import SpecGraph
-from ..render import Page, RenderCache, RenderOptions
+from ..render import Page, ReleaseSite, RenderCache, RenderOptions
 from ..render.core import DEFAULT_TEMPLATES
 from ..render.i18n import LANGUAGES, set_document_lang
-from ..render.kinds import BY_NAME
+from ..render.plan import Search
 from . import build, guard
-from . import searchindex
+from . import notfound, searchindex
 from .inputs import SiteInputError, forget_rebuilt_pages, search_plugin
 from .language import Chrome, hand_title, page_language, supplied_nav
 from .options import SpecgenConfig, declared_languages
 from .prepare import own_site
-from .releases import RELEASE_ASSETS, Graphs, Release, order, parse_releases, release_name
+from .releases import RELEASE_ASSETS, Graphs, Release, order, parse_releases, release_name, release_site
 from .serve import ROOT_ENV, ServeState
 
 
@@ -72,10 +71,10 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         self._times = build.LoadTimes()
         self.graphs: Graphs | None = None  # a multi-release build's graphs, shared by its releases' builds
         self.releases: list[Release] = []  # oldest first; empty for a single-release site
-        self.changes: SpecDiff | None = None  # since the previous release (multi-release sites)
+        self.release_site: ReleaseSite | None = None  # a multi-release build: this release among the others
         self.langs: list[str] = ["en"]  # the languages rendered; the first is the site's main one
         self.chrome: Chrome | None = None
-        self.kinds: dict[str, str] = {}  # site URL -> page kind (what search shaping needs)
+        self.shapes: dict[str, Search] = {}  # site URL -> its kind's search shape
         self.added_search: Any = None  # the search plugin this plugin added (kept across serve rebuilds)
         self.index_sizes: dict[str, int] = {}  # bytes of each language's search index
 
@@ -165,13 +164,12 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
     def on_pre_build(self, *, config: Any) -> None:
         """Load the spec and gate on its examples before mkdocs cleans ``site_dir``."""
         assert self.root is not None
-        self.changes = None
+        self.release_site = None
         if self.releases:
             self.graph, self._times = self._loaded(self.root)
-            names = [r.root for r in self.releases]
-            i = names.index(self.root)
-            if i > 0 and self.graphs is not None:
-                self.changes = self.graphs.diff(self.releases[i - 1], self.releases[i], lambda x: x[0])
+            assert self.graphs is not None
+            self.release_site = release_site(self.releases, self.root, self.graphs, self._options(config).langs,
+                                             not self.config.source_url)
             return
         records = self.serving.record_cache(self.root) if self.serving is not None else None
         self.graph, self._times = build.load_graph(self.root, records, self._stage)
@@ -182,7 +180,8 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         assert self.graph is not None, "on_pre_build loads the spec"
         cache = self.serving.render_cache if self.serving is not None else RenderCache()
         t1 = time.perf_counter()
-        pages = build.render_pages(self.graph, self._options(config), cache, self._stage, self.changes)
+        pages = build.render_pages(self.graph, self._options(config), cache, self._stage, self.release_site,
+                                   self.config.page_budget)
         render_s = time.perf_counter() - t1
         self.pages = {p.url: p for p in pages}
         changed = (self.serving.changed(pages, self.dirty) if self.serving is not None
@@ -225,9 +224,9 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         p = self.pages.get(page.file.src_uri)
         if p is None:
             return html_text
-        self.kinds[page.url] = p.kind
+        self.shapes[page.url] = p.kind.search
         page.toc = get_toc(build.toc_tokens(p.toc))
-        if not BY_NAME[p.kind].searchable:  # listings are data, not prose: keep the index small
+        if not p.kind.searchable:  # listings are data, not prose: keep the index small
             page.meta["search"] = {"exclude": True}
         return p.content
 
@@ -238,15 +237,14 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         return context
 
     def on_post_page(self, output: str, *, page: Any, config: Any) -> str:
-        """``<html lang>`` is the page's locale (``zh-CN``); a page of another language loads its own index."""
+        """``<html lang>`` is the page's locale (``zh-CN``); the search index waits for the search box and is
+        the page's language's."""
         if self.chrome is not None:
             self.chrome.leave(config)
         lang = page_language(page.file.src_uri, self.langs)
-        if lang is None:
-            return output
-        if lang != self.langs[0] and searchindex.splits(config):
-            output = searchindex.redirect_index(output, lang)
-        return set_document_lang(output, LANGUAGES[lang])
+        if searchindex.splits(config):  # the index is fetched when search is first used, in the page's language
+            output = searchindex.lazy_index(output, lang if lang != self.langs[0] else None)
+        return output if lang is None else set_document_lang(output, LANGUAGES[lang])
 
     def on_serve(self, server: Any, *, config: Any, builder: Any) -> Any:
         if self.root is not None:
@@ -273,6 +271,9 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
     @event_priority(-50)  # after the search plugin wrote its index
     def _after_search(self, *, config: Any) -> None:
         self.split_search_index(config)
+        rs = self.release_site
+        notfound.place(Path(config.site_dir), self.langs, list(rs.names) if rs else [], rs.current if rs else "",
+                       config.site_url)
         if self.serving is not None:
             self.serving.finished()
 
@@ -280,12 +281,12 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
 
     def shape_search(self, config: Any) -> None:
         """Instruction pages as one entry each, the exact mnemonic first (before search writes its index)."""
-        unsearchable = frozenset(name for name, kind in BY_NAME.items() if not kind.searchable)
-        searchindex.shape_plugin_entries(config, self.kinds, unsearchable)
+        searchindex.shape_plugin_entries(config, self.shapes)
 
     def split_search_index(self, config: Any) -> None:
         """One search index per language (material only: its pages fetch the index themselves)."""
         if searchindex.splits(config):
             self.index_sizes = searchindex.split_index(Path(config.site_dir), self.langs[0], self.langs,
-                                                       searchindex.separator_of(config))
+                                                       searchindex.separator_of(config),
+                                                       searchindex.definitions(self.graph, self.langs, self._options(config)))
             self.stats["search_index"] = dict(self.index_sizes)

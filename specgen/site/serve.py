@@ -176,7 +176,7 @@ class ServeState:
 
 def page_digest(p: Page) -> str:
     """What decides whether mkdocs must write a page again."""
-    return hashlib.sha256(f"{p.title}\0{p.kind}\0{p.content}".encode()).hexdigest()
+    return hashlib.sha256(f"{p.title}\0{p.kind.name}\0{p.content}".encode()).hexdigest()
 
 
 def settle_heap() -> None:

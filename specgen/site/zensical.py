@@ -34,17 +34,19 @@ def available() -> bool:
 
 
 def build_site(root: Path | None, out_dir: Path, config_file: Path, jobs: int = 1,
-               progress: Progress | None = None, notice: Notice | None = None, force: bool = False) -> BuildResult:
+               progress: Progress | None = None, notice: Notice | None = None, force: bool = False,
+               page_budget: int | None = None) -> BuildResult:
     """Build ``out_dir`` atomically with Zensical from ``root`` (None: the config's ``root:``).
 
     ``out_dir`` obeys the same output-safety rule as every build (:mod:`specgen.outputs`; ``force`` lifts
-    only the ownership rule): :class:`~specgen.outputs.OutputRefused` before anything is built."""
+    only the ownership rule): :class:`~specgen.outputs.OutputRefused` before anything is built.
+    ``page_budget`` (bytes) overrides the config's ``page_budget``; a page over the budget fails the build."""
     stage = progress or (lambda name: None)
     stage("config")
     if not available():
         raise BuildFailed("Zensical is not installed (pip install zensical)", [])
     try:
-        settings = read_settings(config_file, root)
+        settings = read_settings(config_file, root).with_budget(page_budget)
     except ExportError as e:
         raise BuildFailed(str(e), []) from e
     check_site_dir(out_dir, output_inputs(settings), force=force)

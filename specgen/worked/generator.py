@@ -36,6 +36,7 @@ import random
 from dataclasses import dataclass, field, replace
 
 from .. import speccontract as contract
+from ..diagnostics import Sentence
 from ..encoding.asm_names import gpr_name
 from ..examples.outcome import ExampleResult, result_from_run
 from ..examples.pack import ResultPack
@@ -515,21 +516,29 @@ class Generator:
             inst = instantiate(tpl, et, plan, rng, facts, index_type, producer,
                                scalar_types(self._scalar_lines(tpl), self.vocabulary), kinds, bstart)
             if inst is None:
-                return None if plan.relation != "same" else "no Block that writes a predicate Tile to bind as the predicate"
+                return None if plan.relation != "same" else Sentence(
+                    "worked.problem.no_predicate", "no Block that writes a predicate Tile to bind as the predicate")
         try:
             program = parse_program(inst.text, self.vocabulary, path=unit.path)
         except ProgramError as e:
-            return f"the generated program does not parse: line {e.line}: {e.message}"
+            return Sentence("worked.problem.parse", f"the generated program does not parse: line {e.line}: {e.message}",
+                            line=e.line, detail=e.message)
         rows = 128 * 2 ** (SIZE_CODE - 1) * 8 // (COLUMNS * et.bits)
         try:
             run = self.executor().run(program, inst.tiles, inst.gprs, mplan.cells if mplan is not None else None)
         except RunError as e:
-            return f"cannot run: {e.message}"
+            return Sentence("worked.problem.cannot_run", f"cannot run: {e.message}", detail=e.message)
         if run.fault is not None:
-            return run.fault.describe() + ("" if plan.relation == "same" else f" (sources {plan.relation})")
+            fault = run.fault.describe()
+            if plan.relation == "same":
+                return fault
+            return Sentence("worked.problem.fault_sources", f"{fault} (sources {plan.relation})", fault=fault,
+                            relation=Sentence(f"worked.relation.{plan.relation}", plan.relation))
         if not run.outputs and not (mplan is not None and mplan.store and any(m.after != m.before
                                                                             for m in run.memory)):
-            return "the run wrote no destination Tile" + (" and no memory" if mplan is not None else "")
+            if mplan is not None:
+                return Sentence("worked.problem.no_output_memory", "the run wrote no destination Tile and no memory")
+            return Sentence("worked.problem.no_output", "the run wrote no destination Tile")
         ident = f"{ins.id}#worked-{n}"
         res = result_from_run("worked", ins.mnemonic, ident, "", program, run, unit.path,
                               unit.header_span.line if unit.header_span else 1)

@@ -22,7 +22,10 @@ from ...cache import atomic_write, cache_dir
 from ...graph import Derived, SpecGraph
 from ...loader import Spec
 
+from ..links import tests_uri
 from ..pages import RESULTS, Ctx, PageKind, PagePlan, unit_title
+from ..plan import Planning, Search
+from ..xref import symbol_deps
 from ..xref import linked_listing
 
 
@@ -123,4 +126,16 @@ def results_digest(graph: SpecGraph) -> str:
         return "-"
 
 
-KIND = PageKind("tests", "tests.html", tests_context, digests=((RESULTS, results_digest),), searchable=False)
+def plan_tests(p: Planning, lang: str) -> list[PagePlan]:
+    out = []
+    for u in p.graph.spec.units:
+        tests = p.graph.unit_tests(u)
+        if tests:
+            deps = ({u.path, RESULTS, *(t.path for t in tests)} | p.common
+                    | symbol_deps(p.graph, None, tuple(t.text for t in tests)))
+            out.append(PagePlan(tests_uri(lang, u.path), KIND, lang, u.path, frozenset(deps), unit_title(u)))
+    return out
+
+
+KIND = PageKind("tests", "tests.html", tests_context, plan_tests, search=Search.EXCLUDED,
+                digests=((RESULTS, results_digest),))

@@ -6,6 +6,7 @@ from typing import Any
 
 from ..links import tests_uri
 from ..pages import Ctx, PageKind, PagePlan, unit_title
+from ..plan import ALL, Planning, tail
 
 
 def tests_index_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
@@ -30,4 +31,8 @@ def tests_index_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
     return ctx
 
 
-KIND = PageKind("tests-index", "tests_index.html", tests_index_context)
+def plan_tests_index(p: Planning, lang: str) -> list[PagePlan]:
+    return [PagePlan(f"{lang}/tests/index.md", KIND, lang, None, frozenset({ALL}), "")]
+
+
+KIND = PageKind("tests-index", "tests_index.html", tests_index_context, plan_tests_index, nav=tail(2))

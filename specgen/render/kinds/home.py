@@ -6,6 +6,7 @@ from typing import Any
 
 from ..links import dir_index_uri
 from ..pages import Ctx, PageKind, PagePlan, human_label
+from ..plan import ALL, HOME, Planning
 from .instruction_index import instruction_index_uri
 
 
@@ -33,4 +34,8 @@ def home_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
     return ctx
 
 
-KIND = PageKind("home", "home.html", home_context)
+def plan_home(p: Planning, lang: str) -> list[PagePlan]:
+    return [PagePlan(f"{lang}/index.md", KIND, lang, None, frozenset({ALL}), "")]
+
+
+KIND = PageKind("home", "home.html", home_context, plan_home, nav=HOME)

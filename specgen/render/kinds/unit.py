@@ -13,8 +13,9 @@ from markupsafe import Markup, escape
 from ...asl.coverage import stored_path, tree_key
 from ...graph import Derived, SpecGraph
 from ...models.located import AslUnit
-from ..links import tests_uri
+from ..links import tests_uri, unit_uri
 from ..pages import COVERAGE, Ctx, PageKind, PagePlan, unit_title
+from ..plan import TREE, Planning
 from ..xref import definitions, linked_listing
 
 
@@ -98,4 +99,9 @@ def mark_unreached(listing: Markup, lines: list[int], title: str) -> Markup:
     return Markup(text)
 
 
-KIND = PageKind("unit", "unit.html", unit_context, digests=((COVERAGE, coverage_digest),))
+def plan_units(p: Planning, lang: str) -> list[PagePlan]:
+    return [PagePlan(unit_uri(lang, u.path), KIND, lang, u.path, p.unit_deps(u), unit_title(u))
+            for u in p.graph.spec.units if u.instruction is None]
+
+
+KIND = PageKind("unit", "unit.html", unit_context, plan_units, nav=TREE, digests=((COVERAGE, coverage_digest),))
