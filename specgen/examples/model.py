@@ -43,6 +43,16 @@ def _element(v: str, vocabulary: Vocabulary) -> DataType:
     return et
 
 
+def _check_cells(values: list[list[Cell]], et: DataType) -> None:
+    """Every cell must encode in the Tile's DataType; the first that does not names its place."""
+    for r, row in enumerate(values):
+        for c, cell in enumerate(row):
+            try:
+                encode(cell, et)
+            except ValueError_ as e:
+                raise ValueError(f"values[{r}][{c}]: {e}") from None
+
+
 def _check_register(v: str) -> str:
     if register_index(v) is None:
         raise ValueError(f"{v!r} is not a tile register (T0..T15, U0..U15, M0..M15, N0..N15)")
@@ -101,13 +111,7 @@ class TileData(_Closed):
             nr, nc = len(self.values), len(self.values[0]) if self.values else 0
             if not self.values or (nr, nc) != (vr, vc) or any(len(r) != vc for r in self.values):
                 raise ValueError(f"values must be the valid region ({vr}x{vc})")
-            et = _element(self.data_type, _vocabulary(info))
-            for r, row in enumerate(self.values):
-                for c, cell in enumerate(row):
-                    try:
-                        encode(cell, et)
-                    except ValueError_ as e:
-                        raise ValueError(f"values[{r}][{c}]: {e}") from None
+            _check_cells(self.values, _element(self.data_type, _vocabulary(info)))
             return self
         if vr > self.rows or vc > self.columns:
             raise ValueError(f"valid region {vr}x{vc} exceeds the {self.rows}x{self.columns} tile")
@@ -120,13 +124,7 @@ class TileData(_Closed):
         if (nr, nc) not in ((vr, vc), (self.rows, self.columns)):
             raise ValueError(f"values is {nr}x{nc}; give the valid region ({vr}x{vc}) or the whole "
                              f"tile ({self.rows}x{self.columns})")
-        et = _element(self.data_type, _vocabulary(info))
-        for r, row in enumerate(self.values):
-            for c, cell in enumerate(row):
-                try:
-                    encode(cell, et)
-                except ValueError_ as e:
-                    raise ValueError(f"values[{r}][{c}]: {e}") from None
+        _check_cells(self.values, _element(self.data_type, _vocabulary(info)))
         return self
 
     def to_input(self, register: str, vocabulary: Vocabulary) -> TileInput:
