@@ -125,6 +125,9 @@ def test_build_with_zensical(tmp_path: Path, rendered: dict[str, str]) -> None:
         == ["config", "load", "examples", "render", "write", "zensical", "swap"]
     assert _same_page((out / f"{TMUL}.html").read_text(encoding="utf-8"), rendered[f"{TMUL}.md"])
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".specgen-")], "scratch or temp folders left"
+    for where in ("", "en/", "zh/"):  # specgen's small 404 pages, not Zensical's /assets/-bound one
+        page = (out / f"{where}404.html").read_text(encoding="utf-8")
+        assert "not-found.html" in page and "/assets/" not in page, where
 
 
 def test_a_failed_zensical_build_leaves_the_previous_site(bundled_copy: Path, tmp_path: Path) -> None:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..outputs import check_site_dir, write_marker
+from . import notfound
 from .export import ExportError, ExportSettings, export, output_inputs, read_settings
 from .prepare import BuildFailed, BuildResult, Progress
 from .publish import Notice, PublishError, claim, describe, swap_in
@@ -87,6 +88,8 @@ def _export_and_build(settings: ExportSettings, project: Path, into: Path, jobs:
     if proc.returncode != 0 or not (site / "index.html").is_file():
         tail = "\n".join(output.splitlines()[-20:])
         raise BuildFailed(f"zensical build exited {proc.returncode}; the previous site is unchanged:\n{tail}", [])
+    # the small 404.html of the site root and each language, as under MkDocs (Zensical's own needs /assets/)
+    notfound.place(site, list(settings.langs), [], "", None)
     for entry in site.iterdir():  # the claimed folder is empty; a rename per top-level entry
         os.replace(entry, into / entry.name)
     stats = dict(result.stats)
