@@ -29,7 +29,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from specgen.executor.executor import Executor, RunError, TileInput  # noqa: E402
-from specgen.loader import load_spec
+from specgen.graph import SpecGraph  # noqa: E402
+from specgen.loader import load_spec  # noqa: E402
 from specgen.program.reader import parse_program  # noqa: E402
 
 
@@ -66,7 +67,7 @@ def main() -> int:
 
     # 1. the requested 256 x 256 tile, as the model sees it
     n = 256
-    ex = Executor(load_spec(args.root), "hardware-ieee", tile_elements=32768)
+    ex = Executor(SpecGraph.build(load_spec(args.root)), "hardware-ieee", tile_elements=32768)
     vocabulary = ex.vocabulary
     a = rng.standard_normal((n, n)).astype(np.float32)
     b = rng.standard_normal((n, n)).astype(np.float32)
@@ -82,7 +83,7 @@ def main() -> int:
     b = rng.standard_normal((n, n)).astype(np.float32)
     prog = parse_program(program(n, n, 10), vocabulary)
     ins = tiles(a, b, 65536)
-    fast = Executor(load_spec(args.root), "hardware-ieee", tile_elements=16384)
+    fast = Executor(SpecGraph.build(load_spec(args.root)), "hardware-ieee", tile_elements=16384)
     fast.run(prog, ins)  # compile once
     t_exec, result = timed(lambda: fast.run(prog, ins), args.repeat)
     t_np, ref = timed(lambda: a * b, max(args.repeat, 50))
@@ -93,7 +94,7 @@ def main() -> int:
     print(f"  NumPy a * b:                                {t_np * 1e3:10.4f} ms")
     print(f"  ratio executor / NumPy:                     {t_exec / t_np:10.0f} x")
     if args.asl:
-        slow = Executor(load_spec(args.root), "hardware-ieee", fast=False, tile_elements=16384)
+        slow = Executor(SpecGraph.build(load_spec(args.root)), "hardware-ieee", fast=False, tile_elements=16384)
         t_slow, res2 = timed(lambda: slow.run(prog, ins), 1)
         assert res2.outputs["T0"].words == result.outputs["T0"].words  # type: ignore[union-attr]
         print(f"  interpreted ASL only (per element):         {t_slow * 1e3:10.2f} ms "

@@ -14,6 +14,20 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 
+def printable(text: str) -> str:
+    """``text`` as one safe line: every character that is not printable (control characters, line and
+    paragraph separators, CR and LF included) is shown as ``\\xNN`` / ``\\uNNNN``.
+
+    Spec text (a file name, a JSON string) may carry a line break followed by ``::error::``; printed raw,
+    a CI runner reads that line as its own workflow command, and an ESC recolours a terminal. Every text
+    report puts spec text through here, so a line break in its output is always specgen's own.
+    """
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() or ch == "\t" else (f"\\x{ord(ch):02x}" if ord(ch) < 0x100
+                                                              else f"\\u{ord(ch):04x}") for ch in text)
+
+
 class Severity(str, enum.Enum):
     """How much a finding matters; ``error`` fails ``check``/``validate``."""
 
@@ -64,8 +78,8 @@ class Finding:
         return (self.path, self.line, self.col, self.rule, self.subject, self.message)
 
     def format(self) -> str:
-        """The canonical one-line form ``path:line:col: rule-id: message``."""
-        return f"{self.path}:{self.line}:{self.col}: {self.rule}: {self.message}"
+        """The canonical one-line form ``path:line:col: rule-id: message``, control characters escaped."""
+        return printable(f"{self.path}:{self.line}:{self.col}: {self.rule}: {self.message}")
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -115,3 +129,29 @@ def drop_followers(findings: list[Finding], causes: Iterable[Finding]) -> list[F
     names = paths | {p.rsplit("/", 1)[-1] for p in paths}
     return [f for f in findings if f.rule in UNUSABLE_FILE_RULES or f.rule.startswith("manifest-")
             or (f.path not in paths and not any(n in f.message for n in names))]
+
+
+class Sentence(str):
+    """A sentence specgen writes, as English text (logs, findings, the command line) that also carries the
+    message-catalog key and values a page uses to say it in the page's language.
+
+    It is a ``str`` so every caller that reads, searches or prints the English keeps working; a value
+    that is itself a :class:`Sentence` is said in the page's language too, and ``detail`` is text
+    quoted as written (a parser's or the interpreter's own message, spec syntax). Pickles with its key.
+    """
+
+    key: str
+    params: dict[str, object]
+
+    def __new__(cls, key: str, text: str, **params: object) -> Sentence:
+        obj = super().__new__(cls, text)
+        obj.key = key
+        obj.params = params
+        return obj
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_sentence, (self.key, str(self), self.params))
+
+
+def _sentence(key: str, text: str, params: dict[str, object]) -> Sentence:
+    return Sentence(key, text, **params)

@@ -469,3 +469,25 @@ def replay(root: Path, log: dict[tuple[str, str], object]) -> bool:
         if now != seen:
             return False
     return True
+
+
+#: What makes a folder a spec tree: its ``specification.toml``, or (a tree that keeps the default layout
+#: without one) a folder of that layout: ASL sources, AVS tests, catalogs, the release manifest or examples
+SPEC_TREE_MARKERS = ("specification.toml", "asl", "tests/asl", "spec/catalog", "spec/release-manifest.json",
+                     "examples")
+
+
+def not_a_spec_tree(root: Path) -> str | None:
+    """Why an existing folder given as ``--root`` is not a spec tree (None when it is one, or when it does
+    not exist: that is the loader's message). Asked before anything is read, so a command pointed at
+    the folder above a release (or an empty one) says so instead of reporting a tree with nothing in it;
+    the spec trees one level down are named, since that is the usual slip."""
+    try:
+        if not root.is_dir() or any((root / m).exists() for m in SPEC_TREE_MARKERS):
+            return None
+        below = sorted(d.name for d in root.iterdir() if d.is_dir() and (d / "specification.toml").is_file())
+    except OSError:
+        return None  # unreadable: the loader names it
+    hint = f"; the spec trees in it: {', '.join(below[:8])}" + (" …" if len(below) > 8 else "") if below else ""
+    return (f"{root}: not a spec tree: no specification.toml (nor asl/, tests/asl/, spec/catalog/ or examples/){hint}; "
+            "name the folder that holds the release's specification.toml")

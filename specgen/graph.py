@@ -6,6 +6,8 @@ the executor all read the same indexes instead of re-scanning records.
 
 from __future__ import annotations
 
+import posixpath
+
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -109,8 +111,11 @@ class SpecGraph:
                 g.clauses[c.id].append(c)
             for rec, span in u.states:
                 g.states[rec.id].append((rec, span))
+        shards = _shard_units(spec)
         for t in spec.tests:
-            if t.header is None:
+            if t.header is None:  # a shard of test functions (an older layout) belongs to the unit it mirrors
+                if t.path in shards:
+                    g.tests_by_source[shards[t.path]].append(t)
                 continue
             g.tests_by_id[t.header.id].append(t)
             g.tests_by_source[t.header.source].append(t)
@@ -175,3 +180,21 @@ class SpecGraph:
     def known_id(self, ident: str) -> bool:
         return (ident in self.identities or ident in self.clauses or ident in self.units_by_id
                 or ident in self.states)
+
+
+def _shard_units(spec: Spec) -> dict[str, str]:
+    """Shard path -> the unit it mirrors, in a tree whose README says tests are shards of functions
+    (``tests/asl/<x>.asl`` holds the tests of ``asl/<x>.asl``); empty otherwise."""
+    if getattr(spec, "test_functions", None) is None:
+        return {}
+    roots = spec.config.source_roots
+    base = posixpath.commonpath(roots) if roots else ""
+    prefix = spec.config.test_root.rstrip("/") + "/"
+    units = {u.path for u in spec.units}
+    out = {}
+    for t in spec.tests:
+        if t.header is None and t.path.startswith(prefix):
+            mirror = posixpath.join(base, t.path.removeprefix(prefix))
+            if mirror in units:
+                out[t.path] = mirror
+    return out

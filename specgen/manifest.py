@@ -44,6 +44,10 @@ def regenerate(graph: SpecGraph) -> dict[str, Any]:
         h = spec.hash_of(p)
         if h is not None:
             rows[p] = h
+    catalogs = f"{spec.config.json_root}/catalog/"  # inputs of the release too (manifest-unlisted-file)
+    for p, artifact in spec.artifacts.items():
+        if p.startswith(catalogs) and p not in facts.unsafe:
+            rows[p] = artifact.sha256
     data["canonical_inputs"] = [{"path": p, "sha256": rows[p]} for p in sorted(rows)]
     owned = []
     for row in data.get("owned_artifacts", []):

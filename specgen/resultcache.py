@@ -15,7 +15,7 @@ This module stays light (standard library and :mod:`specgen.diagnostics`
 only): the point of a hit is not to import pydantic, the loader or the
 interpreter at all.
 
-Entries live in ``$SPECGEN_CACHE_DIR/check`` (or ``~/.cache/specgen/check``),
+Entries live in ``$SPECGEN_CACHE_DIR/check`` (or the user cache directory's ``specgen/check``),
 never inside the spec root; each is one pickle behind a magic line and the
 SHA-256 of its payload, written atomically. A damaged or foreign entry is a
 miss. ``SPECGEN_NO_CACHE=1`` or ``specgen check --no-cache`` turns reuse off.

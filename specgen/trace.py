@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .graph import Derived, SpecGraph
+from .graph import Derived, Requirement, SpecGraph
 from .models.located import AslUnit, AvsTest
 
 GATE_EVIDENCE = "spec/evidence/release-gate-readiness.json"
@@ -78,7 +78,7 @@ def _ndf_digests(graph: SpecGraph) -> dict[str, str]:
 NDF_DIGESTS = Derived(_ndf_digests)
 
 
-def resolve(graph: SpecGraph, ident: str) -> tuple[str, Any] | None:
+def resolve(graph: SpecGraph, ident: str) -> tuple[str, AslUnit | Requirement | AvsTest] | None:
     """What an identifier names: ("unit", AslUnit), ("clause", Requirement) or ("test", AvsTest)."""
     if ident in graph.instructions:
         return "unit", graph.instructions[ident]
@@ -155,10 +155,10 @@ def trace_chain(graph: SpecGraph, ident: str) -> dict[str, Any] | None:
     found = resolve(graph, ident)
     if found is None:
         return None
-    kind, obj = found
-    if kind == "unit":
+    _kind, obj = found
+    if isinstance(obj, AslUnit):
         return unit_chain(graph, obj)
-    if kind == "clause":
+    if isinstance(obj, Requirement):
         chain = unit_chain(graph, obj.owner)
         chain["kind"] = "clause"
         chain["clauses"] = [c for c in chain["clauses"] if c["id"] == obj.id]
@@ -168,7 +168,7 @@ def trace_chain(graph: SpecGraph, ident: str) -> dict[str, Any] | None:
         chain["tests"] = [_test_row(t) for t in sorted(graph.tests_by_requirement.get(obj.id, []), key=lambda t: t.path)]
         chain["adrs"] = [_adr_row(graph, a) for a in graph.adrs_for_requirement(obj.id)]
         return chain
-    t: AvsTest = obj
+    t = obj
     source = graph.units_by_path.get(t.header.source) if t.header else None
     chain = unit_chain(graph, source) if source else {"source": None, "identity": None, "clauses": [],
                                                       "evidence": [], "adrs": []}

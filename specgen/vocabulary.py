@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
+from . import speccontract as contract
 from .graph import Derived, SpecGraph
 from .loader import Spec
 from .models.instruction import FieldDomain
@@ -40,9 +41,11 @@ from .models.instruction import FieldDomain
 DATATYPE_DOMAIN = "PTO-FIELD-BLOCK-DATATYPE"
 PADVALUE_DOMAIN = "PTO-FIELD-BLOCK-PADVALUE-OR-BYTEID"
 CMODE_DOMAIN = "PTO-FIELD-BLOCK-CMODE"
-DATATYPE_ENUM, DATATYPE_PREFIX = "TileDataType", "TileDataType_"
-PAD_ENUM, PAD_PREFIX = "TilePadValue", "TilePad_"
-CLASS_ENUM, CLASS_PREFIX = "TileInstructionClass", "TileClass_"
+DATATYPE_ENUM, DATATYPE_PREFIX = contract.DATATYPE_ENUM.name, "TileDataType_"
+PAD_ENUM, PAD_PREFIX = contract.PAD_ENUM.name, "TilePad_"
+CLASS_ENUM, CLASS_PREFIX = contract.CLASS_ENUM.name, "TileClass_"
+LAYOUT_ENUM, LAYOUT_PREFIX = contract.LAYOUT_ENUM.name, "TileLayout_"
+LOCATION_ENUM, LOCATION_PREFIX = contract.LOCATION_ENUM.name, "TileLocation_"
 CARRIER_BITS = 64  # every Tile element lives in one 64-bit Word (PTO-ARCH-DATA-TYPES-INTEGER)
 
 _ENUM = re.compile(r"\btype\s+(\w+)\s+of\s+enumeration\s*\{([^}]*)\}")
@@ -102,6 +105,8 @@ class Vocabulary:
     pad_values: tuple[Code, ...] = ()
     compare_modes: tuple[Code, ...] = ()
     tile_classes: tuple[TileClass, ...] = ()
+    layouts: tuple[str, ...] = ()  # the Tile model's layouts (``TileLayout`` members without the prefix)
+    locations: tuple[str, ...] = ()  # and its locations (``TileLocation``)
     _by_key: Mapping[str, DataType] = field(init=False, repr=False, compare=False)
     _by_code: Mapping[int, DataType] = field(init=False, repr=False, compare=False)
 
@@ -126,6 +131,27 @@ class Vocabulary:
     def tile_class_names(self) -> tuple[str, ...]:
         return tuple(c.name for c in self.tile_classes)
 
+    def layout(self, name: str) -> str | None:
+        """The layout member ``name`` means: its label (``row-major``), its member (``RowMajor``, ``CUBE_M16``,
+        with or without ``TileLayout_``) in any case, ``-`` and ``_`` alike; None when the tree has no such."""
+        return _member(self.layouts, name.removeprefix(LAYOUT_PREFIX))
+
+    def location(self, name: str) -> str | None:
+        """The location member ``name`` means (``matrix``, ``Matrix``, ``TileLocation_Matrix``), else None."""
+        return _member(self.locations, name.removeprefix(LOCATION_PREFIX))
+
+
+def label(member: str) -> str:
+    """How a page and ``specgen run`` show a layout or location member: a CamelCase word in kebab-case
+    (``RowMajor`` -> ``row-major``, ``Matrix`` -> ``matrix``), any other spelling as the spec writes it
+    (``CUBE_M16``, ``ZN``)."""
+    return _kebab(member) if re.fullmatch(r"[A-Z][a-z]+(?:[A-Z][a-z]+)*", member) else member
+
+
+def _member(members: tuple[str, ...], name: str) -> str | None:
+    key = name.replace("-", "").replace("_", "").lower()
+    return next((m for m in members if m.replace("_", "").lower() == key), None)
+
 
 def vocabulary_of(spec: Spec) -> Vocabulary:
     """Read the vocabulary from a loaded spec (its field domains and ASL units)."""
@@ -136,7 +162,9 @@ def vocabulary_of(spec: Spec) -> Vocabulary:
                       pad_values=_pad_values(domains.get(PADVALUE_DOMAIN), asl),
                       compare_modes=_codes(domains.get(CMODE_DOMAIN)),
                       tile_classes=tuple(TileClass(_kebab(m), CLASS_PREFIX + m)
-                                         for m in asl.members(CLASS_ENUM, CLASS_PREFIX)))
+                                         for m in asl.members(CLASS_ENUM, CLASS_PREFIX)),
+                      layouts=tuple(asl.members(LAYOUT_ENUM, LAYOUT_PREFIX)),
+                      locations=tuple(asl.members(LOCATION_ENUM, LOCATION_PREFIX)))
 
 
 def _graph_vocabulary(graph: SpecGraph) -> Vocabulary:
@@ -193,8 +221,9 @@ class _AslText:
             if enum not in text:
                 continue
             for m in _ENUM.finditer(text):
-                if m.group(1) == enum:
-                    return [w.strip().removeprefix(prefix) for w in m.group(2).split(",") if w.strip()]
+                if m.group(1) == enum:  # comments inside the body are not members
+                    body = re.sub(r"//[^\n]*", "", m.group(2))
+                    return [w.strip().removeprefix(prefix) for w in body.split(",") if w.strip()]
         return []
 
     def _body(self, function: str) -> str:

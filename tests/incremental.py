@@ -22,6 +22,8 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
+from specgen.outputs import MARKER
+
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -82,8 +84,10 @@ def clean_build(root: Path, out: Path, cache: Path, config: Path = REPO / "mkdoc
 
 
 def tree_digests(d: Path) -> dict[str, str]:
+    """Each file's digest; not the ownership marker (``specgen build`` marks the folder it publishes, a server's
+    temporary site is its own and a full rebuild under serve cleans it: issue 24's rule, not page content)."""
     return {str(p.relative_to(d)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(d.rglob("*")) if p.is_file()}
+            for p in sorted(d.rglob("*")) if p.is_file() and p.name != MARKER}
 
 
 def differences(a: Path, b: Path) -> list[str]:

@@ -21,20 +21,22 @@ MAX_LINES = 600
 # Layers, lowest first (mirrors the table in docs-internal/architecture.md). A module may
 # import its own layer and any layer below; the domain layer is further split below.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("base", ("specgen", "specgen.diagnostics", "specgen.cache", "specgen.files", "specgen.memory")),
+    ("base", ("specgen", "specgen.diagnostics", "specgen.cache", "specgen.files", "specgen.memory",
+              "specgen.outputs", "specgen.workers")),
     ("models", ("specgen.models", "specgen.hashing")),  # hashing digests model records
     ("loader", ("specgen.loader",)),
     ("graph", ("specgen.graph",)),
     ("domain", ("specgen.check", "specgen.resultcache", "specgen.trace", "specgen.manifest", "specgen.encoding",
                 "specgen.asl", "specgen.catalog_asl", "specgen.program", "specgen.executor", "specgen.examples",
                 "specgen.worked", "specgen.render", "specgen.report", "specgen.schema", "specgen.vocabulary",
-                "specgen.prose", "specgen.diff")),
+                "specgen.prose", "specgen.diff", "specgen.speccontract")),
     ("site", ("specgen.site",)),
     ("cli", ("specgen.cli", "specgen.__main__")),
 ]
 
 # Domain packages: which other domain packages each may import (its own package always).
 DOMAIN: dict[str, set[str]] = {
+    "speccontract": set(),  # what specgen expects a tree's ASL to define: data only, every domain package names it
     "vocabulary": set(),  # the spec's own facts (DataTypes, PadValue, tile classes), read once
     "prose": {"vocabulary"},  # the one reader of the records' legality sentences
     "check": {"encoding", "asl", "examples", "vocabulary", "prose"},
@@ -53,6 +55,7 @@ DOMAIN: dict[str, set[str]] = {
     "report": set(),
     "schema": {"report"},
 }
+EVERY_DOMAIN = {"speccontract"}  # domain modules every domain package may import (they import no other)
 DOMAIN_UNIT = {"specgen.resultcache": "check"}  # the check's result cache is part of the check
 
 # The entry point of ``python -m specgen`` is the one module outside specgen/cli/ that runs the CLI.
@@ -121,9 +124,13 @@ def _imports_by_computed_name(tree: ast.AST) -> bool:
 
 
 def _named_modules(tree: ast.AST, package: str) -> set[str]:
-    """A registry of modules imported by computed name: every string that names a module counts."""
+    """A registry of modules imported by computed name: every string that names a module counts, as a
+    dotted name, relative to the package, or as the last name of one of its modules spelled with ``-``
+    for ``_`` (the check's rule ids name the rule modules)."""
     strings = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
-    return {m for s in strings for m in (s, f"{package}.{s}") if m in MODULES}
+    by_last = {m.rpartition(".")[2]: m for m in MODULES if m.startswith(package + ".")}
+    return ({m for s in strings for m in (s, f"{package}.{s}") if m in MODULES}
+            | {by_last[s.replace("-", "_")] for s in strings if "-" in s and s.replace("-", "_") in by_last})
 
 
 GRAPH = {m: imports_of(m, p.read_text(encoding="utf-8"), p.name == "__init__.py") for m, p in MODULES.items()}
@@ -204,7 +211,8 @@ def problems() -> set[str]:
             ti, tu = layer_of(t)
             if ti > li:
                 found.add(f"upward: {m} ({LAYERS[li][0]}) -> {t} ({LAYERS[ti][0]})")
-            elif ti == li and LAYERS[li][0] == "domain" and tu != lu and tu not in DOMAIN[lu]:
+            elif (ti == li and LAYERS[li][0] == "domain" and tu != lu and tu not in DOMAIN[lu]
+                  and tu not in EVERY_DOMAIN):
                 found.add(f"domain: {m} ({lu}) -> {t} ({tu}) not allowed")
     for m, p in MODULES.items():
         if len(p.read_text(encoding="utf-8").splitlines()) > MAX_LINES:
@@ -262,8 +270,76 @@ def test_every_kind_of_import_is_seen(source: str, expected: set[str]) -> None:
 def test_a_registry_of_module_names_counts_as_imports() -> None:
     source = "import importlib\nNAMES = ('check', 'nothing')\ndef f(n):\n    return importlib.import_module(f'x.{n}')\n"
     assert imports_of("specgen.cli", source, True) == {"specgen.cli.check"}
+    rules = "import importlib\nRULES = ('asl-syntax',)\ndef f(n):\n    return importlib.import_module(f'x.{n}')\n"
+    assert imports_of("specgen.check", rules, True) == {"specgen.check.rules.asl_syntax"}
 
 
 def test_a_lazy_circle_is_reported() -> None:
     graph = {"specgen.a": {"specgen.b"}, "specgen.b": {"specgen.c"}, "specgen.c": {"specgen.a"}, "specgen.d": set()}
     assert circles(graph) == [["specgen.a", "specgen.b", "specgen.c", "specgen.a"]]
+
+
+# -- registries: one list, one module an entry (issue 29 item 3) ------------------------------------------
+
+def test_one_rule_registry_one_module_a_rule() -> None:
+    """Every rule module under check/rules/ is named by the one rule it defines, states it in its docstring,
+    has the one plain signature, and is listed once in ``specgen.check.RULES``; nothing else lists rules."""
+    import inspect
+    import importlib
+    from specgen.check import RULES, all_rules
+    from specgen.check.base import Rule
+    rules_dir = PKG / "check" / "rules"
+    files = sorted(p.stem for p in rules_dir.glob("*.py") if p.name != "__init__.py")
+    assert sorted(r.replace("-", "_") for r in RULES) == files and len(set(RULES)) == len(RULES)
+    assert [r.id for r in all_rules()] == list(RULES)
+    for stem in files:
+        path = rules_dir / f"{stem}.py"
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        rule_id = stem.replace("_", "-")
+        doc = ast.get_docstring(tree) or ""
+        assert doc.startswith((f"{rule_id}:", f"{rule_id} (")), f"{path.name}: the docstring states {rule_id}"
+        module = importlib.import_module(f"specgen.check.rules.{stem}")
+        made = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "Rule"]
+        assert len(made) == 1, f"{path.name} defines one rule"
+        assert isinstance(module.RULE, Rule) and module.RULE.id == rule_id and module.RULE.check is module.check
+        assert list(inspect.signature(module.check).parameters) == ["graph"], path.name
+    # the registry is the one list: no other module of the package names a rule module's RULE itself
+    for path in (PKG / "check").glob("*.py"):
+        if path.name == "__init__.py":  # the registry
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        assert not [n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == "RULE"], path.name
+        assert not [n for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and (n.module or "").startswith("rules")
+                    and n.level == 1], path.name
+
+
+# -- the interpreter is extended through its API, and one thing has one name (issue 29 items 5, 6) ---------
+
+def test_no_reach_ins_and_no_function_attributes_as_protocol() -> None:
+    """Code changes the interpreter through its public API (hooks declared with their calling convention,
+    ``set_constant``, ``function``): no module silences a private-access lint to reach in, and no attribute
+    set on a function is read as protocol (``fn.wants_original = True`` was)."""
+    for m, path in MODULES.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        functions = {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        assert "SLF001" not in path.read_text(encoding="utf-8"), f"{m}: a reach-in into private state"
+        flagged = [t for n in ast.walk(tree) if isinstance(n, ast.Assign) for t in n.targets
+                   if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id in functions
+                   and not t.attr.startswith("__")]  # a dunder is Python's protocol (``__test__`` for pytest)
+        assert not flagged, f"{m}: an attribute set on a function ({flagged[0].value.id}.{flagged[0].attr})"
+
+
+# Classes of the same name that are still two things; each entry names who removes it.
+TWINS_UNTIL_MERGE: set[str] = set()  # none left: one Progress (cli/progress.py), one JUnit writer (report/junit.py)
+
+
+def test_one_name_one_class() -> None:
+    """Two public classes of one name send a reader to the wrong one (two ``Ctx``, two ``Piece`` were): a
+    class that is a different thing has a different name."""
+    where: dict[str, list[str]] = {}
+    for m, path in MODULES.items():
+        for n in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(n, ast.ClassDef) and not n.name.startswith("_"):
+                where.setdefault(n.name, []).append(m)
+    twins = {name: ms for name, ms in where.items() if len(ms) > 1 and name not in TWINS_UNTIL_MERGE}
+    assert twins == {}

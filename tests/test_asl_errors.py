@@ -66,7 +66,7 @@ def _check_findings(root: Path) -> list[str]:
         ("return TEPLSelector(0, 6);", "    return TRUE;", 12, "asl-type",
          "'InstructionContractSelector_TAND' returns integer but this returns a boolean value"),
         ("return TEPLSelector(0, 6);", "    let selector : integer = '0110'; return selector;", 30, "asl-type",
-         "'selector' is declared integer but given a bits value"),
+         "'selector' is declared integer but given a bits(4) value"),  # the literal's width (issue 24)
         ("return TileBinaryDataTypeSupported(TileBinary_AND, data_type);",
          "    if TEPLSelector(0, 6) then return TRUE; end; return FALSE;", 8, "asl-type",
          "the condition is an integer value, not a boolean"),
@@ -155,3 +155,22 @@ def test_the_real_releases_have_no_asl_finding(release: str) -> None:
             pytest.fail(f"the corpus must be at {root} under CI")
         pytest.skip(f"corpus not found at {root}")
     assert [f.format() for f in asl_findings(load_spec(root))] == []
+
+
+def test_the_check_reads_the_asl_index_once_to_find_and_to_drop_consequences(bundled_copy: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """One cause, one finding, from one index: the check's tail drops what follows from a broken unit
+    with the index its findings were made from (issue 29), not a second read of the index cache."""
+    import specgen.asl.static as static
+    from specgen.check import run_checks
+    from specgen.graph import SpecGraph
+
+    _edit(bundled_copy, "pure func InstructionContractSelector_TAND() => integer", "%%% ;;; (((")
+    reads: list[object] = []
+    real = static.build_index
+    monkeypatch.setattr(static, "build_index", lambda spec, *a, **k: reads.append(spec) or real(spec, *a, **k))
+    findings, _ = run_checks(SpecGraph.build(load_spec(bundled_copy)), only=("asl-syntax", "instruction-untested",
+                                                                             "example-fault"))
+    assert [f.rule for f in findings if f.rule.startswith("asl-")] == ["asl-syntax"]
+    assert not [f for f in findings if TAND in f.message]  # its consequences were dropped
+    assert len(reads) == 1

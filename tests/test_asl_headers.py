@@ -6,9 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from specgen.asl.headers import Header, scan_headers
+from specgen.asl.headers import Header, headers_of, scan_headers
 from specgen.asl.index import parse_cached
-from specgen.asl.static import headers_of
 from specgen.catalog_asl.sources import generated_sources
 from specgen.loader import load_spec
 

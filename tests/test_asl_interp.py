@@ -10,7 +10,8 @@ import pytest
 
 from specgen.asl import ASLError, Interpreter, parse_source
 from specgen.asl.ast import Node
-from specgen.asl.compile_base import Ctx
+from specgen.asl.hooks import Around, Replace
+from specgen.asl.compile_base import Scope
 from specgen.asl.compile_expr import EXPR, compile_expr
 from specgen.asl.compile_lvalue import LVALUE
 from specgen.asl.compile_stmt import STMT
@@ -407,9 +408,64 @@ end;
     def hook(original, x):
         return original(x) + 100
 
-    hook.wants_original = True
-    it = Interpreter(None, modules=[mod], hooks={"Base": hook})
+    it = Interpreter(None, modules=[mod], hooks={"Base": Around(hook)})
     assert it.call("f", 1) == 1020
+    plain = Interpreter(None, modules=[mod])
+    plain.install_hook("Base", Replace(lambda x: x * 2))
+    assert plain.call("f", 3) == 60
+
+
+def test_a_hook_or_constant_comes_before_the_first_call():
+    """A hook installed after callers compiled would be seen by some callers only; a constant after
+    compiling would not be folded: both are refused, with the name."""
+    mod = parse_source("""
+constant K : integer = 2;
+func Base(x: integer) => integer
+begin
+    return x + K;
+end;
+""", "k.asl")
+    it = Interpreter(None, modules=[mod])
+    it.set_constant("K", 5)
+    assert it.call("Base", 1) == 6
+    with pytest.raises(RuntimeError, match="Base"):
+        it.install_hook("Base", Replace(lambda x: x))
+    with pytest.raises(RuntimeError, match="K"):
+        it.set_constant("K", 7)
+    assert it.call("Base", 1) == 6
+    assert "Base" not in it.hooks
+
+
+def test_a_hook_calls_asl_inside_the_running_call():
+    """``Interpreter.function`` runs an ASL function from a hook without clearing the call stack."""
+    mod = parse_source("""
+func Inner(x: integer) => integer
+begin
+    return x * 3;
+end;
+func Hooked(x: integer) => integer
+begin
+    return x;
+end;
+func Outer(x: integer) => integer
+begin
+    return Hooked(x) + 1;
+end;
+""", "s.asl")
+    it = Interpreter(None, modules=[mod])
+    seen: list[tuple[str, ...]] = []
+
+    def hooked(x):
+        before = tuple(name for name, _ in it.stack)
+        got = it.function("Inner", 1)(x)
+        seen.append(before)
+        seen.append(tuple(name for name, _ in it.stack))
+        return got
+
+    it.install_hook("Hooked", Replace(hooked))
+    assert it.call("Outer", 2) == 7
+    assert seen[0] == seen[1] and seen[0][0] == "Outer"
+    assert [fn.name for fn in it.resolved("Inner")] == ["Inner"] and it.declarations("Inner") == []
 
 
 def test_arbitrary_and_recursion():
@@ -484,7 +540,7 @@ def test_a_kind_registered_twice_is_refused():
 def test_a_kind_without_rule_is_a_located_unsupported_error():
     it = interp("func f() => integer\nbegin\n    return 1;\nend;\n")
     with pytest.raises(ASLError) as exc:
-        compile_expr(it, Node("e_bogus", 7, 3, ()), Ctx("x.asl", set(), "f"))
+        compile_expr(it, Node("e_bogus", 7, 3, ()), Scope("x.asl", set(), "f"))
     assert exc.value.kind == "unsupported"
     assert exc.value.message == "unsupported expression e_bogus"
     assert (exc.value.span.path, exc.value.span.line, exc.value.span.col) == ("x.asl", 7, 3)

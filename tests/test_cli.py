@@ -50,9 +50,9 @@ def test_help_lists_the_subcommands_in_registry_order_without_loading_the_models
 def test_usage_errors_exit_2_with_one_line(tmp_path: Path) -> None:
     assert _cli("frob")[0] == ExitCode.USAGE
     rc, out, err = _cli("check", "--no-cache", "--only", "no-such-rule")
-    assert (rc, out) == (ExitCode.USAGE, "") and err.startswith("specgen check: unknown rule id(s): no-such-rule")
+    assert (rc, out) == (ExitCode.USAGE, "") and err.startswith("specgen check: error: unknown rule id(s): no-such-rule")
     rc, _, err = _cli("check", "--no-cache", "--root", str(tmp_path / "absent"))
-    assert rc == ExitCode.USAGE and err.startswith("specgen check: spec root ")
+    assert rc == ExitCode.USAGE and err.startswith("specgen check: error: spec root ")
 
 
 def test_manifest_write_repairs_a_hash_and_keeps_the_file_mode(bundled_copy: Path) -> None:
@@ -160,6 +160,6 @@ def test_test_selector_may_be_a_file_path(bundled_root: Path, tmp_path: Path, mo
         out = io.StringIO()
         assert main(["test", "--root", str(bundled_root), "--jobs", "1", selector], out=out, err=io.StringIO()) == 0
         assert out.getvalue().startswith("1 passed, 0 failed"), out.getvalue()
-    out = io.StringIO()
-    assert main(["test", "--root", str(bundled_root), "/elsewhere/nothing.asl"], out=out, err=io.StringIO()) == 2
-    assert "no test matched" in out.getvalue()
+    err = io.StringIO()
+    assert main(["test", "--root", str(bundled_root), "/elsewhere/nothing.asl"], out=io.StringIO(), err=err) == 2
+    assert "specgen test: error: no test matched" in err.getvalue(), err.getvalue()

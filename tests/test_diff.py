@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from specgen.cli import main
-from specgen.diff import format_markdown, format_text, spec_diff
+from specgen.diff import BODY, RECORDS, spec_diff
+from specgen.diff.report import PR_COMMENT_CHARS, format_text, markdown_report
 from specgen.graph import SpecGraph
 from specgen.loader import load_spec
 
@@ -60,6 +61,11 @@ def test_each_edited_aspect_is_reported_with_what_left_and_what_came(bundled_roo
     assert c.aspect("DataTypes (ASL)") is None  # the predicate's body did not change what it admits
     assert c.aspect("encoding") is None
     assert "+    // kept" in c.asl_diff.splitlines() and c.asl_diff.startswith(f"--- {TMUL}")
+    assert "    // kept" in c.aspect(BODY).added  # the diff's own lines, not a count
+    assert "product of each pair of valid source elements. An integer product keeps" in c.aspect(BODY).removed[0]
+    records = dict(c.record_diffs)
+    assert '-        "role": "left factor"' in records["PTO-INSTRUCTION"].splitlines()
+    assert c.aspect(RECORDS) is not None and not c.not_compared
     assert "-// product of each pair of valid source elements. An integer product keeps" in c.asl_diff.splitlines()
     datr = [m for m in old.instructions if m == "B.DATR"]
     assert datr, "the bundled spec has no B.DATR instruction (fixture drifted)"
@@ -100,10 +106,50 @@ def test_the_command_prints_the_same_changes_in_every_format(bundled_root: Path,
     assert rc == 0 and {c["mnemonic"] for c in data["changed"]} == {"TMUL", "B.DATR"}
     tmul = next(c for c in data["changed"] if c["mnemonic"] == "TMUL")
     assert tmul["aspects"]["DataTypes (prose)"] == {"removed": ["U8"], "added": []}
-    rc, md, _ = run("diff", str(bundled_root), str(changed), "--format", "markdown")
-    assert rc == 0 and "### `TMUL`" in md and "```diff" in md
+    rc, md, err = run("diff", str(bundled_root), str(changed), "--format", "markdown")
+    assert rc == 0 and "<summary><code>TMUL</code>" in md and "```diff" in md
+    assert md.startswith(f"# Changes from 0.1.0 ({bundled_root}) to 0.1.0 ({changed})")  # one release name twice
+    assert [ln.split(":")[1].split("(")[0].strip() for ln in err.splitlines()] == [
+        f"load {bundled_root}", f"load {changed}", "compare"], err  # progress on stderr, one line per stage
     old, new = SpecGraph.build(load_spec(bundled_root)), SpecGraph.build(load_spec(changed))
-    assert md == format_markdown(spec_diff(old, new, str(bundled_root), str(changed)))
+    assert md == markdown_report(spec_diff(old, new, f"0.1.0 ({bundled_root})", f"0.1.0 ({changed})"))
+
+
+def test_an_aspect_one_release_does_not_state_is_not_a_change(bundled_root: Path, bundled_copy: Path) -> None:
+    """An older record generation without a contract (0.58.0's): its operands and prose DataTypes are "not
+    compared", never "removed: not stated"; what the record does state still is."""
+    tmul = bundled_copy / TMUL
+    text = tmul.read_text(encoding="utf-8")
+    head = next(ln for ln in text.splitlines() if ln.startswith("// PTO-INSTRUCTION:"))
+    record = json.loads(head.split(":", 1)[1])
+    del record["contract"]
+    tmul.write_text(text.replace(head, "// PTO-INSTRUCTION: " + json.dumps(record, separators=(",", ":"))),
+                    encoding="utf-8")
+    old, new = SpecGraph.build(load_spec(bundled_copy)), SpecGraph.build(load_spec(bundled_root))
+    if new.instructions["TMUL"].instruction.contract.operands is None:  # pragma: no cover - fixture drift
+        pytest.fail("the bundled TMUL states no operands")
+    d = spec_diff(old, new)
+    c = d.change("TMUL")
+    assert c is not None and c.aspect("operands") is None and c.aspect("DataTypes (prose)") is None
+    assert c.not_compared == ("operands", "DataTypes (prose)") and [a.aspect for a in c.aspects] == [RECORDS]
+    assert d.not_compared == {"operands": 1, "DataTypes (prose)": 1}
+    assert not any("not stated" in x or "no contract" in x for a in c.aspects for x in a.removed + a.added)
+    assert "not compared (one release does not state it): operands for 1 instruction(s)" in format_text(d)
+
+
+def test_the_markdown_summary_fits_a_pull_request_comment_on_the_corpora(corpus_root: Path, tmp_path: Path) -> None:
+    old_root = corpus_root.parent / "pto-spec-0.58.0"
+    details = tmp_path / "CHANGES.md"
+    rc, md, err = run("diff", str(old_root), str(corpus_root), "--format", "markdown", "--details", str(details))
+    assert rc == 0 and len(md) <= PR_COMMENT_CHARS, len(md)
+    assert md.startswith("# Changes from 0.58.0 to 0.58.3\n") and str(corpus_root) not in md
+    assert "| **all** | **4** | **21** | **630** |" in md and "`B.EQ`" in md and "<details>" in md
+    assert "operands (630 instructions)" in md  # 0.58.0 has no contract records: not compared, said once
+    full = details.read_text(encoding="utf-8")
+    assert full.count("<details>") == 630 and len(full) > 1_000_000
+    left = int(md.split("The details of ")[1].split(" more")[0])
+    assert md.count("<details>") + left == 630
+    assert "compare" in err and "Traceback" not in err
 
 
 def test_a_root_that_is_not_a_tree_is_a_usage_error(tmp_path: Path, bundled_root: Path) -> None:

@@ -245,9 +245,10 @@ def test_render_unknown_ident_exits_1(corpus_root: Path) -> None:
 
 
 def test_render_and_decode_without_encodings_exit_1(tmp_path: Path) -> None:
+    (tmp_path / "asl").mkdir()  # a spec tree (its layout) without catalogs
     for argv in (["render", "TMUL"], ["decode", "0x1"]):
         rc, out, err = _cli(argv[0], "--root", str(tmp_path), *argv[1:])  # a root without catalogs
-        assert (rc, out) == (1, "") and err.startswith("error: no encodings found:"), argv
+        assert (rc, out) == (1, "") and err.startswith(f"specgen {argv[0]}: error: no encodings found:"), argv
         # a root that is not there is a usage error, as in every command (README, exit codes)
         rc, out, err = _cli(argv[0], "--root", str(tmp_path / "absent"), *argv[1:])
         assert (rc, out) == (2, "") and "spec root" in err and "does not exist" in err, argv

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 from specgen.executor.datatypes import decode, encode
 from specgen.executor.executor import TileInput, executor_for
+from specgen.graph import SpecGraph
 from specgen.loader import load_spec
 from specgen.program.reader import parse_program
 from specgen.vocabulary import vocabulary_of
@@ -78,8 +79,8 @@ def blocks(draw: st.DrawFn) -> tuple[str, list[TileInput]]:
 def test_fast_paths_leave_the_state_the_asl_leaves(profile: str, case: tuple[str, list[TileInput]]) -> None:
     text, tiles = case
     program = parse_program(text, VOCABULARY)
-    slow = executor_for(load_spec(BUNDLED), profile, fast=False)
-    fast = executor_for(load_spec(BUNDLED), profile, fast=True)
+    slow = executor_for(SpecGraph.build(load_spec(BUNDLED)), profile, fast=False)
+    fast = executor_for(SpecGraph.build(load_spec(BUNDLED)), profile, fast=True)
     assert "ExecuteTileBinary" in fast.interp.hooks and "ExecuteTileBinary" not in slow.interp.hooks
     a = slow.run(program, tiles)
     b = fast.run(program, tiles)
@@ -139,7 +140,7 @@ def test_hardware_ieee_profile_matches_numpy(case: tuple[str, str, str, np.ndarr
 
     tiles = [TileInput("T1", dt, rows, cols, vr, vc, words(a), capacity),
              TileInput("T2", dt, rows, cols, vr, vc, words(b), capacity)]
-    run = executor_for(load_spec(BUNDLED), "hardware-ieee", fast=False).run(parse_program(text, VOCABULARY), tiles)
+    run = executor_for(SpecGraph.build(load_spec(BUNDLED)), "hardware-ieee", fast=False).run(parse_program(text, VOCABULARY), tiles)
     assert run.fault is None
     got = run.outputs["T0"]
     want = _numpy(op, a, b)

@@ -74,7 +74,7 @@ def test_results_api_for_pages(bundled_root: Path) -> None:
 
 
 def test_fault_is_reported_with_its_asl_location(bundled_root: Path) -> None:
-    ex = executor_for(load_spec(bundled_root), "reference")
+    ex = executor_for(SpecGraph.build(load_spec(bundled_root)), "reference")
     run = ex.run(parse_program("BSTART.VEC TADD, S32\nB.DIM LB0=4\nB.DIM LB0=8\nBSTOP", ex.vocabulary), [])
     assert run.fault is not None
     assert run.fault.name == "Fault_BundleControl"
@@ -92,7 +92,7 @@ def test_commit_fault_names_the_spec_predicate_not_the_generated_dispatch(bundle
     """The tile dispatch that rejects an operation is generated from the catalog; the fault's site is the
     spec's return that decided the legality handler's FALSE (the TF32 source's low bits are not zero),
     reached from the handler the generated check called; the stack still shows the generated frames."""
-    ex = executor_for(load_spec(bundled_root), "reference")
+    ex = executor_for(SpecGraph.build(load_spec(bundled_root)), "reference")
     tiles = [TileInput(r, "TF32", 8, 4, 1, 4, ((w, 0, 0, 0),)) for r, w in (("T1", 0x3F800001), ("T2", 0x3F800000))]
     program = "BSTART.VEC TMAX, TF32; B.DIM LB0=4; B.IOT T1, T2, mask=0b0001, <last>, ->T<1>; BSTOP"
     run = ex.run(parse_program(program, ex.vocabulary), tiles)
@@ -254,7 +254,7 @@ def test_execute_destination_aliasing_left_source_uses_old_values(bundled_root: 
     assert doc["program"] == "EXECUTE TMUL T0, T0, T1"
     from specgen.examples.model import parse_example
     ex = parse_example((bundled_root / ALIAS).read_text(), bundled_vocabulary)
-    run = executor_for(load_spec(bundled_root), "reference", fast=fast).run(parse_program(ex.program_text, bundled_vocabulary),
+    run = executor_for(SpecGraph.build(load_spec(bundled_root)), "reference", fast=fast).run(parse_program(ex.program_text, bundled_vocabulary),
                                                                  ex.inputs(bundled_vocabulary))
     assert run.fault is None
     assert [(s.entry, s.destination) for s in run.steps] == [("InstructionContractExecute_TMUL", "T0")]
@@ -285,7 +285,7 @@ def test_execute_illegal_operands_fault_at_the_predicate_and_write_nothing(bundl
     from specgen.executor.executor import TileInput
     t0 = TileInput("T0", "U32", 8, 4, 2, 2, ((3, 5), (7, 9)))
     t1 = TileInput("T1", "U16", 16, 4, 2, 2, ((1, 2), (3, 4)))  # another DataType: operands disagree
-    run = executor_for(load_spec(bundled_root), "reference").run(parse_program("EXECUTE TMUL T0, T0, T0\n"
+    run = executor_for(SpecGraph.build(load_spec(bundled_root)), "reference").run(parse_program("EXECUTE TMUL T0, T0, T0\n"
                                                                     "EXECUTE TMUL T0, T0, T1\n"
                                                                     "EXECUTE TMUL T0, T0, T0",
                                                                     bundled_vocabulary), [t0, t1])
@@ -303,5 +303,24 @@ def test_execute_unknown_mnemonic_cannot_run_and_names_it(bundled_root: Path, bu
     from specgen.executor.executor import RunError, TileInput
     t0 = TileInput("T0", "U32", 8, 4, 2, 2, ((3, 5), (7, 9)))
     with pytest.raises(RunError) as info:
-        executor_for(load_spec(bundled_root), "reference").run(parse_program("EXECUTE TFOO T0, T0, T0", bundled_vocabulary), [t0])
+        executor_for(SpecGraph.build(load_spec(bundled_root)), "reference").run(parse_program("EXECUTE TFOO T0, T0, T0", bundled_vocabulary), [t0])
     assert "TFOO" in info.value.message and "InstructionContractExecute_TFOO" in info.value.message
+
+
+def test_stored_results_are_keyed_by_the_code_that_assembles_their_words(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The executor assembles every statement's word with ``specgen/encoding``: an edit there is a new version
+    of the examples' and worked examples' stores in the layer, never a stored result of the old code (issue 29)."""
+    import shutil
+
+    from specgen.cache import layer
+    from specgen.examples.runner import CODE
+
+    copy = tmp_path / "specgen"
+    shutil.copytree(layer._PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__", "templates", "locales"))
+    monkeypatch.setattr(layer, "_PACKAGE", copy)
+    before = layer.code_digest(*CODE)
+    for rel in ("encoding/asm.py", "executor/words.py"):
+        (copy / rel).write_text((copy / rel).read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+        assert layer.code_digest(*CODE) != before, rel
+        before = layer.code_digest(*CODE)

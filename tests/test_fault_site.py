@@ -21,9 +21,9 @@ from specgen.asl import Interpreter, parse_source
 from specgen.asl.returntrace import ReturnEvent, traced_calls, tracing
 from specgen.executor.executor import TileInput, executor_for
 from specgen.executor.faultsite import deciding_chain
+from specgen.graph import SpecGraph
 from specgen.loader import load_spec
 from specgen.program.reader import parse_program
-from specgen.vocabulary import vocabulary_of
 
 PREDICATES = """\
 func IsSmall(x: integer) => boolean
@@ -175,7 +175,7 @@ BLOCK = "; B.DIM LB0=4; B.DIM LB1=2; B.IOT T1, T2, mask=0b0001, <last>, ->T<1>; 
 def release(request: pytest.FixtureRequest, corpus_root: Path) -> tuple[str, Path, object]:
     root = corpus_root.parent / f"pto-spec-{request.param}"
     spec = load_spec(root)
-    return request.param, root, executor_for(spec, vocabulary=vocabulary_of(spec))
+    return request.param, root, executor_for(SpecGraph.build(spec))
 
 
 def _s32(reg: str, rows: list[list[int]], columns: int = 4) -> TileInput:

@@ -39,9 +39,8 @@ _STATE: dict[str, object] = {}
 
 @pytest.fixture(scope="module")
 def corpus_exec(corpus_root: Path) -> tuple[object, object]:
-    spec = load_spec(corpus_root)
-    vocabulary = VOCABULARY(SpecGraph.build(spec))
-    return executor_for(spec, "reference", vocabulary=vocabulary), vocabulary
+    graph = SpecGraph.build(load_spec(corpus_root))
+    return executor_for(graph, "reference"), VOCABULARY(graph)
 
 
 def _edges(dt: str) -> list[int]:

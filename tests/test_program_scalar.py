@@ -106,7 +106,7 @@ def test_a_gpr_set_by_addi_feeds_a_block_and_reads_back(corpus_root: Path, relea
     src = [[1, 2, 3], [-4, 100, 2147483647]]
     words = tuple(tuple(v & (1 << 64) - 1 for v in row) for row in src)
     tile = TileInput("T1", "S32", 8, 4, 2, 3, words)
-    ex = executor_for(load_spec(root), vocabulary=vocabulary)
+    ex = executor_for(SpecGraph.build(load_spec(root)))
     run = ex.run(program, [tile])
     assert run.fault is None, run.fault and run.fault.describe()
     assert run.gprs == {"R5": value, "R6": value + 1}

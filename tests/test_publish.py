@@ -238,5 +238,5 @@ def test_cli_build_into_a_folder_that_cannot_be_written(tmp_path: Path) -> None:
     assert proc.returncode == 1, proc.stderr
     assert "Traceback" not in proc.stderr
     lines = [ln for ln in proc.stderr.splitlines() if "failed" in ln]
-    assert lines == [f"specgen build: failed: cannot write the site to {blocker / 'site'}: {blocker} is not a directory"], \
+    assert lines == [f"specgen build: error: the build failed: cannot write the site to {blocker / 'site'}: {blocker} is not a directory"], \
         proc.stderr

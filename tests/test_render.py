@@ -56,7 +56,7 @@ def test_tmul_page_has_every_reference_element(corpus_graph: SpecGraph, corpus_r
         assert needle in ops, needle
     # 3. block composition with marks and the minimal form
     comp = _section(page, "block-composition")
-    rows = re.findall(r"<tr class=\"sg-command\"><td><code>(.*?)</code></td><td>(.*?)</td></tr>", comp, re.S)
+    rows = re.findall(r"<tr class=\"sg-command\"><td[^>]*><code>(.*?)</code></td> <td[^>]*>(.*?)</td></tr>", comp, re.S)
     marks = {html.unescape(a): _text(b).split() for a, b in rows}
     assert marks["BSTART.VEC TMUL, DataType"] == ["required"]
     assert marks["B.DATR PadValue (optional)"] == ["optional"]
@@ -71,7 +71,7 @@ def test_tmul_page_has_every_reference_element(corpus_graph: SpecGraph, corpus_r
     assert "destination0" in fields and "right factor" in fields
     # 5. encoding: decoded items, inline SVG (no JS), WaveJSON, carrier
     enc = _section(page, "encoding")
-    items = re.findall(r"<tr><td>([^<]*)</td><td><code>([^<]*)</code></td><td><code>([^<]*)</code>", enc)
+    items = re.findall(r"<tr><td>([^<]*)</td> <td><code>([^<]*)</code></td> <td><code>([^<]*)</code>", enc)
     assert "fixed to" not in _text(enc.split("<figure", 1)[0])  # issue 14.4: a pinned field shows its bits, not "variable fixed to 0"
     assert html.unescape(items[1][2]) == "2'b00" and html.unescape(items[2][2]) == "5'b00010"
     assert [(a, b) for a, b, _ in items] == [("DataType", "31:27"), ("Mode", "26:25"), ("Function", "24:20"),
@@ -166,7 +166,7 @@ def test_hostile_spec_text_renders_inert(bundled_copy: Path) -> None:
     assert graph.units_by_path[TMUL_SRC].instruction.summary == HOSTILE  # type: ignore[union-attr]
     pages = render_site(graph, RenderOptions())
     tmul = next(p for p in pages if p.url == TMUL_EN).content
-    adr_pages = [p.content for p in pages if p.kind == "adr" and "alert(4)" in p.content]
+    adr_pages = [p.content for p in pages if p.kind.name == "adr" and "alert(4)" in p.content]
     assert adr_pages, "the poisoned ADR page was rendered"
     for content in [tmul, *adr_pages]:
         assert "<script" not in content
@@ -253,8 +253,8 @@ def test_source_links_follow_the_url_template(bundled_root: Path) -> None:
     clause = unit.clauses[0]
     tpl = "https://example.org/org/repo/blob/{commit}/{path}#L{start}-L{end}"
     opts = RenderOptions(source_url=tpl, commit="0123abc")
-    pages = render_site(graph, opts, only=lambda p: p.uri == TMUL_EN or p.kind == "source")
-    assert [p.kind for p in pages] == ["instruction"], "no local source pages when a template is set"
+    pages = render_site(graph, opts, only=lambda p: p.uri == TMUL_EN or p.kind.name == "source")
+    assert [p.kind.name for p in pages] == ["instruction"], "no local source pages when a template is set"
     page = pages[0].content
     start, end = clause.span.lines
     assert f'href="https://example.org/org/repo/blob/0123abc/{TMUL_SRC}#L{start}-L{end}"' in page
@@ -268,15 +268,14 @@ def test_source_links_follow_the_url_template(bundled_root: Path) -> None:
 def test_every_planned_page_kind_is_registered_once_with_its_template(bundled_root: Path) -> None:
     """A kind planned but not registered (or registered twice, or without a template) would fail at render time."""
     from specgen.render.core import DEFAULT_TEMPLATES
-    from specgen.render.kinds import BY_NAME, KINDS
-    from specgen.render.pages import plan_site
+    from specgen.render.kinds import BY_NAME, KINDS, plan_site
 
     names = [k.name for k in KINDS]
     assert len(names) == len(set(names)) == len(BY_NAME)
-    planned = {p.kind for p in plan_site(_graph(bundled_root), ("en", "zh"), local_sources=True, changes=True)}
+    planned = {p.kind.name for p in plan_site(_graph(bundled_root), ("en", "zh"), local_sources=True, changes=True)}
     assert planned == set(BY_NAME), planned ^ set(BY_NAME)
     assert [k.name for k in KINDS if not (DEFAULT_TEMPLATES / k.template).is_file()] == []
-    assert {k.name for k in KINDS if not k.searchable} == {"source", "tests"}
+    assert {k.name for k in KINDS if not k.searchable} == {"source", "tests", "not-found"}
 
 
 def test_renderer_runs_without_mkdocs(bundled_root: Path) -> None:

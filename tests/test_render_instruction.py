@@ -153,7 +153,7 @@ def test_chinese_prose_has_no_english_outside_identifiers(pages: dict[str, str])
         assert not LATIN.search(words), words
     # quoted contract text is marked as English, never mixed into a Chinese sentence
     assert 'class="sg-spec-text sg-contract-preflight" lang="en"' in sem
-    enc = _text(_section(zh, "encoding").split("<figure", 1)[0])
+    enc = _text(re.sub(r"<figure.*?</figure>", "", _section(zh, "encoding"), flags=re.S))
     assert "Constant" not in enc and "常量" in enc
     fields = _text(_section(zh, "fields"))
     assert "encoding-defined" not in fields and "由编码定义" in fields

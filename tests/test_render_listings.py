@@ -115,7 +115,7 @@ def test_unit_and_source_pages_link_and_list_uses(bundled_graph: SpecGraph) -> N
     user_stem = user.path.removeprefix("asl/").removesuffix(".asl")
     pages = {p.url: p.content for p in render_site(bundled_graph, RenderOptions(),
                                                    only=lambda p: p.subject in (d.path, user.path)
-                                                   and p.kind in ("unit", "source"))}
+                                                   and p.kind.name in ("unit", "source"))}
     row = re.search(rf'<tr id="def-{name}">(.*?)</tr>', pages[f"en/{stem}.md"], re.S)
     assert row, f"no definitions row for {name}"
     assert f'#L-{d.line}"' in row.group(1)

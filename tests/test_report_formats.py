@@ -95,7 +95,7 @@ def test_unknown_format_names_choices() -> None:
 
 
 def test_text_groups_by_file_and_summarises() -> None:
-    out = text.render(make_findings(), make_summary())
+    out = text.render(make_findings(), make_summary(), list_notes=True)
     lines = out.splitlines()
     headers = [ln for ln in lines if ln and not ln.startswith(" ") and not ln.startswith("specgen ")]
     assert headers == ["asl/tadd.asl", "docs/a:b,c.md", "spec/release-manifest.json", "tests/asl/x y.asl"]
@@ -111,12 +111,38 @@ def test_text_groups_by_file_and_summarises() -> None:
     assert "release 0.58.3" in lines[-1]
 
 
-def test_text_multiline_message_is_indented_under_message_column() -> None:
-    out = text.render(make_findings(), make_summary())
+def test_text_line_break_in_spec_text_is_shown_not_obeyed() -> None:
+    """A line break inside spec text would start a line of its own (a CI runner reads ``::error`` there,
+    after trimming blanks): it is shown as ``\\x0a`` on the finding's one line (issue 24)."""
+    out = text.render(make_findings(), make_summary(), list_notes=True)
     lines = out.splitlines()
     first = next(i for i, ln in enumerate(lines) if "<script>" in ln)
-    assert lines[first + 1].lstrip().startswith("next line")
-    assert lines[first + 1].index("next") == lines[first].index("<script>")
+    assert "<script>&\"'\\x0anext line\\x1b[31m\\x00" in lines[first]
+    assert not any(ln.lstrip().startswith("next line") for ln in lines)
+
+
+def test_text_summarises_notes_by_rule() -> None:
+    """Issue 28: 145 example-sketch notes buried the one error; notes are one line per rule by default."""
+    notes = [Finding("example-sketch", Severity.NOTE, f"asl/u{i}.asl", 1, f"example {i} cannot run", col=40 + i)
+             for i in range(5)] + [Finding("encoding-gap", Severity.NOTE, "spec/catalog/x.json", 9, "payload", col=7)]
+    error = Finding("manifest-missing-file", Severity.ERROR, "spec/release-manifest.json", 3400, "absent", col=1)
+    out = text.render([*notes, error], make_summary())
+    lines = out.splitlines()
+    assert not any(ln.startswith("asl/u") for ln in lines), "a note listed on its own"
+    head = lines.index("notes by rule (check --verbose lists each):")
+    assert lines[head + 1].split()[:4] == ["example-sketch", "5", "in", "5"]
+    assert "first asl/u0.asl:1:40: example 0 cannot run" in lines[head + 1]
+    assert lines[head + 2].split()[:2] == ["encoding-gap", "1"]
+    assert lines[0] == "spec/release-manifest.json" and "manifest-missing-file" in lines[1]
+    assert "1 error, 0 warnings, 6 notes in 7 files" in lines[-1]
+    listed = text.render([*notes, error], make_summary(), list_notes=True)
+    assert "notes by rule" not in listed and "asl/u4.asl" in listed
+
+
+def test_text_says_what_min_severity_left_out() -> None:
+    hidden = CheckSummary(tool_version="0.1.0", root="r", hidden={"notes": 143, "warnings": 38})
+    assert "(38 warnings and 143 notes below --min-severity not shown)" in text.render([], hidden)
+    assert "not shown" not in text.render([], make_summary())
 
 
 def test_text_colour_only_when_asked() -> None:
@@ -187,7 +213,7 @@ def test_junit_parses_and_counts() -> None:
     note = cases[keys.index(("doc-style", "docs/a:b,c.md:3"))]
     assert note.find("failure") is None and note.find("skipped") is None
     out_text = note.find("system-out").text
-    assert "<script>&\"'\nnext line\\x1b[31m\\x00" in out_text
+    assert "<script>&\"'\\x0anext line\\x1b[31m\\x00" in out_text  # one line per finding (issue 24)
     whole = cases[keys.index(("test-orphan", "tests/asl/x y.asl"))]
     assert whole.get("line") is None
     assert "time" not in suite.attrib
@@ -292,6 +318,18 @@ def test_github_commands_escaped_exactly() -> None:
     assert f"::error file=spec/release-manifest.json,line=7,title=manifest-hash::entry/7: {NON_ASCII}" in lines
     assert lines[-1] == ("::notice::specgen check: 3 errors, 2 warnings, 1 note in 4 files; "
                          "manifest_entries_verified: 857, asl_units: 840, tests: 3352")
+
+
+def test_github_files_are_relative_to_the_repository() -> None:
+    """GitHub attaches an annotation to a path relative to the repository: a spec in a subfolder is prefixed."""
+    inside = CheckSummary(tool_version="0.1.0", root="/w/repo/shared/corpus/pto", repo_root="/w/repo",
+                          spec_in_repo="shared/corpus/pto")
+    lines = github.render(make_findings(), inside).splitlines()
+    assert "::error file=shared/corpus/pto/asl/tadd.asl,line=12,col=5,title=manifest-hash::TADD: hash mismatch; " \
+           "regenerate" in lines
+    at_top = CheckSummary(tool_version="0.1.0", root="/w/repo", repo_root="/w/repo", spec_in_repo="")
+    assert "::error file=asl/tadd.asl,line=12,col=5,title=manifest-hash::TADD: hash mismatch; regenerate" \
+        in github.render(make_findings(), at_top).splitlines()
 
 
 def test_github_escaping_rules() -> None:

@@ -17,6 +17,7 @@ import pytest
 
 from specgen.cli import main
 from specgen.cli.exitcodes import ExitCode
+from specgen.outputs import MARKER
 
 TADD = "asl/tile/elementwise-tile-tile/arithmetic/TADD.asl"
 CATALOG = "spec/catalog/command-forms.json"
@@ -109,6 +110,7 @@ def test_build_stops_naming_the_file_and_keeps_the_old_site(bundled_copy: Path, 
     out_dir = tmp_path / "site"
     out_dir.mkdir()
     (out_dir / "index.html").write_text("previous site", encoding="utf-8")
+    (out_dir / MARKER).write_text("", encoding="utf-8")  # a site specgen wrote (issue 24: others are refused)
     rc, out, err = _cli("build", "--root", str(root), "--out", str(out_dir), "--jobs", "1")
     assert "Traceback" not in out + err
     assert rc == ExitCode.FINDINGS and f"{path}:{line}:" in err and rule in err
@@ -171,6 +173,36 @@ def test_a_page_over_the_page_budget_is_built_with_a_warning(bundled_copy: Path,
     assert "Traceback" not in out + err
     assert rc == ExitCode.FINDINGS and "over the page budget of 20000 ([specgen] page_budget_bytes)" in err
     assert not (tmp_path / "site").exists()
+
+
+@pytest.mark.slow  # a whole bundled build; runs in CI
+def test_the_site_owners_page_budget_overrides_the_trees(bundled_copy: Path, tmp_path: Path) -> None:
+    """A read-only release that sets a small budget still builds when the site owner gives a larger one."""
+    toml = bundled_copy / "specification.toml"
+    toml.write_text(toml.read_text(encoding="utf-8") + "\n[specgen]\npage_budget_bytes = 20000\n", encoding="utf-8")
+    rc, out, err = _cli("build", "--root", str(bundled_copy), "--out", str(tmp_path / "site"), "--jobs", "1",
+                        "--page-budget", "2 MiB")
+    assert rc == ExitCode.OK, err[-2000:]
+    assert "warnings: 0" in out
+
+
+def test_the_page_budget_is_the_owners_then_the_trees_then_the_default(bundled_copy: Path) -> None:
+    from specgen.graph import SpecGraph
+    from specgen.loader import load_spec
+    from specgen.site.budget import byte_size, page_budget
+    assert [byte_size(x) for x in (1500, "2 MiB", "512 KiB", "1.5 MB")] == [1500, 2 * 1024 ** 2, 512 * 1024, 1_500_000]
+    for bad in ("two MiB", 0, -3, True, "5 parsecs"):
+        with pytest.raises(ValueError):
+            byte_size(bad)
+    default = page_budget(SpecGraph.build(load_spec(bundled_copy)), None)
+    assert default == (1024 * 1024, "the default; set page_budget / --page-budget")
+    toml = bundled_copy / "specification.toml"
+    toml.write_text(toml.read_text(encoding="utf-8") + "\n[specgen]\npage_budget_bytes = 20000\n", encoding="utf-8")
+    graph = SpecGraph.build(load_spec(bundled_copy))
+    assert page_budget(graph, None) == (20000, "[specgen] page_budget_bytes")
+    assert page_budget(graph, 3_000_000) == (3_000_000, "page_budget / --page-budget")
+    rc, _, err = _cli("build", "--root", str(bundled_copy), "--page-budget", "lots")
+    assert rc == ExitCode.USAGE and "--page-budget" in err and "Traceback" not in err
 
 
 class _Tty(io.StringIO):

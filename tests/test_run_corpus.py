@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from specgen.executor.executor import TileInput, executor_for
+from specgen.graph import SpecGraph
 from specgen.loader import load_spec
 from specgen.program.reader import parse_program
 from specgen.vocabulary import vocabulary_of
@@ -71,7 +72,7 @@ def _tile(reg: str, values: tuple[int, ...]) -> TileInput:
 
 def _run(root: Path, vocabulary: object, text: str, left: tuple[int, ...], right: tuple[int, ...]):
     program = parse_program(text, vocabulary)  # type: ignore[arg-type]
-    ex = executor_for(load_spec(root), vocabulary=vocabulary)  # type: ignore[arg-type]
+    ex = executor_for(SpecGraph.build(load_spec(root)))
     return ex.run(program, [_tile("T1", left), _tile("T2", right)])
 
 

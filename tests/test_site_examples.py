@@ -14,6 +14,7 @@ import pytest
 from mkdocs.commands.build import build as mkdocs_build
 from mkdocs.exceptions import Abort, PluginError
 
+from specgen.outputs import MARKER, MARKER_TEXT
 from specgen.cli.build import run as cmd_build
 from specgen.site.inputs import default_config, load_mkdocs_config
 
@@ -63,6 +64,7 @@ def test_plain_mkdocs_build_stops_before_cleaning(bundled_copy: Path, tmp_path: 
     site_dir = tmp_path / "mk"
     site_dir.mkdir()
     (site_dir / "previous.html").write_text("previous build")
+    (site_dir / MARKER).write_text(MARKER_TEXT)  # a site of specgen's own: the output-safety rule lets it be replaced
     rel, ident, element = _break_one_expectation(bundled_copy)
     cfg = load_mkdocs_config(default_config(), bundled_copy, site_dir, strict=True)
     cfg.plugins.on_startup(command="build", dirty=False)
@@ -70,4 +72,4 @@ def test_plain_mkdocs_build_stops_before_cleaning(bundled_copy: Path, tmp_path: 
         mkdocs_build(cfg)
     message = str(err.value) + "\n".join(r.getMessage() for r in caplog.records)
     assert rel in message and ident in message and element in message
-    assert [p.name for p in site_dir.iterdir()] == ["previous.html"]
+    assert sorted(p.name for p in site_dir.iterdir()) == sorted([MARKER, "previous.html"])

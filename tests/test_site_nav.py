@@ -5,12 +5,14 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from specgen.render import Page
+from specgen.render.kinds import BY_NAME
+from specgen.render.plan import Search
 from specgen.site.language import chunked, hand_title, language_section, supplied_nav
 from specgen.site.searchindex import mnemonic_boost, shape_entries
 
 
 def _page(url: str, kind: str, title: str) -> Page:
-    return Page(url=url, title=title, kind=kind, lang=url.split("/")[0], content="", depends_on=frozenset(),
+    return Page(url=url, title=title, kind=BY_NAME[kind], lang=url.split("/")[0], content="", depends_on=frozenset(),
                 links=frozenset())
 
 
@@ -65,7 +67,7 @@ def test_long_directories_are_runs_and_titles_escaped() -> None:
 
 
 def test_instruction_page_is_one_entry_summary_first() -> None:
-    kinds = {"en/t/TMUL.html": "instruction", "en/t/index.html": "index"}
+    kinds = {"en/t/TMUL.html": Search.ONE_ENTRY, "en/t/index.html": Search.SECTIONS}
     entries = [
         {"location": "en/t/TMUL.html", "title": "TMUL", "text": "<ol><li>Home</li></ol> 中文"},
         {"location": "en/t/TMUL.html#summary", "title": "Summary",
@@ -83,6 +85,5 @@ def test_instruction_page_is_one_entry_summary_first() -> None:
     assert out[1]["text"] == "rows" and out[2]["text"] == "<ol>kept</ol>"
     assert mnemonic_boost("TMUL") > mnemonic_boost("TMULS") > 1
     # a kind the site does not search (test listings, source pages) is dropped (mkdocs' own search)
-    kinds["en/tests/t/TMUL.html"] = "tests"
-    assert shape_entries([{"location": "en/tests/t/TMUL.html", "title": "t", "text": "x"}], kinds,
-                         frozenset({"tests"})) == []
+    kinds["en/tests/t/TMUL.html"] = BY_NAME["tests"].search
+    assert shape_entries([{"location": "en/tests/t/TMUL.html", "title": "t", "text": "x"}], kinds) == []

@@ -20,18 +20,38 @@ def _imports(module: str) -> set[str]:
 
 
 def test_site_modules_import_one_way_only() -> None:
-    assert _imports("inputs") == set()
-    assert _imports("build") == {"inputs", "publish", "releases", "stats"}
+    assert _imports("engine") == set()
+    assert _imports("inputs") == {"engine"}
+    assert _imports("prepare") == {"stats"}
+    assert _imports("budget") == set()
+    assert _imports("build") == {"budget", "engine", "guard", "inputs", "prepare", "publish", "releases", "stats"}
+    assert _imports("guard") == {"releases"}
     assert _imports("publish") == set()
     assert _imports("releases") == {"inputs"}
-    assert _imports("serve") == {"inputs", "liveresults", "stats"}
+    assert _imports("serve") == {"inputs", "liveresults", "serve_server", "stats"}
     assert _imports("liveresults") == set()
     assert _imports("stats") == set()
-    assert _imports("options") == set()
-    assert _imports("language") == {"options"}
+    assert _imports("serve_server") == {"inputs"}
+    assert _imports("options") == {"budget", "language"}
+    assert _imports("language") == set()
     assert _imports("searchindex") == set()
-    assert _imports("plugin") == {"build", "inputs", "language", "liveresults", "options", "releases", "searchindex",
-                                  "serve", "stats"}
+    assert _imports("notfound") == set()
+    assert _imports("export") == {"budget", "language", "prepare", "stats"}
+    assert _imports("zensical") == {"export", "notfound", "prepare", "publish", "stats"}
+    assert _imports("plugin") == {"build", "guard", "inputs", "language", "liveresults", "notfound", "options",
+                                  "prepare", "releases", "searchindex", "serve", "stats"}
+
+
+def test_the_plugin_free_path_never_imports_mkdocs() -> None:
+    """Zensical runs no MkDocs plugin, and its path (prepare, export, the Zensical build) needs no mkdocs:
+    the renderer's independence from the site engine is what makes that possible. (``language`` serves both:
+    only its plugin nav imports mkdocs, inside the function; tests/test_engines.py runs an export and finds no
+    mkdocs in ``sys.modules``.) ``budget`` is parsed by the command line before ``--engine`` chooses one."""
+    for name in ("prepare", "export", "zensical", "publish", "budget"):
+        tree = ast.parse((SITE / f"{name}.py").read_text())
+        found = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names} | \
+            {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+        assert not [m for m in found if m.split(".")[0] in ("mkdocs", "properdocs", "material")], (name, found)
 
 
 def test_serve_uses_no_private_field_of_the_plugin() -> None:

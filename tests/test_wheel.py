@@ -31,7 +31,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-SOURCES = ("pyproject.toml", "README.md", "mkdocs.yml", "specgen", "spec", "site", "templates")
+SOURCES = ("pyproject.toml", "README.md", "LICENSE", "mkdocs.yml", "specgen", "spec", "site", "templates")
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("wheel")]  # beside the site builds, not after them
 
 
@@ -109,6 +109,12 @@ def test_wheel_carries_the_bundled_sample(wheel: Path) -> None:
     templates = [p.relative_to(REPO / "templates").as_posix() for p in (REPO / "templates").rglob("*") if p.is_file()]
     assert not [f for f in templates if f"specgen/templates/{f}" not in names]
     assert "specgen/sample/mkdocs.yml" in names
+    import specgen
+    info = f"specgen-{specgen.__version__}.dist-info"  # the one version source reached the wheel's metadata
+    assert f"{info}/licenses/LICENSE" in names, sorted(n for n in names if ".dist-info/" in n)
+    metadata = zipfile.ZipFile(wheel).read(f"{info}/METADATA").decode()
+    assert f"Version: {specgen.__version__}" in metadata and "License-Expression: BSD-3-Clause" in metadata
+    assert "Requires-Dist: wavedrom" not in metadata and "Requires-Dist: platformdirs" in metadata
 
 
 def test_installed_wheel_validates_checks_builds_and_serves_from_an_empty_folder(venv: Path, tmp_path: Path) -> None:

@@ -92,7 +92,7 @@ def test_bundled_spec_every_instruction_with_a_composition_runs_with_its_pad_reg
         # every pad cell is marked and defined: one cell each, or a run of rows holding one value merged
         singles = page.count('<td class="sg-pad"><span class="sg-val">')
         merged = sum((int(b) - int(a) + 1) * int(cols) for a, b, cols in re.findall(
-            r'<th scope="row">(\d+)–(\d+)</th><td class="sg-pad" colspan="(\d+)">', page))
+            r'<th scope="row">(\d+)–(\d+)</th> <td class="sg-pad" colspan="(\d+)">', page))
         assert singles + merged >= len(pad)
         assert Messages(lang)("worked.pad_rows", value="65504.0", count=14, word="0x7bff") in page or tmul.data_type != "FP16"
 

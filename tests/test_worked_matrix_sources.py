@@ -92,18 +92,22 @@ def test_0580_tgemv_vector_is_one_column(suite: WorkedSuite) -> None:
     assert _matrix(d) == _product(a, v)
 
 
-def test_0580_mx_operand_without_a_reader_keeps_the_exact_reason(corpus_root: Path) -> None:
-    # without the predicate's text read (operandchecks.OperandChecks; tests/test_worked_mx.py covers the MX forms it
-    # fills), a parameter that is no GEMM operand leaves the exact reason
-    from specgen.worked import planstate
+def test_0580_mx_operand_whose_extents_are_unstated_keeps_the_exact_reason(corpus_root: Path) -> None:
+    # a source that is no GEMM operand and whose extents the predicate's text does not state (here: the text
+    # read with its left_scale checks hidden; tests/test_worked_mx.py covers the MX forms it fills) leaves the
+    # exact reason, naming the predicate and the parameter
+    from specgen.worked import matrixplan
     from specgen.worked.composition import Template
+    from specgen.worked.operandchecks import OperandChecks
     root = corpus_root.parent / "pto-spec-0.58.0"
-    gen = Generator(SpecGraph.build(load_spec(root)))
-    tpl = Template(lines=[])
-    assert planstate.asl_matrix_sources(gen.executor().interp, "TMATMUL_MX", tpl) is None
-    reason = tpl.blockers[0]
-    assert reason.key == "matrix-operand"
-    # TileOperandsLegal_TMATMUL_MX(destination, left, left_scale, right, right_scale): the first non-GEMM operand
+    spec = load_spec(root)
+    gen = Generator(SpecGraph.build(spec))
+    reader = OperandChecks(spec, gen.executor().interp, "TileOperandsLegal_TMATMUL_MX", ("E4M3", "E8M0", "FP32"))
+    stated = reader.extents_of
+    reader.extents_of = lambda p, a: [] if p == "left_scale" else stated(p, a)  # type: ignore[method-assign]
+    reason = matrixplan.matrix_sources(reader, Template(lines=[]), gen.vocabulary.layouts)
+    assert isinstance(reason, matrixplan.Reason) and reason.key == "matrix-operand"
+    # TileOperandsLegal_TMATMUL_MX(destination, left, left_scale, right, right_scale): the first it cannot shape
     assert dict(reason.params) == {"function": "TileOperandsLegal_TMATMUL_MX", "parameter": "left_scale"}
 
 

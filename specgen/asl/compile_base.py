@@ -1,4 +1,5 @@
-"""What the three ASL compilers share: dispatch tables, the compile context, control signals.
+"""What the three ASL compilers share: dispatch tables, the compile scope, control signals, and the
+resolved :class:`Function` every compiled call goes through.
 
 The expression, statement and l-value compilers (``compile_expr``,
 ``compile_stmt``, ``compile_lvalue``) and the type resolver
@@ -20,7 +21,7 @@ from typing import Any, Callable, Generic, Iterable, Protocol, TypeVar
 
 from specgen.diagnostics import Span
 
-from .ast import Decl, GlobalDecl, Node
+from .ast import Decl, FuncDecl, GlobalDecl, Node
 from .errors import ASLError
 
 Frame = dict
@@ -55,7 +56,7 @@ class DispatchTable(Generic[H]):
 
         return register
 
-    def lookup(self, node: Node, ctx: "Ctx") -> H:
+    def lookup(self, node: Node, ctx: "Scope") -> H:
         """The handler of ``node.kind``; an ``unsupported`` ASLError located at ``node`` if none."""
         handler = self._handlers.get(node.kind)
         if handler is None:
@@ -68,15 +69,21 @@ class DispatchTable(Generic[H]):
                 for k, h in self._handlers.items()}
 
 
-class Ctx:
-    """Where a body is compiled: its file, its local names, the function's name."""
+class Scope:
+    """Where a body is compiled: its file, its local names, the function's name, and the declared
+    widths its stores must hold (:mod:`specgen.asl.widths`).
 
-    __slots__ = ("path", "locals", "name")
+    Not a render context: the page's context is ``render.pages.Ctx`` (``cx``), another thing.
+    """
+
+    __slots__ = ("path", "locals", "name", "widths", "returns")
 
     def __init__(self, path: str, local_names: set[str], name: str) -> None:
         self.path = path
         self.locals = local_names
         self.name = name
+        self.widths: dict[str, Any] = {}  # local name -> check of its declared bitvector width
+        self.returns: Any = None  # check of the declared bitvector result, if any
 
     def span(self, node: Node) -> Span:
         """The source location of ``node`` in this body's file."""
@@ -103,6 +110,26 @@ NOCONST = object()
 """The "not a compile-time constant" answer of constant folding."""
 
 
+class Function:
+    """A resolved ASL function (or a Python hook): what every compiled caller of it calls.
+
+    ``decl`` is its declaration (None for a hook, a built-in or an overload dispatch); ``impl`` the
+    implementation callers run, None until the body is compiled
+    (:meth:`~specgen.asl.interp.Interpreter.compile`).
+    Return tracing swaps ``impl`` with ``other``, the variant of the other mode, so callers reach
+    the traced body without recompiling (:mod:`specgen.asl.returntrace`).
+    """
+
+    __slots__ = ("decl", "impl", "name", "other", "compiled_notes")
+
+    def __init__(self, name: str, decl: FuncDecl | None, impl: Callable | None = None) -> None:
+        self.name = name
+        self.decl = decl
+        self.impl = impl
+        self.other: Callable | None = None  # the variant of the other mode (traced / plain), see returntrace.py
+        self.compiled_notes: tuple[str, ...] = ()  # what compiling it ran (trail.py; carry.py recompiles on change)
+
+
 class Compiler(Protocol):
     """The interpreter as the compilers see it: recursion, names, global state."""
 
@@ -116,13 +143,13 @@ class Compiler(Protocol):
 
     def max_steps_of(self) -> int: ...
 
-    def _expr(self, node: Node, ctx: Ctx) -> Expr: ...
+    def _expr(self, node: Node, ctx: Scope) -> Expr: ...
 
-    def _stmt(self, node: Node, ctx: Ctx) -> Stmt: ...
+    def _stmt(self, node: Node, ctx: Scope) -> Stmt: ...
 
-    def _block(self, stmts: Iterable[Node], ctx: Ctx) -> Stmt: ...
+    def _block(self, stmts: Iterable[Node], ctx: Scope) -> Stmt: ...
 
-    def _lvalue(self, node: Node, ctx: Ctx) -> Setter: ...
+    def _lvalue(self, node: Node, ctx: Scope) -> Setter: ...
 
     def _type_of(self, node: Node | None, path: str) -> Any: ...
 
@@ -144,9 +171,9 @@ class Compiler(Protocol):
 
     def _is_generated_type(self, name: str) -> bool: ...
 
-    def _function(self, name: str, arity: int, span: Span | None) -> Any: ...
+    def _function(self, name: str, arity: int, span: Span | None) -> Function: ...
 
-    def _compile_func(self, fn: object) -> None: ...
+    def _compile_func(self, fn: Function) -> None: ...
 
     def _snapshot(self, span: Span | None) -> tuple[tuple[str, Span], ...]: ...
 

@@ -11,14 +11,14 @@ from __future__ import annotations
 from specgen.diagnostics import Span
 
 from .ast import Node
-from .compile_base import NOCONST, Compiler, Ctx, Expr
+from .compile_base import NOCONST, Compiler, Expr, Scope
 from .errors import ASLError
 from .ops import BINOPS
 from .stdlib import BUILTINS
 from .values import Bits
 
 
-def call_expr(c: Compiler, name: str, params: tuple, args: tuple, ctx: Ctx, span: Span) -> Expr:
+def call_expr(c: Compiler, name: str, params: tuple, args: tuple, ctx: Scope, span: Span) -> Expr:
     """A call as an expression (a call statement discards its value).
 
     A built-in that no user function shadows is bound directly, and folded
@@ -91,7 +91,7 @@ def call_expr(c: Compiler, name: str, params: tuple, args: tuple, ctx: Ctx, span
 
 
 def _builtin_call(c: Compiler, name: str, params: tuple, args: tuple, pc: tuple, ac: tuple,
-                  ctx: Ctx, span: Span) -> Expr:
+                  ctx: Scope, span: Span) -> Expr:
     b = BUILTINS.get(name)
     if b is None or c.has_function(name):
         raise ASLError(f"call of '{name}' with {{…}} parameters: parameterised user "
@@ -117,7 +117,7 @@ def _builtin_call(c: Compiler, name: str, params: tuple, args: tuple, pc: tuple,
     return lambda fr: b(tuple(p(fr) for p in pc), tuple(x(fr) for x in ac))
 
 
-def fold(c: Compiler, e: Node, ctx: Ctx) -> object:
+def fold(c: Compiler, e: Node, ctx: Scope) -> object:
     """The compile-time value of a literal, constant or constant arithmetic, else NOCONST."""
     k = e.kind
     if k == "e_lit":
@@ -149,7 +149,7 @@ def fold(c: Compiler, e: Node, ctx: Ctx) -> object:
     return NOCONST
 
 
-def const_value(c: Compiler, e: Node, ctx: Ctx) -> object:
+def const_value(c: Compiler, e: Node, ctx: Scope) -> object:
     """The value of a literal / enum member / constant pattern, else NOCONST."""
     if e.kind == "e_lit":
         return e.args[0]

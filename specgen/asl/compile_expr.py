@@ -10,37 +10,39 @@ value and nothing else. Calls and constant folding live in
 from __future__ import annotations
 
 from .ast import Node
-from .compile_base import Compiler, Ctx, DispatchTable, Expr, Undefined
+from .compile_base import Compiler, DispatchTable, Expr, Scope, Undefined
 from .compile_call import call_expr
 from .compile_types import check_as, default
+from .budget import FREE_BITS
 from .errors import ASLError
-from .ops import BINOPS, UNOPS, cmp_type, slice_bounds, slice_read
+from .ops import BINOPS, UNOPS, cmp_type, slice_bounds, slice_read, touched
 from .values import Bits, show
 
 EXPR: DispatchTable = DispatchTable("expression")
+_FREE = 1 << FREE_BITS  # an integer this large or larger costs its size when compared (budget.py)
 
 
-def compile_expr(c: Compiler, node: Node, ctx: Ctx) -> Expr:
+def compile_expr(c: Compiler, node: Node, ctx: Scope) -> Expr:
     """The closure evaluating ``node`` in a frame of ``ctx``'s locals."""
     return EXPR.lookup(node, ctx)(c, node, ctx)
 
 
 @EXPR.rule("e_lit")
-def e_lit(c: Compiler, node: Node, ctx: Ctx) -> Expr:
+def e_lit(c: Compiler, node: Node, ctx: Scope) -> Expr:
     """An integer, real, boolean or string literal is its value."""
     v = node.args[0]
     return lambda fr: v
 
 
 @EXPR.rule("e_bitlit")
-def e_bitlit(c: Compiler, node: Node, ctx: Ctx) -> Expr:
+def e_bitlit(c: Compiler, node: Node, ctx: Scope) -> Expr:
     """A bitstring ``'0101'`` is a ``bits(N)`` of its digits."""
     bv = Bits(node.args[0], node.args[1])
     return lambda fr: bv
 
 
 @EXPR.rule("e_var")
-def e_var(c: Compiler, node: Node, ctx: Ctx) -> Expr:
+def e_var(c: Compiler, node: Node, ctx: Scope) -> Expr:
     """A name: a local, else a constant's value, an enumeration member (its own name),
     a global variable, or a member of a generated enumeration; else Undefined."""
     name = node.args[0]
@@ -84,13 +86,11 @@ _SHORT_CIRCUIT = {
     "||": lambda left, right: lambda fr: left(fr) or right(fr),
     "-->": lambda left, right: lambda fr: (not left(fr)) or right(fr),
     "<->": lambda left, right: lambda fr: left(fr) == right(fr),
-    "==": lambda left, right: lambda fr: left(fr) == right(fr),
-    "!=": lambda left, right: lambda fr: left(fr) != right(fr),
 }
 
 
 @EXPR.rule("e_bin")
-def e_bin(c: Compiler, node: Node, ctx: Ctx) -> Expr:
+def e_bin(c: Compiler, node: Node, ctx: Scope) -> Expr:
     """``a op b``: boolean connectives short-circuit, orderings refuse bitvectors,
     ``x + <literal>`` skips the generic operator."""
     op, l_node, r_node = node.args
@@ -108,8 +108,26 @@ def e_bin(c: Compiler, node: Node, ctx: Ctx) -> Expr:
             y = right(fr)
             if type(x) is Bits or type(y) is Bits:
                 cmp_type(x, y)
+            if type(x) is int and not -_FREE < x < _FREE:  # a big integer costs its size (budget.py)
+                touched(x)
             return f(x, y)
         return cmp
+    if op == "==":  # a big integer costs its size (budget.py; a big bitvector in Bits.__eq__)
+        def equal(fr):
+            x = left(fr)
+            y = right(fr)
+            if type(x) is int and not -_FREE < x < _FREE:
+                touched(x)
+            return x == y
+        return equal
+    if op == "!=":
+        def unequal(fr):
+            x = left(fr)
+            y = right(fr)
+            if type(x) is int and not -_FREE < x < _FREE:
+                touched(x)
+            return x != y
+        return unequal
     if op == "+" and r_node.kind == "e_lit" and type(r_node.args[0]) is int:
         k = r_node.args[0]
 
@@ -117,14 +135,17 @@ def e_bin(c: Compiler, node: Node, ctx: Ctx) -> Expr:
             x = left(fr)
             if type(x) is Bits:
                 n = x.n
+                if n > FREE_BITS:
+                    return f(x, k)  # charged there
                 return Bits((x.v + k) & ((1 << n) - 1), n)
-            return x + k
+            r = x + k
+            return r if type(r) is int and -_FREE < r < _FREE else f(x, k)
         return add_const
     return lambda fr: f(left(fr), right(fr))
 
 
 @EXPR.rule("e_un")
-def e_un(c: Compiler, node: Node, ctx: Ctx) -> Expr:
+def e_un(c: Compiler, node: Node, ctx: Scope) -> Expr:
     """``NOT x``, ``-x``, ``!x``; a negated literal is folded."""
     op, operand = node.args
     e = c._expr(operand, ctx)
@@ -136,14 +157,14 @@ def e_un(c: Compiler, node: Node, ctx: Ctx) -> Expr:
 
 
 @EXPR.rule("e_call")
-def e_call(c: Compiler, node: Node, ctx: Ctx) -> Expr:
+def e_call(c: Compiler, node: Node, ctx: Scope) -> Expr:
     """``F{params}(args)``: a built-in, a hook or an ASL function (see :func:`call_expr`)."""
     a = node.args
     return call_expr(c, a[0], a[1], a[2], ctx, ctx.span(node))
 
 
 @EXPR.rule("e_field")
-def e_field(c: Compiler, node: Node, ctx: Ctx) -> Expr:
+def e_field(c: Compiler, node: Node, ctx: Scope) -> Expr:
     """``r.f``: a record field; anything else is a type error."""
     base = c._expr(node.args[0], ctx)
     fname = node.args[1]
@@ -158,7 +179,7 @@ def e_field(c: Compiler, node: Node, ctx: Ctx) -> Expr:
 
 
 @EXPR.rule("e_index")
-def e_index(c: Compiler, node: Node, ctx: Ctx) -> Expr:
+def e_index(c: Compiler, node: Node, ctx: Scope) -> Expr:
     """``a[[i]]``: an array element, by integer or by enumeration member position."""
     base = c._expr(node.args[0], ctx)
     idx = c._expr(node.args[1], ctx)
@@ -176,7 +197,7 @@ def e_index(c: Compiler, node: Node, ctx: Ctx) -> Expr:
 
 
 @EXPR.rule("e_slice")
-def e_slice(c: Compiler, node: Node, ctx: Ctx) -> Expr:
+def e_slice(c: Compiler, node: Node, ctx: Scope) -> Expr:
     """``x[hi:lo]``, ``x[i]``, ``x[i +: w]``, ``x[i *: w]`` and their concatenation
     ``x[a, b]``; a constant ``[hi:lo]`` on a wide enough bitvector is one mask."""
     base = c._expr(node.args[0], ctx)
@@ -221,14 +242,14 @@ def _slice_range(base: Expr, spec: tuple, x: Expr, y: Expr) -> Expr:
     return slice_range
 
 
-def compile_slices(c: Compiler, slices: tuple, ctx: Ctx) -> tuple:
+def compile_slices(c: Compiler, slices: tuple, ctx: Scope) -> tuple:
     """``(kind, first, second)`` slice specs with their bounds compiled."""
     return tuple((kind, c._expr(x, ctx), c._expr(y, ctx) if y is not None else None)
                  for kind, x, y in slices)
 
 
 @EXPR.rule("e_if")
-def e_if(c: Compiler, node: Node, ctx: Ctx) -> Expr:
+def e_if(c: Compiler, node: Node, ctx: Scope) -> Expr:
     """``if c then a elsif d then b else e``: only the chosen arm is evaluated."""
     arms = [(c._expr(cond, ctx), c._expr(v, ctx)) for cond, v in node.args[0]]
     els = c._expr(node.args[1], ctx)
@@ -245,7 +266,7 @@ def e_if(c: Compiler, node: Node, ctx: Ctx) -> Expr:
 
 
 @EXPR.rule("e_as")
-def e_as(c: Compiler, node: Node, ctx: Ctx) -> Expr:
+def e_as(c: Compiler, node: Node, ctx: Scope) -> Expr:
     """``x as T``: ``x`` when it lies in ``T``'s domain, else an assertion failure;
     a single constant integer range is tested inline."""
     e = c._expr(node.args[0], ctx)
@@ -269,7 +290,7 @@ def e_as(c: Compiler, node: Node, ctx: Ctx) -> Expr:
 
 
 @EXPR.rule("e_record")
-def e_record(c: Compiler, node: Node, ctx: Ctx) -> Expr:
+def e_record(c: Compiler, node: Node, ctx: Scope) -> Expr:
     """``T { f = e, ... }``: every field of record type ``T`` given exactly once."""
     tname = node.args[0]
     span = ctx.span(node)
@@ -293,14 +314,14 @@ def e_record(c: Compiler, node: Node, ctx: Ctx) -> Expr:
 
 
 @EXPR.rule("e_tuple")
-def e_tuple(c: Compiler, node: Node, ctx: Ctx) -> Expr:
+def e_tuple(c: Compiler, node: Node, ctx: Scope) -> Expr:
     """``(a, b, ...)``: a tuple of the items' values."""
     items = tuple(c._expr(x, ctx) for x in node.args[0])
     return lambda fr: tuple(x(fr) for x in items)
 
 
 @EXPR.rule("e_arbitrary")
-def e_arbitrary(c: Compiler, node: Node, ctx: Ctx) -> Expr:
+def e_arbitrary(c: Compiler, node: Node, ctx: Scope) -> Expr:
     """``ARBITRARY : T``: the interpreter picks ``T``'s base value."""
     value = default(c._type_of(node.args[0], ctx.path))
     return lambda fr: value

@@ -16,10 +16,13 @@ from __future__ import annotations
 from sys import getrefcount
 
 from .ast import Node
-from .compile_base import Compiler, Ctx, DispatchTable, Setter, Undefined
+from .budget import touch
+from .compile_base import Compiler, DispatchTable, Scope, Setter, Undefined
 from .compile_expr import compile_slices
 from .errors import ASLError
 from .ops import slice_write, split_slices
+from .values import Bits
+from .widths import global_check, mismatch
 
 LVALUE: DispatchTable = DispatchTable("assignment target")
 
@@ -27,31 +30,31 @@ _VAR, _DISCARD, _FIELD, _INDEX, _SLICE = "v", "d", "f", "i", "s"
 
 
 @LVALUE.rule("l_var")
-def l_var(c: Compiler, node: Node, ctx: Ctx) -> tuple[str, object]:
+def l_var(c: Compiler, node: Node, ctx: Scope) -> tuple[str, object]:
     """``x = v``: the variable at the root of every target, a local or a global ``var``."""
     return (_VAR, node.args[0])
 
 
 @LVALUE.rule("l_discard")
-def l_discard(c: Compiler, node: Node, ctx: Ctx) -> tuple[str, object]:
+def l_discard(c: Compiler, node: Node, ctx: Scope) -> tuple[str, object]:
     """``- = v``: the value is evaluated and dropped."""
     return (_DISCARD, None)
 
 
 @LVALUE.rule("l_field")
-def l_field(c: Compiler, node: Node, ctx: Ctx) -> tuple[str, object]:
+def l_field(c: Compiler, node: Node, ctx: Scope) -> tuple[str, object]:
     """``t.f = v``: replace one field of a record."""
     return (_FIELD, node.args[1])
 
 
 @LVALUE.rule("l_index")
-def l_index(c: Compiler, node: Node, ctx: Ctx) -> tuple[str, object]:
+def l_index(c: Compiler, node: Node, ctx: Scope) -> tuple[str, object]:
     """``t[[i]] = v``: replace one array element, by integer or enumeration member."""
     return (_INDEX, c._expr(node.args[1], ctx))
 
 
 @LVALUE.rule("l_slice")
-def l_slice(c: Compiler, node: Node, ctx: Ctx) -> tuple[str, object]:
+def l_slice(c: Compiler, node: Node, ctx: Scope) -> tuple[str, object]:
     """``t[hi:lo] = v`` (and the other slice forms): replace bits; only as the last step."""
     return (_SLICE, compile_slices(c, node.args[1], ctx))
 
@@ -60,7 +63,15 @@ def _discard(fr, v) -> None:
     return None
 
 
-def compile_lvalue(c: Compiler, node: Node, ctx: Ctx) -> Setter:
+def copied(container: list | dict) -> list | dict:
+    """A copy of a shared array or record; a long array's copy costs steps (budget.py: 64 bits a reference)."""
+    n = len(container)
+    if n > 1024:
+        touch(n << 6)
+    return container.copy()
+
+
+def compile_lvalue(c: Compiler, node: Node, ctx: Scope) -> Setter:
     """The setter storing a value into the target ``node``."""
     steps: list[tuple[str, object]] = []
     n = node
@@ -82,7 +93,25 @@ def compile_lvalue(c: Compiler, node: Node, ctx: Ctx) -> Setter:
         if g.kind != "var":
             raise ASLError(f"assignment to {g.kind} '{name}'", ctx.span(node), "type")
     if not steps:
-        return _set_variable(c, name, is_local)
+        setter = _set_variable(c, name, is_local)
+        held = ctx.widths.get(name) if is_local else global_check(c, name)
+        if held is None:
+            return setter
+        if held.width is not None and is_local:  # a constant bits(N) local: tested inline
+            n, what = held.width, held.what
+
+            def set_local_width(fr, v):
+                if type(v) is not Bits or v.n != n:
+                    raise mismatch(what, n, v)
+                fr[name] = v
+            return set_local_width
+
+        test = held.test
+
+        def set_checked(fr, v):  # a declared bitvector width holds (widths.py)
+            test(fr, v)
+            setter(fr, v)
+        return set_checked
     final_slice = steps[-1][1] if steps[-1][0] == _SLICE else None
     path = steps[:-1] if final_slice is not None else steps
     if any(kind == _SLICE for kind, _ in path):
@@ -120,7 +149,7 @@ def _set_index(c: Compiler, name: str, is_local: bool, idx) -> Setter:
             gv(name, None)
         arr = store[name]
         if getrefcount(arr) > 3:
-            arr = arr.copy()
+            arr = copied(arr)
             store[name] = arr
         i = idx(fr)
         if type(i) is not int:
@@ -141,7 +170,7 @@ def _set_field(c: Compiler, name: str, is_local: bool, fkey: str) -> Setter:
             gv(name, None)
         rec = store[name]
         if getrefcount(rec) > 3:
-            rec = rec.copy()
+            rec = copied(rec)
             store[name] = rec
         if fkey not in rec:
             raise TypeError(f"record has no field '{fkey}'")
@@ -163,7 +192,7 @@ def _set_path(c: Compiler, name: str, is_local: bool, kinds: tuple, keys: tuple,
         for kind, key in zip(kinds, keys):
             cont = parent[pkey]
             if getrefcount(cont) > 3:
-                cont = cont.copy()
+                cont = copied(cont)
                 parent[pkey] = cont
             if kind == _FIELD:
                 if key not in cont:

@@ -20,17 +20,18 @@ from specgen.diagnostics import Span
 
 from .ast import Node
 from .budget import StepBudgetExceeded
-from .compile_base import NOCONST, Compiler, Ctx, DispatchTable, LoopLimit, NoMatch, Stmt, Undefined
+from .compile_base import NOCONST, Compiler, DispatchTable, LoopLimit, NoMatch, Scope, Stmt, Undefined
 from .compile_call import call_expr, const_value, fold
-from .compile_types import default
+from .compile_types import bits_width, default
 from .errors import ASLAssertionError, ASLError
 from .ops import hkey
-from .values import show
+from .values import Bits, show
+from .widths import declared_width, mismatch, remember
 
 STMT: DispatchTable = DispatchTable("statement")
 
 
-def compile_stmt(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
+def compile_stmt(c: Compiler, node: Node, ctx: Scope) -> Stmt:
     """The closure running ``node``; a statement naming something undefined raises when run.
 
     When the interpreter measures coverage the closure first records
@@ -49,7 +50,7 @@ def compile_stmt(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
     return covered
 
 
-def _compile_stmt(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
+def _compile_stmt(c: Compiler, node: Node, ctx: Scope) -> Stmt:
     try:
         return STMT.lookup(node, ctx)(c, node, ctx)
     except Undefined as exc:
@@ -60,9 +61,18 @@ def _compile_stmt(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
         def raise_undefined(fr):
             raise undefined_error(missing, span)
         return raise_undefined
+    except ASLError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a value made while compiling failed (a declaration's base
+        # value over the value budget, a negative width): the statement raises it, located, when it runs
+        failure, span, fail = exc, ctx.span(node), c._fail
+
+        def raise_failure(fr):
+            raise fail(failure, span) from None
+        return raise_failure
 
 
-def compile_block(c: Compiler, stmts: Iterable[Node], ctx: Ctx) -> Stmt:
+def compile_block(c: Compiler, stmts: Iterable[Node], ctx: Scope) -> Stmt:
     """A statement sequence; it stops at the first ``return``."""
     compiled = [c._stmt(s, ctx) for s in stmts]
     if not compiled:
@@ -104,7 +114,7 @@ def guard(c: Compiler, inner: Stmt, span: Span) -> Stmt:
 
 
 @STMT.rule("s_call")
-def s_call(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
+def s_call(c: Compiler, node: Node, ctx: Scope) -> Stmt:
     """``F(args);``: a call whose result (if any) is discarded."""
     span = ctx.span(node)
     call = call_expr(c, node.args[0], node.args[1], node.args[2], ctx, span)
@@ -121,7 +131,7 @@ def s_call(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
 
 
 @STMT.rule("s_assign")
-def s_assign(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
+def s_assign(c: Compiler, node: Node, ctx: Scope) -> Stmt:
     """``target = e;``: the right side is evaluated first, then stored (see compile_lvalue)."""
     span = ctx.span(node)
     setter = c._lvalue(node.args[0], ctx)
@@ -139,10 +149,15 @@ def s_assign(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
 
 
 @STMT.rule("s_decl")
-def s_decl(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
+def s_decl(c: Compiler, node: Node, ctx: Scope) -> Stmt:
     """``let/var/constant x [: T] [= e];``: bind a local; without ``= e`` to ``T``'s base value."""
     _kind, name, ty, init = node.args
+    checked = remember(c, name, ty, ctx)  # a declared bitvector width holds (widths.py)
     if init is None:
+        width = declared_width(c, ty, ctx) if checked is not None else None
+        if width is not None and type(width) is not int:  # bits(N) of a local or parameter N
+            span = ctx.span(node)
+            return guard(c, lambda fr: fr.__setitem__(name, Bits(0, bits_width(width(fr)))), span)
         value = default(c._type_of(ty, ctx.path))
 
         def s_decl_default(fr):
@@ -151,6 +166,33 @@ def s_decl(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
     span = ctx.span(node)
     rhs = c._expr(init, ctx)
     fail = c._fail
+    if checked is not None and checked.width is not None:  # a constant bits(N): tested inline
+        n, what = checked.width, checked.what
+
+        def s_decl_width(fr):
+            try:
+                v = rhs(fr)
+                if type(v) is not Bits or v.n != n:
+                    raise mismatch(what, n, v)
+                fr[name] = v
+            except ASLError:
+                raise
+            except Exception as exc:  # noqa: BLE001
+                raise fail(exc, span) from None
+        return s_decl_width
+    if checked is not None:
+        test = checked.test
+
+        def s_decl_checked(fr):
+            try:
+                v = rhs(fr)
+                test(fr, v)
+                fr[name] = v
+            except ASLError:
+                raise
+            except Exception as exc:  # noqa: BLE001
+                raise fail(exc, span) from None
+        return s_decl_checked
 
     def s_decl(fr):
         try:
@@ -163,10 +205,13 @@ def s_decl(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
 
 
 @STMT.rule("s_decl_tuple")
-def s_decl_tuple(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
+def s_decl_tuple(c: Compiler, node: Node, ctx: Scope) -> Stmt:
     """``let (a, -, b) = e;``: bind the tuple's items to the names, ``-`` drops one."""
     names = node.args[1]
     rhs = c._expr(node.args[2], ctx)
+    for n in names:
+        if n is not None:
+            ctx.widths.pop(n, None)
 
     def s_decl_tuple(fr):
         vals = rhs(fr)
@@ -179,7 +224,7 @@ def s_decl_tuple(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
 
 
 @STMT.rule("s_assign_tuple")
-def s_assign_tuple(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
+def s_assign_tuple(c: Compiler, node: Node, ctx: Scope) -> Stmt:
     """``(t1, -, t2) = e;``: store the tuple's items into the targets, ``-`` drops one."""
     setters = [None if it.kind == "l_discard" else c._lvalue(it, ctx) for it in node.args[0]]
     rhs = c._expr(node.args[1], ctx)
@@ -193,20 +238,39 @@ def s_assign_tuple(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
 
 
 @STMT.rule("s_return")
-def s_return(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
+def s_return(c: Compiler, node: Node, ctx: Scope) -> Stmt:
     """``return [e];``: the 1-tuple that unwinds the function's blocks."""
     if node.args[0] is None:
         return lambda fr: (None,)
     e = c._expr(node.args[0], ctx)
     record = c.trace  # set only while a traced variant compiles (returntrace.py): no cost otherwise
+    result = ctx.returns
+    test = result.test if result is not None else None
     if record is not None:
         span = ctx.span(node)
 
         def s_return_traced(fr):
             v = e(fr)
+            if test is not None:
+                test(fr, v)
             record(span, v)
             return (v,)
         return guard(c, s_return_traced, span)
+    if result is not None and result.width is not None:  # declared => bits(N), N constant: tested inline
+        n, what = result.width, result.what
+
+        def s_return_width(fr):
+            v = e(fr)
+            if type(v) is not Bits or v.n != n:
+                raise mismatch(what, n, v)
+            return (v,)
+        return guard(c, s_return_width, ctx.span(node))
+    if result is not None:  # => bits(N) with N from the frame
+        def s_return_checked(fr):
+            v = e(fr)
+            test(fr, v)
+            return (v,)
+        return guard(c, s_return_checked, ctx.span(node))
 
     def s_return(fr):
         return (e(fr),)
@@ -214,7 +278,7 @@ def s_return(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
 
 
 @STMT.rule("s_if")
-def s_if(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
+def s_if(c: Compiler, node: Node, ctx: Scope) -> Stmt:
     """``if/elsif/else``: the first arm whose condition holds runs."""
     arms = [(c._expr(cond, ctx), c._block(b, ctx)) for cond, b in node.args[0]]
     els = c._block(node.args[1], ctx) if node.args[1] is not None else None
@@ -243,7 +307,7 @@ def s_if(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
 
 
 @STMT.rule("s_case")
-def s_case(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
+def s_case(c: Compiler, node: Node, ctx: Scope) -> Stmt:
     """``case x of when p, q => ... otherwise => ...``: the first matching ``when``;
     all-constant patterns become one hash lookup; no match and no otherwise fails."""
     subject = c._expr(node.args[0], ctx)
@@ -296,7 +360,7 @@ def s_case(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
     return guard(c, s_case, span)
 
 
-def _pattern(c: Compiler, p: Node, ctx: Ctx) -> tuple:
+def _pattern(c: Compiler, p: Node, ctx: Scope) -> tuple:
     """One ``when`` pattern as ``(test kind, x, y)``: any, range, const or eq."""
     if p.kind == "p_any":
         return ("any", None, None)
@@ -310,7 +374,7 @@ def _pattern(c: Compiler, p: Node, ctx: Ctx) -> tuple:
 
 
 @STMT.rule("s_for")
-def s_for(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
+def s_for(c: Compiler, node: Node, ctx: Scope) -> Stmt:
     """``for i = a to|downto b [looplimit n] do``: bounds evaluated once; a loop that only
     stores one constant into ``X[[i]]`` runs as a single slice store (see _fill_loop)."""
     var, start, direction, stop, limit, body = node.args
@@ -356,7 +420,7 @@ def s_for(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
     return guard(c, s_for, span)
 
 
-def _fill_loop(c: Compiler, var: str, body: tuple, ctx: Ctx):
+def _fill_loop(c: Compiler, var: str, body: tuple, ctx: Scope):
     """``for i = a to b do X[[i]] = <constant>; end;`` as one slice store.
 
     Same effect as the loop (in-range indices are checked first), but one
@@ -398,7 +462,7 @@ def _fill_loop(c: Compiler, var: str, body: tuple, ctx: Ctx):
 
 
 @STMT.rule("s_while")
-def s_while(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
+def s_while(c: Compiler, node: Node, ctx: Scope) -> Stmt:
     """``while c [looplimit n] do``: the condition is tested before each iteration."""
     cond = c._expr(node.args[0], ctx)
     lim = c._expr(node.args[1], ctx) if node.args[1] is not None else None
@@ -423,7 +487,7 @@ def s_while(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
 
 
 @STMT.rule("s_repeat")
-def s_repeat(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
+def s_repeat(c: Compiler, node: Node, ctx: Scope) -> Stmt:
     """``repeat ... until c [looplimit n];``: the body runs at least once."""
     blk = c._block(node.args[0], ctx)
     cond = c._expr(node.args[1], ctx)
@@ -450,7 +514,7 @@ def s_repeat(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
 
 
 @STMT.rule("s_assert")
-def s_assert(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
+def s_assert(c: Compiler, node: Node, ctx: Scope) -> Stmt:
     """``assert c;``: FALSE is an ``assert`` failure with the ASL stack."""
     cond = c._expr(node.args[0], ctx)
     snapshot = c._snapshot
@@ -463,7 +527,7 @@ def s_assert(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
 
 
 @STMT.rule("s_unreachable")
-def s_unreachable(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
+def s_unreachable(c: Compiler, node: Node, ctx: Scope) -> Stmt:
     """``unreachable;``: reaching it is an ``unreachable`` error."""
     snapshot = c._snapshot
     span = ctx.span(node)
@@ -474,13 +538,13 @@ def s_unreachable(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
 
 
 @STMT.rule("s_pass")
-def s_pass(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
+def s_pass(c: Compiler, node: Node, ctx: Scope) -> Stmt:
     """``pass;``: nothing."""
     return lambda fr: None
 
 
 @STMT.rule("s_print")
-def s_print(c: Compiler, node: Node, ctx: Ctx) -> Stmt:
+def s_print(c: Compiler, node: Node, ctx: Scope) -> Stmt:
     """``print e, …;`` / ``println e, …;``: a debugging aid; the text goes to stderr so
     reports on stdout stay parseable (strings as written, other values as ``show`` prints them)."""
     newline, exprs = node.args

@@ -13,7 +13,8 @@ from fractions import Fraction
 from specgen.diagnostics import Span
 
 from .ast import Node, TypeDecl
-from .compile_base import AsFailure, Compiler, Ctx, DispatchTable
+from .budget import FREE_BITS, produce
+from .compile_base import AsFailure, Compiler, DispatchTable, Scope
 from .errors import ASLError, MissingFunction
 from .values import Bits, show
 
@@ -42,49 +43,49 @@ def type_of(c: Compiler, node: Node | None, path: str) -> TypeInfo:
     """The type ``node`` (declared in file ``path``) denotes; no type is the empty tuple."""
     if node is None:
         return TypeInfo("tuple", items=[])
-    ctx = Ctx(path, set(), "<type>")
+    ctx = Scope(path, set(), "<type>")
     return TYPES.lookup(node, ctx)(c, node, ctx)
 
 
 @TYPES.rule("t_int")
-def t_int(c: Compiler, node: Node, ctx: Ctx) -> TypeInfo:
+def t_int(c: Compiler, node: Node, ctx: Scope) -> TypeInfo:
     """``integer``: unconstrained."""
     return TypeInfo("int")
 
 
 @TYPES.rule("t_int_c")
-def t_int_c(c: Compiler, node: Node, ctx: Ctx) -> TypeInfo:
+def t_int_c(c: Compiler, node: Node, ctx: Scope) -> TypeInfo:
     """``integer {a, b..c}``: a value must lie in one of the listed points or ranges."""
     cs = [(c._expr(lo, ctx), c._expr(hi, ctx) if hi is not None else None) for lo, hi in node.args[0]]
     return TypeInfo("int", constraints=cs)
 
 
 @TYPES.rule("t_bool")
-def t_bool(c: Compiler, node: Node, ctx: Ctx) -> TypeInfo:
+def t_bool(c: Compiler, node: Node, ctx: Scope) -> TypeInfo:
     """``boolean``."""
     return TypeInfo("bool")
 
 
 @TYPES.rule("t_real")
-def t_real(c: Compiler, node: Node, ctx: Ctx) -> TypeInfo:
+def t_real(c: Compiler, node: Node, ctx: Scope) -> TypeInfo:
     """``real``: exact rationals."""
     return TypeInfo("real")
 
 
 @TYPES.rule("t_string")
-def t_string(c: Compiler, node: Node, ctx: Ctx) -> TypeInfo:
+def t_string(c: Compiler, node: Node, ctx: Scope) -> TypeInfo:
     """``string``."""
     return TypeInfo("string")
 
 
 @TYPES.rule("t_bits")
-def t_bits(c: Compiler, node: Node, ctx: Ctx) -> TypeInfo:
+def t_bits(c: Compiler, node: Node, ctx: Scope) -> TypeInfo:
     """``bits(N)``: the width is an expression over constants."""
     return TypeInfo("bits", width=c._expr(node.args[0], ctx))
 
 
 @TYPES.rule("t_array")
-def t_array(c: Compiler, node: Node, ctx: Ctx) -> TypeInfo:
+def t_array(c: Compiler, node: Node, ctx: Scope) -> TypeInfo:
     """``array [[N]] of T``: ``N`` is a size, or an enumeration whose members index it."""
     size = node.args[0]
     elem = node.args[1]
@@ -97,13 +98,13 @@ def t_array(c: Compiler, node: Node, ctx: Ctx) -> TypeInfo:
 
 
 @TYPES.rule("t_tuple")
-def t_tuple(c: Compiler, node: Node, ctx: Ctx) -> TypeInfo:
+def t_tuple(c: Compiler, node: Node, ctx: Scope) -> TypeInfo:
     """``(T1, T2, ...)``: a function's multiple results."""
     return TypeInfo("tuple", items=[c._type_of(t, ctx.path) for t in node.args[0]])
 
 
 @TYPES.rule("t_named")
-def t_named(c: Compiler, node: Node, ctx: Ctx) -> TypeInfo:
+def t_named(c: Compiler, node: Node, ctx: Scope) -> TypeInfo:
     """A type name: an enumeration, a record or an alias declared with ``type``."""
     return c._named_type(node.args[0], ctx.span(node))
 
@@ -143,7 +144,7 @@ def default(ti: TypeInfo) -> object:
     if k == "bool":
         return False
     if k == "bits":
-        return Bits(0, ti.width({}))
+        return Bits(0, bits_width(ti.width({})))
     if k == "real":
         return Fraction(0)
     if k == "string":
@@ -156,10 +157,25 @@ def default(ti: TypeInfo) -> object:
         return {f: default(t) for f, t in ti.fields}
     if k == "array":
         n = len(ti.size.enum) if isinstance(ti.size, TypeInfo) else ti.size({})
+        if type(n) is not int or n < 0:
+            raise TypeError(f"array size {show(n)} is not a non-negative integer")
+        if n > 1024:  # making n references costs about as much as copying 64 bits each
+            produce(n, f"an array of {n:,} elements", n >> 7)
         return [default(ti.elem)] * n
     if k == "tuple":
         return tuple(default(t) for t in ti.items)
     raise TypeError(f"no default value for type kind {k}")
+
+
+def bits_width(n: object) -> int:
+    """A ``bits(N)`` type's width as evaluated: a non-negative integer within the value budget."""
+    if type(n) is not int:
+        raise TypeError(f"bitvector width {show(n)} is not an integer")
+    if n < 0:
+        raise TypeError(f"bits({n}): a bitvector width cannot be negative")
+    if n > FREE_BITS:
+        produce(n, "a bits(N) value")
+    return n
 
 
 def _int_default(ti: TypeInfo) -> int:

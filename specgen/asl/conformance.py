@@ -1,11 +1,14 @@
 """Live conformance: every AVS test's result as a derived result of the layer, for the site and the command line.
 
 Each test's verdict and the statements it executed (its coverage) are one entry of the ``tests``
-store of :mod:`specgen.cache.layer`, keyed by the test's path, the profile and the step budget,
-and valid while nothing it read has changed: the test file and every ASL definition its run
-executed or asked about (:mod:`specgen.asl.trail`). :func:`conformance` is what a build runs:
-the tests without a valid result are run (with ``jobs`` workers, coverage on), the rest reused, and
-the suite's coverage is the union of every test's own. Under ``specgen serve`` the plugin asks
+store of :mod:`specgen.cache.layer`, keyed by the test (:func:`specgen.asl.runner.test_key`: its path,
+or ``<path>::<function>`` for a shard's test function), the profile and every budget that changes a
+result (``max_steps``, ``max_value_bits``), in a store whose version is specgen's source digest
+(issue 24's rule: a result under another key reads "not run"), and valid while nothing it read has
+changed: the test file and every ASL definition its run executed or asked about
+(:mod:`specgen.asl.trail`). :func:`conformance` is what a build runs: the tests without a valid
+result are run (with ``jobs`` workers, coverage on), the rest reused; a unit's coverage is the union of
+the hits of the tests that executed it (:func:`unit_coverage`). Under ``specgen serve`` the plugin asks
 without running (``run=False``): the missing results are *pending* and run in the background
 (:mod:`specgen.site.liveresults`); a page shows "running" for them, never an older result.
 
@@ -19,16 +22,17 @@ from __future__ import annotations
 import hashlib
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
+from typing import Callable
 
-from ..cache.layer import Reads, Store, code_digest
+from ..cache import package_digest
+from ..cache.layer import Reads, Store
 from ..graph import Derived, SpecGraph
-from ..loader.tree import Spec
-from .coverage import Coverage, measure
+from .coverage import unit_figures
 from .revision import REVISION, Revision, asl_keys
-from .runner import Hits, TestCase, TestRunReport, discover, run_cases, unpack_hits
+from .runkey import DEFAULT_PROFILE
+from .runner import Hits, TestCase, TestRunReport, discover, run_cases, test_key, unpack_hits
 
-VERSION = code_digest("asl", "catalog_asl", "encoding", "loader", "models", "files.py", "vocabulary.py")
+VERSION = package_digest()  # a result computed by other code is never shown (issue 24)
 STATES = ("complete", "running", "skipped")
 
 
@@ -53,7 +57,7 @@ class Measured:
 
 
 @dataclass(frozen=True)
-class Outcome:
+class TestOutcome:
     """What a page says about one test: a result valid for this revision, or why there is none."""
 
     status: str  # passed | failed | error | running | skipped | not-run
@@ -67,14 +71,16 @@ class Outcome:
 
 @dataclass
 class Conformance:
-    """The suite for one revision: each test's outcome, and the coverage once every result is in."""
+    """The suite for one revision: each test's outcome, and each unit's coverage from the results that are in."""
 
     state: str  # complete | running (results pending, under serve) | skipped (the build was told not to run)
-    outcomes: dict[str, Outcome]
+    outcomes: dict[str, TestOutcome]
     profile: str
     max_steps: int
+    max_value_bits: int
     pending: list[TestCase] = field(default_factory=list)
-    coverage: dict[str, dict] | None = None  # unit path -> figures, when every result is in
+    coverage: dict[str, dict] = field(default_factory=dict)  # unit path -> figures from the results in
+    measuring: frozenset[str] | None = frozenset()  # units a pending test executed last (None: every unit)
     rerun: int = 0
     reused: int = 0
     seconds: float = 0.0
@@ -95,42 +101,53 @@ class Conformance:
                 + (f", in {self.seconds:.1f} s" if self.rerun else "") + ")")
 
 
-def test_key(path: str, profile: str, max_steps: int) -> str:
-    return f"{path}@{profile}@{max_steps}"
+def result_key(name: str, profile: str, max_steps: int, max_value_bits: int) -> str:
+    """The layer's key of one test's result (``name``: :func:`specgen.asl.runner.test_key`)."""
+    return f"{name}@{_settings(profile, max_steps, max_value_bits)}"
+
+
+def _settings(profile: str, max_steps: int, max_value_bits: int) -> str:
+    return f"{profile}@{max_steps}@{max_value_bits}"
+
+
+def case_name(case: TestCase) -> str:
+    """What names ``case`` in the suite's outcomes (its path, or ``<path>::<function>`` for a shard's)."""
+    return test_key(case.path, case.id)
 
 
 def tests_store(revision: Revision) -> Store:
     return revision.layer.store("tests", VERSION)
 
 
-def record(store: Store, revision: Revision, report: TestRunReport, max_steps: int) -> None:
-    """Keep each result of ``report`` (a run of ``revision``'s spec) with what it read."""
+def record(store: Store, revision: Revision, report: TestRunReport, max_steps: int, max_value_bits: int) -> None:
+    """Keep each result of ``report`` (a run of ``revision``'s spec under these budgets) with what it read."""
     for r in report.results:
-        key = test_key(r.path, report.profile, max_steps)
+        name = test_key(r.path, r.id)
+        key = result_key(name, report.profile, max_steps, max_value_bits)
         if report.coverage is None:  # a run without coverage keeps a valid result that has it (same verdict)
             old = store.valid(key, revision.inputs)
             if old is not None and isinstance(old.value, Measured) and old.value.hits is not None:
                 continue
         reads = Reads()
         reads.file(r.path)
-        reads.update(asl_keys(report.reads.get(r.path, frozenset())))
-        hits = report.hits.get(r.path) if report.coverage is not None else None
+        reads.update(asl_keys(report.reads.get(name, frozenset())))
+        hits = report.hits.get(name) if report.coverage is not None else None
         value = Measured(r.id, r.path, r.status, r.message, r.location, tuple(r.stack), r.reason,
                          round(r.seconds, 4), hits)
         store.put(key, value, reads, revision.inputs)
 
 
 def valid_result(store: Store, revision: Revision, case: TestCase, profile: str, max_steps: int,
-                 coverage: bool) -> tuple[Measured, str, int] | None:
+                 max_value_bits: int, coverage: bool) -> tuple[Measured, str, int] | None:
     """The result of ``case`` measured on exactly this revision (with coverage when asked), else None."""
-    e = store.valid(test_key(case.path, profile, max_steps), revision.inputs)
+    e = store.valid(result_key(case_name(case), profile, max_steps, max_value_bits), revision.inputs)
     if e is None or not isinstance(e.value, Measured) or (coverage and e.value.hits is None):
         return None
     return e.value, e.stamp, len(e.reads)
 
 
 def conformance(graph: SpecGraph, *, jobs: int = 1, run: bool = True, skip: bool = False,
-                profile: str = "reference", max_steps: int | None = None,
+                profile: str = DEFAULT_PROFILE, max_steps: int | None = None, max_value_bits: int | None = None,
                 progress: Callable[[int, int], None] | None = None) -> Conformance:
     """The suite for ``graph``: valid results reused, the others run (``run``) or left pending.
 
@@ -138,83 +155,87 @@ def conformance(graph: SpecGraph, *, jobs: int = 1, run: bool = True, skip: bool
     """
     spec = graph.spec
     budget = max_steps or spec.config.max_steps
+    bits = max_value_bits or spec.config.max_value_bits
     cases = discover(spec)
     if skip:
-        return Conformance("skipped", {c.path: Outcome("skipped") for c in cases}, profile, budget)
+        return Conformance("skipped", {case_name(c): TestOutcome("skipped") for c in cases}, profile, budget, bits)
     t0 = time.perf_counter()
     revision = REVISION(graph)
     store = tests_store(revision)
     found: dict[str, tuple[Measured, str, int]] = {}
     pending: list[TestCase] = []
     for c in cases:
-        got = valid_result(store, revision, c, profile, budget, coverage=True)
+        got = valid_result(store, revision, c, profile, budget, bits, coverage=True)
         if got is None:
             pending.append(c)
         else:
-            found[c.path] = got
+            found[case_name(c)] = got
     reused = len(found)
     if run and pending:
-        report = run_cases(spec, pending, jobs, profile, budget, coverage=True, progress=progress)
-        record(store, revision, report, budget)
+        report = run_cases(spec, pending, jobs, profile, budget, coverage=True, progress=progress, max_value_bits=bits)
+        record(store, revision, report, budget, bits)
         for c in pending:
-            got = valid_result(store, revision, c, profile, budget, coverage=True)
+            got = valid_result(store, revision, c, profile, budget, bits, coverage=True)
             if got is not None:
-                found[c.path] = got
-        pending = [c for c in pending if c.path not in found]
-    live = {test_key(c.path, profile, budget) for c in cases}
-    store.drop(lambda k: k in live or not k.endswith(f"@{profile}@{budget}"))
+                found[case_name(c)] = got
+        pending = [c for c in pending if case_name(c) not in found]
+    settings = _settings(profile, budget, bits)
+    live = {result_key(case_name(c), profile, budget, bits) for c in cases}
+    store.drop(lambda k: k in live or not k.endswith("@" + settings))
     store.save()
-    outcomes = {c.path: (Outcome(found[c.path][0].status, *found[c.path]) if c.path in found
-                         else Outcome("running")) for c in cases}
-    conf = Conformance("running" if pending else "complete", outcomes, profile, budget, pending,
+    outcomes = {case_name(c): (TestOutcome(found[case_name(c)][0].status, *found[case_name(c)])
+                               if case_name(c) in found else TestOutcome("running")) for c in cases}
+    conf = Conformance("running" if pending else "complete", outcomes, profile, budget, bits, pending,
                        rerun=len(found) - reused, reused=reused, seconds=time.perf_counter() - t0)
-    if not pending:
-        digests = [store.entries[test_key(c.path, profile, budget)].value_digest for c in cases]
-        conf.coverage = unit_coverage(spec, (m.hits for m, _s, _n in found.values() if m.hits is not None),
-                                      revision, digests)
+    conf.coverage, conf.measuring = unit_coverage(revision, store, cases, found, pending, settings)
     return conf
 
 
-_COVERAGE: dict[str, dict[str, dict]] = {}  # digest of the tests' hits -> per-unit figures (a server's last few)
+_FIGURES: dict[str, dict] = {}  # unit content + the results that executed it -> its figures (a server's)
 
 
-def unit_coverage(spec: Spec, hits: Iterable[Hits], revision: Revision, results: list[str]) -> dict[str, dict]:
-    """Per unit path, the figures a unit page shows, from the union of every test's own coverage.
+def unit_coverage(revision: Revision, store: Store, cases: list[TestCase], found: dict[str, tuple[Measured, str, int]],
+                  pending: list[TestCase], settings: str) -> tuple[dict[str, dict], frozenset[str] | None]:
+    """Per unit path, the figures a unit page shows, and the units whose figures wait for a pending test.
 
-    The same figures while the results (``results``: their value digests) and every declaration's
-    position (the index's declaration digests) are unchanged: an edit of prose reuses them.
+    A unit's coverage is a function of the results of exactly the tests that executed it: the union of
+    their hits in that unit, reused while the unit's text and those results are unchanged. A pending test
+    (its inputs changed, under serve) makes *measuring* the units its last recorded run executed; every
+    other unit keeps its figure. A pending test never measured at all could execute any unit: then every
+    unit is measuring (None), as on a first serve.
     """
-    h = hashlib.blake2b(digest_size=16)
-    h.update(str(spec.root).encode())
-    h.update("\n".join(sorted(revision.index.digests.values())).encode())
-    h.update("\n".join(u.path for u in revision.index.units).encode())
-    h.update("\n".join(results).encode())
-    key = h.hexdigest()
-    hit = _COVERAGE.get(key)
-    if hit is None:
-        union: set[tuple[str, int, int]] = set()
-        for b in hits:
-            union |= unpack_hits(b)
-        hit = figures(measure(spec, union))
-        while len(_COVERAGE) >= 2:
-            _COVERAGE.pop(next(iter(_COVERAGE)))
-        _COVERAGE[key] = hit
-    return hit
-
-
-def figures(cov: Coverage) -> dict[str, dict]:
-    """Per unit path: statements, executed, percent, functions, and what no test reaches."""
-    out = {}
-    for u in cov.units:
-        lines = u.line_hits()
-        out[u.path] = {
-            "statements": len(u.statements), "executed": u.executed,
-            "percent": f"{100.0 * u.executed / len(u.statements):.1f}" if u.statements else "-",
-            "functions": len(u.functions), "functions_executed": u.functions_executed,
-            "unreached": sorted(n for n, hit in lines.items() if not hit),
-            "functions_unreached": [name for name, _line, hit in u.functions if not hit],
-        }
-    return out
+    by_unit: dict[str, list[tuple[str, bytes]]] = {}
+    for c in cases:
+        got = found.get(case_name(c))
+        if got is None or got[0].hits is None:
+            continue
+        digest = store.entries[f"{case_name(c)}@{settings}"].value_digest
+        for path, blob in got[0].hits.items():
+            by_unit.setdefault(path, []).append((digest, blob))
+    measuring: set[str] | None = set()
+    for c in pending:
+        last = store.entries.get(f"{case_name(c)}@{settings}")
+        hits = last.value.hits if last is not None and isinstance(last.value, Measured) else None
+        if hits is None:
+            measuring = None
+            break
+        measuring.update(hits)
+    index = revision.index
+    out: dict[str, dict] = {}
+    for i, path in enumerate(index.files):
+        parts = sorted(by_unit.get(path, ()))
+        key = index.keys[i] + "|" + ",".join(d for d, _b in parts)
+        hit = _FIGURES.get(key)
+        if hit is None:
+            executed: set[tuple[int, int]] = set()
+            for _d, blob in parts:
+                executed.update((line, col) for _p, line, col in unpack_hits({path: blob}))
+            hit = unit_figures(index, i, path, executed)
+            if len(_FIGURES) > 50000:
+                _FIGURES.clear()
+            _FIGURES[key] = hit
+        out[path] = hit
+    return out, (frozenset(measuring) if measuring is not None else None)
 
 
 def _unset(graph: SpecGraph) -> Conformance | None:
@@ -225,7 +246,7 @@ CONFORMANCE: Derived[Conformance | None] = Derived(_unset)
 """The suite a site build measured for this graph (set by the site; None: no build asked)."""
 
 
-def affected(store: Store, cases: list[TestCase], what: str, profile: str, max_steps: int,
+def affected(store: Store, cases: list[TestCase], what: str, profile: str, max_steps: int, max_value_bits: int,
              root_rel: Callable[[str], str | None]) -> list[TestCase]:
     """The tests whose last recorded reads include the file or ASL definition ``what``."""
     rel = root_rel(what)
@@ -233,16 +254,18 @@ def affected(store: Store, cases: list[TestCase], what: str, profile: str, max_s
     keys |= {f"asl:{what}", f"file:{what}"}
     out = []
     for c in cases:
-        e = store.entries.get(test_key(c.path, profile, max_steps))
+        e = store.entries.get(result_key(case_name(c), profile, max_steps, max_value_bits))
         if e is not None and not keys.isdisjoint(e.reads):
             out.append(c)
     return out
 
 
-def changed(store: Store, revision: Revision, cases: list[TestCase], profile: str, max_steps: int) -> list[TestCase]:
+def changed(store: Store, revision: Revision, cases: list[TestCase], profile: str, max_steps: int,
+            max_value_bits: int) -> list[TestCase]:
     """The tests without a result valid for this revision (never run, or something they read changed)."""
-    return [c for c in cases if valid_result(store, revision, c, profile, max_steps, coverage=False) is None]
+    return [c for c in cases if valid_result(store, revision, c, profile, max_steps, max_value_bits,
+                                             coverage=False) is None]
 
 
-__all__ = ["CONFORMANCE", "Conformance", "Measured", "Outcome", "VERSION", "affected", "changed", "conformance",
-           "record", "test_key", "tests_store", "unit_coverage", "valid_result"]
+__all__ = ["CONFORMANCE", "Conformance", "Measured", "TestOutcome", "VERSION", "affected", "case_name", "changed",
+           "conformance", "record", "result_key", "tests_store", "unit_coverage", "valid_result"]

@@ -21,11 +21,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from ..cache import content_key
 from ..loader.tree import Spec
 from .ast import FuncDecl, Node
 from .compile_stmt import nested_blocks
 from .index import SpecIndex, build_index
+from .runkey import DEFAULT_PROFILE, run_key
 
 FORMAT = 1
 
@@ -84,12 +84,15 @@ def _statements(stmts: Iterable[Node]) -> Iterable[Node]:
                 yield from _statements(block)
 
 
-def tree_key(spec: Spec) -> str:
-    """The key of the spec's ASL content: coverage stored under it belongs to exactly these units."""
-    return content_key([(u.path, u.sha256) for u in spec.units])
+def tree_key(spec: Spec, profile: str = DEFAULT_PROFILE, max_steps: int | None = None,
+             max_value_bits: int | None = None) -> str:
+    """The key coverage is stored under: the tree and its tests, the run's budgets and profile, specgen's
+    code (:func:`specgen.asl.runkey.run_key`); the site reads the key of a plain ``specgen test --coverage``."""
+    return run_key(spec, profile, max_steps, max_value_bits, tests=True)
 
 
-def measure(spec: Spec, hits: set[tuple[str, int, int]]) -> Coverage:
+def measure(spec: Spec, hits: set[tuple[str, int, int]], profile: str = DEFAULT_PROFILE,
+            max_steps: int | None = None, max_value_bits: int | None = None) -> Coverage:
     """Per-unit coverage of the spec's source units (unparseable units have nothing to count)."""
     index = build_index(spec)
     units = []
@@ -101,7 +104,7 @@ def measure(spec: Spec, hits: set[tuple[str, int, int]]) -> Coverage:
         for line, col in statements:
             uc.statements[(line, col)] = (path, line, col) in hits
         units.append(uc)
-    return Coverage(units, tree_key(spec))
+    return Coverage(units, tree_key(spec, profile, max_steps, max_value_bits))
 
 
 _COUNTABLE: dict[str, tuple[tuple[tuple[str, int], ...], tuple[tuple[int, int], ...]]] = {}
@@ -119,6 +122,21 @@ def _countable(index: SpecIndex, i: int) -> tuple[tuple[tuple[str, int], ...], t
             _COUNTABLE.clear()
         _COUNTABLE[key] = hit
     return hit
+
+
+def unit_figures(index: SpecIndex, i: int, path: str, executed: set[tuple[int, int]]) -> dict:
+    """What a unit page shows of unit ``i`` of ``index`` given the (line, col) it saw run (functions at col 0):
+    statements, executed, percent, functions, and what no test reaches."""
+    uc = UnitCoverage(path)
+    functions, statements = _countable(index, i)
+    uc.functions = [(name, line, (line, 0) in executed) for name, line in functions]
+    uc.statements = {pos: pos in executed for pos in statements}
+    lines = uc.line_hits()
+    return {"statements": len(uc.statements), "executed": uc.executed,
+            "percent": f"{100.0 * uc.executed / len(uc.statements):.1f}" if uc.statements else "-",
+            "functions": len(uc.functions), "functions_executed": uc.functions_executed,
+            "unreached": sorted(n for n, hit in lines.items() if not hit),
+            "functions_unreached": [name for name, _line, hit in uc.functions if not hit]}
 
 
 def _pct(n: int, total: int) -> str:

@@ -57,6 +57,18 @@ class MissingFunction(ASLError):
         self.name = name
 
 
+class NotDerivable(ASLError):
+    """The run reached a name the ASL specgen generates refers to but the tree does not define (or a
+    validation shard specgen derives nothing for from the tree's catalog row): the test is not
+    derivable on this tree, which is not a failure of the spec. ``reason`` says which name, which
+    generator and which catalog rows (:mod:`specgen.asl.contract_check`)."""
+
+    def __init__(self, name: str, reason: str, span: Span | None = None, asl_stack: tuple = ()) -> None:
+        super().__init__(f"not derivable: {reason}", span, "not-derivable", asl_stack)
+        self.name = name
+        self.reason = reason
+
+
 # ------------------------------------------------------------ stacks in reports
 Frame = tuple[str, Span]
 STACK_HEAD = 10

@@ -31,6 +31,7 @@ from typing import Callable
 import ml_dtypes
 import numpy as np
 
+from .hooks import Around, Hook
 from .values import Bits
 
 # encoding code (TileDataTypeToEncoding) -> (numpy type, unsigned view, bits, canonical NaN)
@@ -145,9 +146,6 @@ def scalar_fp_binary_profile(original: Callable, operation, rounding_mode, sourc
     return (Bits(raw, left.n), Bits(flags, 5))
 
 
-scalar_fp_binary_profile.wants_original = True  # type: ignore[attr-defined]
-
-
 # TileDataType member -> _FORMATS code, for trees (like the bundled sample) whose
 # tile FP hook ``TileFPBinaryElement(op, data_type, left, right) => Word`` takes
 # the data type as an enumeration member and the element in the low bits of Word.
@@ -172,10 +170,8 @@ def tile_fp_binary_element(original: Callable, op, data_type, left, right):
     return Bits(raw, left.n)
 
 
-tile_fp_binary_element.wants_original = True  # type: ignore[attr-defined]
-
-
-def hooks() -> dict[str, Callable]:
-    """Hooks of the profile; a hook whose name a tree does not define is never called."""
-    return {"ScalarFPBinaryProfile": scalar_fp_binary_profile,
-            "TileFPBinaryElement": tile_fp_binary_element}
+def hooks() -> dict[str, Hook]:
+    """Hooks of the profile, each around the ASL it falls back to; one whose name a tree does not define
+    is never called."""
+    return {"ScalarFPBinaryProfile": Around(scalar_fp_binary_profile),
+            "TileFPBinaryElement": Around(tile_fp_binary_element)}

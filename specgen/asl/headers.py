@@ -21,6 +21,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .ast import FuncDecl, GlobalDecl, Module, TypeDecl
+from .errors import ASLError
+from .index import parse_cached
+
 _QUALIFIERS = frozenset({"pure", "readonly", "noreturn", "impure"})
 _OPEN, _CLOSE = "([{", ")]}"
 _NAME = re.compile(r"[A-Za-z_]\w*")
@@ -126,4 +130,34 @@ def scan_headers(text: str) -> list[Header] | None:
     return out
 
 
-__all__ = ["Header", "scan_headers"]
+
+def headers_of(module: Module) -> list[Header]:
+    """A parsed module's declarations as :class:`Header` s (what the header scan gives without parsing)."""
+    out: list[Header] = []
+    for decl in module.decls:
+        if isinstance(decl, FuncDecl):
+            out.append(Header("func", decl.name, len(decl.params), decl.ret is not None))
+        elif isinstance(decl, TypeDecl) and decl.form == "enum":
+            out.append(Header("enum", decl.name, members=tuple(decl.payload)))  # type: ignore[arg-type]
+        elif isinstance(decl, TypeDecl):
+            out.append(Header("type", decl.name))
+        elif isinstance(decl, GlobalDecl):
+            out.append(Header("global", decl.name))
+    return out
+
+
+def scan_sources(sources: list[tuple[str, str]]) -> list[Header]:
+    """The declarations of generated ``(text, path)`` sources: scanned, or parsed where the scan declines."""
+    out: list[Header] = []
+    for text, path in sources:
+        scanned = scan_headers(text)
+        if scanned is None:
+            try:
+                scanned = headers_of(parse_cached(text.encode("utf-8"), path))
+            except ASLError:  # declares nothing; generation_findings or the run that needs it says why
+                scanned = []
+        out.extend(scanned)
+    return out
+
+
+__all__ = ["Header", "headers_of", "scan_headers", "scan_sources"]

@@ -10,47 +10,47 @@ time (local, global, constant, enum member, function, built-in), so running
 a test does no dictionary search beyond the frame.
 
 This module keeps what those compilers share: loading definitions, name
-resolution, function calls, global state and reset. Definitions come lazily
+resolution (its own mixin, :mod:`.resolve`), function calls, global state and reset. Definitions come lazily
 from a :class:`~specgen.asl.index.SpecIndex` (only what a run reaches is
 unpickled and compiled) plus an overlay of extra modules (a test file).
 Names that nothing defines compile to a closure that raises when evaluated,
 because the upstream build splices in generated decoders; see
 :mod:`specgen.asl.generated_names`.
+
+The public extension API is typed and small: hooks (:mod:`specgen.asl.hooks`, declared with
+their calling convention) installed by :meth:`Interpreter.install_hook`, ``config`` constants
+set by :meth:`Interpreter.set_constant`, ASL functions a hook calls from
+:meth:`Interpreter.function`, the declarations a caller reads from
+:meth:`Interpreter.declarations`, and the resolved :class:`Function` objects return tracing
+arms (:meth:`Interpreter.resolved`, :mod:`specgen.asl.returntrace`). Nothing outside ``asl/`` reads
+its private state; the compilers reach it through :class:`~specgen.asl.compile_base.Compiler`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Callable, Iterable
 
 from specgen.diagnostics import Span
 
 from .ast import Decl, FuncDecl, GlobalDecl, Module, Node, TypeDecl
-from .compile_base import AsFailure, Ctx, Expr, Setter, Stmt, Undefined
+from .compile_base import AsFailure, Expr, Function, Scope, Setter, Stmt, Undefined
 from .compile_expr import compile_expr
 from .compile_lvalue import compile_lvalue
 from .compile_stmt import collect_locals, compile_block, compile_stmt
-from .compile_types import TypeInfo, default, named_type, type_of, value_fits
-from .budget import DEFAULT_MAX_STEPS, StepBudgetExceeded
-from .errors import ASLAssertionError, ASLError, MissingFunction
+from .budget import ACTIVE, DEFAULT_MAX_STEPS, DEFAULT_MAX_VALUE_BITS, BudgetExceeded, StepBudgetExceeded
+from .compile_types import TypeInfo, named_type, type_of
+from .errors import ASLAssertionError, ASLError, MissingFunction, NotDerivable
 from .generated_names import GeneratedNames
+from .hooks import ASLFunction, Hook
 from .index import SpecIndex
 from .memo import memoizing
-from .stdlib import BUILTINS, BuiltinError
+from .resolve import Resolver
+from .stdlib import BuiltinError
 from .trail import Definitions, Trail
 from .values import Bits, show
-
-
-class _Func:
-    """A lazily compiled ASL function (or a Python hook)."""
-
-    __slots__ = ("decl", "impl", "name", "other", "compiled_notes")
-
-    def __init__(self, name: str, decl: FuncDecl | None, impl: Callable | None = None) -> None:
-        self.name = name
-        self.decl = decl
-        self.impl = impl
-        self.other: Callable | None = None  # the variant of the other mode (traced / plain), see returntrace.py
-        self.compiled_notes: tuple[str, ...] = ()  # what compiling it ran (trail.py; carry.py recompiles on change)
+from .widths import entry, mismatch
 
 
 def _declare(names: dict[str, list[Decl]], module: Module) -> None:
@@ -62,7 +62,7 @@ def _declare(names: dict[str, list[Decl]], module: Module) -> None:
                 names.setdefault(m, []).append(d)
 
 
-class Interpreter:
+class Interpreter(Resolver):
     """Runs ASL definitions of one spec tree.
 
     ``Interpreter(index)`` (or :func:`specgen.asl.session.interpreter_for`) loads
@@ -76,39 +76,45 @@ class Interpreter:
         self,
         index: SpecIndex | None = None,
         modules: Iterable[Module] = (),
-        hooks: dict[str, Callable] | None = None,
+        hooks: Mapping[str, Hook] | None = None,
         synthesize_generated: bool = True,
         generated: Iterable[Module] = (),
         max_steps: int = DEFAULT_MAX_STEPS,
         memoize: bool = True,
+        max_value_bits: int = DEFAULT_MAX_VALUE_BITS,
     ) -> None:
         self.index = index
         self.memoize = memoize  # replay state-independent zero-argument functions (see memo.py)
         self.read_log: list | None = None  # values read from global variables, when recording (memo.py)
         self._max_steps = max_steps
         self.budget: list[int] = [max_steps]  # steps left in this run; see budget.py
+        self.max_value_bits = max_value_bits  # the largest value a run may make (budget.produce)
+        self.charged: list[int] = [0]  # steps of this run charged for work on big values (budget.py)
         self.coverage: set[tuple[str, int, int]] | None = None  # statements run, when measured
         self.trail = Trail()  # the definitions a recorded run executed or asked about (see trail.py)
         self._definitions: Definitions | None = None
         # while set, functions compile with a hook on each ``return`` (see returntrace.py); None costs nothing
         self.trace: Callable[[Span, object], None] | None = None
-        self.compiled: dict[int, _Func] = {}  # every compiled ASL function by id: what tracing switches
+        self.compiled: dict[int, Function] = {}  # every compiled ASL function by id: what tracing switches
         self.globals: dict[str, object] = {}
         self.stack: list[tuple[str, Span]] = []
-        self.hooks: dict[str, Callable] = dict(hooks or {})
+        self._hooks: dict[str, Hook] = dict(hooks or {})
         self.synthesize_generated = synthesize_generated
         self._overlay: dict[str, list[Decl]] = {}
         self._gen: dict[str, list[Decl]] = {}
         for gm in generated:
             _declare(self._gen, gm)
-        self._overlay_compiled: dict[tuple[str, int], _Func] = {}
-        self._funcs: dict[tuple[str, int], _Func] = {}
-        self._hook_originals: dict[tuple[str, int], _Func] = {}  # the ASL function a hook may call (carry.py)
+        self._overlay_compiled: dict[tuple[str, int], Function] = {}
+        self._funcs: dict[tuple[str, int], Function] = {}
+        self._hook_originals: dict[tuple[str, int], Function] = {}  # the ASL function a hook may call (carry.py)
         self._types: dict[str, TypeInfo] = {}
         self._consts: dict[str, object] = {}
         self._enum_of_member: dict[str, tuple[str, int]] = {}
         self._gdecls: dict[str, GlobalDecl] = {}
         self.generated = GeneratedNames(index)
+        # why a name nothing defines is not derivable on this tree (None: it is a plain missing function);
+        # :func:`specgen.asl.session.interpreter_for` installs the spec contract's answer
+        self.absence_reason: Callable[[str], str | None] | None = None
         self.compiled_functions = 0
         for m in modules:
             self.load_module(m)
@@ -117,6 +123,81 @@ class Interpreter:
     def load_module(self, module: Module) -> None:
         """Overlay a parsed module (its definitions shadow the tree's)."""
         _declare(self._overlay, module)
+
+    # ------------------------------------------------------------ extension
+    @property
+    def hooks(self) -> Mapping[str, Hook]:
+        """The installed hooks by the name of the ASL function each stands in for (read-only)."""
+        return MappingProxyType(self._hooks)
+
+    def install_hook(self, name: str, hook: Hook) -> None:
+        """Let ``hook`` stand in for ASL function ``name`` from its first call on.
+
+        Refused (``RuntimeError``) once a call has reached ``name``: compiled callers hold the
+        function they resolved, and a hook that only some callers see would be a silent split.
+        """
+        if any(key[0] == name for key in self._funcs) or any(key[0] == name for key in self._overlay_compiled):
+            raise RuntimeError(f"install the hook for {name} before the first call reaches it")
+        self._hooks[name] = hook
+
+    def set_constant(self, name: str, value: object) -> None:
+        """Give the ASL constant or ``config`` global ``name`` the value ``value`` (a model parameter).
+
+        Constants are folded into compiled code, so this is refused (``RuntimeError``) once any
+        function has compiled.
+        """
+        if self.compiled_functions:
+            raise RuntimeError(f"set {name} before the first ASL call")
+        self._consts[name] = value
+
+    def function(self, name: str, arity: int) -> ASLFunction:
+        """ASL function ``name`` (of ``arity`` arguments) as a Python callable for a hook to call.
+
+        Unlike :meth:`call`, it runs inside the call that is in progress: the call stack (which
+        a fault's site is read from) is kept, and arguments are passed as they are.
+        """
+        fn = self._function(name, arity, None)
+        compile_func = self._compile_func
+
+        def run(*args: object) -> object:
+            if fn.impl is None:
+                compile_func(fn)
+            return fn.impl(*args)  # type: ignore[misc]
+
+        return run
+
+    def declarations(self, name: str) -> list[Decl]:
+        """The tree's declarations of ``name`` (functions, types, globals), as the index has them (what
+        Python code reads of them is read by the run: the trail notes the name)."""
+        self.trail.note(name)
+        return self.index.lookup(name) if self.index is not None else []
+
+    def note_file(self, path: str) -> None:
+        """A run read the text of ``path`` (a source line shown, a predicate's body read as text)."""
+        self.trail.note("file:" + path)
+
+    @property
+    def definitions(self) -> Definitions:
+        """Digests and references of what this interpreter resolves names to (the tree, then generated ASL)."""
+        if self._definitions is None:
+            self._definitions = Definitions(self.index, self._gen)
+        return self._definitions
+
+    def resolved(self, name: str) -> list[Function]:
+        """Each function a call of ``name`` reaches, one per argument count its declarations take
+        (a test's overlay, the tree or generated ASL; a hook where one stands in), compiled."""
+        decls, _ = self._decls(name)
+        out = []
+        for arity in sorted({len(d.params) for d in decls if isinstance(d, FuncDecl)}):
+            fn = self._function(name, arity, None)
+            if fn.impl is None and fn.decl is not None:
+                self._compile_func(fn)
+            out.append(fn)
+        return out
+
+    def compile(self, fn: Function) -> None:
+        """Compile ``fn``'s body in the current mode (traced while return tracing is on)."""
+        self._compile_func(fn)
 
     @property
     def max_steps(self) -> int:
@@ -149,6 +230,7 @@ class Interpreter:
     def reset(self) -> None:
         """Forget global variables, the call stack and the overlay; refill the step budget."""
         self.budget[0] = self._max_steps
+        self.charged[0] = 0
         self.globals.clear()
         self.stack.clear()
         if self._overlay:
@@ -164,17 +246,6 @@ class Interpreter:
                 self._consts.pop(n, None)
                 self._enum_of_member.pop(n, None)
                 self._gdecls.pop(n, None)
-
-    def _decls(self, name: str) -> tuple[list[Decl], bool]:
-        """Declarations of ``name`` and whether they come from the overlay."""
-        ov = self._overlay.get(name)
-        if ov:
-            return ov, True
-        if self.index is not None:
-            found = self.index.lookup(name)
-            if found:
-                return found, False
-        return self._gen.get(name, []), False
 
     # ------------------------------------------------------------ public
     def call(self, name: str, *args: object) -> object:
@@ -198,17 +269,23 @@ class Interpreter:
             conv.append(a)
         self.stack.clear()
         self.stack.append((name, Span(decl.path, decl.line, decl.col) if decl else Span("<python>")))
+        active = ACTIVE
+        before = (active.value_bits, active.steps, active.max_steps, active.charged)
+        active.value_bits, active.steps, active.max_steps, active.charged = (self.max_value_bits, self.budget,
+                                                                             self._max_steps, self.charged)
         try:
             result = fn.impl(*conv)  # type: ignore[misc]
             self.stack.pop()
             return result
         except ASLError:
             raise
-        except StepBudgetExceeded as exc:
+        except BudgetExceeded as exc:
             raise self._wrap(exc, Span(decl.path, decl.line, decl.col) if decl else Span("<python>")) from None
         except RecursionError:
             raise ASLError("ASL call depth exceeded", Span(decl.path if decl else "<python>", decl.line if decl else 0),
                            "runtime", self._snapshot(None)) from None
+        finally:
+            active.value_bits, active.steps, active.max_steps, active.charged = before
 
     def get_global(self, name: str) -> object:
         """The current value of a global variable or constant."""
@@ -231,27 +308,11 @@ class Interpreter:
             raise ASLError(f"'{type_name}' is not an enumeration", Span("<python>"), "type")
         return ti.enum
 
-    def declarations(self, name: str) -> list[Decl]:
-        """The tree's declarations of ``name`` (what Python code reads of them is read by the run)."""
-        self.trail.note(name)
-        return self.index.lookup(name) if self.index is not None else []
-
-    def note_file(self, path: str) -> None:
-        """A run read the text of ``path`` (a source line shown, a predicate's body read as text)."""
-        self.trail.note("file:" + path)
-
     def has_function(self, name: str) -> bool:
         """Whether ``name`` is a hook or a declared ASL function (built-ins do not count)."""
         self.trail.note("def:" + name)  # whether it is declared, not what it says
         decls, _ = self._decls(name)
-        return name in self.hooks or any(isinstance(d, FuncDecl) for d in decls)
-
-    @property
-    def definitions(self) -> Definitions:
-        """Digests and references of what this interpreter resolves names to (the tree, then generated ASL)."""
-        if self._definitions is None:
-            self._definitions = Definitions(self.index, self._gen)
-        return self._definitions
+        return name in self._hooks or any(isinstance(d, FuncDecl) for d in decls)
 
     # ------------------------------------------------------------ errors
     def _snapshot(self, span: Span | None) -> tuple[tuple[str, Span], ...]:
@@ -265,7 +326,7 @@ class Interpreter:
     def _wrap(self, exc: BaseException, span: Span) -> ASLError:
         if isinstance(exc, ASLError):
             return exc
-        if isinstance(exc, StepBudgetExceeded):
+        if isinstance(exc, BudgetExceeded):
             return ASLError(str(exc), span, "budget", self._snapshot(span))
         if isinstance(exc, BuiltinError):
             return ASLError(str(exc), span, "runtime", self._snapshot(span))
@@ -280,132 +341,66 @@ class Interpreter:
         return ASLError(f"internal evaluation error: {type(exc).__name__}: {exc}", span,
                         "runtime", self._snapshot(span))
 
-    # ------------------------------------------------------------ names
-    def _function(self, name: str, arity: int, span: Span | None) -> _Func:
-        key = (name, arity)
-        fn = self._overlay_compiled.get(key) or self._funcs.get(key)
-        if fn is not None:
-            return fn
-        if name in self.hooks:
-            hook = self.hooks[name]
-            if getattr(hook, "wants_original", False):
-                original = self._asl_function(name, arity, span)
-                self._hook_originals[key] = original
-                compile_func = self._compile_func
-
-                def call_original(*args, _o=original):
-                    if _o.impl is None:
-                        compile_func(_o)
-                    return _o.impl(*args)
-
-                fn = _Func(name, None, _noting(self.trail, name, lambda *a, _h=hook: _h(call_original, *a)))
-            else:
-                fn = _Func(name, None, _noting(self.trail, name, hook))
-            self._funcs[key] = fn
-            return fn
-        return self._asl_function(name, arity, span)
-
-    def _asl_function(self, name: str, arity: int, span: Span | None) -> _Func:
-        key = (name, arity)
-        decls, from_overlay = self._decls(name)
-        funcs = [d for d in decls if isinstance(d, FuncDecl) and len(d.params) == arity]
-        if not funcs:
-            if name in BUILTINS:
-                b = BUILTINS[name]
-                fn = _Func(name, None, lambda *a, _b=b: _b((), a))
-                self._funcs[key] = fn
-                return fn
-            if any(isinstance(d, FuncDecl) for d in decls):
-                raise ASLError(f"no overload of '{name}' takes {arity} argument(s)",
-                               span, "type")
-            raise Undefined(name)
-        impl = [d for d in funcs if d.is_implementation]
-        chosen = impl or [d for d in funcs if not d.is_impdef] or funcs
-        fn = _Func(name, chosen[0])
-        if len(chosen) > 1:
-            fn = _Func(name, None, self._overload_dispatch(name, chosen))
-        (self._overlay_compiled if from_overlay else self._funcs)[key] = fn
-        return fn
-
-    def _overload_dispatch(self, name: str, decls: list[FuncDecl]) -> Callable:
-        subs = [_Func(name, d) for d in decls]
-
-        def dispatch(*args):
-            for f in subs:
-                if all(value_fits(a, self._type_of(p[1], f.decl.path))
-                       for a, p in zip(args, f.decl.params)):
-                    if f.impl is None:
-                        self._compile_func(f)
-                    return f.impl(*args)
-            raise TypeError(f"no overload of {name} accepts ({', '.join(show(a) for a in args)})")
-
-        return dispatch
-
-    def _enum_member(self, name: str) -> tuple[str, int] | None:
-        hit = self._enum_of_member.get(name)
-        if hit is not None:
-            return hit
-        decls, _ = self._decls(name)
-        for d in decls:
-            if isinstance(d, TypeDecl) and d.form == "enum":
-                pos = d.payload.index(name)  # type: ignore[union-attr]
-                self._enum_of_member[name] = (d.name, pos)
-                return (d.name, pos)
-        return None
-
-    def _global_decl(self, name: str) -> GlobalDecl | None:
-        g = self._gdecls.get(name)
-        if g is not None:
-            return g
-        decls, _ = self._decls(name)
-        for d in decls:
-            if isinstance(d, GlobalDecl):
-                self._gdecls[name] = d
-                return d
-        return None
-
-    def _global_value(self, name: str, span: Span | None) -> object:
-        """Initialise (if needed) and return a global's value."""
-        if name in self._consts:
-            return self._consts[name]
-        if name in self.globals:
-            return self.globals[name]
-        g = self._global_decl(name)
-        if g is None:
-            raise Undefined(name)
-        if g.init is not None:
-            value = self._expr(g.init, Ctx(g.path, set(), f"<global {name}>"))({})
-        else:
-            value = default(self._type_of(g.ty, g.path))
-        if g.kind in ("constant", "config", "let"):
-            self._consts[name] = value
-        else:
-            self.globals[name] = value
-        return value
-
     # ------------------------------------------------------------ compile
-    def _compile_func(self, fn: _Func) -> None:
+    def _compile_func(self, fn: Function) -> None:
         decl = fn.decl
         assert decl is not None
         names = tuple(p[0] for p in decl.params)
-        ctx = Ctx(decl.path, set(names), decl.name)
+        ctx = Scope(decl.path, set(names), decl.name)
         collect_locals(decl.body, ctx.locals)  # every let/var/for/tuple name in the body
         # what compiling it ran (a constant a type width names, say) happens once per interpreter: every
         # run of the function notes it, not just the run that happened to compile it (trail.py)
         self.trail.push()
         try:
+            checks = entry(self, decl, ctx)  # declared bitvector widths of the parameters and result
             body = self._block(decl.body, ctx)
         finally:
             compiled_notes = tuple(self.trail.pop())
+        if checks is not None and checks.frame is not None:  # widths that need the frame: a wrapper
+            unchecked, on_entry = body, checks.frame
+
+            def body(fr):
+                on_entry(fr)
+                return unchecked(fr)
+        consts = checks.consts if checks is not None else ()
         nparams = len(names)
         budget = self.budget
         max_steps = self.max_steps_of
         # the trail: a function notes its name the first time it runs in a recording (trail.py)
-        epoch, current, mark, name = self.trail.epoch, self.trail.current, [-1], decl.name
-        notes = (name, *compiled_notes)
+        epoch, current, mark = self.trail.epoch, self.trail.current, [-1]
+        notes = (decl.name, *compiled_notes)
         fn.compiled_notes = compiled_notes
 
-        if nparams == 0:
+        if consts and nparams == 1:  # one bits(N) parameter of constant N: tested inline (a hot path)
+            p0 = names[0]
+            (_, w0, what0), = consts
+
+            def run(a0):
+                budget[0] -= 1
+                if budget[0] < 0:
+                    raise StepBudgetExceeded(max_steps())
+                if mark[0] != epoch[0]:
+                    mark[0] = epoch[0]
+                    current[0].update(notes)
+                if type(a0) is not Bits or a0.n != w0:
+                    raise mismatch(what0, w0, a0)
+                r = body({p0: a0})
+                return r[0] if r is not None else None
+        elif consts:
+            def run(*args):
+                budget[0] -= 1
+                if budget[0] < 0:
+                    raise StepBudgetExceeded(max_steps())
+                if mark[0] != epoch[0]:
+                    mark[0] = epoch[0]
+                    current[0].update(notes)
+                for i, w, what in consts:
+                    a = args[i]
+                    if type(a) is not Bits or a.n != w:
+                        raise mismatch(what, w, a)
+                r = body(dict(zip(names, args)))
+                return r[0] if r is not None else None
+        elif nparams == 0:
             def run(*args):
                 budget[0] -= 1
                 if budget[0] < 0:
@@ -465,21 +460,24 @@ class Interpreter:
             return ASLError(f"'{name}' is declared in {broken[0]}, which does not parse "
                             f"({broken[0]}:{broken[1]}:{broken[2]}: {broken[3]})", span, "broken-unit",
                             self._snapshot(span))
+        why = self.absence_reason(name) if self.absence_reason is not None else None
+        if why:
+            return NotDerivable(name, why, span, self._snapshot(span))
         if self.generated.is_generated(name):
             return MissingFunction(name, span, self._snapshot(span))
         return ASLError(f"unknown identifier '{name}'", span, "unknown-name", self._snapshot(span))
 
     # ------------------------------------------------------------ compilers
-    def _expr(self, node: Node, ctx: Ctx) -> Expr:
+    def _expr(self, node: Node, ctx: Scope) -> Expr:
         return compile_expr(self, node, ctx)
 
-    def _stmt(self, node: Node, ctx: Ctx) -> Stmt:
+    def _stmt(self, node: Node, ctx: Scope) -> Stmt:
         return compile_stmt(self, node, ctx)
 
-    def _block(self, stmts: Iterable[Node], ctx: Ctx) -> Stmt:
+    def _block(self, stmts: Iterable[Node], ctx: Scope) -> Stmt:
         return compile_block(self, stmts, ctx)
 
-    def _lvalue(self, node: Node, ctx: Ctx) -> Setter:
+    def _lvalue(self, node: Node, ctx: Scope) -> Setter:
         return compile_lvalue(self, node, ctx)
 
     def _type_of(self, node: Node | None, path: str) -> TypeInfo:
@@ -501,16 +499,6 @@ class Interpreter:
 
     def _is_generated_type(self, name: str) -> bool:
         return self.synthesize_generated and self.generated.is_type(name)
-
-
-def _noting(trail: Trail, name: str, hook: Callable) -> Callable:
-    """``hook`` that notes ``name`` in the trail: a run through a hook read the definition it replaces."""
-    current = trail.current
-
-    def noted(*args):
-        current[0].add(name)
-        return hook(*args)
-    return noted
 
 
 def _recording(run: Callable, hit: Callable, key: tuple[str, int, int]) -> Callable:

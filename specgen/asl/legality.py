@@ -11,7 +11,9 @@ of a loaded spec (functions are compiled once).
 
 from __future__ import annotations
 
-from ..cache.layer import Reads, code_digest
+from .. import speccontract as contract
+from ..cache import package_digest
+from ..cache.layer import Reads
 from ..graph import Derived, SpecGraph
 from ..loader.tree import Spec
 from .ast import FuncDecl
@@ -20,8 +22,8 @@ from .errors import ASLError
 from .interp import Interpreter
 from .session import interpreter_for
 
-PREFIX = "InstructionContractDataTypeLegal_"
-ENUM = "TileDataType"
+PREFIX = contract.DATATYPE_LEGAL.of("")
+ENUM = contract.DATATYPE_ENUM.name
 
 
 # id(spec) -> (spec, interpreter); the spec is held so its id cannot be reused while cached
@@ -114,7 +116,7 @@ def admitted_datatypes(spec: Spec, mnemonic: str) -> frozenset[str] | None:
     return _admitted(interp, mnemonic, interp.enum_members(ENUM))
 
 
-VERSION = code_digest("asl", "catalog_asl", "encoding", "loader", "models", "files.py", "vocabulary.py")
+VERSION = package_digest()  # a set computed by other code is never read (issue 24)
 
 
 def _admitted_by_graph(graph: SpecGraph) -> dict[str, frozenset[str]]:
@@ -138,7 +140,7 @@ def _admitted_by_graph(graph: SpecGraph) -> dict[str, frozenset[str]]:
             return "error", None
         finally:
             reads.update(asl_keys(interp.definitions.reads(interp.trail.pop())))
-            reads.update(("config:max_steps",))
+            reads.update(("config:max_steps", "config:max_value_bits"))
 
     for mn in names:
         status, got = store.get(mn, revision.inputs, lambda reads, mn=mn: compute(reads, mn))

@@ -40,10 +40,11 @@ import os
 from fractions import Fraction
 from typing import Any, Callable
 
+from .compile_base import Function
+from .hooks import Replace
 from .values import Bits
 
 Interpreter = Any  # specgen.asl.interp.Interpreter, which imports this module
-_Func = Any
 
 ENABLED = os.environ.get("SPECGEN_NO_REPLAY", "") in ("", "0")  # SPECGEN_NO_REPLAY=1: run every body (bench, debugging)
 MIN_STEPS = 400  # below this, running the body is about as cheap as replaying it
@@ -109,7 +110,7 @@ def perturb(v: object) -> object:
 _UNWRITTEN = object()
 
 
-class Node:
+class PartialUpdate:
     """A partial update of one container: elements replaced (``values``), elements updated (``subs``)."""
 
     __slots__ = ("values", "subs")
@@ -119,7 +120,7 @@ class Node:
         self.subs: dict = {}
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Node) and self.values == other.values and self.subs == other.subs
+        return isinstance(other, PartialUpdate) and self.values == other.values and self.subs == other.subs
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -157,7 +158,7 @@ def _leaf_unwritten(a: object, b: object) -> bool:
 
 def diff(a: object, b: object, untouched: set[int] | frozenset[int] = frozenset()) -> object:
     """What a run wrote, from its results ``a`` (initial start) and ``b`` (perturbed start):
-    a value (replaced whole), a :class:`Node` (partly updated) or ``_UNWRITTEN``.
+    a value (replaced whole), a :class:`PartialUpdate` (partly updated) or ``_UNWRITTEN``.
     ``untouched``: ids of containers the perturbed start built (never written if still there)."""
     if a is b:
         return a
@@ -171,7 +172,7 @@ def diff(a: object, b: object, untouched: set[int] | frozenset[int] = frozenset(
     if t is list or t is dict:
         if len(a) != len(b):  # type: ignore[arg-type]
             raise Refused("a container changed shape between the runs")
-        node = Node()
+        node = PartialUpdate()
         keys = range(len(a)) if t is list else a.keys()  # type: ignore[arg-type, union-attr]
         for k in keys:
             if t is dict and k not in b:  # type: ignore[operator]
@@ -179,7 +180,7 @@ def diff(a: object, b: object, untouched: set[int] | frozenset[int] = frozenset(
             d = diff(a[k], b[k], untouched)  # type: ignore[index]
             if d is _UNWRITTEN:
                 continue
-            if type(d) is Node:
+            if type(d) is PartialUpdate:
                 node.subs[k] = d
             else:
                 node.values[k] = d
@@ -195,7 +196,7 @@ def diff(a: object, b: object, untouched: set[int] | frozenset[int] = frozenset(
 class Effect:
     """A recorded zero-argument function: the globals it writes, its result and its step count."""
 
-    def __init__(self, values: dict[str, object], nodes: dict[str, Node], result: object,
+    def __init__(self, values: dict[str, object], nodes: dict[str, PartialUpdate], result: object,
                  steps: int, functions: frozenset[str], executed: frozenset[str] = frozenset(),
                  hits: frozenset[tuple[str, int, int]] = frozenset()) -> None:
         self.values = values
@@ -230,9 +231,9 @@ def _scratch(interp: Interpreter, perturb: Perturbation | None) -> Interpreter:
     def refuse_hook(*_a: object) -> object:
         raise Refused("a Python hook ran")
 
-    s = Scratch(interp.index, hooks={n: refuse_hook for n in interp.hooks},
+    s = Scratch(interp.index, hooks={n: Replace(refuse_hook) for n in interp.hooks},
                 synthesize_generated=interp.synthesize_generated, max_steps=MAX_STEPS + 1,
-                memoize=False)
+                memoize=False, max_value_bits=interp.max_value_bits)
     s._gen = interp._gen
     s.generated = interp.generated
     s.read_log = []
@@ -252,25 +253,29 @@ def record(interp: Interpreter, name: str) -> Effect | None:
         ra = a.call(name)
         executed = a.trail.pop()
         rb = b.call(name)
-        if a.read_log != b.read_log or ra != rb or a.steps_used != b.steps_used:
+        # the same calls and iterations from both starting states (what big values cost may differ:
+        # a perturbed bitmap read as an integer is larger; budget.py charges its size)
+        if a.read_log != b.read_log or ra != rb or a.steps_used - a.charged[0] != b.steps_used - b.charged[0]:
             return None
         values: dict[str, object] = {}
-        nodes: dict[str, Node] = {}
+        nodes: dict[str, PartialUpdate] = {}
         for g in a.globals.keys() | b.globals.keys():
             if g not in a.globals or g not in b.globals:
                 return None
             d = diff(a.globals[g], b.globals[g], pert.built)
-            if type(d) is Node:
+            if type(d) is PartialUpdate:
                 nodes[g] = d
             elif d is not _UNWRITTEN:
                 values[g] = d
         functions = frozenset(k[0] for k in a._funcs) | frozenset(k[0] for k in a._overlay_compiled)
-        return Effect(values, nodes, ra, a.steps_used, functions, executed, frozenset(a.coverage or ()))
+        # a replay costs the calls and iterations; the scratch run's charges for big values are mostly
+        # the lazy first initialisation of globals, which a run from a live state does not repeat
+        return Effect(values, nodes, ra, a.steps_used - a.charged[0], functions, executed, frozenset(a.coverage or ()))
     except Exception:  # noqa: BLE001 - anything the recording cannot explain: run the body as written
         return None
 
 
-def memoizing(interp: Interpreter, fn: _Func, run: Callable[[], object]) -> Callable[[], object]:
+def memoizing(interp: Interpreter, fn: Function, run: Callable[[], object]) -> Callable[[], object]:
     """``run`` (a compiled zero-argument tree function) wrapped so that, from its second call on,
     a function whose effect does not depend on the starting state is replayed.
 

@@ -2,7 +2,13 @@
 
 Pure functions with no interpreter state: the expression compiler binds
 them into closures once, so a run calls them directly. Bitvector results
-wrap to the operand width, as ASL arithmetic on ``bits(N)`` does.
+wrap to the operand width, as ASL arithmetic on ``bits(N)`` does. An
+operator whose result is larger than :data:`~specgen.asl.budget.FREE_BITS`
+(``<<``, ``^``, ``*``, ``++``, a slice of an integer, any arithmetic on a
+big value) charges its size to the run's budgets first, a product, quotient
+or power superlinearly (:func:`specgen.asl.budget.produce`). The checks are
+comparisons with a constant, so the small values of real trees pay next to
+nothing.
 """
 
 from __future__ import annotations
@@ -10,42 +16,85 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Callable
 
+from .budget import FREE_BITS, heavy, produce, touch
 from .values import Bits, show
+
+_FREE = 1 << FREE_BITS  # an integer below this in magnitude is small: nothing to charge
+
+
+def sized(r: object, what: str) -> object:
+    """``r`` after charging its size (a big integer, or a real's larger part) to the value budget."""
+    t = type(r)
+    if t is int:
+        if -_FREE < r < _FREE:
+            return r
+        produce(r.bit_length(), what)
+    elif t is Fraction:
+        produce(max(r.numerator.bit_length(), r.denominator.bit_length()), what)
+    elif t is str and len(r) > FREE_BITS // 8:
+        produce(len(r) * 8, what)
+    return r
+
+
+def _heavy(a: int, b: int, size: int, what: str) -> None:
+    """Charge a product or quotient of ``a`` and ``b`` (superlinear: words times words) before it runs."""
+    produce(size, what, heavy(abs(a).bit_length(), abs(b).bit_length()))
 
 
 def _add(a, b):
     ta = type(a)
     if ta is Bits:
         n = a.n
+        if n > FREE_BITS:
+            produce(n, "a sum")
         return Bits((a.v + (b.v if type(b) is Bits else b)) & ((1 << n) - 1), n)
     if type(b) is Bits:
         n = b.n
+        if n > FREE_BITS:
+            produce(n, "a sum")
         return Bits((a + b.v) & ((1 << n) - 1), n)
-    return a + b
+    r = a + b
+    return r if type(r) is int and -_FREE < r < _FREE else sized(r, "a sum")
 
 
 def _sub(a, b):
     ta = type(a)
     if ta is Bits:
         n = a.n
+        if n > FREE_BITS:
+            produce(n, "a difference")
         return Bits((a.v - (b.v if type(b) is Bits else b)) & ((1 << n) - 1), n)
     if type(b) is Bits:
         n = b.n
+        if n > FREE_BITS:
+            produce(n, "a difference")
         return Bits((a - b.v) & ((1 << n) - 1), n)
-    return a - b
+    r = a - b
+    return r if type(r) is int and -_FREE < r < _FREE else sized(r, "a difference")
 
 
 def _mul(a, b):
     if type(a) is Bits:
         n = a.n
-        return Bits((a.v * (b.v if type(b) is Bits else b)) & ((1 << n) - 1), n)
-    return a * b
+        bv = b.v if type(b) is Bits else b
+        if n > FREE_BITS:
+            _heavy(a.v, bv, n, "a product")
+        return Bits((a.v * bv) & ((1 << n) - 1), n)
+    if type(a) is int and type(b) is int:
+        if -_FREE < a < _FREE and -_FREE < b < _FREE:
+            r = a * b  # at most twice FREE_BITS: cheap, charged after
+            return r if -_FREE < r < _FREE else sized(r, "a product")
+        _heavy(a, b, abs(a).bit_length() + abs(b).bit_length(), "a product")  # before a slow multiplication
+        return a * b
+    return sized(a * b, "a product")
 
 
 def _and(a, b):
     if type(a) is Bits:
         if type(b) is not Bits or a.n != b.n:
             raise TypeError(f"AND of bits({a.n}) and {show(b)}")
+        if a.n > FREE_BITS:
+            produce(a.n, "an AND")
         return Bits(a.v & b.v, a.n)
     return a & b
 
@@ -54,6 +103,8 @@ def _or(a, b):
     if type(a) is Bits:
         if type(b) is not Bits or a.n != b.n:
             raise TypeError(f"OR of bits({a.n}) and {show(b)}")
+        if a.n > FREE_BITS:
+            produce(a.n, "an OR")
         return Bits(a.v | b.v, a.n)
     return a | b
 
@@ -62,38 +113,60 @@ def _xor(a, b):
     if type(a) is Bits:
         if type(b) is not Bits or a.n != b.n:
             raise TypeError(f"XOR of bits({a.n}) and {show(b)}")
+        if a.n > FREE_BITS:
+            produce(a.n, "an XOR")
         return Bits(a.v ^ b.v, a.n)
     return a ^ b
+
+
+def _quotient(a: int, b: object, what: str) -> None:
+    """Charge a division of a big integer ``a`` before it runs: quadratic in CPython, and even by a small
+    divisor about eight times a linear pass (one step per 128 bytes of the dividend)."""
+    size = abs(a).bit_length()
+    divisor = abs(b).bit_length() if type(b) is int else 0
+    produce(size, what, heavy(size, divisor) + (size >> 10))
 
 
 def _div(a, b):
     if b == 0:
         raise ZeroDivisionError("DIV by zero")
+    if type(a) is int and not -_FREE < a < _FREE:
+        _quotient(a, b, "a quotient")
     q, r = divmod(a, b)
     if r:
-        raise ArithmeticError(f"DIV of {a} by {b} is not exact (use DIVRM)")
+        raise ArithmeticError(f"DIV of {show(a)} by {show(b)} is not exact (use DIVRM)")
     return q
 
 
 def _divrm(a, b):
     if b == 0:
         raise ZeroDivisionError("DIVRM by zero")
+    if type(a) is int and not -_FREE < a < _FREE:
+        _quotient(a, b, "a quotient")
     return a // b
 
 
 def _mod(a, b):
     if b == 0:
         raise ZeroDivisionError("MOD by zero")
+    if type(a) is int and not -_FREE < a < _FREE:
+        _quotient(a, b, "a remainder")
     return a % b
 
 
 def _rdiv(a, b):
     if b == 0:
         raise ZeroDivisionError("division by zero")
-    return Fraction(a) / b
+    return sized(Fraction(a) / b, "a quotient")
 
 
 def _pow(a, b):
+    if type(b) is int:  # the result's size, known before it is computed
+        big = max(a.numerator.bit_length(), a.denominator.bit_length()) if isinstance(a, Fraction) \
+            else abs(a).bit_length() if type(a) is int else 0
+        if big > 1 and (big - 1) * abs(b) > FREE_BITS:
+            size = (big - 1) * abs(b) + 1
+            produce(size, "a power", heavy(size // 2, size // 2))  # its last squaring dominates
     if isinstance(a, Fraction):
         return a**b
     if b < 0:
@@ -102,10 +175,14 @@ def _pow(a, b):
 
 
 def _shl(a, b):
+    if type(a) is int and type(b) is int and a and (b > 64 or not -_FREE < a < _FREE):
+        produce(a.bit_length() + max(0, b), "a left shift")
     return a << b
 
 
 def _shr(a, b):
+    if type(a) is int and not -_FREE < a < _FREE:
+        produce(a.bit_length(), "a right shift")
     return a >> b
 
 
@@ -113,6 +190,17 @@ def cmp_type(a: object, b: object) -> None:
     """ASL orders integers and reals only; a bitvector operand is a type error."""
     if type(a) is Bits or type(b) is Bits:
         raise TypeError(f"ordering comparison of {show(a)} and {show(b)}")
+
+
+def touched(v: object) -> object:
+    """``v`` after charging a read of it when it is a big integer or bitvector (a comparison, a hash)."""
+    t = type(v)
+    if t is int:
+        if not -_FREE < v < _FREE:  # type: ignore[operator]
+            touch(v.bit_length())  # type: ignore[union-attr]
+    elif t is Bits and v.n > FREE_BITS:  # type: ignore[union-attr]
+        touch(v.n)  # type: ignore[union-attr]
+    return v
 
 
 def _lt(a, b):
@@ -141,8 +229,11 @@ def _ne(a, b):
 
 def _concat(a, b):
     if type(a) is Bits and type(b) is Bits:
-        return Bits((a.v << b.n) | b.v, a.n + b.n)
-    return a + b
+        n = a.n + b.n
+        if n > FREE_BITS:
+            produce(n, "a concatenation")
+        return Bits((a.v << b.n) | b.v, n)
+    return sized(a + b, "a concatenation")
 
 
 BINOPS: dict[str, Callable] = {
@@ -155,12 +246,16 @@ BINOPS: dict[str, Callable] = {
 
 def _not(a):
     if type(a) is Bits:
+        if a.n > FREE_BITS:
+            produce(a.n, "a NOT")
         return Bits(a.v ^ ((1 << a.n) - 1), a.n)
     raise TypeError(f"NOT of {show(a)}")
 
 
 def _neg(a):
     if type(a) is Bits:
+        if a.n > FREE_BITS:
+            produce(a.n, "a negation")
         return Bits((-a.v) & ((1 << a.n) - 1), a.n)
     return -a
 
@@ -177,12 +272,18 @@ UNOPS = {"NOT": _not, "-": _neg, "!": _lnot}
 def slice_read(value: object, lo: int, width: int) -> Bits:
     """``value[lo +: width]`` of a bitvector (in range) or a non-negative-indexed integer."""
     if type(value) is Bits:
+        if value.n > FREE_BITS:
+            touch(value.n)  # the shift reads the whole value
         if lo < 0 or width < 0 or lo + width > value.n:
             raise IndexError(f"slice [{lo + width - 1}:{lo}] out of range for bits({value.n})")
         return Bits((value.v >> lo) & ((1 << width) - 1), width)
     if type(value) is int:
         if lo < 0 or width < 0:
             raise IndexError(f"slice [{lo + width - 1}:{lo}] of an integer")
+        if width > FREE_BITS:
+            produce(width, "a slice")
+        if not -_FREE < value < _FREE:
+            touch(value.bit_length())
         return Bits((value >> lo) & ((1 << width) - 1), width)
     raise TypeError(f"slice of {show(value)}")
 
@@ -194,6 +295,8 @@ def slice_write(old: object, lo: int, width: int, new: object) -> Bits:
     if lo < 0 or lo + width > old.n:
         raise IndexError(f"slice [{lo + width - 1}:{lo}] out of range for bits({old.n})")
     nv = new.v if type(new) is Bits else new
+    if old.n > FREE_BITS:
+        produce(old.n, "a slice assignment")
     if type(new) is Bits and new.n != width:
         raise TypeError(f"assigning bits({new.n}) to a {width}-bit slice")
     mask = ((1 << width) - 1) << lo
@@ -201,8 +304,13 @@ def slice_write(old: object, lo: int, width: int, new: object) -> Bits:
 
 
 def hkey(v: object) -> object:
-    """A ``case`` table key: bool and int hash alike, so keep them apart."""
-    return (type(v), v) if type(v) is bool else v
+    """A ``case`` table key: bool and int hash alike, so keep them apart (a big integer costs its size)."""
+    t = type(v)
+    if t is bool:
+        return (t, v)
+    if t is int and not -_FREE < v < _FREE:  # type: ignore[operator]
+        touch(v.bit_length())  # type: ignore[union-attr]
+    return v
 
 
 def slice_bounds(slices: tuple, fr: dict) -> list[tuple[int, int]]:

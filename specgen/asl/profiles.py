@@ -1,7 +1,7 @@
 """Execution profiles: named sets of ASL functions replaced by Python.
 
-A profile maps ASL function names to Python callables that receive ASL
-values (see :mod:`specgen.asl.values`) and return one. ``reference`` runs
+A profile maps ASL function names to hooks (:mod:`specgen.asl.hooks`), Python
+callables that receive ASL values (see :mod:`specgen.asl.values`) and return one. ``reference`` runs
 the spec's ASL as written; ``hardware-ieee`` replaces the per-element FP
 hook of the elementwise tile-tile family with IEEE 754 arithmetic
 (:mod:`specgen.asl.hardware`).
@@ -12,19 +12,23 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from .hooks import Hook
+from .interp import Interpreter
+
 
 @dataclass(frozen=True)
 class Profile:
     name: str
     description: str
-    hooks: Callable[[], dict[str, Callable]] = field(default=lambda: {})
+    hooks: Callable[[], dict[str, Hook]] = field(default=lambda: {})
 
-    def install(self, interp) -> None:
-        """Replace the profile's ASL functions in ``interp``."""
-        interp.hooks.update(self.hooks())
+    def install(self, interp: Interpreter) -> None:
+        """Let the profile's hooks stand in for their ASL functions in ``interp`` (before its first call)."""
+        for name, hook in self.hooks().items():
+            interp.install_hook(name, hook)
 
 
-def _hardware_hooks() -> dict[str, Callable]:
+def _hardware_hooks() -> dict[str, Hook]:
     from .hardware import hooks
 
     return hooks()

@@ -7,7 +7,7 @@ predicate again with its returns recorded (:mod:`specgen.executor.faultsite`).
 Tracing costs nothing when it is off: a traced function is a second compiled variant of its
 body (``return`` statements that call the recorder, see ``compile_stmt.s_return``), compiled
 lazily the first time the function runs while tracing is on. Switching the mode swaps each
-compiled function's ``impl`` with the other variant (``_Func.other``); call sites read ``impl``
+compiled function's ``impl`` with the other variant (``Function.other``); call sites read ``impl``
 at each call, so already compiled callers reach the traced callees without recompiling.
 """
 
@@ -15,11 +15,13 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Iterator
+from typing import Callable, Iterable, Iterator
+from weakref import WeakKeyDictionary
 
 from specgen.diagnostics import Span
 
-from .ast import FuncDecl
+from .compile_base import Function
+from .interp import Interpreter
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +36,7 @@ class ReturnEvent:
     value: object
 
 
-def _switch(interp: Any) -> None:
+def _switch(interp: Interpreter) -> None:
     for f in list(interp.compiled.values()):
         f.impl, f.other = f.other, f.impl
 
@@ -57,14 +59,17 @@ class _Recorder:
             events.append(ReturnEvent(len(stack), name, site, span, value))
 
 
+_RECORDERS: WeakKeyDictionary[Interpreter, _Recorder] = WeakKeyDictionary()  # one per interpreter, for its life
+
+
 @contextmanager
-def tracing(interp: Any, events: list[ReturnEvent]) -> Iterator[None]:
+def tracing(interp: Interpreter, events: list[ReturnEvent]) -> Iterator[None]:
     """Within: every ASL function of ``interp`` runs its traced variant, appending to ``events``."""
     if interp.trace is not None:
         raise RuntimeError("return tracing is already on")
-    recorder = getattr(interp, "_return_recorder", None)
+    recorder = _RECORDERS.get(interp)
     if recorder is None:
-        recorder = interp._return_recorder = _Recorder(interp.stack)
+        recorder = _RECORDERS[interp] = _Recorder(interp.stack)
     _switch(interp)
     recorder.events = events
     interp.trace = recorder
@@ -77,21 +82,17 @@ def tracing(interp: Any, events: list[ReturnEvent]) -> Iterator[None]:
 
 
 @contextmanager
-def traced_calls(interp: Any, names: Iterable[str], events: list[ReturnEvent]) -> Iterator[None]:
+def traced_calls(interp: Interpreter, names: Iterable[str], events: list[ReturnEvent]) -> Iterator[None]:
     """Within: each call of a function named in ``names`` runs traced, ``events`` holding the last call's returns.
 
     Everything else runs as compiled, so a program re-run to explain a fault pays for tracing only
     inside the functions that decided it.
     """
-    armed: list[tuple[Any, Callable | None]] = []
+    armed: list[tuple[Function, Callable | None]] = []
     for name in dict.fromkeys(names):
-        decls, _ = interp._decls(name)  # noqa: SLF001 - a test's overlay, the tree, or generated ASL
-        for arity in sorted({len(d.params) for d in decls if isinstance(d, FuncDecl)}):
-            fn = interp._function(name, arity, None)  # noqa: SLF001 - the object compiled callers hold
-            if fn.impl is None and fn.decl is not None:
-                interp._compile_func(fn)  # noqa: SLF001 - plain first, so the mode switch knows it
+        for fn in interp.resolved(name):  # compiled plain first, so the mode switch knows it
             armed.append((fn, fn.impl))
-            fn.impl = _trigger(interp, fn, fn.impl, events)
+            fn.impl = _trigger(interp, fn, fn.impl, events)  # type: ignore[arg-type]
     try:
         yield
     finally:
@@ -99,7 +100,7 @@ def traced_calls(interp: Any, names: Iterable[str], events: list[ReturnEvent]) -
             fn.impl = impl
 
 
-def _trigger(interp: Any, fn: Any, plain: Callable, events: list[ReturnEvent]) -> Callable:
+def _trigger(interp: Interpreter, fn: Function, plain: Callable, events: list[ReturnEvent]) -> Callable:
     def traced(*args: object) -> object:
         if interp.trace is not None:  # a hook called inside another traced call: its ASL already records
             return plain(*args)
@@ -109,9 +110,9 @@ def _trigger(interp: Any, fn: Any, plain: Callable, events: list[ReturnEvent]) -
                 return plain(*args)
             impl = fn.impl  # the traced variant after the switch (None: not compiled traced yet)
             if impl is None:
-                interp._compile_func(fn)  # noqa: SLF001
+                interp.compile(fn)
                 impl = fn.impl
-            return impl(*args)
+            return impl(*args)  # type: ignore[misc]
     return traced
 
 

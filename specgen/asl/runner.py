@@ -4,8 +4,11 @@ A test passes when its ``main()`` returns 0 and no ``assert`` fails.
 Statuses: ``passed``, ``failed`` (an assert or ``as`` check failed, or main
 returned non-zero, or the test reached a function defined neither in the
 tree nor in specgen's generated ASL: reason ``missing-function:<name>``) and ``error`` (the interpreter could not run it: syntax, unknown
-name, unsupported construct, run-time error). Every non-passing result
-carries the file:line where it stopped and the ASL stack.
+name, unsupported construct, run-time error) and ``not-derivable`` (the run reached a name the
+ASL specgen generates from the catalogs refers to and the tree does not define, or a validation
+shard specgen derives nothing for from the tree's catalog row: the reason names the name, the
+generator and the rows; not a failure of the spec, see :mod:`specgen.asl.contract_check`). Every
+non-passing result carries the file:line where it stopped and the ASL stack.
 
 One interpreter per process runs every test it is given: the tree's
 functions are compiled once and global state is reset between tests.
@@ -34,28 +37,37 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Callable
-from xml.sax.saxutils import quoteattr
 
+from ..diagnostics import printable
 from ..loader import load_spec
+from ..workers import forked_worker
 from ..loader.tree import Spec
 from ..models.located import AvsTest
 from .catalog_modules import generated_modules
-from .errors import ASLError, MissingFunction, bounded_stack
+from .errors import ASLError, MissingFunction, NotDerivable, bounded_stack
 from .index import build_index, parse_cached
 from .interp import Interpreter
 from .profiles import get_profile
 from .session import interpreter_for
 from .values import show
 
-STATUSES = ("passed", "failed", "error")
+STATUSES = ("passed", "failed", "error", "not-derivable")
+
+
+def test_key(path: str, test_id: str) -> str:
+    """What names one test in a suite: its path, or ``<path>::<function>`` for a test function of a shard
+    (a tree of the layout before 0.58 holds several tests in one file)."""
+    return test_id if test_id.startswith(path + "::") else path
 
 
 @dataclass(frozen=True)
 class TestCase:
-    """One AVS test as the loader read it, and its path under the test root."""
+    """One AVS test as the loader read it, and its path under the test root; ``entry`` is the function it
+    runs: ``main`` for a file with a ``// PTO-TEST:`` header, a test function of a shard otherwise."""
 
     test: AvsTest
     rel: str  # the path relative to the configured test root (what selectors match)
+    entry: str = "main"
 
     @property
     def path(self) -> str:
@@ -64,7 +76,10 @@ class TestCase:
 
     @property
     def id(self) -> str:
-        """The header's id; empty when the header failed validation (the test still runs)."""
+        """The header's id (empty when the header failed validation: the test still runs); a shard's test
+        function is ``<path>::<function>``."""
+        if self.entry != "main":
+            return f"{self.test.path}::{self.entry}"
         return self.test.header.id if self.test.header is not None else ""
 
 
@@ -78,6 +93,9 @@ class TestResult:
     location: str = ""
     stack: list[str] = field(default_factory=list)
     reason: str = ""  # error kind, ``main-nonzero`` or ``missing-function:<missing name>``
+    # the CPU time the test took in its process: what sharding balances by (wall time on a shared CI runner
+    # is mostly the neighbours' load; measured at load 14, a shard's tests took 65 s of wall and 10 s of CPU)
+    cpu_seconds: float = 0.0
 
 
 @dataclass
@@ -88,8 +106,8 @@ class TestRunReport:
     profile: str
     jobs: int
     coverage: set[tuple[str, int, int]] | None = None  # statements/functions run, when measured
-    reads: dict[str, frozenset[str]] = field(default_factory=dict)  # test path -> the ASL definitions it read
-    hits: dict[str, "Hits"] = field(default_factory=dict)  # test path -> its own coverage (with coverage on)
+    reads: dict[str, frozenset[str]] = field(default_factory=dict)  # test_key -> the ASL definitions it read
+    hits: dict[str, "Hits"] = field(default_factory=dict)  # test_key -> its own coverage (with coverage on)
 
     def count(self, status: str) -> int:
         return sum(1 for r in self.results if r.status == status)
@@ -104,7 +122,8 @@ class TestRunReport:
 
     @property
     def ok(self) -> bool:
-        return bool(self.results) and all(r.status == "passed" for r in self.results)
+        """Every test passed or is not derivable on this tree (a finding of the check says why)."""
+        return bool(self.results) and all(r.status in ("passed", "not-derivable") for r in self.results)
 
     def to_json(self) -> dict:
         return {
@@ -125,12 +144,22 @@ class TestRunReport:
 def discover(spec: Spec) -> list[TestCase]:
     """The spec's tests with a ``// PTO-TEST:`` header on line 1 or 2, in path-component order.
 
-    A header that fails validation still makes a test (reported by ``validate``); a file
-    without one is not a test the runner runs.
+    A header that fails validation still makes a test (reported by ``validate``). A file without one
+    is a test only where the tree states a shard convention (``tests/README.md`` of an older layout:
+    "each function whose name starts with `Test` … is one test", ``Spec.test_functions``): each such
+    function of it is one test, run by its name; otherwise it is not a test the runner runs (the
+    loader's finding says so).
     """
     prefix = spec.config.test_root.rstrip("/") + "/"
-    tests = sorted((t for t in spec.tests if 1 <= t.span.line <= 2), key=lambda t: PurePosixPath(t.path).parts)
-    return [TestCase(t, t.path.removeprefix(prefix)) for t in tests]
+    conv = spec.test_functions
+    out: list[TestCase] = []
+    for t in sorted(spec.tests, key=lambda t: PurePosixPath(t.path).parts):
+        rel = t.path.removeprefix(prefix)
+        if 1 <= t.span.line <= 2:
+            out.append(TestCase(t, rel))
+        elif t.header is None and conv is not None:
+            out.extend(TestCase(t, f"{rel}::{name}", name) for name, _line in conv.functions(t.text))
+    return out
 
 
 def select(tests: list[TestCase], selectors: list[str]) -> list[TestCase]:
@@ -146,22 +175,25 @@ _BATCH = 16  # tests per batch sent to a worker (fewer when there are few tests)
 
 
 def _make_interpreter(spec: Spec, profile: str, max_steps: int | None = None,
-                      coverage: bool = False) -> Interpreter:
-    return _make_interpreter_from(spec, None, profile, max_steps, coverage)
+                      coverage: bool = False, max_value_bits: int | None = None) -> Interpreter:
+    return _make_interpreter_from(spec, None, profile, max_steps, coverage, max_value_bits)
 
 
 def _make_interpreter_from(spec: Spec, generated: list | None, profile: str, max_steps: int | None,
-                           coverage: bool) -> Interpreter:
-    interp = interpreter_for(spec, generated=generated, max_steps=max_steps or spec.config.max_steps)
+                           coverage: bool, max_value_bits: int | None = None) -> Interpreter:
+    interp = interpreter_for(spec, generated=generated, max_steps=max_steps or spec.config.max_steps,
+                             max_value_bits=max_value_bits or spec.config.max_value_bits)
     if coverage:
         interp.measure_coverage()
     get_profile(profile).install(interp)
     return interp
 
 
-def _init_worker(root: str, profile: str, max_steps: int | None = None, coverage: bool = False) -> None:
+def _init_worker(root: str, profile: str, max_steps: int | None = None, coverage: bool = False,
+                 max_value_bits: int | None = None) -> None:
     """A forked worker uses the loaded spec and generated ASL it inherited; a spawned one
     loads the spec itself (cheap from the record cache) and generates again."""
+    forked_worker()  # the parent's signal handlers (a server's) are not the worker's
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
     inherited = _WORKER.pop("prepared", None)
     if inherited is not None:
@@ -169,7 +201,7 @@ def _init_worker(root: str, profile: str, max_steps: int | None = None, coverage
     else:
         spec = load_spec(Path(root))
         generated = generated_modules(spec)
-    _WORKER["interp"] = _make_interpreter_from(spec, generated, profile, max_steps, coverage)
+    _WORKER["interp"] = _make_interpreter_from(spec, generated, profile, max_steps, coverage, max_value_bits)
     _WORKER["units"] = _source_paths(spec)
 
 
@@ -189,18 +221,23 @@ def _format_stack(exc: ASLError) -> list[str]:
 
 def run_one(interp: Interpreter, case: TestCase) -> TestResult:
     """Run one test on an interpreter (reset before use), parsing the text the loader read."""
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     interp.reset()
     status, message, location, stack, reason = "passed", "", "", [], ""
     try:
         module = parse_cached(case.test.text.encode("utf-8"), case.path)
         interp.load_module(module)
-        if not interp.has_function("main"):
-            raise ASLError("the test defines no main()", None, "runtime")
-        result = interp.call("main")
+        if not interp.has_function(case.entry):
+            raise ASLError(f"the test defines no {case.entry}()", None, "runtime")
+        result = interp.call(case.entry)
         if result != 0:
-            status, message = "failed", f"main() returned {show(result)}, expected 0"
+            status, message = "failed", f"{case.entry}() returned {show(result)}, expected 0"
             reason = "main-nonzero"
+            entry = next((d for d in module.decls if getattr(d, "name", None) == case.entry), None)
+            location = f"{case.path}:{entry.line}:{entry.col}" if entry is not None else f"{case.path}:1:1"
+    except NotDerivable as exc:
+        status, message, reason = "not-derivable", exc.reason, f"not-derivable:{exc.name}"
+        location, stack = str(exc.span), _format_stack(exc)
     except MissingFunction as exc:
         # a function nothing defines is the spec failing to run, not a skip
         status, message, reason = "failed", exc.message, f"missing-function:{exc.name}"
@@ -209,10 +246,11 @@ def run_one(interp: Interpreter, case: TestCase) -> TestResult:
         status = "failed" if exc.kind == "assert" else "error"
         message, reason = exc.message, exc.kind
         location, stack = str(exc.span), _format_stack(exc)
-    except RecursionError:
-        status, message, reason = "error", "Python recursion limit reached", "runtime"
+    except RecursionError:  # the parser and the statements locate it themselves; this is the last resort
+        status, message, reason = "error", "nested too deeply: Python recursion limit reached", "runtime"
+        location = f"{case.path}:1:1"
     return TestResult(case.id, case.path, status, time.perf_counter() - start, message,
-                      location, stack, reason)
+                      location, stack, reason, time.process_time() - cpu)
 
 
 Hits = dict[str, bytes]  # unit path -> the (line << 24 | col) of each statement run, as array('Q') bytes
@@ -257,20 +295,27 @@ def _run_batch(cases: list[TestCase]) -> list[tuple[TestResult, frozenset[str], 
 
 def run_tests(spec: Spec, selectors: list[str], jobs: int = 1,
               profile: str = "reference", max_steps: int | None = None,
-              coverage: bool = False, progress: Callable[[int, int], None] | None = None) -> TestRunReport:
+              coverage: bool = False, progress: Callable[[int, int], None] | None = None,
+              only: set[str] | None = None, max_value_bits: int | None = None) -> TestRunReport:
     """Run the selected AVS tests of ``spec``; see the module docstring for statuses.
 
-    ``max_steps`` overrides the tree's step budget per test; ``coverage``
+    ``max_steps`` overrides the tree's step budget per test, ``max_value_bits`` its value budget; ``coverage``
     records the statements run (merged over the workers) in the report;
-    ``progress(done, total)`` is told as results come in (the command line's progress).
+    ``progress(done, total)`` is told as results come in (the command line's progress);
+    ``only`` keeps the selected tests with these keys (:func:`test_key`; one shard, :mod:`specgen.asl.sharding`).
     """
-    return run_cases(spec, select(discover(spec), list(selectors)), jobs, profile, max_steps, coverage, progress)
+    cases = select(discover(spec), list(selectors))
+    if only is not None:
+        cases = [c for c in cases if test_key(c.path, c.id) in only]
+    return run_cases(spec, cases, jobs, profile, max_steps, coverage, progress, max_value_bits)
 
 
 def run_cases(spec: Spec, cases: list[TestCase], jobs: int = 1, profile: str = "reference",
               max_steps: int | None = None, coverage: bool = False,
-              progress: Callable[[int, int], None] | None = None) -> TestRunReport:
-    """Run ``cases`` (see :func:`run_tests`); the report also holds what each test read and ran."""
+              progress: Callable[[int, int], None] | None = None,
+              max_value_bits: int | None = None) -> TestRunReport:
+    """Run ``cases`` (see :func:`run_tests`); the report also holds what each test read and ran
+    (by :func:`test_key`)."""
     tell = progress or (lambda done, total: None)
     t0 = time.perf_counter()
     if not cases:
@@ -280,7 +325,7 @@ def run_cases(spec: Spec, cases: list[TestCase], jobs: int = 1, profile: str = "
     recorded: list[tuple[TestResult, frozenset[str], Hits]] = []
     if jobs == 1:
         sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
-        interp = _make_interpreter(spec, profile, max_steps, coverage)
+        interp = _make_interpreter(spec, profile, max_steps, coverage, max_value_bits)
         load = time.perf_counter() - t_load
         units = _source_paths(spec)
         for c in cases:
@@ -297,74 +342,70 @@ def run_cases(spec: Spec, cases: list[TestCase], jobs: int = 1, profile: str = "
         shards = [cases[i:i + size] for i in range(0, len(cases), size)]
         try:
             with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, mp_context=ctx,
-                                     initargs=(str(spec.root), profile, max_steps, coverage)) as pool:
+                                     initargs=(str(spec.root), profile, max_steps, coverage, max_value_bits)) as pool:
                 for batch in pool.map(_run_batch, shards):
                     recorded.extend(batch)
                     tell(len(recorded), len(cases))
         finally:
             _WORKER.pop("prepared", None)
-        recorded.sort(key=lambda r: r[0].path)
+        recorded.sort(key=lambda r: (r[0].path, r[0].id))
     hits: set[tuple[str, int, int]] | None = None
     if coverage:
         hits = set()
         for _r, _reads, h in recorded:
             hits |= unpack_hits(h)
     return TestRunReport([r for r, _, _ in recorded], time.perf_counter() - t0, load, profile, jobs, hits,
-                         {r.path: reads for r, reads, _ in recorded}, {r.path: h for r, _, h in recorded})
+                         {test_key(r.path, r.id): reads for r, reads, _ in recorded},
+                         {test_key(r.path, r.id): h for r, _, h in recorded})
 
 
 # ------------------------------------------------------------ reporting
+_EXCERPT = 160  # characters of the source line shown under a failure
+
+
 def _source_line(texts: dict[str, str], location: str) -> str:
+    """The source line of ``path:line:col``, cut to a window around the column when it is long."""
     try:
-        path, line, _col = location.rsplit(":", 2)
-        return texts[path].splitlines()[int(line) - 1].strip()
+        path, line, col = location.rsplit(":", 2)
+        text = texts[path].splitlines()[int(line) - 1]
     except (KeyError, ValueError, IndexError):
         return ""
+    if len(text) <= _EXCERPT:
+        return text.strip()
+    start = max(0, min(int(col) - 1 - _EXCERPT // 2, len(text) - _EXCERPT))
+    return ("…" if start else "") + text[start:start + _EXCERPT] + ("…" if start + _EXCERPT < len(text) else "")
 
 
-def format_text(report: TestRunReport, spec: Spec) -> str:
+def format_text(report: TestRunReport, spec: Spec | None) -> str:
+    """Every test that did not pass (where, the spec's line when ``spec`` is given, the ASL stack), then
+    the counts; the JUnit report is written by :mod:`specgen.report.junit` (see ``specgen test``)."""
     out = []
-    texts = {u.path: u.text for u in spec.units} | {t.path: t.text for t in spec.tests}
+    texts = ({u.path: u.text for u in spec.units} | {t.path: t.text for t in spec.tests}) if spec is not None else {}
+    underivable: dict[str, list[TestResult]] = {}
     for r in report.results:
+        if r.status == "not-derivable":  # one cause, one paragraph: the reason, then its tests
+            underivable.setdefault(r.message, []).append(r)
+            continue
         if r.status == "passed":
             continue
-        out.append(f"{r.status.upper()}: {r.path} ({r.id})")
-        out.append(f"  {r.location}: {r.message}")
+        out.append(printable(f"{r.status.upper()}: {r.path} ({r.id})"))  # spec text: one line each
+        out.append(printable(f"  {r.location}: {r.message}"))
         src = _source_line(texts, r.location) if r.location else ""
         if src:
-            out.append(f"    | {src}")
+            out.append(printable(f"    | {src}"))
         for frame in r.stack:
-            out.append(f"    in {frame}")
+            out.append(printable(f"    in {frame}"))
+    for why, results in underivable.items():
+        out.append(printable(f"NOT DERIVABLE: {len(results)} test(s): {why}"))
+        out.extend(printable(f"  {r.path} ({r.id}) at {r.location}") for r in results[:5])
+        if len(results) > 5:
+            out.append(f"  … and {len(results) - 5} more")
     c = report.counts
+    nd = f", {c['not-derivable']} not derivable" if c["not-derivable"] else ""
     out.append(
-        f"{c['passed']} passed, {c['failed']} failed, {c['error']} error "
+        f"{c['passed']} passed, {c['failed']} failed, {c['error']} error{nd} "
         f"in {report.total_seconds:.2f} s "
         f"(load {report.load_seconds:.2f} s, median {report.median_seconds * 1000:.1f} ms/test, "
         f"profile {report.profile}, jobs {report.jobs})"
     )
     return "\n".join(out) + "\n"
-
-
-def format_junit(report: TestRunReport) -> str:
-    c = report.counts
-    lines = [
-        '<?xml version="1.0" encoding="UTF-8"?>',
-        f'<testsuite name="specgen-asl" tests="{len(report.results)}" failures="{c["failed"]}" '
-        f'errors="{c["error"]}" skipped="0" time="{report.total_seconds:.3f}">',
-    ]
-    for r in report.results:
-        name = quoteattr(r.id or r.path)
-        lines.append(f'  <testcase classname={quoteattr(r.path)} name={name} time="{r.seconds:.4f}">')
-        detail = "\n".join([r.location, *r.stack])
-        if r.status == "failed":
-            kind = quoteattr(r.reason or "assert")
-            lines.append(f'    <failure message={quoteattr(r.message)} type={kind}>{_xml(detail)}</failure>')
-        elif r.status == "error":
-            lines.append(f'    <error message={quoteattr(r.message)} type={quoteattr(r.reason)}>{_xml(detail)}</error>')
-        lines.append("  </testcase>")
-    lines.append("</testsuite>")
-    return "\n".join(lines) + "\n"
-
-
-def _xml(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

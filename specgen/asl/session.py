@@ -12,6 +12,7 @@ from typing import Any, Iterable
 from ..loader.tree import Spec
 from .ast import Module
 from .catalog_modules import generated_modules
+from .contract_check import absence_resolver
 from .index import build_index
 from .interp import Interpreter
 
@@ -26,7 +27,10 @@ def interpreter_for(spec: Spec, *, generated: Iterable[Module] | None = None, **
     if generated is None:
         generated = generated_modules(spec)
     kw.setdefault("max_steps", spec.config.max_steps)
-    return Interpreter(build_index(spec), generated=generated, **kw)
+    kw.setdefault("max_value_bits", spec.config.max_value_bits)
+    interp = Interpreter(build_index(spec), generated=generated, **kw)
+    interp.absence_reason = absence_resolver(spec)  # a name the generated ASL needs and the tree lacks
+    return interp
 
 
 __all__ = ["interpreter_for"]

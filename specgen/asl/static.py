@@ -28,19 +28,20 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
+from typing import Iterable, Iterator
 
 from ..cache import cache_dir, read_pickle, write_pickle
 from ..catalog_asl.sources import SHARD_PREFIXES, generated_sources
 from ..diagnostics import Finding, Severity
 from ..graph import Derived, SpecGraph
 from ..loader.tree import Spec
-from .ast import Decl, FuncDecl, GlobalDecl, Module, Node, TypeDecl
+from .ast import Decl, FuncDecl, GlobalDecl, Node
 from .catalog_modules import generation_findings
 from .compile_stmt import collect_locals
 from .errors import ASLError
+from .contract_check import contract_findings, shard_calls
 from .generated_names import looks_like_member
-from .headers import Header, scan_headers
+from .headers import Header, scan_sources
 from .index import SpecIndex, build_index, parse_cached
 from .static_types import return_kinds, type_mismatches
 from .stdlib import BUILTINS
@@ -69,7 +70,7 @@ def _version() -> str:
         here = Path(__file__).parent
         derived = here.parent / "catalog_asl"
         for p in sorted([here / "static.py", here / "static_types.py", here / "catalog_modules.py", here / "headers.py",
-                         *derived.glob("*.py")]):
+                         here / "contract_check.py", here.parent / "speccontract.py", *derived.glob("*.py")]):
             h.update(p.read_bytes())
         _VERSION = h.hexdigest()[:16]
     return _VERSION
@@ -83,47 +84,23 @@ def _cache_key(spec: Spec, index: SpecIndex) -> str:
     prefix = f"{spec.config.json_root}/catalog/"
     for path in sorted(p for p in spec.artifacts if p.startswith(prefix)):
         h.update(f"\0{path}\0{spec.artifacts[path].sha256}".encode())
+    for name, paths in sorted(shard_calls(spec).items()):  # the shards the tests call (spec-contract)
+        h.update(f"\0{name}\0{len(paths)}\0{paths[0]}".encode())
     return h.hexdigest()
 
 
-def headers_of(module: Module) -> list[Header]:
-    """A parsed module's declarations as :class:`Header` s (what the header scan gives without parsing)."""
-    out: list[Header] = []
-    for decl in module.decls:
-        if isinstance(decl, FuncDecl):
-            out.append(Header("func", decl.name, len(decl.params), decl.ret is not None))
-        elif isinstance(decl, TypeDecl) and decl.form == "enum":
-            out.append(Header("enum", decl.name, members=tuple(decl.payload)))  # type: ignore[arg-type]
-        elif isinstance(decl, TypeDecl):
-            out.append(Header("type", decl.name))
-        elif isinstance(decl, GlobalDecl):
-            out.append(Header("global", decl.name))
-    return out
-
-
-def generated_headers(spec: Spec, index: SpecIndex | None = None) -> list[Header]:
+def generated_headers(spec: Spec, index: SpecIndex | None = None,
+                      base: list[tuple[str, str]] | None = None) -> list[Header]:
     """What the ASL generated from ``spec``'s catalogs declares: scanned, or parsed where the scan declines.
 
     Given the ``index`` of the units to judge, the validation shards (most of the generated
     text, and of its cost on a cold check) are generated only when a lookup of those units
     could see one of their names (:func:`shards_matter`); their absence changes no finding.
+    ``base``: the generated sources without shards, when the caller has them already.
     """
-    out = _scan_sources(generated_sources(spec, shards=False))
+    out = scan_sources(base if base is not None else generated_sources(spec, shards=False))
     if index is None or shards_matter(index, out):
-        out = _scan_sources(generated_sources(spec))
-    return out
-
-
-def _scan_sources(sources: list[tuple[str, str]]) -> list[Header]:
-    out: list[Header] = []
-    for text, path in sources:
-        scanned = scan_headers(text)
-        if scanned is None:
-            try:
-                scanned = headers_of(parse_cached(text.encode("utf-8"), path))
-            except ASLError:  # declares nothing; generation_findings or the run that needs it says why
-                scanned = []
-        out.extend(scanned)
+        out = scan_sources(generated_sources(spec))
     return out
 
 
@@ -296,40 +273,75 @@ def static_findings(index: SpecIndex, known: Known) -> list[Finding]:
     return out
 
 
-def asl_findings(spec: Spec) -> list[Finding]:
+def asl_findings(spec: Spec, index: SpecIndex | None = None) -> list[Finding]:
     """Every ASL finding of ``spec``: syntax errors, then unknown names, arities and result types.
 
     Cached by the content of every unit (and this module): a warm ``validate`` reads
-    one pickle instead of walking hundreds of parsed units.
+    one pickle instead of walking hundreds of parsed units. ``index`` is ``spec``'s ASL
+    index when the caller holds it.
     """
-    index = build_index(spec)
+    index = index if index is not None else build_index(spec)
     path = cache_dir("asl") / f"static-{_cache_key(spec, index)}.pickle"
     out = read_pickle(path, list)
     if out is None:
-        out = (syntax_findings(index) + static_findings(index, known_names(index, generated_headers(spec, index)))
-               + generation_findings(spec))
+        base = generated_sources(spec, shards=False)
+        headers = generated_headers(spec, index, base)
+        out = (syntax_findings(index) + static_findings(index, known_names(index, headers))
+               + generation_findings(spec) + contract_findings(spec, index, base, headers))
         write_pickle(path, out)
     # a line the loader already diagnosed (an NDF body line that is not a comment) is one cause
     told = {(f.path, f.line) for f in spec.findings if f.severity is Severity.ERROR}
     return [f for f in out if f.rule != "asl-syntax" or (f.path, f.line) not in told]
 
 
+def _graph_index(graph: SpecGraph) -> SpecIndex:
+    return build_index(graph.spec)
+
+
+ASL_INDEX: Derived[SpecIndex] = Derived(_graph_index)
+"""The ASL index of a graph's spec, read once per graph: the findings and what drops their consequences."""
+
+
+def test_syntax_findings(spec: Spec) -> list[Finding]:
+    """One ``asl-syntax`` finding per AVS test that does not parse, at the offending token, and the
+    ``asl-type`` mismatches a reader can see in the tests that do (``validate``).
+
+    A test is parsed as ``specgen test`` parses it (through the same on-disk module cache), and the
+    findings of one set of test contents are kept as one pickle, so only a cold run pays for parsing.
+    ``check`` leaves tests to ``specgen test``, which fails a test that does not parse.
+    """
+    h = hashlib.sha256(_version().encode())
+    for t in spec.tests:
+        h.update(f"{t.path}\0{t.sha256}\n".encode())
+    index = build_index(spec)
+    h.update(_cache_key(spec, index).encode())  # the result types of the spec's functions count too
+    path = cache_dir("asl") / f"test-syntax-{h.hexdigest()}.pickle"
+    out = read_pickle(path, list)
+    if out is None:
+        out = []
+        broken = {e[0] for e in index.parse_errors}
+        spec_decls = [d for fi, unit in enumerate(index.units) if unit.path not in broken
+                      for d in index.module(fi).decls if isinstance(d, FuncDecl)]
+        for t in spec.tests:
+            try:
+                module = parse_cached(t.text.encode("utf-8"), t.path)
+            except ASLError as e:
+                out.append(Finding("asl-syntax", Severity.ERROR, t.path, e.span.line, e.message, col=e.span.col))
+                continue
+            own = [d for d in module.decls if isinstance(d, FuncDecl)]
+            returns = return_kinds([*spec_decls, *own])
+            out.extend(Finding("asl-type", Severity.ERROR, t.path, node.line, message, subject=d.name, col=node.col)
+                       for d in own for node, message in type_mismatches(d, returns))
+        write_pickle(path, out)
+    return out
+
+
 def _graph_findings(graph: SpecGraph) -> list[Finding]:
-    return asl_findings(graph.spec)
+    return asl_findings(graph.spec, ASL_INDEX(graph))
 
 
 ASL_FINDINGS: Derived[list[Finding]] = Derived(_graph_findings)
 """The ASL findings of a graph's spec, computed once per graph for every ``asl-*`` rule."""
-
-
-def findings_of(rule_id: str) -> Callable[[SpecGraph], list[Finding]]:
-    """A check rule's function: the graph's ASL findings of one kind (one computation for all)."""
-
-    def check(graph: SpecGraph) -> list[Finding]:
-        return [f for f in ASL_FINDINGS(graph) if f.rule == rule_id]
-
-    check.__name__ = rule_id.replace("-", "_")
-    return check
 
 
 def drop_consequences(graph: SpecGraph, findings: list[Finding]) -> list[Finding]:
@@ -342,7 +354,7 @@ def drop_consequences(graph: SpecGraph, findings: list[Finding]) -> list[Finding
     causes = [f for f in findings if f.rule.startswith("asl-")]
     if not causes:
         return findings
-    index = build_index(graph.spec)
+    index = ASL_INDEX(graph)  # the index the findings were made from, not a second read of its cache
     places = tuple(place for f in causes if f.rule != "asl-syntax"
                    for place in (f"{f.path}:{f.line}:{f.col}", f"'{f.subject}'"))
     if any(f.rule == "asl-type" for f in causes):  # a value of the wrong type fails later, where it is used
@@ -358,5 +370,5 @@ def is_consequence(finding: Finding, index: SpecIndex, places: tuple[str, ...] =
     return any(place in finding.message for place in places) or index.mentions_broken_unit(finding.message)
 
 
-__all__ = ["ASL_FINDINGS", "Known", "asl_findings", "drop_consequences", "findings_of", "is_consequence",
-           "known_names", "static_findings", "syntax_findings"]
+__all__ = ["ASL_FINDINGS", "ASL_INDEX", "Known", "asl_findings", "drop_consequences", "is_consequence",
+           "known_names", "static_findings", "syntax_findings", "test_syntax_findings"]

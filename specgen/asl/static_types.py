@@ -13,7 +13,10 @@ the two real releases produce no finding (tests/test_asl_errors.py checks that).
 Checked: a ``return`` against the declared result type, a declaration's initial value against
 its declared type, an assignment to a local against the local's type, ``if``/``elsif``/
 ``while``/``repeat``/``assert`` conditions and ``&&``/``||``/``!`` operands (boolean), and
-``==``/``!=`` between values of two different known kinds.
+``==``/``!=`` between values of two different known kinds. A bitvector's width counts where both
+sides spell it as a literal (``bits(8)``, ``'0101'``, the built-in ``Zeros{16}``, a concatenation
+of those): ``var x : bits(8) = Zeros{16};`` is found here; widths known only at run time are the
+interpreter's (:mod:`specgen.asl.widths`).
 """
 
 from __future__ import annotations
@@ -31,7 +34,30 @@ _A = {"boolean": "a boolean", "integer": "an integer", "bits": "a bits", "real":
 
 
 def type_kind(ty: Node | None) -> str | None:
-    return _TYPE_KIND.get(ty.kind) if ty is not None else None
+    """A declared type's kind; ``bits(N)`` keeps its width when it is a literal (``bits(8)``)."""
+    if ty is None:
+        return None
+    if ty.kind == "t_bits":
+        return _width_kind(ty.args[0])
+    return _TYPE_KIND.get(ty.kind)
+
+
+def _width_kind(width: Node | None) -> str:
+    if width is not None and width.kind == "e_lit" and type(width.args[0]) is int and width.args[0] >= 0:
+        return f"bits({width.args[0]})"
+    return "bits"
+
+
+def compatible(a: str, b: str) -> bool:
+    """Two kinds that may be the same type: equal, or bitvectors one of whose widths is unknown."""
+    return a == b or (a.startswith("bits") and b.startswith("bits") and "bits" in (a, b))
+
+
+def _a(kind: str) -> str:
+    return f"a {kind}" if kind.startswith("bits(") else _A[kind]
+
+
+_WIDTH_CALLS = frozenset(("Zeros", "Ones", "ZeroExtend", "SignExtend"))  # {N} is the result's width
 
 
 def return_kinds(decls: Iterable[FuncDecl]) -> dict[tuple[str, int], str | None]:
@@ -60,7 +86,7 @@ class _Checker:
             return ("boolean" if isinstance(v, bool) else "integer" if isinstance(v, int)
                     else "real" if isinstance(v, Fraction) else "string" if isinstance(v, str) else None)
         if k == "e_bitlit":
-            return "bits"
+            return f"bits({e.args[1]})"
         if k == "e_var":
             return env.get(e.args[0])
         if k == "e_bin":
@@ -69,14 +95,24 @@ class _Checker:
                 return "boolean"
             if op in _INTEGER_OPS and self.kind(e.args[1], env) == self.kind(e.args[2], env) == "integer":
                 return "integer"
+            if op == "++":
+                a, b = self.kind(e.args[1], env), self.kind(e.args[2], env)
+                if a and b and a.startswith("bits(") and b.startswith("bits("):
+                    return f"bits({int(a[5:-1]) + int(b[5:-1])})"
             return None
         if k == "e_un":
             if e.args[0] == "!":
                 return "boolean"
             return "integer" if e.args[0] == "-" and self.kind(e.args[1], env) == "integer" else None
+        if k == "e_call" and e.args[0] in _WIDTH_CALLS and len(e.args[1]) == 1 and self.defines(e.args[0]) is False:
+            return _width_kind(e.args[1][0])  # the built-in Zeros{8}: a bits(8)
         if k == "e_call" and not e.args[1]:  # a call with explicit type parameters may be generic
             return self.returns.get((e.args[0], len(e.args[2])))
         return None
+
+    def defines(self, name: str) -> bool:
+        """Whether the spec defines a function ``name`` itself (then it is not the built-in)."""
+        return any(key[0] == name for key in self.returns)
 
     # -- expressions ---------------------------------------------------------------
     def expr(self, e: object, env: dict[str, str | None]) -> None:
@@ -96,8 +132,8 @@ class _Checker:
                         self.boolean(side, env, f"an operand of '{op}'")
                 elif op in ("==", "!="):
                     a, b = self.kind(left, env), self.kind(right, env)
-                    if a and b and a != b:
-                        self.found.append((cur, f"'{op}' compares {_A[a]} value with {_A[b]} value"))
+                    if a and b and not compatible(a, b):
+                        self.found.append((cur, f"'{op}' compares {_a(a)} value with {_a(b)} value"))
             elif cur.kind == "e_un" and cur.args[0] == "!":
                 self.boolean(cur.args[1], env, "the operand of '!'")
             elif cur.kind == "e_if":
@@ -108,7 +144,7 @@ class _Checker:
     def boolean(self, e: Node | None, env: dict[str, str | None], what: str) -> None:
         k = self.kind(e, env)
         if k is not None and k != "boolean" and e is not None:
-            self.found.append((e, f"{what} is {_A[k]} value, not a boolean"))
+            self.found.append((e, f"{what} is {_a(k)} value, not a boolean"))
 
     # -- statements ----------------------------------------------------------------
     def block(self, stmts: Iterable[Node] | None, env: dict[str, str | None]) -> None:
@@ -121,8 +157,8 @@ class _Checker:
             _kind, name, ty, init = a
             declared, given = type_kind(ty), self.kind(init, env)
             self.expr(init, env)
-            if declared and given and declared != given:
-                self.found.append((init, f"'{name}' is declared {declared} but given {_A[given]} value"))
+            if declared and given and not compatible(declared, given):
+                self.found.append((init, f"'{name}' is declared {declared} but given {_a(given)} value"))
             env[name] = declared if ty is not None else given
         elif k == "s_decl_tuple":
             self.expr(a[2], env)
@@ -133,13 +169,13 @@ class _Checker:
             self.expr(rhs, env)
             if lhs.kind == "l_var":
                 want, given = env.get(lhs.args[0]), self.kind(rhs, env)
-                if want and given and want != given:
-                    self.found.append((rhs, f"'{lhs.args[0]}' is {want} but is assigned {_A[given]} value"))
+                if want and given and not compatible(want, given):
+                    self.found.append((rhs, f"'{lhs.args[0]}' is {want} but is assigned {_a(given)} value"))
         elif k == "s_return":
             self.expr(a[0], env)
             given = self.kind(a[0], env)
-            if self.ret and given and given != self.ret:
-                self.found.append((a[0], f"'{self.decl.name}' returns {self.ret} but this returns {_A[given]} value"))
+            if self.ret and given and not compatible(given, self.ret):
+                self.found.append((a[0], f"'{self.decl.name}' returns {self.ret} but this returns {_a(given)} value"))
         elif k == "s_if":
             for cond, body in a[0]:
                 self.expr(cond, env)

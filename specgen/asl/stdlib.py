@@ -13,6 +13,8 @@ import math
 from fractions import Fraction
 from typing import Callable
 
+from .budget import FREE_BITS, produce, touch
+from .ops import touched
 from .values import Bits
 
 
@@ -20,27 +22,38 @@ class BuiltinError(Exception):
     """A built-in was called with arguments it cannot accept."""
 
 
-def _width(params: tuple, args: tuple, pos: int) -> int:
+def _width(params: tuple, args: tuple, pos: int, name: str = "") -> int:
+    """The width argument (``{N}`` or the older trailing ``N``): a non-negative integer within the value budget."""
     if params:
-        return params[0]
-    if len(args) > pos:
-        return args[pos]
-    raise BuiltinError("missing width argument")
+        n = params[0]
+    elif len(args) > pos:
+        n = args[pos]
+    else:
+        raise BuiltinError("missing width argument")
+    if type(n) is not int:
+        raise BuiltinError(f"{name} width must be an integer, not {type(n).__name__}")
+    if n < 0:
+        raise BuiltinError(f"{name}{{{n}}}: a bitvector width cannot be negative")
+    if n > FREE_BITS:
+        produce(n, f"{name}{{N}}")
+    return n
 
 
 def _bits_arg(x: object, name: str) -> Bits:
     if type(x) is not Bits:
         raise BuiltinError(f"{name} expects a bitvector, got {type(x).__name__}")
+    if x.n > FREE_BITS:  # reading (and remaking) a big value costs its size (budget.py)
+        touch(x.n)
     return x
 
 
 def b_zeros(params, args):
-    n = _width(params, args, 0)
+    n = _width(params, args, 0, "Zeros")
     return Bits(0, n)
 
 
 def b_ones(params, args):
-    n = _width(params, args, 0)
+    n = _width(params, args, 0, "Ones")
     return Bits((1 << n) - 1, n)
 
 
@@ -64,7 +77,7 @@ def b_sint(params, args):
 
 def b_zero_extend(params, args):
     x = _bits_arg(args[0], "ZeroExtend")
-    n = _width(params, args, 1)
+    n = _width(params, args, 1, "ZeroExtend")
     if n < x.n:
         raise BuiltinError(f"ZeroExtend to {n} bits of a bits({x.n}) value")
     return Bits(x.v, n)
@@ -72,7 +85,7 @@ def b_zero_extend(params, args):
 
 def b_sign_extend(params, args):
     x = _bits_arg(args[0], "SignExtend")
-    n = _width(params, args, 1)
+    n = _width(params, args, 1, "SignExtend")
     if n < x.n:
         raise BuiltinError(f"SignExtend to {n} bits of a bits({x.n}) value")
     v = x.v
@@ -86,6 +99,8 @@ def b_lsl(params, args):
     s = args[1]
     if s < 0:
         raise BuiltinError("LSL by a negative amount")
+    if s >= x.n:  # every bit shifted out: no need to make x.v << s first
+        return Bits(0, x.n)
     return Bits((x.v << s) & ((1 << x.n) - 1), x.n)
 
 
@@ -130,12 +145,31 @@ def b_len(params, args):
 
 
 def b_replicate(params, args):
+    """``Replicate(x, N)`` (N copies) or ``Replicate{W}(x)`` (W bits): linear in the result, budgeted first."""
     x = _bits_arg(args[0], "Replicate")
-    count = args[1] if len(args) > 1 else params[0] // x.n
-    v = 0
-    for _ in range(count):
-        v = (v << x.n) | x.v
-    return Bits(v, x.n * count)
+    if len(args) > 1:
+        count = args[1]
+    elif x.n:
+        if params[0] % x.n:
+            raise BuiltinError(f"Replicate{{{params[0]}}} of a bits({x.n}) value: {params[0]} is not a multiple of {x.n}")
+        count = params[0] // x.n
+    else:
+        count = 0
+    if type(count) is not int or count < 0:
+        raise BuiltinError(f"Replicate count must be a non-negative integer, not {count!r}")
+    n = x.n * count
+    if n > FREE_BITS:
+        produce(n, f"Replicate of {count:,} copies of a bits({x.n})")
+    # doubling: log2(count) shifts of a growing piece, not `count` shifts of the whole result
+    v, piece, width, k = 0, x.v, x.n, count
+    while k:
+        if k & 1:
+            v = (v << width) | piece
+        k >>= 1
+        if k:
+            piece = (piece << width) | piece
+            width *= 2
+    return Bits(v, n)
 
 
 def b_real(params, args):
@@ -201,6 +235,7 @@ def b_is_pow2(params, args):
 
 def b_align(params, args):
     x, a = args[0], args[1]
+    touched(x)
     if type(x) is Bits:
         return Bits((x.v // a) * a, x.n)
     return (x // a) * a
@@ -232,6 +267,10 @@ def b_sqrt_rounded(params, args):
     bits = args[1] if len(args) > 1 else 64
     if value < 0:
         raise BuiltinError("SqrtRounded of a negative value")
+    if type(bits) is not int or bits < 0:
+        raise BuiltinError(f"SqrtRounded to {bits!r} fraction bits")
+    if 2 * bits > FREE_BITS:
+        produce(2 * bits, "SqrtRounded's scale")
     scale = 1 << bits
     scaled = value * scale * scale
     root = math.isqrt(math.floor(scaled))

@@ -26,7 +26,7 @@ inserted line is a change, and an NDF comment edited in place is not.
 from __future__ import annotations
 
 import itertools
-from typing import Iterable
+from typing import Callable, Iterable
 
 from .ast import Decl, FuncDecl, Module, TypeDecl, decl_digest
 from .index import SpecIndex
@@ -154,4 +154,14 @@ class Definitions:
         return frozenset(out)
 
 
-__all__ = ["Definitions", "Trail"]
+def noting(trail: Trail, name: str, hook: Callable) -> Callable:
+    """``hook`` that notes ``name`` in the trail: a run through a hook read the definition it stands in for."""
+    current = trail.current
+
+    def noted(*args: object) -> object:
+        current[0].add(name)
+        return hook(*args)
+    return noted
+
+
+__all__ = ["Definitions", "Trail", "noting"]

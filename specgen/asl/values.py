@@ -24,6 +24,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from .budget import FREE_BITS, touch
+
 
 class Bits:
     """An ASL bitvector: ``v`` is the unsigned value, ``n`` the width."""
@@ -35,12 +37,16 @@ class Bits:
         self.n = n
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is Bits and other.v == self.v and other.n == self.n
+        if self.n > FREE_BITS:  # comparing a big value reads all of it: its size costs steps
+            touch(self.n)
+        return type(other) is Bits and other.n == self.n and other.v == self.v
 
     def __ne__(self, other: object) -> bool:
         return not self.__eq__(other)
 
     def __hash__(self) -> int:
+        if self.n > FREE_BITS:  # a ``case`` on a big value hashes all of it: its size costs steps
+            touch(self.n)
         return hash((self.v, self.n))
 
     def __repr__(self) -> str:
@@ -86,10 +92,17 @@ def to_python(value: object) -> object:
     return value
 
 
+_SHOWN = 10**30  # larger integers are shown by their size: a message stays a line
+
+
 def show(value: object) -> str:
     """A short human spelling used in messages."""
     if type(value) is Bits:
+        if value.n > 128:
+            return f"0x{value.v >> (value.n - 64):016x}… (bits({value.n}))"
         return f"0x{value.v:x} (bits({value.n}))"
+    if type(value) is int and not -_SHOWN < value < _SHOWN:
+        return f"an integer of {value.bit_length():,} bits"
     if type(value) is bool:
         return "TRUE" if value else "FALSE"
     if isinstance(value, Fraction):

@@ -11,7 +11,7 @@ Parsing and validating a record costs far more than reading and hashing its
 file, so the loader keys each file's scan result (records and findings) by the
 file's SHA-256 and reuses it while the hash matches: an unchanged file then
 costs one read and one hash. The pack lives in ``$SPECGEN_CACHE_DIR/loader``
-or ``~/.cache/specgen/loader`` and never inside the spec root (a corpus may be
+or the user cache directory (:func:`cache_base`) and never inside the spec root (a corpus may be
 read-only, and a cache is not part of a spec).
 
 Safety: the pack is one pickle with a SHA-256 of its payload in the header,
@@ -41,9 +41,14 @@ _PACKAGE = Path(__file__).resolve().parent.parent  # specgen/
 
 
 def cache_base() -> Path:
-    """``$SPECGEN_CACHE_DIR`` or ``~/.cache/specgen`` (the directory the asl and examples caches share)."""
+    """``$SPECGEN_CACHE_DIR``, else the platform's user cache directory for specgen (the directory the asl
+    and examples caches share): ``$XDG_CACHE_HOME/specgen`` or ``~/.cache/specgen`` on Linux,
+    ``~/Library/Caches/specgen`` on macOS, ``%LOCALAPPDATA%\\specgen\\Cache`` on Windows."""
     env = os.environ.get("SPECGEN_CACHE_DIR")
-    return Path(env) if env else Path.home() / ".cache" / "specgen"
+    if env:
+        return Path(env)
+    from platformdirs import user_cache_dir
+    return Path(user_cache_dir("specgen", appauthor=False))
 
 
 def cache_enabled() -> bool:
@@ -60,6 +65,29 @@ def cache_dir(name: str) -> Path:
         fallback = Path(tempfile.gettempdir()) / "specgen-cache" / name
         fallback.mkdir(parents=True, exist_ok=True)
         return fallback
+
+
+_PACKAGE_DIGEST: list[str] = []
+
+
+def package_digest() -> str:
+    """Digest of specgen's version and every source file of the package, read once per process.
+
+    A stored result of specgen's own computation (a test's verdict, a coverage measurement) is
+    valid only for the code that computed it; ``__version__`` alone does not move between commits.
+    """
+    if not _PACKAGE_DIGEST:
+        from .. import __version__
+        h = hashlib.sha256(f"specgen {__version__}\0{sys.version}\n".encode())
+        for dirpath, dirnames, filenames in os.walk(_PACKAGE):
+            dirnames[:] = sorted(d for d in dirnames if d not in ("__pycache__", "sample"))
+            for name in sorted(filenames):
+                if name.endswith(".py"):
+                    p = os.path.join(dirpath, name)
+                    with open(p, "rb") as fh:
+                        h.update(b"\0" + os.path.relpath(p, _PACKAGE).encode() + b"\0" + fh.read())
+        _PACKAGE_DIGEST.append(h.hexdigest())
+    return _PACKAGE_DIGEST[0]
 
 
 def content_key(entries: list[tuple[str, str]]) -> str:

@@ -108,7 +108,7 @@ class Inputs:
 
 
 @dataclass(slots=True)
-class Entry:
+class StoredResult:
     """One derived result and what it was computed from."""
 
     value: Any
@@ -166,7 +166,7 @@ class Store:
     def __init__(self, family: str, root: Path | str, version: str, *, persist: bool = True) -> None:
         self.family = family
         self.version = version
-        self.entries: dict[str, Entry] = {}
+        self.entries: dict[str, StoredResult] = {}
         self._mine: set[str] = set()  # keys this process computed or dropped: they win over the disk's
         self._dropped: set[str] = set()
         self._inputs: Inputs | None = None  # the revision the entries were last advanced to
@@ -180,7 +180,7 @@ class Store:
             self.entries = self._read()
 
     # -- validity ------------------------------------------------------------------------
-    def valid(self, key: str, inputs: Inputs) -> Entry | None:
+    def valid(self, key: str, inputs: Inputs) -> StoredResult | None:
         """The stored entry for ``key`` when nothing it read has changed in ``inputs``, else None."""
         e = self.entries.get(key)
         if e is None:
@@ -227,11 +227,11 @@ class Store:
         self.put(key, value, reads, inputs)
         return value
 
-    def put(self, key: str, value: Any, reads: Reads, inputs: Inputs) -> Entry:
+    def put(self, key: str, value: Any, reads: Reads, inputs: Inputs) -> StoredResult:
         """Record ``value`` as computed from ``reads`` in ``inputs`` (the value digest kept when equal)."""
         digest = value_digest(value)
         keys = frozenset(reads.keys)
-        e = Entry(value, digest, keys, stamp_of(keys, inputs), tuple(sorted(reads.values.items())),
+        e = StoredResult(value, digest, keys, stamp_of(keys, inputs), tuple(sorted(reads.values.items())),
                   inputs.revision)
         self.entries[key] = e
         if self._keys is not None:
@@ -256,7 +256,7 @@ class Store:
     def _head(self) -> bytes:
         return MAGIC + self.family.encode() + b" " + self.version.encode() + b"\n"
 
-    def _read(self) -> dict[str, Entry]:
+    def _read(self) -> dict[str, StoredResult]:
         assert self.path is not None
         try:
             blob = self.path.read_bytes()
@@ -274,7 +274,7 @@ class Store:
             return {}
         if not isinstance(table, dict):
             return {}
-        out = {k: e for k, e in table.items() if isinstance(k, str) and isinstance(e, Entry)}
+        out = {k: e for k, e in table.items() if isinstance(k, str) and isinstance(e, StoredResult)}
         for e in out.values():
             e._verified = 0  # revisions are this process's: an entry read from disk is verified by its stamp
         return out
@@ -343,4 +343,4 @@ def layer_for(root: Path | str) -> Layer:
         layer = _LAYERS[key] = Layer(key)
     return layer
 
-__all__ = ["Entry", "Inputs", "Layer", "Reads", "Store", "code_digest", "layer_for", "stamp_of", "value_digest"]
+__all__ = ["StoredResult", "Inputs", "Layer", "Reads", "Store", "code_digest", "layer_for", "stamp_of", "value_digest"]

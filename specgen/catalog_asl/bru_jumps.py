@@ -1,12 +1,15 @@
 """Generate the BRU jump/link shards (``ValidateScalarBRU{Execute,Bounds,Alias}_<M>``).
 
-The records whose ``semantic_handler`` is ``JumpRelative`` (J),
-``JumpRegister`` (JR), ``AddToPC`` (ADDTPC, HL.ADDTPC) or
-``SetReturnAddress`` (SETRET, HL.SETRET) compute an address from a base
-(the instruction's TPC, or the ``SrcL`` register for JR) and an immediate.
-From the record we read the immediate field and its signedness (the field's
-own ``signedness``; for ``encoding-defined`` fields the asm token ``simm`` /
-``uimm``, else the word "signed" in the record's summary), the destination
+The BRU records with an immediate and no condition in their mnemonic (J,
+JR, ADDTPC, HL.ADDTPC, SETRET, HL.SETRET in 0.58.3) compute an address from
+a base (the instruction's TPC, or the ``SrcL`` register) and an immediate.
+Their effect class is read from the record's shape, not from handler names:
+a ``->Ra`` destination links (SETRET), another destination receives the
+address (ADDTPC), no destination jumps (J, JR). From the record we read the
+immediate field and its signedness (the field's own ``signedness``; for
+``encoding-defined`` fields the spec's ``InstructionContractImmediateIsSigned_<M>()``,
+else the asm token ``simm`` / ``uimm``, else the word "signed" in the
+record's summary: :func:`specgen.catalog_asl.bru_shards.immediate_signed`), the destination
 (``RegDst``; ``->Ra`` in the asm: R10 and the bundle-local return address)
 and the reserved destination values (``not-equal`` constraints: such a word
 never executes as the record, it decodes as another form or not at all). How the
@@ -26,38 +29,39 @@ the address space).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
+from typing import Mapping
 
+from .. import speccontract as contract
 from ..encoding.model import catalog_word
+from .bru_shards import condition_of, immediate_signed
 from .scalar_shards import MASK64, _check_reg, _ident, shard_body, family_shards_asl, _w, _write_reg
 
-_HANDLERS = ("JumpRelative", "JumpRegister", "AddToPC", "SetReturnAddress")
 _IMM = re.compile(r"^(u|s)?imm\d*$")
 _SENTINEL = 0x5A5A5A5A
 
 
+def handles(form: dict) -> bool:
+    """A BRU form with an immediate and no condition: a jump, a link or a TPC-relative address."""
+    fields = [fl.get("name", "") for fl in form.get("fields", [])]
+    return (form.get("semantic_family") == "BRU" and any(_IMM.match(n) for n in fields)
+            and condition_of(form.get("mnemonic", ""), True) is None)
+
+
 class _Jump:
-    def __init__(self, form: dict) -> None:
+    def __init__(self, form: dict, flags: Mapping[str, bool] | None = None) -> None:
         self.form = form
         self.m = _ident(form["mnemonic"])
-        self.handler = form["semantic_handler"]
         self.fields = {fl["name"]: fl for fl in form.get("fields", [])}
         self.length = int(form["length_bits"])
         self.imm = next(n for n in self.fields if _IMM.match(n))
         self.width = self.fields[self.imm]["width"]
-        self.signed = self._signed(form)
-        self.jump = self.handler.startswith("Jump")
-        self.link = bool(re.search(r"-\s*>\s*ra\b", form.get("asm", ""), re.IGNORECASE))
+        self.signed = immediate_signed(form, self.imm, flags or {})
+        asm = form.get("asm", "")
+        self.link = bool(re.search(r"-\s*>\s*ra\b", asm, re.IGNORECASE))
+        self.jump = not self.link and "RegDst" not in self.fields and "->" not in asm
         self.reserved_dst = [c["value"] for c in form.get("constraints", [])
                              if c.get("field") == "RegDst" and c.get("operator") == "not-equal"]
-
-    def _signed(self, form: dict) -> bool:
-        sig = self.fields[self.imm].get("signedness")
-        if sig in ("signed", "unsigned"):
-            return sig == "signed"
-        tokens = re.findall(r"\b(simm|uimm)\b", form.get("asm", ""))
-        if tokens:
-            return tokens[0] == "simm"
-        return bool(re.search(r"\bsigned\b", form.get("semantic_summary", "")))
 
     def imm_range(self) -> tuple[int, int]:
         if self.signed:
@@ -108,11 +112,11 @@ def _scenario(j: _Jump, *, tpc: int, imm: int, base: int = 0, src: int = 2, dst:
     return out + [f"{check}== target;"]
 
 
-def jump_shards(form: dict) -> dict[str, str]:
-    """Shard name -> ASL text for one jump/link record (empty for other handlers)."""
-    if form.get("semantic_handler") not in _HANDLERS:
+def jump_shards(form: dict, flags: Mapping[str, bool] | None = None) -> dict[str, str]:
+    """Shard name -> ASL text for one jump/link record (empty for other forms)."""
+    if not handles(form):
         return {}
-    j = _Jump(form)
+    j = _Jump(form, flags)
     lo, hi = j.imm_range()
     small = [1, 2, -3] if j.signed else [1, 2, 3]
     lines: list[str] = []
@@ -142,6 +146,18 @@ def jump_shards(form: dict) -> dict[str, str]:
     return {name: shard_body(name, body, "target") for name, body in out.items()}
 
 
-def jump_shards_asl(catalog: dict) -> str:
-    """Every jump/link shard this module derives, for one ``scalar-forms.json`` document."""
-    return family_shards_asl(catalog, "BRU", jump_shards)
+def requires(form: dict) -> tuple[contract.ExpectedName, ...]:
+    """The tree's names the jump/link shards of ``form`` use (the spec contract); () for other handlers."""
+    if not handles(form):
+        return ()
+    j = _Jump(form)
+    out = contract.SCALAR_ATTEMPT + contract.BRU_JUMP + (replace(contract.BRU_TARGET, name=contract.BRU_TARGET.of(j.m)),)
+    if j.jump and "SrcL" in j.fields:
+        out += (replace(contract.BRU_EVEN_TARGET, name=contract.BRU_EVEN_TARGET.of(j.m)),)
+    return out
+
+
+def jump_shards_asl(catalog: dict, flags: Mapping[str, bool] | None = None) -> str:
+    """Every jump/link shard this module derives, for one ``scalar-forms.json`` document (``flags``: the tree's
+    literal boolean contract functions)."""
+    return family_shards_asl(catalog, "BRU", lambda form: jump_shards(form, flags))

@@ -44,6 +44,7 @@ each carrier code is read from the spec, never restated.
 
 from __future__ import annotations
 
+from .. import speccontract as contract
 from ..encoding.model import catalog_word
 from . import fsu_oracle as oracle
 from .scalar_shards import MASK64, _ident, family_shards_asl, _w, _write_reg
@@ -242,6 +243,13 @@ def fsu_shards(form: dict) -> dict[str, str]:
         if lines:
             out[f"ValidateScalarFSU{k}_{m}"] = _body(f"ValidateScalarFSU{k}_{m}", lines)
     return out
+
+
+def requires(form: dict) -> tuple[contract.ExpectedName, ...]:
+    """The tree's names the FSU shards of ``form`` use (the spec contract), () for a form of another family."""
+    if form.get("semantic_family") != "FSU":
+        return ()
+    return contract.SCALAR_ATTEMPT + contract.FSU_SHARDS
 
 
 def fsu_shards_asl(catalog: dict) -> str:

@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 
+from .. import speccontract as contract
 from ..encoding.model import catalog_word
 
 MASK64 = (1 << 64) - 1
@@ -355,3 +356,10 @@ def scalar_shards_asl(catalog: dict) -> str:
         if isinstance(form, dict) and form.get("semantic_family") == "AGU" and isinstance(form.get("agu"), dict):
             parts.extend(agu_shards(form, i).values())
     return "\n".join(parts) + "\n"
+
+
+def requires(form: dict) -> tuple[contract.ExpectedName, ...]:
+    """The tree's names the AGU shards of ``form`` use (the spec contract), () for a form it derives none for."""
+    if form.get("semantic_family") != "AGU" or not isinstance(form.get("agu"), dict):
+        return ()
+    return contract.SCALAR_ATTEMPT + contract.AGU_SHARDS

@@ -43,9 +43,11 @@ import re
 import sys
 from typing import Callable
 
+from .. import speccontract as contract
 from ..graph import SpecGraph
 from ..loader.tree import Spec
 from ..vocabulary import CLASS_PREFIX, VOCABULARY, vocabulary_of
+from . import bru_jumps, bru_shards, fsu_shards, scalar_shards
 from .bru_jumps import jump_shards_asl
 from .bru_shards import bru_shards_asl
 from .command_forms import command_forms_asl, tile_selectors
@@ -316,8 +318,9 @@ def _optional_sources(spec: Spec, *, shards: bool = True) -> list[tuple[str, str
     scalar = _catalog(spec, "scalar-forms.json")
     if scalar and scalar.get("forms"):
         out.append((scalar_forms_asl(scalar), "<generated>/scalar-forms.asl"))
-        shard_makers = ((scalar_shards_asl, "scalar-shards"), (bru_shards_asl, "bru-shards"),
-                        (jump_shards_asl, "bru-jump-shards"), (fsu_shards_asl, "fsu-shards"),
+        flags = literal_flags(spec)
+        shard_makers = ((scalar_shards_asl, "scalar-shards"), (lambda c: bru_shards_asl(c, flags), "bru-shards"),
+                        (lambda c: jump_shards_asl(c, flags), "bru-jump-shards"), (fsu_shards_asl, "fsu-shards"),
                         (canonical_asl, "canonical-scalar")) if shards else ()
         for generate, name in shard_makers:
             out.extend(_shard_source(generate, scalar, f"<generated>/{name}.asl"))
@@ -329,6 +332,65 @@ def _optional_sources(spec: Spec, *, shards: bool = True) -> list[tuple[str, str
         out.extend(_shard_source(lambda c: sys_canonical_asl(c, sysregs, called), scalar,
                                  "<generated>/canonical-sys.asl"))
     return out
+
+
+# the whole-catalog sweeps, by the prefix of the names they declare (longest first): what each uses of the tree
+_SWEEPS: tuple[tuple[str, tuple[contract.ExpectedName, ...]], ...] = (
+    ("ValidateCanonicalScalarSYS", contract.SCALAR_ATTEMPT + contract.CANONICAL_SYS),
+    ("ValidateCanonicalScalarFSUFlagAndRoundingHelpers", contract.CANONICAL_DECODERS),
+    ("ValidateCanonicalScalar", contract.SCALAR_ATTEMPT + contract.CANONICAL_SCALAR),
+    ("ValidateCanonicalCommand", contract.CANONICAL_COMMANDS),
+    ("ValidateCanonicalDecoders", contract.CANONICAL_DECODERS),
+    ("ValidateScalarFP", contract.CANONICAL_DECODERS),
+    ("ValidateSystemRegister", contract.CANONICAL_SYSREGS),
+)
+# the per-row shard generators, each with what one row's shards use of the tree
+_ROW_REQUIREMENTS = (scalar_shards.requires, bru_shards.requires, bru_jumps.requires, fsu_shards.requires)
+
+
+def shard_requirements(spec: Spec, called: set[str]) -> dict[str, tuple[list[str], list[str]]]:
+    """Tree name -> (the called shards that use it, their catalog rows), for the validation shards ``called``.
+
+    What a shard uses is what its generator declares for its row (``requires(form)``) or, for a
+    whole-catalog sweep, for its kind (:data:`_SWEEPS`); ``tests/test_spec_contract.py`` holds the
+    declarations to the generated text. Nothing is generated here: a check stays cheap.
+    """
+    scalar = _catalog(spec, "scalar-forms.json") or {}
+    rows = {_ident_of(f.get("mnemonic", "")): (i, f) for i, f in enumerate(scalar.get("forms") or [])
+            if isinstance(f, dict)}
+    where = f"{spec.config.json_root}/catalog/scalar-forms.json"
+    out: dict[str, tuple[list[str], list[str]]] = {}
+    for shard in sorted(called):
+        head, _, ident = shard.partition("_")
+        hit = rows.get(ident) if head.startswith("Validate") and ident else None
+        if hit is not None:
+            needed = [e for requires in _ROW_REQUIREMENTS for e in requires(hit[1])]
+            row = f"{hit[1].get('mnemonic')} ({where}, forms[{hit[0]}])"
+        else:
+            needed = next((list(uses) for prefix, uses in _SWEEPS if shard.startswith(prefix)), [])
+            row = f"{shard} (whole-catalog sweep)"
+        for e in needed:
+            shards, rows_of = out.setdefault(e.name, ([], []))
+            shards.append(shard)
+            if row not in rows_of:
+                rows_of.append(row)
+    return out
+
+
+def _ident_of(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_]", "_", name)
+
+
+_LITERAL_FLAG = re.compile(r"\bfunc\s+(InstructionContract\w+)\s*\(\s*\)\s*=>\s*boolean\s*begin\s*"
+                           r"return\s+(TRUE|FALSE)\s*;\s*end;")
+
+
+def literal_flags(spec: Spec) -> dict[str, bool]:
+    """The tree's zero-argument boolean contract functions that return a literal
+    (``InstructionContractImmediateIsSigned_HL_ADDTPC() => TRUE``): facts the shard generators read where
+    a catalog field does not state them."""
+    return {m.group(1): m.group(2) == "TRUE" for u in spec.units if "InstructionContract" in u.text
+            for m in _LITERAL_FLAG.finditer(u.text)}
 
 
 def _shard_source(generate: Callable[[dict], str], catalog: dict, path: str) -> list[tuple[str, str]]:

@@ -1,8 +1,9 @@
 """What a check rule is: an id, a default severity, a description, and ``check(graph) -> findings``.
 
 Like markdown-it-py's block rules, every rule is a plain function with the same
-signature in a file of its own, registered by name in one list
-(:data:`specgen.check.RULES`) that can enable or disable it.
+signature in a module of its own, named by the rule's id (``test-missing-source`` is
+``check/rules/test_missing_source.py``), whose docstring states the rule; the one
+registry (:data:`specgen.check.RULES`) lists every rule by id, in the order they run.
 """
 
 from __future__ import annotations
@@ -28,11 +29,6 @@ class Rule:
     requires: tuple[str, ...] = ()
 
 
-def loader_rule(rule_id: str, description: str, help_text: str) -> Rule:
-    """A rule whose findings the loader already made while parsing (e.g. ``ndf-unterminated``)."""
-
-    def check(graph: SpecGraph) -> Iterable[Finding]:
-        return [f for f in graph.spec.findings if f.rule == rule_id]
-
-    check.__doc__ = description
-    return Rule(rule_id, Severity.ERROR, description, help_text, check)
+def loader_findings(graph: SpecGraph, rule_id: str) -> list[Finding]:
+    """The findings of ``rule_id`` the loader already made while parsing (e.g. ``ndf-unterminated``)."""
+    return [f for f in graph.spec.findings if f.rule == rule_id]

@@ -41,6 +41,7 @@ class Gap:
     reason: str
     failure: bool  # True: the artifact is absent or unreadable; False: the generation has no such fact
     line: int = 0
+    per_rule: bool = False  # one note per stopped rule (an artifact of a shape specgen does not know)
 
 
 def _generation(graph: SpecGraph, kind: str) -> str:
@@ -90,6 +91,11 @@ def _traceability_view(graph: SpecGraph) -> Gap | None:
         return None
     for rel, art in sorted(spec.artifacts.items()):
         if isinstance(art.data, dict) and art.data.get("schema") == TRACEABILITY_SCHEMA:
+            shape = [f for f in spec.findings if f.path == rel and f.rule == RULE_UNKNOWN
+                     and f.severity is Severity.WARNING]
+            if shape:  # readable, of a shape specgen does not know: its warning says which keys
+                return Gap(rel, "the traceability view has a shape specgen does not know (see its "
+                           "format-generation-unknown warning)", False, shape[0].line, per_rule=True)
             return _unreadable(graph, rel, "the traceability view")
     return Gap(spec.config.json_root + "/evidence", "the tree has no release-traceability view"
                + _generation(graph, "evidence"), False)
@@ -165,6 +171,11 @@ def not_run_findings(stopped: dict[Gap, list[str]]) -> list[Finding]:
     """One finding per cause, naming every rule it stopped."""
     out = []
     for gap, rule_ids in stopped.items():
+        if gap.per_rule:
+            out.extend(Finding(NOT_RUN, Severity.NOTE, gap.artifact, gap.line,
+                               f"{rule_id} did not run: {gap.reason}", subject=gap.artifact, related=(rule_id,))
+                       for rule_id in sorted(set(rule_ids)))
+            continue
         ids = ", ".join(sorted(set(rule_ids)))
         if gap.failure:
             msg = f"{gap.reason}; so {ids} did not run and verified nothing"

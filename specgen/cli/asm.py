@@ -9,12 +9,13 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from .common import load_encodings, report_unusable, root_arg
+from .common import UsageError, load_encodings, printable, report_unusable, root_arg
 from .exitcodes import ExitCode
 
 if TYPE_CHECKING:
     from ..encoding.asm import Assembled
     from ..encoding.model import EncodingSet
+    from ..loader import Spec
 
 NAME = "asm"
 HELP = "assemble a block program or one command into instruction words"
@@ -46,8 +47,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     try:
         spec = load_spec(Path(args.root))
     except RootError as e:
-        err.write(f"specgen asm: {e}\n")
-        return ExitCode.USAGE
+        raise UsageError(str(e)) from e
     if report_unusable(spec, err, f"{spec.config.json_root}/catalog/"):  # the commands come from there
         return ExitCode.FINDINGS
     vocabulary = vocabulary_of(spec)
@@ -55,19 +55,13 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         program = parse_program(text, vocabulary, path=shown, any_form=True)
     except ProgramError as e:
         es = load_encodings(Path(args.root), err, spec)
-        if es is None:
-            return ExitCode.FINDINGS
         return _template_commands(es, text, shown, str(e), args.format, out, err)
     if program.is_sketch:  # a symbolic operand to the block syntax may be a template keyword (BSTART.STD RET)
         first = program.sketch[0]
         reason = f"{shown}:{first.line}:{first.col}: {program.sketch_reason}: cannot assemble"
         es = load_encodings(Path(args.root), err, spec)
-        if es is None:
-            return ExitCode.FINDINGS
         return _template_commands(es, text, shown, reason, args.format, out, err)
     es = load_encodings(Path(args.root), err, spec)
-    if es is None:
-        return ExitCode.FINDINGS
     pe_modes = _pe_modes(spec) if any("pe_mask" in st.fields for st in program.statements) else {}
     rows: list[dict[str, object]] = []
     for st in program.statements:
@@ -75,7 +69,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             try:
                 a = assemble_template(es, st)
             except AsmError as e:
-                err.write(f"{shown}:{st.line}:{st.col}: {st.text}: {e}\n")
+                err.write(printable(f"{shown}:{st.line}:{st.col}: {st.text}: {e}") + "\n")
                 return ExitCode.FINDINGS
             rows.append(_row(st.line, st.text, a))
             continue
@@ -85,7 +79,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             try:  # a form the block syntax reads but does not spell (one-source B.IOT, …): its template
                 a = assemble_text(es, st.text)
             except AsmError:
-                err.write(f"{shown}:{st.line}:{st.col}: {st.text}: {e}\n")
+                err.write(printable(f"{shown}:{st.line}:{st.col}: {st.text}: {e}") + "\n")
                 return ExitCode.FINDINGS
         rows.append(_row(st.line, st.text, a))
     return _write(rows, args.format, out)
@@ -117,9 +111,9 @@ def _template_commands(es: EncodingSet, text: str, shown: str, block_error: str,
             head = cmd.split(None, 1)[0]
             if not forms_of(es, head) or spells(head.upper()) or block_error.endswith("cannot assemble"):
                 # not a template form either, a Block command (or a block sketch): the block parser's finding
-                err.write(f"{block_error}\n")
+                err.write(printable(block_error) + "\n")
             else:
-                err.write(f"{shown}:{n}:1: {cmd}: {e}\n")
+                err.write(printable(f"{shown}:{n}:1: {cmd}: {e}") + "\n")
             return ExitCode.FINDINGS
         rows.append(_row(n, cmd, a))
     return _write(rows, fmt, out)
@@ -131,15 +125,16 @@ def _write(rows: list[dict[str, object]], fmt: str, out: TextIO) -> int:
         out.write("\n")
         return ExitCode.OK
     for r in rows:
-        out.write(f"{r['word']} ({r['width']}-bit) = {r['text']}  form {r['form']}  ({r['source']})\n")
+        out.write(printable(f"{r['word']} ({r['width']}-bit) = {r['text']}  form {r['form']}  ({r['source']})")
+                  + "\n")
         for f in r["fields"]:  # type: ignore[attr-defined]
             label = f" ({f['meaning']})" if f["meaning"] else ""
-            out.write(f"  {f['name']} = {f['value']}{label}\n")
+            out.write(printable(f"  {f['name']} = {f['value']}{label}") + "\n")
     return ExitCode.OK
 
 
-def _pe_modes(spec: object) -> dict[int, int]:
+def _pe_modes(spec: Spec) -> dict[int, int]:
     """The spec's PE mask -> PEMode table, read by running its ASL (only when a B.IOT needs it)."""
     from ..asl import interpreter_for
     from ..executor.words import pe_mode_table
-    return pe_mode_table(interpreter_for(spec))  # type: ignore[arg-type]
+    return pe_mode_table(interpreter_for(spec))

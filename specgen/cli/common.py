@@ -7,6 +7,11 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from ..diagnostics import printable
+
+__all__ = ["UsageError", "default_root", "load", "load_encodings", "output_error", "positive_int", "printable",
+           "report_unusable", "root_arg"]
+
 if TYPE_CHECKING:
     from ..encoding.model import EncodingSet
     from ..loader import Spec
@@ -14,6 +19,47 @@ if TYPE_CHECKING:
 
 class UsageError(Exception):
     """A command line or a root the command cannot work with; ``main`` prints it and exits 2."""
+
+
+class CommandFailed(Exception):
+    """The command ran and its answer is no (an unknown id, no encodings): ``main`` prints it and exits 1."""
+
+
+# ------------------------------------------------------------------ errors and colour
+RED, YELLOW, CYAN, GREEN, BOLD, RESET = "\x1b[31m", "\x1b[33m", "\x1b[36m", "\x1b[32m", "\x1b[1m", "\x1b[0m"
+COLOR_CHOICES = ("auto", "always", "never")
+
+
+def color_wanted(choice: str | None, stream: object) -> bool:
+    """Colour on ``stream``: ``always``/``never`` as said; ``auto`` (the default) on a terminal unless
+    ``NO_COLOR`` is set to anything (https://no-color.org) or ``TERM`` is ``dumb``; ``FORCE_COLOR``
+    turns ``auto`` on off a terminal (CI logs that render ANSI)."""
+    if choice == "always":
+        return True
+    if choice == "never":
+        return False
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty()) and os.environ.get("TERM") != "dumb"
+
+
+def paint(text: str, code: str, on: bool) -> str:
+    return f"{code}{text}{RESET}" if on else text
+
+
+def error_line(command: str | None, message: str, color: bool = False) -> str:
+    """The one error format of every command: ``specgen CMD: error: message`` (``specgen: error:`` before
+    a command is known)."""
+    head = f"specgen {command}:" if command else "specgen:"
+    return f"{head} {paint('error:', BOLD + RED, color)} {printable(message)}"  # may quote spec text
+
+
+def error(err: TextIO, args: argparse.Namespace, message: str) -> None:
+    """Print ``message`` on ``err`` as :func:`error_line` of the running command."""
+    print(error_line(getattr(args, "command", None), message, bool(getattr(args, "color_err", False))), file=err)
 
 
 def default_root() -> Path:
@@ -43,6 +89,15 @@ def positive_int(text: str) -> int:
     if n < 1:
         raise argparse.ArgumentTypeError(f"{n} is not positive")
     return n
+
+
+def byte_size_arg(text: str) -> int:
+    """A size option (``--page-budget``): bytes, or a size with a unit (``2 MiB``)."""
+    from ..site.budget import byte_size  # no site engine: --engine has not chosen one yet
+    try:
+        return byte_size(int(text) if text.strip().isdigit() else text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def load(root: Path, err: TextIO | None = None) -> "Spec":
@@ -76,13 +131,10 @@ def output_error(e: OSError, given: Path) -> str:
     return f"{where}:0:0: output-unwritable: cannot write: {e.strerror or e}"
 
 
-def printable(text: str) -> str:
-    """Spec text may carry terminal escapes: show control characters as ``\\xNN`` instead of sending them."""
-    return "".join(ch if ch.isprintable() or ch == "\t" else f"\\x{ord(ch):02x}" for ch in text)
 
 
-def load_encodings(root: Path, err: TextIO, spec: "Spec | None" = None) -> "EncodingSet | None":
-    """The spec's encodings, or None after one line on ``err`` when the root has none (exit 1, as ever);
+def load_encodings(root: Path, err: TextIO, spec: "Spec | None" = None) -> "EncodingSet":
+    """The spec's encodings; :class:`CommandFailed` when the root has none (exit 1, as ever);
     :class:`UsageError` when the root itself cannot be read (exit 2). A caller that loaded the spec (and
     reported its unusable catalogs) passes it, so the tree is read once."""
     from ..encoding.from_spec import spec_encodings
@@ -93,8 +145,8 @@ def load_encodings(root: Path, err: TextIO, spec: "Spec | None" = None) -> "Enco
         report_unusable(spec, err, f"{spec.config.json_root}/catalog/")
     es = spec_encodings(SpecGraph.build(spec))
     if es is None or not len(es):
-        err.write(f"error: no encodings found: {root}/spec/catalog has no readable "
-                  "command-forms.json, scalar-forms.json, tile-operations.json or "
-                  "extension-encoding-reservations.json\n")
+        raise CommandFailed(f"no encodings found: {root}/spec/catalog has no readable "
+                            "command-forms.json, scalar-forms.json, tile-operations.json or "
+                            "extension-encoding-reservations.json")
         return None
     return es

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, TextIO
 
-from .common import load, load_encodings, report_unusable, root_arg
+from .common import CommandFailed, load, load_encodings, printable, report_unusable, root_arg
 from .exitcodes import ExitCode
 
 if TYPE_CHECKING:
@@ -35,50 +35,44 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     try:
         value, digits_bits = parse_word(word)
     except ValueError as exc:
-        err.write(f"error: {exc}\n")
-        return ExitCode.FINDINGS
+        raise CommandFailed(str(exc)) from exc
     spec = load(args.root)
     report_unusable(spec, err, f"{spec.config.json_root}/catalog/")
     es = load_encodings(args.root, err, spec)
-    if es is None:
-        return ExitCode.FINDINGS
     widths = es.widths()
     if width is None:
         need = max(digits_bits, value.bit_length())
         width = next((w for w in widths if w >= need), None)
         if width is None:
-            err.write(f"error: {word} has {need} bits, more than the widest instruction ({widths[-1]} bits)\n")
-            return ExitCode.FINDINGS
+            raise CommandFailed(f"{word} has {need} bits, more than the widest instruction ({widths[-1]} bits)")
     elif width not in widths:
-        err.write(f"error: no instruction is {width} bits wide; widths in this spec: "
-                  f"{', '.join(map(str, widths))}\n")
-        return ExitCode.FINDINGS
+        raise CommandFailed(f"no instruction is {width} bits wide; widths in this spec: {', '.join(map(str, widths))}")
     if value >> width:
-        err.write(f"error: {word} does not fit in {width} bits\n")
-        return ExitCode.FINDINGS
+        raise CommandFailed(f"{word} does not fit in {width} bits")
     matches = decode(es, value, width)
     hexword = f"0x{value:0{-(-width // 4)}X}"
     if not primary_matches(matches):
-        err.write(f"error: no instruction matches {hexword} as a {width}-bit word "
-                  "(fixed bits or field constraints differ from every form)\n")
-        return ExitCode.FINDINGS
+        raise CommandFailed(f"no instruction matches {hexword} as a {width}-bit word "
+                            "(fixed bits or field constraints differ from every form)")
     for m in matches:
         enc = m.encoding
         if m.carrier_of:
-            out.write(f"  carrier: {enc.mnemonic} ({enc.form_id}) carries {', '.join(m.carrier_of)}\n")
+            out.write(printable(f"  carrier: {enc.mnemonic} ({enc.form_id}) carries {', '.join(m.carrier_of)}")
+                      + "\n")
             continue
         tag = f" [{enc.variant}]" if enc.variant else ""
-        out.write(f"{hexword} ({width}-bit) = {enc.mnemonic}{tag}  form {enc.form_id}  ({enc.source})\n")
-        out.write(f"  assembly: {enc.assembly}\n")
+        out.write(printable(f"{hexword} ({width}-bit) = {enc.mnemonic}{tag}  form {enc.form_id}  ({enc.source})")
+                  + "\n")
+        out.write(printable(f"  assembly: {enc.assembly}") + "\n")
         from ..encoding.asm_template import disassemble_form
         if enc.assembly.strip():  # a form without a template has no text to read back
-            out.write(f"  asm: {disassemble_form(enc, m.values, es)}\n")  # what `specgen asm` reads back
+            out.write(printable(f"  asm: {disassemble_form(enc, m.values, es)}") + "\n")  # what `asm` reads back
         for f in enc.fields:
             fixed = "  (operation constant)" if f.fixed_by == "operation" else ""
-            out.write(f"  {f.name} = {m.value_text(f.name)}{fixed}\n")
+            out.write(printable(f"  {f.name} = {m.value_text(f.name)}{fixed}") + "\n")
         block = _variant_block(spec, es, enc, m.values)
         if block:  # a variant row, in the block syntax the spec's sketches write
-            out.write(f"  block: {block}\n")
+            out.write(printable(f"  block: {block}") + "\n")
     return ExitCode.OK
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
-from .common import UsageError, load, root_arg
+from .common import CommandFailed, UsageError, load, root_arg
 from .exitcodes import ExitCode
 
 NAME = "manifest"
@@ -35,8 +35,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise UsageError(str(e)) from e
     if args.write:
         if not write_manifest(graph):
-            print(f"specgen manifest: cannot write {spec.root / spec.manifest_path}", file=err)
-            return ExitCode.FINDINGS
+            raise CommandFailed(f"cannot write {spec.root / spec.manifest_path}")
         print(f"wrote {spec.manifest_path}", file=out)
         return ExitCode.OK
     findings, facts = verify(graph)

@@ -1,8 +1,9 @@
 """Progress of a long command on stderr, so a person at a terminal sees it move and a CI log stays short.
 
-On a terminal one line is rewritten in place (stage, count, elapsed time); anywhere else (a CI log,
-a pipe, a test's ``StringIO``) each stage is one line when it starts, and counts inside a stage are
-not printed at all, so a log of a 3,000-test run is a handful of lines. Nothing goes to stdout: a
+The one progress reporter of the command line (``check``, ``test``, ``build``). On a terminal one line
+is rewritten in place (stage, count or a bar over the known stages, elapsed time); anywhere else (a CI
+log, a pipe, a test's ``StringIO``) each stage is one line when it starts, and counts inside a stage
+are not printed at all, so a log of a 3,000-test run is a handful of lines. Nothing goes to stdout: a
 ``--format json`` report there stays exactly what it was. ``SPECGEN_PROGRESS=0`` turns it off and
 ``SPECGEN_PROGRESS=1`` forces the one-line-per-stage form even on a terminal.
 """
@@ -15,37 +16,49 @@ from typing import TextIO
 
 #: A terminal line is redrawn at most this often (seconds): a 3,000-test run stays cheap to watch
 REDRAW_EVERY = 0.1
+BAR = 24  # characters of the stage bar (commands that know their stages up front: ``build``)
 
 
 class Progress:
-    """Stages and counts of one command, written to ``err``."""
+    """Stages and counts of one command, written to ``err``.
 
-    def __init__(self, err: TextIO, command: str) -> None:
+    ``stages``: the command's stages in order, when it knows them (``build``); a terminal then shows a
+    bar of how many have started. Calling the reporter is the same as :meth:`stage`, so it can be
+    handed to a lower layer as a plain ``callable(stage_name)``.
+    """
+
+    def __init__(self, err: TextIO, command: str, stages: tuple[str, ...] = ()) -> None:
         self.err = err
         self.command = command
+        self.stages = stages
         mode = os.environ.get("SPECGEN_PROGRESS", "")
         self.enabled = mode != "0"
         isatty = getattr(err, "isatty", None)
         self.tty = self.enabled and mode != "1" and bool(isatty and isatty())
         self.t0 = time.perf_counter()
         self.stage_name = ""
+        self._started = 0  # stages started, for the bar
         self._drawn = 0.0
         self._width = 0
+
+    def __call__(self, name: str) -> None:
+        self.stage(name)
 
     def stage(self, name: str) -> None:
         """A new stage starts (one line off a terminal, a redraw on one)."""
         self.stage_name = name
+        self._started = self.stages.index(name) + 1 if name in self.stages else self._started + 1
         if not self.enabled:
             return
         if self.tty:
-            self._draw(name, force=True)
+            self._draw(self._bar() + name, force=True)
         else:
             print(f"specgen {self.command}: {name} ({self.elapsed():.1f} s)", file=self.err, flush=True)
 
     def count(self, done: int, total: int) -> None:
         """``done`` of ``total`` items of the current stage (drawn on a terminal only)."""
         if self.tty:
-            self._draw(f"{self.stage_name} {done}/{total}", force=done >= total)
+            self._draw(f"{self._bar()}{self.stage_name} {done}/{total}", force=done >= total)
 
     def finish(self) -> None:
         """End the rewriting line so what follows starts on a clean one."""
@@ -56,6 +69,12 @@ class Progress:
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.t0
+
+    def _bar(self) -> str:
+        if not self.stages:
+            return ""
+        fill = int(BAR * min(self._started, len(self.stages)) / len(self.stages))
+        return f"[{'#' * fill}{'.' * (BAR - fill)}] "
 
     def _draw(self, text: str, force: bool = False) -> None:
         now = time.perf_counter()

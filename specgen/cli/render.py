@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
-from .common import load_encodings, root_arg
+from .common import CommandFailed, load_encodings, root_arg
 from .exitcodes import ExitCode
 
 NAME = "render"
@@ -30,13 +30,10 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ..encoding.svg import svg
     from ..encoding.wavejson import wavejson_text
     es = load_encodings(args.root, err)
-    if es is None:
-        return ExitCode.FINDINGS
     found = resolve(es, args.id)
     if not found:
-        err.write(f"error: no encodable instruction or form named {args.id!r}; give a mnemonic (TMUL), "
-                  "a form id (bstart_tepl_32_d022db6dacb3) or an instruction id (PTO-TILE-TMUL)\n")
-        return ExitCode.FINDINGS
+        raise CommandFailed(f"no encodable instruction or form named {args.id!r}; give a mnemonic (TMUL), "
+                            "a form id (bstart_tepl_32_d022db6dacb3) or an instruction id (PTO-TILE-TMUL)")
     for i, enc in enumerate(found):
         if args.format == "encoding":
             out.write(("\n" if i else "") + encoding_text(enc))

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from .common import positive_int, report_unusable, root_arg
+from .common import UsageError, positive_int, printable, report_unusable, root_arg
 from .exitcodes import ExitCode
 
 if TYPE_CHECKING:
@@ -41,6 +41,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-steps", type=positive_int, default=None, metavar="N",
                    help="interpreter steps (calls and loop iterations) the run may take "
                         "(default: [specgen] max_steps of specification.toml, else 120000000)")
+    p.add_argument("--max-value-bits", type=positive_int, default=None, metavar="N",
+                   help="largest bitvector width, integer bit length or array length the run may make "
+                        "(default: [specgen] max_value_bits of specification.toml, else 16777216)")
     p.add_argument("--tiles", type=Path, default=None,
                    help="initial tiles (JSON) for a plain program file (default: FILE.tiles.json)")
 
@@ -53,9 +56,10 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ..examples.runfile import load_tiles, parse_loose_example, tiles_file
     from ..examples.verify import verify
     from ..executor.executor import RunError, executor_for
+    from ..graph import SpecGraph
     from ..loader import RootError, load_spec
     from ..program.reader import ProgramError, parse_program
-    from ..vocabulary import vocabulary_of
+    from ..vocabulary import VOCABULARY
 
     name = args.file
     shown = "<stdin>" if name == "-" else name
@@ -67,15 +71,14 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return ExitCode.USAGE
     profile = args.profile
     if profile is not None and profile not in PROFILES:
-        print(f"specgen run: unknown profile {profile!r}; known: {', '.join(sorted(PROFILES))}", file=err)
-        return ExitCode.USAGE
+        raise UsageError(f"unknown profile {profile!r}; known: {', '.join(sorted(PROFILES))}")
     try:
         spec = load_spec(Path(args.root))
     except RootError as e:
-        print(f"specgen run: {e}", file=err)
-        return ExitCode.USAGE
+        raise UsageError(str(e)) from e
     report_unusable(spec, err)
-    vocabulary = vocabulary_of(spec)
+    graph = SpecGraph.build(spec)
+    vocabulary = VOCABULARY(graph)
     example: ExampleFile | None = None
     try:
         if text.lstrip().startswith("{"):
@@ -103,9 +106,11 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return ExitCode.USAGE
     t0 = time.perf_counter()
     try:
-        executor = executor_for(spec, profile, vocabulary=vocabulary)
+        executor = executor_for(graph, profile)
         if args.max_steps is not None:
             executor.interp.max_steps = args.max_steps
+        if args.max_value_bits is not None:
+            executor.interp.max_value_bits = args.max_value_bits
         result = executor.run(program, tiles)
     except RunError as e:
         print(f"{shown}: cannot run: {e.message}", file=err)
@@ -207,7 +212,7 @@ def print_table(result: RunResult, out: TextIO, elapsed: float) -> None:
         word = f"  [{s.args[0]}]" if s.entry in (COMMAND_ENTRY, SCALAR_ENTRY) else ""  # the word the spec ran
         print(f"  line {s.statement.line:<3} {status:<5} {s.statement.text}{word}{dest}", file=out)
     if result.fault is not None:
-        print(f"fault: {result.fault.describe()}", file=out)
+        print(printable(f"fault: {result.fault.describe()}"), file=out)
     if result.gprs:
         print("\nGPRs written by scalar commands (after the run, read with the spec's ReadGPR):", file=out)
         for reg, v in result.gprs.items():
@@ -219,7 +224,7 @@ def print_table(result: RunResult, out: TextIO, elapsed: float) -> None:
 
 def _print_tile(t: TileState, out: TextIO) -> None:
     print(f"\n{t.register}: {t.data_type} {t.rows}x{t.columns}, valid {t.valid_rows}x{t.valid_columns}, "
-          f"{t.capacity_bytes} bytes, {t.layout}  (value / raw 64-bit word; '-' undefined)", file=out)
+          f"{t.capacity_bytes} bytes, {t.layout}{', ' + t.location if t.location else ''}  (value / raw 64-bit word; '-' undefined)", file=out)
     values = t.values()
     cells = [[(values[r][c] if t.defined[r][c] else "-") for c in range(t.columns)] for r in range(t.rows)]
     words = [[f"0x{t.words[r][c]:x}" for c in range(t.columns)] for r in range(t.rows)]

@@ -12,7 +12,7 @@ import logging
 from pathlib import Path
 from typing import TextIO
 
-from .common import default_root
+from .common import CommandFailed, UsageError, default_root
 from .exitcodes import ExitCode
 
 COLLECT = True  # runs long or runs spec code without bound: keep the cyclic collector (see specgen.cli)
@@ -23,6 +23,7 @@ EPILOG = """examples:
   specgen serve --root path/to/spec
   specgen serve --root path/to/spec --dev-addr 0.0.0.0:8080
   specgen serve --config my-project/mkdocs.yml
+  specgen serve --root path/to/spec --engine properdocs
 """
 
 
@@ -32,13 +33,22 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "or $SPECGEN_ROOT)")
     p.add_argument("--dev-addr", default="127.0.0.1:8000", help="HOST:PORT to listen on (default: %(default)s)")
     p.add_argument("--config", type=Path, default=None, help="mkdocs.yml to use")
+    p.add_argument("--engine", choices=("mkdocs", "properdocs"), default="mkdocs",
+                   help="mkdocs, or properdocs (the maintained MkDocs 1.x fork, same plugin); Zensical runs no "
+                        "plugin, so it serves an export: zensical serve -f OUT/mkdocs.yml (default: %(default)s)")
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Serve until interrupted (exit 0); 2 on a missing root or config, 1 when the server fails."""
+    from ..site.engine import EngineError, activate
+    try:
+        activate(getattr(args, "engine", "mkdocs"))
+    except EngineError as e:  # includes mkdocs imported first by an in-process caller
+        raise UsageError(str(e)) from e
     from ..site.inputs import SiteInputError, default_config  # mkdocs: only serve pays
     from ..site.serve import serve
-    mk_log = logging.getLogger("mkdocs")
+    from ..site.engine import logger
+    mk_log = logger()
     try:
         given = getattr(args, "root", None)
         root = Path(given) if given else (None if args.config else default_root())
@@ -48,11 +58,9 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             mk_log.addHandler(logging.StreamHandler(err))
         serve(config_file, args.dev_addr or None, root)
     except SiteInputError as e:
-        print(f"specgen serve: {e}", file=err)
-        return ExitCode.USAGE
+        raise UsageError(str(e)) from e
     except KeyboardInterrupt:
         return ExitCode.OK
     except Exception as e:
-        print(f"specgen serve: {type(e).__name__}: {e}", file=err)
-        return ExitCode.FINDINGS
+        raise CommandFailed(f"{type(e).__name__}: {e}") from e
     return ExitCode.OK

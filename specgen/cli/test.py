@@ -8,11 +8,11 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from .common import positive_int, root_arg
-
+from .common import UsageError, positive_int, root_arg
 from .exitcodes import ExitCode
 
 if TYPE_CHECKING:
+    from ..asl.sharding import ShardInfo
     from ..loader import Spec
 
 COLLECT = True  # runs long or runs spec code without bound: keep the cyclic collector (see specgen.cli)
@@ -24,6 +24,8 @@ EPILOG = """examples:
   specgen test --root path/to/spec TMUL --format junit > avs.xml
   specgen test --root path/to/spec --affected-by ExecuteTileBinary
   specgen test --root path/to/spec --changed
+  specgen test --root path/to/spec --shard 2/4 --durations avs.json --format json > shard-2.json
+  specgen test --merge shard-1.json shard-2.json shard-3.json shard-4.json --format junit > avs.xml
 """
 
 
@@ -39,12 +41,24 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-steps", type=positive_int, default=None, metavar="N",
                    help="interpreter steps (calls and loop iterations) one test may take "
                         "(default: [specgen] max_steps of specification.toml, else 120000000)")
+    p.add_argument("--max-value-bits", type=positive_int, default=None, metavar="N",
+                   help="largest bitvector width, integer bit length or array length one test may make "
+                        "(default: [specgen] max_value_bits of specification.toml, else 16777216)")
     p.add_argument("--coverage", action="store_true",
                    help="record which ASL statements and functions of the spec the tests run; print a table")
     p.add_argument("--coverage-json", type=Path, default=None, metavar="FILE",
                    help="write the coverage as JSON (implies --coverage)")
     p.add_argument("--lcov", type=Path, default=None, metavar="FILE",
                    help="write the coverage as LCOV tracefile (implies --coverage)")
+    p.add_argument("--shard", metavar="K/N", default=None,
+                   help="run only shard K of N of the selected tests: deterministic, disjoint and covering, "
+                        "balanced by --durations (a CI matrix runs K = 1..N; see docs-internal/ci.md)")
+    p.add_argument("--durations", type=Path, default=None, metavar="FILE",
+                   help="the recorded durations --shard balances by: a JSON or JUnit report of an earlier run "
+                        "(default: each test weighed by the length of its ASL text)")
+    p.add_argument("--merge", type=Path, nargs="+", default=None, metavar="FILE",
+                   help="merge the JSON or JUnit reports of the shards into one report in --format, "
+                        "checking that they cover the suite exactly once (no test is run)")
     p.add_argument("--changed", action="store_true",
                    help="only the tests without a result for exactly this content: never run, or something "
                         "they read (the test, an ASL definition they ran) changed since their last result")
@@ -53,16 +67,33 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    """0 every selected test passes, 1 otherwise, 2 nothing to run (problems go to ``out``, as ever)."""
-    from ..asl.conformance import affected, changed, record, tests_store
+    """0 every selected test of the shard passes, 1 otherwise, 2 nothing to run or a bad option (one
+    ``specgen test: error:`` line on stderr); ``--merge`` reads reports instead of running anything."""
+    from ..asl.conformance import affected, case_name, changed, record, tests_store
     from ..asl.profiles import PROFILES
     from ..asl.revision import REVISION
-    from ..asl.runner import discover, format_junit, format_text, run_cases, select
+    from ..asl.runner import discover, format_text, run_cases, select
+    from ..asl.sharding import ShardError
     from ..graph import SpecGraph
     from ..loader import UNUSABLE_RULES, RootError, SpecConfig, load_spec
+    from . import testreport
     from .progress import Progress
 
+    if args.merge:
+        return _merge(args, out)
+    try:
+        shard = _shard(args)
+    except ShardError as e:
+        raise UsageError(str(e)) from e
     root, selectors = args.root, list(args.selectors)
+    from ..outputs import OutputRefused, check_report_file
+    try:  # the coverage files never overwrite or add a file of the tree the tests come from
+        for flag, path in (("--coverage-json", args.coverage_json), ("--lcov", args.lcov)):
+            if path:
+                check_report_file(path, root, flag=flag)
+    except OutputRefused as e:
+        print(str(e), file=err)
+        return ExitCode.USAGE
     progress = Progress(err, NAME)
     progress.stage("load")
     try:
@@ -71,34 +102,37 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         spec = None
     test_root = spec.config.test_root if spec is not None else SpecConfig().test_root
     if spec is None or spec.fs is None or not spec.fs.present(test_root):
-        print(f"{root}: no readable {test_root}/ folder under the spec root; "
-              "pass --root to a spec tree", file=out)
-        return ExitCode.USAGE
+        raise UsageError(f"{root}: no readable {test_root}/ folder under the spec root; pass --root to a spec tree")
     if args.profile not in PROFILES:
-        print(f"unknown profile {args.profile!r}; choose one of {', '.join(sorted(PROFILES))}", file=out)
-        return ExitCode.USAGE
+        raise UsageError(f"unknown profile {args.profile!r}; choose one of {', '.join(sorted(PROFILES))}")
     coverage = bool(args.coverage or args.coverage_json or args.lcov)
     progress.stage("run")
     selectors = [_under_test_root(s, Path(root), test_root) for s in selectors]
     revision = REVISION(SpecGraph.build(spec))
     store = tests_store(revision)
     budget = args.max_steps or spec.config.max_steps
+    bits = args.max_value_bits or spec.config.max_value_bits
     cases = select(discover(spec), selectors)
+    only, info = None, None
+    if shard is not None:
+        only, info = _shard_of(spec, selectors, shard[0], shard[1], shard[2])
+        progress.stage(f"shard {info.index}/{info.count}: {len(only)} of {info.suite_tests} tests")
+        cases = [c for c in cases if case_name(c) in only]
     if args.affected_by:
-        hit: dict[str, object] = {}
+        hit: set[str] = set()
         for what in args.affected_by:
-            for c in affected(store, cases, what, args.profile, budget, lambda p: _root_relative(p, Path(root))):
-                hit[c.path] = c
-        cases = [c for c in cases if c.path in hit]
+            hit |= {case_name(c) for c in affected(store, cases, what, args.profile, budget, bits,
+                                                   lambda p: _root_relative(p, Path(root)))}
+        cases = [c for c in cases if case_name(c) in hit]
     if args.changed:
-        cases = changed(store, revision, cases, args.profile, budget)
+        cases = changed(store, revision, cases, args.profile, budget, bits)
     if (args.changed or args.affected_by) and not cases:
         progress.finish()
         print(f"no test {'changed' if args.changed else 'read ' + ', '.join(args.affected_by)} "
               "since its last recorded result", file=out)
         return ExitCode.OK
-    report = run_cases(spec, cases, jobs=max(1, args.jobs), profile=args.profile,
-                       max_steps=args.max_steps, coverage=coverage, progress=progress.count)
+    report = run_cases(spec, cases, jobs=max(1, args.jobs), profile=args.profile, max_steps=args.max_steps,
+                       coverage=coverage, progress=progress.count, max_value_bits=args.max_value_bits)
     progress.finish()
     # a unit or test whose bytes were not usable as written ran as replaced text (or not at all):
     # say so, at its file and line, and fail the run whatever the verdicts
@@ -106,21 +140,87 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     unusable = [f for f in spec.findings if f.rule in UNUSABLE_RULES and f.path.startswith(asl_roots)]
     for f in unusable:
         print(f.format(), file=out if args.format == "text" else err)
-    if not report.results:
-        print(f"no test matched {' '.join(selectors) or '(all)'} under {root / test_root}", file=out)
-        return ExitCode.USAGE
-    record(store, revision, report, budget)  # the site's pages, --changed and --affected-by read it
+    if not report.results and info is None:
+        raise UsageError(f"no test matched {' '.join(selectors) or '(all)'} under {root / test_root}")
+    record(store, revision, report, budget, bits)  # the site's pages, --changed and --affected-by read it
     store.save()
     if args.format == "json":
-        json.dump(report.to_json(), out, indent=1)
+        json.dump(testreport.to_json(report, info), out, indent=1)
         out.write("\n")
     elif args.format == "junit":
-        out.write(format_junit(report))
+        out.write(testreport.to_junit(report, str(root), info))
     else:
-        out.write(format_text(report, spec))
+        if info is not None:
+            out.write(f"shard {info.index}/{info.count}: {len(report.results)} of {info.suite_tests} tests\n")
+        out.write(painted(format_text(report, spec), bool(getattr(args, "color_out", False))))
     if coverage:
         _write_coverage(spec, report.coverage or set(), args, out)
-    return ExitCode.OK if report.ok and not unusable else ExitCode.FINDINGS
+    ok = report.ok or (info is not None and not report.results)  # an empty shard of a small suite passes
+    return ExitCode.OK if ok and not unusable else ExitCode.FINDINGS
+
+
+def _shard(args: argparse.Namespace) -> tuple[int, int, dict[str, float]] | None:
+    """``(K, N, recorded durations)`` of ``--shard``, or None; ``--durations`` without ``--shard`` is refused."""
+    from ..asl.sharding import ShardError, durations_of, parse_shard
+    from . import testreport
+    if args.shard is None:
+        if args.durations is not None:
+            raise ShardError("--durations balances --shard; give --shard K/N too")
+        return None
+    k, n = parse_shard(args.shard)
+    durations = durations_of(testreport.read(args.durations).results) if args.durations is not None else {}
+    return k, n, durations
+
+
+def _shard_of(spec: "Spec", selectors: list[str], k: int, n: int,
+              durations: dict[str, float]) -> tuple[set[str], "ShardInfo"]:
+    """The keys (paths; a shard's test functions by name) of shard K of N of the selected tests, and what
+    identifies the shard."""
+    from ..asl.runner import discover, select, test_key
+    from ..asl.sharding import select_shard
+    cases = select(discover(spec), selectors)
+    mine, info = select_shard(cases, lambda c: test_key(c.path, c.id), lambda c: len(c.test.text), durations, k, n)
+    return {test_key(c.path, c.id) for c in mine}, info
+
+
+def _merge(args: argparse.Namespace, out: TextIO) -> int:
+    """``--merge``: the shards' reports as one, in ``--format``; nothing is run or loaded."""
+    from ..asl.runner import format_text
+    from ..asl.sharding import ShardError, merge
+    from . import testreport
+    if args.selectors or args.shard or args.durations or args.coverage or args.coverage_json or args.lcov:
+        raise UsageError("--merge reads reports only: give no selector, --shard, --durations or coverage option")
+    try:
+        report, shards = merge([testreport.read(p) for p in args.merge])
+    except ShardError as e:
+        raise UsageError(str(e)) from e
+    if args.format == "json":
+        json.dump(testreport.to_json(report, shards=shards), out, indent=1)
+        out.write("\n")
+    elif args.format == "junit":
+        out.write(testreport.to_junit(report))
+    else:
+        if shards:
+            out.write(f"merged {len(shards)} shards of {shards[0].suite_tests} tests "
+                      f"(wall time: the slowest shard's)\n")
+        out.write(painted(format_text(report, None), bool(getattr(args, "color_out", False))))
+    return ExitCode.OK if report.ok else ExitCode.FINDINGS
+
+
+def painted(text: str, on: bool) -> str:
+    """The text report with FAILED and ERROR in red and the counts in green or red, on a terminal that wants it."""
+    from .common import BOLD, GREEN, RED, paint
+    if not on:
+        return text
+    lines = []
+    for line in text.split("\n"):
+        head = line.split(":", 1)[0]
+        if head in ("FAILED", "ERROR"):
+            line = paint(head, BOLD + RED, True) + line[len(head):]
+        elif " passed, " in line and " failed, " in line:
+            line = paint(line, GREEN if " 0 failed, 0 error " in line else RED, True)
+        lines.append(line)
+    return "\n".join(lines)
 
 
 def _write_coverage(spec: "Spec", hits: set, args: argparse.Namespace, out: TextIO) -> None:
@@ -128,7 +228,7 @@ def _write_coverage(spec: "Spec", hits: set, args: argparse.Namespace, out: Text
     the files asked for (each test's own coverage is in the layer's record: the site's unit pages use it)."""
     from ..asl.coverage import format_table, measure, to_json, to_lcov
 
-    cov = measure(spec, hits)
+    cov = measure(spec, hits, args.profile, args.max_steps, args.max_value_bits)
     if args.format == "text":
         out.write(format_table(cov))
     if args.coverage_json:

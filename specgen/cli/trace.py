@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any, TextIO
 
-from .common import load, root_arg
+from .common import CommandFailed, load, printable, root_arg
 from .exitcodes import ExitCode
 
 NAME = "trace"
@@ -31,8 +31,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ..trace import trace_chain
     chain = trace_chain(SpecGraph.build(load(args.root, err)), args.id)
     if chain is None:
-        print(f"specgen trace: {args.id!r} names no instruction, unit, clause or test of {args.root}", file=err)
-        return ExitCode.FINDINGS
+        raise CommandFailed(f"{args.id!r} names no instruction, unit, clause or test of {args.root}")
     if args.format == "json":
         out.write(json.dumps(chain, indent=2, sort_keys=True) + "\n")
     else:
@@ -60,4 +59,4 @@ def format_text(chain: dict[str, Any]) -> str:
         lines.append(f"  adr      {a['id']}  [{a['status']}]  {a['title']}  {a['path']}  sha256 {a['sha256']}")
     lines.append(f"{len(chain['clauses']) + bool(chain.get('identity'))} clause(s), {len(chain['tests'])} test(s), "
                  f"{len(chain['evidence'])} evidence file(s), {len(chain['adrs'])} ADR(s)")
-    return "\n".join(lines) + "\n"
+    return "\n".join(printable(x) for x in lines) + "\n"  # spec text never starts a line of its own

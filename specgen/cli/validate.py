@@ -29,8 +29,9 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """1 when any record or ASL unit has an error, so CI can gate on a tree that does not load cleanly."""
     t0 = time.perf_counter()
     spec = load(args.root)
-    from ..asl.static import asl_findings  # lazy: parses the ASL (cached by content)
-    findings = sorted(set(spec.findings) | set(asl_findings(spec)), key=lambda f: f.sort_key)
+    from ..asl.static import asl_findings, test_syntax_findings  # lazy: parses the ASL (cached by content)
+    findings = sorted(set(spec.findings) | set(asl_findings(spec)) | set(test_syntax_findings(spec)),
+                      key=lambda f: f.sort_key)
     elapsed = time.perf_counter() - t0
     errors = [f for f in findings if f.severity is Severity.ERROR]
     if args.format == "json":

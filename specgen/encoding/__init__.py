@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from .build import build_encodings
 from .decode import Match, decode
-from .model import Carrier, Constraint, Encoding, EncodingSet, Field, Item, Piece, Segment, Source
+from .model import Carrier, Encoding, EncodingSet, Field, FieldCondition, FieldSlice, Item, Segment, Source
 from .svg import svg
 from .wavejson import wavejson, wavejson_text
 
 __all__ = [
-    "Carrier", "Constraint", "Encoding", "EncodingSet", "Field", "Item", "Match", "Piece",
+    "Carrier", "Encoding", "EncodingSet", "Field", "FieldCondition", "FieldSlice", "Item", "Match",
     "Segment", "Source", "build_encodings", "decode", "svg", "wavejson", "wavejson_text",
 ]

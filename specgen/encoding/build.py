@@ -21,7 +21,7 @@ from typing import Any
 
 from ..diagnostics import Finding, Severity
 from ..models.catalog import CATALOG_STEMS, RESERVATION_STEMS
-from .model import Carrier, Constraint, Encoding, EncodingSet, Field, Piece, Source
+from .model import Carrier, Encoding, EncodingSet, Field, FieldCondition, FieldSlice, Source
 
 DEFAULT_ZERO = "Encoded zero supplies numeric zero for the {role}."
 
@@ -123,7 +123,7 @@ class _Builder:
     def parse_fields(self, raw: Any, contract: Mapping[str, Any] | None,
                      extra_contract: Mapping[str, Any] | None = None,
                      fixed: Mapping[str, int] | None = None,
-                     constraints: Sequence[Constraint] = ()) -> list[Field]:
+                     constraints: Sequence[FieldCondition] = ()) -> list[Field]:
         if not isinstance(raw, list):
             raise ValueError("'fields' is not a list")
         contract = contract if isinstance(contract, Mapping) else {}
@@ -145,7 +145,7 @@ class _Builder:
         fields: list[Field] = []
         for fd in raw:
             name = str(fd["name"])
-            pieces = tuple(Piece(_bounded(p["instruction_lsb"], "instruction_lsb"),
+            pieces = tuple(FieldSlice(_bounded(p["instruction_lsb"], "instruction_lsb"),
                                  _bounded(p.get("value_lsb", 0), "value_lsb"), _bounded(p["width"], "width", 1))
                            for p in sorted(fd["pieces"], key=lambda p: (int(p.get("part_index", 0)),
                                                                         int(p.get("value_lsb", 0)))))
@@ -171,8 +171,8 @@ class _Builder:
         return fields
 
     @staticmethod
-    def parse_constraints(raw: Any) -> list[Constraint]:
-        out: list[Constraint] = []
+    def parse_constraints(raw: Any) -> list[FieldCondition]:
+        out: list[FieldCondition] = []
         for c in raw or []:
             op = str(c["operator"])
             if op == "one-of":
@@ -181,7 +181,7 @@ class _Builder:
                 vals = (int(c["value"]),)
             else:
                 raise ValueError(f"unknown constraint operator {op!r}")
-            out.append(Constraint(str(c["field"]), op, vals))
+            out.append(FieldCondition(str(c["field"]), op, vals))
         return out
 
     def domain_map(self, fields: Iterable[Field]) -> dict[str, dict[int, str]]:
@@ -229,7 +229,7 @@ class _Builder:
                 self.variant(stem, form, enc, var, j, fields, constraints)
 
     def variant(self, stem: str, form: Mapping[str, Any], base: Encoding, var: Mapping[str, Any],
-                j: int, fields: Sequence[Field], constraints: Sequence[Constraint],
+                j: int, fields: Sequence[Field], constraints: Sequence[FieldCondition],
                 mnemonic: str | None = None, form_id: str | None = None, kind: str | None = None,
                 carrier: Carrier | None = None, source: Source | None = None, assembly: str | None = None,
                 surface: str | None = None) -> Encoding | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .model import Constraint, Encoding, EncodingSet, Field
+from .model import Encoding, EncodingSet, Field, FieldCondition
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ def common_word(a: Encoding, b: Encoding, budget: int = 50_000) -> int | None:
     ma, va, mb, vb = a.opcode_mask, a.opcode_match, b.opcode_mask, b.opcode_match
     if (ma & mb) & (va ^ vb):
         return None
-    todo: list[tuple[Field, Constraint]] = []
+    todo: list[tuple[Field, FieldCondition]] = []
     for enc in (a, b):
         for c in enc.constraints:
             f = enc.field(c.field)

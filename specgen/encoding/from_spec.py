@@ -11,6 +11,7 @@ from typing import Any
 
 from ..graph import Derived, SpecGraph
 from ..models.catalog import CATALOG_STEMS
+from ..models.instruction import Contract
 from .asm_names import ASSEMBLY_PROSE
 from .build import build_encodings
 from .model import EncodingSet
@@ -45,7 +46,7 @@ def _spec_encodings(graph: SpecGraph) -> EncodingSet:
     return es
 
 
-def _contract(contract: Any) -> dict[str, Any]:
+def _contract(contract: Contract) -> dict[str, Any]:
     """The contract parts field tables read, and the few sentences that name assembly codes (asm_names)."""
     out = contract.model_dump(include=CONTRACT_FIELDS)
     out["assembly_prose"] = [line for line in (*contract.legality, *contract.defaults) if ASSEMBLY_PROSE.search(line)]

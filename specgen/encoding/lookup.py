@@ -7,6 +7,7 @@ value and width.
 
 from __future__ import annotations
 
+from ..diagnostics import printable
 from .build import id_slug
 from .model import Encoding, EncodingSet
 
@@ -56,7 +57,7 @@ def encoding_text(enc: Encoding) -> str:
                          f"{f.zero_meaning or '—'} |")
     if enc.constraints:
         lines += ["", "constraints:"] + [f"  {c.describe()}" for c in enc.constraints]
-    return "\n".join(lines) + "\n"
+    return "\n".join(printable(x) for x in lines) + "\n"  # catalog text never starts a line of its own
 
 
 def parse_word(text: str) -> tuple[int, int]:

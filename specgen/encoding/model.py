@@ -37,7 +37,7 @@ def binary_literal(value: int, width: int) -> str:
     return f"{width}'b{value:0{width}b}"
 
 
-def assemble(base: int, values: Mapping[str, int], pieces: Mapping[str, Iterable[Piece]]) -> int:
+def assemble(base: int, values: Mapping[str, int], pieces: Mapping[str, Iterable[FieldSlice]]) -> int:
     """``base`` with each field value written into that field's pieces (the bits under them replaced).
 
     The one place a word is put together from field values: the encoding model
@@ -53,14 +53,20 @@ def assemble(base: int, values: Mapping[str, int], pieces: Mapping[str, Iterable
 def catalog_word(form: Mapping[str, Any], values: Mapping[str, int]) -> int:
     """The word of a catalog form as JSON (first encoding word's match) with ``values`` in its fields."""
     fields = {f["name"]: f for f in form.get("fields", [])}
-    pieces = {name: [Piece(int(p["instruction_lsb"]), int(p["value_lsb"]), int(p["width"]))
+    pieces = {name: [FieldSlice(int(p["instruction_lsb"]), int(p["value_lsb"]), int(p["width"]))
                      for p in fields[name]["pieces"]] for name in values}
     return assemble(int(form["encoding"][0]["match"], 16), values, pieces)
 
 
 @dataclass(frozen=True, slots=True)
-class Piece:
-    """One contiguous slice of a field: instruction bits ↔ value bits."""
+class FieldSlice:
+    """One contiguous slice of a field: instruction bits ↔ value bits.
+
+    Not the catalog record ``models.instruction.Piece``: that is a piece as the catalog must write it
+    (validated bounds, its ``part_index``); this is the slice the tree has, in part order, built even
+    from a record that does not validate so the ``encoding-*`` rules can report it, with the bit
+    arithmetic the decoder, the assembler and the pages share.
+    """
 
     instruction_lsb: int
     value_lsb: int
@@ -90,7 +96,7 @@ class Field:
     """
 
     name: str
-    pieces: tuple[Piece, ...]
+    pieces: tuple[FieldSlice, ...]
     width: int
     signedness: str | None = None
     role: str | None = None
@@ -132,7 +138,7 @@ class Field:
     def signed(self) -> bool:
         return self.signedness == "signed"
 
-    def piece_label(self, piece: Piece) -> str:
+    def piece_label(self, piece: FieldSlice) -> str:
         if not self.is_split:
             return self.name
         return f"{self.name}[{bit_range(piece.value_msb, piece.value_lsb)}]"
@@ -169,8 +175,13 @@ class Field:
 
 
 @dataclass(frozen=True, slots=True)
-class Constraint:
-    """A catalog constraint on one field's value."""
+class FieldCondition:
+    """A catalog constraint on one field's value, as the set of values it admits or excludes.
+
+    Not the catalog record ``models.instruction.Constraint`` (``one-of`` with ``values``, ``not-equal``
+    with one ``value``, as written and validated): here both operators carry a tuple of values, and the
+    decoder and the pages ask :meth:`allows` and :meth:`describe`.
+    """
 
     field: str
     operator: str  # "one-of" | "not-equal"
@@ -256,7 +267,7 @@ class Encoding:
     fields: tuple[Field, ...]
     fixed_mask: int
     fixed_match: int
-    constraints: tuple[Constraint, ...]
+    constraints: tuple[FieldCondition, ...]
     carrier: Carrier
     source: Source
     assembly: str = ""
@@ -315,7 +326,7 @@ class Encoding:
         """Fields an assembler chooses (not fixed by the operation or a single-value constraint)."""
         return tuple(f for f in self.fields if f.fixed_value is None)
 
-    def constraints_for(self, name: str) -> tuple[Constraint, ...]:
+    def constraints_for(self, name: str) -> tuple[FieldCondition, ...]:
         return tuple(c for c in self.constraints if c.field == name)
 
     def encode(self, values: Mapping[str, int]) -> int:
@@ -364,7 +375,7 @@ class Encoding:
         """
         owner: list[tuple[str, ...]] = []
         labels: dict[tuple[str, ...], tuple[str, str]] = {}
-        piece_of: list[tuple[Field, Piece] | None] = [None] * self.width
+        piece_of: list[tuple[Field, FieldSlice] | None] = [None] * self.width
         for f in self.fields:
             for i, p in enumerate(f.pieces):
                 for b in range(p.instruction_lsb, min(p.instruction_msb + 1, self.width)):

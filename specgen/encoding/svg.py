@@ -173,38 +173,61 @@ def render_reg(data: Mapping[str, Any], *, title: str, desc: str, ident: str,
             + "".join(body) + "</svg>\n")
 
 
-def describe(enc: Encoding) -> str:
-    """A screen-reader sentence listing the word MSB first."""
+# The words of the diagram's title and description; a page passes its own language's (the message
+# catalogs' ``svg.*`` keys, which say the same in English: tests/test_catalogs.py compares them).
+ENGLISH: dict[str, str] = {
+    "title": "{mnemonic} encoding{variant}, form {form}",
+    "variant": " ({variant})",
+    "bits": "bits {bits}",
+    "bit": "bit {bits}",
+    "constant": "{range} constant {value}",
+    "dont_care": "{range} don't care",
+    "field": "{range} {name}",
+    "fixed": "{range} {name} (fixed to {value})",
+    "head": "{width}-bit encoding of {mnemonic}{variant}",
+    "carried": ", carried by {carrier}",
+    "list": "{head}: {parts}.",
+    "sep": "; ",
+}
+
+
+def describe(enc: Encoding, words: Mapping[str, str] = ENGLISH) -> str:
+    """A screen-reader sentence listing the word MSB first (in the language of ``words``)."""
+    w = {**ENGLISH, **words}
     parts: list[str] = []
     for s in reversed(enc.segments()):
-        rng = f"bits {s.bits}" if s.width > 1 else f"bit {s.bits}"
+        rng = w["bits" if s.width > 1 else "bit"].format(bits=s.bits)
         if s.kind == "constant":
-            parts.append(f"{rng} constant {s.name.split(chr(39) + 'b', 1)[-1]}")
+            parts.append(w["constant"].format(range=rng, value=s.name.split(chr(39) + 'b', 1)[-1]))
         elif s.kind == "gap":
-            parts.append(f"{rng} don't care")
+            parts.append(w["dont_care"].format(range=rng))
         else:
             f = enc.field(s.field or "")
-            fixed = f"fixed to {f.fixed_value}" if f is not None and f.fixed_value is not None else ""
-            parts.append(f"{rng} {s.name}" + (f" ({fixed})" if fixed else ""))
-    head = f"{enc.width}-bit encoding of {enc.mnemonic}"
-    if enc.variant:
-        head += f" ({enc.variant})"
+            if f is not None and f.fixed_value is not None:
+                parts.append(w["fixed"].format(range=rng, name=s.name, value=f.fixed_value))
+            else:
+                parts.append(w["field"].format(range=rng, name=s.name))
+    variant = w["variant"].format(variant=enc.variant) if enc.variant else ""
+    head = w["head"].format(width=enc.width, mnemonic=enc.mnemonic, variant=variant)
     if enc.carrier.form_id != enc.form_id and enc.kind == "tile-operation":
-        head += f", carried by {enc.carrier.asm}"
-    return head + ": " + "; ".join(parts) + "."
+        head += w["carried"].format(carrier=enc.carrier.asm)
+    return w["list"].format(head=head, parts=w["sep"].join(parts))
 
 
-def svg(enc: Encoding) -> str:
-    """The bit-field diagram of ``enc`` as a standalone SVG document string."""
+def svg(enc: Encoding, words: Mapping[str, str] = ENGLISH) -> str:
+    """The bit-field diagram of ``enc`` as a standalone SVG document string (title and description in the
+    language of ``words``)."""
     data = wavejson(enc)
     notes: dict[int, str] = {}
     for i, s in enumerate(enc.segments()):
         f = enc.field(s.field or "") if s.kind == "field" else None
         if f is not None and f.fixed_value is not None:
             notes[i] = f"= {f.fixed_value}" if not f.is_split else f"= {s.value}"
-    title = f"{enc.mnemonic} encoding" + (f" ({enc.variant})" if enc.variant else "") + f", form {enc.form_id}"
+    w = {**ENGLISH, **words}
+    variant = w["variant"].format(variant=enc.variant) if enc.variant else ""
+    title = w["title"].format(mnemonic=enc.mnemonic, variant=variant, form=enc.form_id)
     ident = "enc-" + re.sub(r"[^A-Za-z0-9_-]+", "-", enc.form_id)
-    return render_reg(data, title=title, desc=describe(enc), ident=ident, notes=notes)
+    return render_reg(data, title=title, desc=describe(enc, w), ident=ident, notes=notes)
 
 
-__all__ = ["bit_range", "describe", "esc", "render_reg", "svg"]
+__all__ = ["ENGLISH", "bit_range", "describe", "esc", "render_reg", "svg"]

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationIn
 from ..executor.datatypes import ValueError_, encode
 from ..executor.executor import TileInput, register_index
 from ..files import MAX_JSON_DEPTH, json_too_deep
-from ..vocabulary import DataType, Vocabulary
+from ..vocabulary import DataType, Vocabulary, label
 
 Number = Union[int, float]
 Cell = Union[int, float, str]
@@ -43,6 +43,16 @@ def _element(v: str, vocabulary: Vocabulary) -> DataType:
     return et
 
 
+def _check_cells(values: list[list[Cell]], et: DataType) -> None:
+    """Every cell must encode in the Tile's DataType; the first that does not names its place."""
+    for r, row in enumerate(values):
+        for c, cell in enumerate(row):
+            try:
+                encode(cell, et)
+            except ValueError_ as e:
+                raise ValueError(f"values[{r}][{c}]: {e}") from None
+
+
 def _check_register(v: str) -> str:
     if register_index(v) is None:
         raise ValueError(f"{v!r} is not a tile register (T0..T15, U0..U15, M0..M15, N0..N15)")
@@ -53,13 +63,15 @@ class TileData(_Closed):
     """An input Tile: its descriptor and the values of its elements from (0, 0), row by row."""
 
     data_type: str
-    rows: Annotated[int, Field(ge=1)]
-    columns: Annotated[int, Field(ge=1)]
+    # physical shape: required, except for a layout whose storage the spec derives (CUBE_M16: give the valid region)
+    rows: Annotated[int, Field(ge=1)] | None = None
+    columns: Annotated[int, Field(ge=1)] | None = None
     valid_rows: Annotated[int, Field(ge=1)] | None = None
     valid_columns: Annotated[int, Field(ge=1)] | None = None
     capacity_bytes: Annotated[int, Field(ge=1)] | None = None
     mask: Annotated[str, Field(pattern=r"^0b[01]{4}$")] = "0b0001"
-    layout: Literal["row-major", "column-major"] = "row-major"
+    layout: str = "row-major"  # any layout of the tree's Tile model: row-major, column-major, CUBE_M16, ZN, …
+    location: str | None = None  # any location of the tree's Tile model (vector, matrix, …); default: the model's
     values: list[list[Cell]]
 
     @field_validator("data_type")
@@ -67,10 +79,40 @@ class TileData(_Closed):
     def _t(cls, v: str, info: ValidationInfo) -> str:
         return _element(v, _vocabulary(info)).name
 
+    @field_validator("layout")
+    @classmethod
+    def _layout(cls, v: str, info: ValidationInfo) -> str:
+        voc = _vocabulary(info)
+        if voc.layouts and voc.layout(v) is None:
+            raise ValueError(f"unknown layout {v!r} ({', '.join(label(x) for x in voc.layouts)})")
+        if not voc.layouts and v not in ("row-major", "column-major"):
+            raise ValueError(f"unknown layout {v!r} (row-major, column-major)")
+        return v
+
+    @field_validator("location")
+    @classmethod
+    def _location(cls, v: str | None, info: ValidationInfo) -> str | None:
+        voc = _vocabulary(info)
+        if v is not None and voc.location(v) is None:
+            raise ValueError(f"unknown location {v!r} ({', '.join(label(x) for x in voc.locations) or 'none'})")
+        return v
+
     @model_validator(mode="after")
     def _shape(self, info: ValidationInfo) -> "TileData":
+        if (self.rows is None) != (self.columns is None):
+            raise ValueError("give both rows and columns, or neither (a layout the spec sizes)")
+        if self.rows is None and (self.valid_rows is None or self.valid_columns is None):
+            raise ValueError("without rows and columns, give valid_rows and valid_columns: the spec sizes the "
+                             "storage of its own layouts from them")
         vr = self.valid_rows or self.rows
         vc = self.valid_columns or self.columns
+        assert vr is not None and vc is not None
+        if self.rows is None or self.columns is None:
+            nr, nc = len(self.values), len(self.values[0]) if self.values else 0
+            if not self.values or (nr, nc) != (vr, vc) or any(len(r) != vc for r in self.values):
+                raise ValueError(f"values must be the valid region ({vr}x{vc})")
+            _check_cells(self.values, _element(self.data_type, _vocabulary(info)))
+            return self
         if vr > self.rows or vc > self.columns:
             raise ValueError(f"valid region {vr}x{vc} exceeds the {self.rows}x{self.columns} tile")
         if not self.values:
@@ -82,21 +124,15 @@ class TileData(_Closed):
         if (nr, nc) not in ((vr, vc), (self.rows, self.columns)):
             raise ValueError(f"values is {nr}x{nc}; give the valid region ({vr}x{vc}) or the whole "
                              f"tile ({self.rows}x{self.columns})")
-        et = _element(self.data_type, _vocabulary(info))
-        for r, row in enumerate(self.values):
-            for c, cell in enumerate(row):
-                try:
-                    encode(cell, et)
-                except ValueError_ as e:
-                    raise ValueError(f"values[{r}][{c}]: {e}") from None
+        _check_cells(self.values, _element(self.data_type, _vocabulary(info)))
         return self
 
     def to_input(self, register: str, vocabulary: Vocabulary) -> TileInput:
         et = _element(self.data_type, vocabulary)
         words = tuple(tuple(encode(c, et) for c in row) for row in self.values)
-        return TileInput(register, et.name, self.rows, self.columns, self.valid_rows or self.rows,
-                         self.valid_columns or self.columns, words, self.capacity_bytes,
-                         int(self.mask, 0), self.layout)
+        vr, vc = self.valid_rows or self.rows or 0, self.valid_columns or self.columns or 0
+        return TileInput(register, et.name, self.rows or 0, self.columns or 0, vr, vc, words, self.capacity_bytes,
+                         int(self.mask, 0), layout=self.layout, location=self.location or "")
 
 
 class ExpectTile(_Closed):

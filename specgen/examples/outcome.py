@@ -11,22 +11,16 @@ from dataclasses import dataclass, field
 
 from ..diagnostics import Finding
 from ..executor.executor import RunResult, TileState
+from ..executor.runstate import TileShape
 from ..executor.scalar import SCALAR_ENTRY
 from ..executor.words import COMMAND_ENTRY
 from ..program.reader import Program
 
 
 @dataclass(frozen=True, slots=True)
-class TileTable:
+class TileTable(TileShape):
     """One Tile as a table: element values, raw 64-bit words and definedness, row by row."""
 
-    register: str
-    data_type: str
-    rows: int
-    columns: int
-    valid_rows: int
-    valid_columns: int
-    layout: str
     values: list[list[str]]
     words: list[list[str]]
     defined: list[list[bool]]
@@ -35,8 +29,8 @@ class TileTable:
     @classmethod
     def of(cls, t: TileState) -> "TileTable":
         j = t.to_json()
-        return cls(t.register, t.data_type, t.rows, t.columns, t.valid_rows, t.valid_columns, t.layout,
-                   j["values"], j["words"], t.defined, t.predicate)  # type: ignore[arg-type]
+        return cls(t.register, t.data_type, t.rows, t.columns, t.valid_rows, t.valid_columns,
+                   j["values"], j["words"], t.defined, t.predicate, layout=t.layout)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,7 @@ and vocabulary, the step budget and every ASL definition its runs executed.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Callable, TypeVar
@@ -33,7 +34,7 @@ from typing import Callable, TypeVar
 from ..asl.legality import admitted_datatypes, legality_interpreter
 from ..asl.revision import PARTS, REVISION, asl_keys, generation_reads
 from ..cache.layer import Reads, code_digest
-from ..diagnostics import Finding, Severity
+from ..diagnostics import Finding, Sentence, Severity
 from ..executor.executor import Executor, RunError, executor_for
 from ..graph import SpecGraph
 from ..models.instruction import InstructionHeader
@@ -45,8 +46,10 @@ from .model import ExampleFormatError, line_of_key, parse_example, program_posit
 from .outcome import ExampleResult, Suite, parsed_lines, result_from_run
 from .verify import Verdict, synthesized_inputs, verify
 
-VERSION = code_digest("examples", "program", "executor", "worked", "asl", "catalog_asl", "encoding", "loader",
-                      "models", "vocabulary.py", "prose.py", "files.py", "graph.py")
+# the code an example's result depends on: the executor assembles every statement's word with ``encoding``
+CODE = ("examples", "program", "executor", "worked", "asl", "catalog_asl", "encoding", "loader", "models",
+        "vocabulary.py", "prose.py", "files.py", "graph.py")
+VERSION = code_digest(*CODE)
 Outcome = tuple[ExampleResult | None, list[Finding]]
 
 
@@ -96,8 +99,9 @@ class Runner:
             for n, text in enumerate(ins.contract.examples if ins.contract is not None else (), 1):
                 key = f"contract:{unit.path}#{n}"
                 keys.add(key)
-                res, finds = self.store.get(key, inputs, lambda reads, u=unit, n=n, t=text: self._recorded(
-                    reads, (f"part:{u.path}#record",), lambda: self._contract(u, n, t)))
+                at = example_position(unit, n, text)  # from the record lines: read through the record part
+                res, finds = self.store.get(key, inputs, lambda reads, u=unit, n=n, t=text, at=at: self._recorded(
+                    reads, (f"part:{u.path}#record",), lambda: self._contract(u, n, t, at)))
                 if res is not None:
                     self.add(res)
                 self.findings.extend(finds)
@@ -110,7 +114,7 @@ class Runner:
         step budget, and the trail of every interpreter its runs used."""
         reads.update(own)
         generation_reads(self.spec, reads)
-        reads.update(("config:max_steps", f"file:{self.spec.config.hardware_profile}"))
+        reads.update(("config:max_steps", "config:max_value_bits", f"file:{self.spec.config.hardware_profile}"))
         self._interps = []
         try:
             return compute()
@@ -203,15 +207,16 @@ class Runner:
         return res, findings
 
     # -- contract examples -------------------------------------------------------------
-    def _contract(self, unit: AslUnit, n: int, text: str) -> tuple[ExampleResult | None, list[Finding]]:
+    def _contract(self, unit: AslUnit, n: int, text: str,
+                  at: tuple[int, int]) -> tuple[ExampleResult | None, list[Finding]]:
         ins = unit.instruction
         assert ins is not None
-        line = unit.header_span.line if unit.header_span else 1
+        line, col = at
         ident = f"{ins.id}#example-{n}"
         mn = ins.mnemonic
 
         def finding(rule: str, severity: Severity, message: str) -> Finding:
-            return Finding(rule, severity, unit.path, line, message, subject=ident, col=1)
+            return Finding(rule, severity, unit.path, line, message, subject=ident, col=col)
 
         if not (text.lstrip().upper().startswith("BSTART") and re.search(r"\bBSTOP\b", text, re.I)):
             return None, []  # a single-command fragment, not a Block program
@@ -222,13 +227,16 @@ class Runner:
         try:
             program = parse_program(text, self.vocabulary, path=unit.path)
         except ProgramError as e:
-            res.sketch_reason = f"cannot run as written: column {e.col}: {e.message}"
+            res.sketch_reason = Sentence("example.cannot_run_as_written",
+                                         f"cannot run as written: column {e.col}: {e.message}",
+                                         col=e.col, detail=e.message)
             findings.append(finding("example-sketch", Severity.NOTE,
                                     f"{mn} example {n} {res.sketch_reason}" + (f"; {legality}" if legality else "")))
             return res, findings
         res.lines = parsed_lines(program, None)
         if program.is_sketch or not program.is_block:
-            res.sketch_reason = program.sketch_reason or "sketch: not a whole Block (BSTART … BSTOP last)"
+            res.sketch_reason = program.sketch_reason or Sentence(
+                "example.sketch_not_block", "sketch: not a whole Block (BSTART … BSTOP last)")
             findings.append(finding("example-sketch", Severity.NOTE,
                                     f"{mn} example {n} cannot run as written ({res.sketch_reason})"
                                     + (f"; {legality}" if legality else "")
@@ -238,7 +246,8 @@ class Runner:
             findings.append(finding("example-legality", Severity.WARNING, f"{mn} example {n}: {legality}"))
         ex = self._executor("reference")
         if not ex.supported:
-            res.sketch_reason = "sketch: the spec defines no Block executor entry points"
+            res.sketch_reason = Sentence("example.sketch_no_executor",
+                                         "sketch: the spec defines no Block executor entry points")
             findings.append(finding("example-sketch", Severity.NOTE,
                                     f"{mn} example {n} cannot run: the spec's ASL has no "
                                     f"{', '.join(ex.missing)}"))
@@ -260,7 +269,7 @@ class Runner:
         return out, findings
 
     def _executor(self, profile: str) -> Executor:
-        ex = executor_for(self.graph.spec, profile, vocabulary=self.vocabulary, graph=self.graph)
+        ex = executor_for(self.graph, profile)
         self._use(ex.interp).trail.note_all(ex.notes)
         return ex
 
@@ -277,9 +286,11 @@ class Runner:
         admitted = self._admitted_for(ins.mnemonic)
         if admitted is None or dt not in admitted:
             return ""
-        return (f"DataType {dt} is excluded by the legality prose ({', '.join(sorted(prose))}) "
-                f"but admitted by the ASL (InstructionContractDataTypeLegal_{ins.mnemonic}); "
-                "one of them is wrong")
+        names, function = ", ".join(sorted(prose)), f"InstructionContractDataTypeLegal_{ins.mnemonic}"
+        return Sentence("example.legality_mismatch",
+                        f"DataType {dt} is excluded by the legality prose ({names}) "
+                        f"but admitted by the ASL ({function}); one of them is wrong",
+                        data_type=dt, names=names, function=function)
 
     def _admitted_for(self, mnemonic: str) -> frozenset[str] | None:
         """The DataTypes the instruction's own predicate admits (recorded in the example's reads)."""
@@ -294,3 +305,32 @@ def _unit_dir(unit_path: str) -> str:
     """``asl/tile/x/y/TMUL.asl`` -> ``tile/x/y/TMUL``."""
     p = unit_path.removesuffix(".asl")
     return p.split("/", 1)[1] if p.startswith("asl/") else p
+
+
+def example_position(unit: AslUnit, n: int, text: str) -> tuple[int, int]:
+    """Where the ``n``-th ``contract.examples`` string starts in the unit (1-based line and column): its JSON
+    spelling found after the header's ``"examples"`` key, so a finding about it points at the example, not
+    at the header's first column. The header line and column 1 when the spelling cannot be found (an
+    escape written differently)."""
+    span = unit.header_span
+    line = span.line if span is not None and span.line > 0 else 1
+    lines = unit.text.splitlines()
+    end = (span.end_line or line) if span is not None else line
+    block = "\n".join(lines[line - 1:end])
+    key = block.find('"examples"')
+    if key < 0:
+        return line, 1
+    ins = unit.instruction
+    earlier = list(ins.contract.examples[:n - 1]) if ins is not None and ins.contract is not None else []
+    for spelling in (json.dumps(text, ensure_ascii=False), json.dumps(text)):
+        pos, found = key, -1
+        for _ in range(earlier.count(text) + 1):  # an identical earlier example is passed over
+            found = block.find(spelling, pos)
+            if found < 0:
+                break
+            pos = found + 1
+        if found >= 0:
+            before = block[:found]
+            row = before.count("\n")
+            return line + row, found - (before.rfind("\n") + 1) + 1
+    return line, 1

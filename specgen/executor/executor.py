@@ -30,37 +30,43 @@ from __future__ import annotations
 import threading
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
+from .. import speccontract as contract
 from ..asl import ASLError, Bits, Interpreter, interpreter_for
 from ..asl.errors import bounded_stack
+from ..asl.hooks import ASLFunction, Around
 from ..asl.profiles import get_profile
 from ..diagnostics import Span
 from ..encoding.asm import AsmError
 from ..encoding.asm_names import gpr_name
-from ..loader import Spec
+from ..graph import SpecGraph
+from ..loader.tree import Spec
 from ..program.reader import Program
 from ..program.syntax import Statement
-from ..vocabulary import Vocabulary, vocabulary_of
+from ..vocabulary import VOCABULARY, Vocabulary, label
 from .faultsite import GENERATED_PREFIX, FaultTrace, explain, fault_site, guard_predicates
-from .inputstate import MemoryCell, configure_matrix, is_matrix_layout, read_memory, write_memory
+from .inputstate import (LAYOUT_PREFIX, LOCATION_PREFIX, MemoryCell, configure_spec_sized, read_memory, spec_sized,
+                         write_memory)
 from .runstate import (Fault, RunError, RunResult, Step, TileInput, TileState, register_index, register_name,
                        tile_state)
 from .scalar import TemplateRunner, gpr_file
-from .words import COMMAND_ENTRY, EXECUTED, REJECTED, WordRunner, allocated
+from .words import EXECUTED, REJECTED, WordRunner, allocated
 
-if TYPE_CHECKING:
-    from ..graph import SpecGraph
-
-LAYOUTS = {"row-major": "TileLayout_RowMajor", "column-major": "TileLayout_ColumnMajor"}
+_LEGACY_LAYOUTS = {"row-major": "RowMajor", "column-major": "ColumnMajor"}  # a model without a TileLayout type
 
 
 class Executor:
-    """One interpreter over ``root`` with ``profile``'s hooks, reused for every run."""
+    """One interpreter over a spec with ``profile``'s hooks, reused for every run.
 
-    def __init__(self, spec: Spec, profile: str = "reference", *, fast: bool = True,
-                 tile_elements: int | None = None, vocabulary: Vocabulary | None = None,
-                 graph: "SpecGraph | None" = None) -> None:
+    Built from the graph its caller holds: the spec, its vocabulary and its encodings are the
+    graph's (derived once per graph), never read or built a second time. The graph itself is not
+    kept: an executor outlives the check or build that made it.
+    """
+
+    def __init__(self, graph: SpecGraph, profile: str = "reference", *, fast: bool = True,
+                 tile_elements: int | None = None) -> None:
+        spec = graph.spec
         self.spec = spec
         self.root = spec.root
         self.profile = get_profile(profile).name
@@ -69,8 +75,7 @@ class Executor:
         # what setting it up asked of the ASL (entry points present, the PE mode table, the fast path's
         # helpers) holds for every run: each use notes it in its own trail (asl/trail.py)
         self.interp.trail.push()
-        # DataType names and codes are the spec's: the caller's (read once per graph) or this spec's
-        self.vocabulary = vocabulary if vocabulary is not None else vocabulary_of(spec)
+        self.vocabulary = VOCABULARY(graph)  # DataType names and codes are the spec's
         get_profile(profile).install(self.interp)
         install_profile_adapters(self.interp, self.profile, self.vocabulary)
         self._fault_stack: tuple[tuple[str, Span], ...] = ()
@@ -79,23 +84,21 @@ class Executor:
         self._trace = FaultTrace()  # a predicate's traced returns, while a fault is explained
         self._install_fault_probe()
         if tile_elements is not None:
-            set_model_config(self.interp, "PTO_MODEL_TILE_ELEMENTS", tile_elements)
+            self.interp.set_constant(contract.TILE_ELEMENTS.name, tile_elements)
         self.bulk = False  # element I/O through the NumPy paths proven equal for this model
         if fast:
             from .fastpath import install_fast_paths  # NumPy/ml_dtypes load only when a program runs
             install_fast_paths(self.interp, self.profile, self.vocabulary)
             # the bulk element paths are proven (tests/test_examples_fast.py) for the Tile model whose
             # ExecuteTileBinary the fast path replaces; any other model goes element by element
-            self.bulk = "ExecuteTileBinary" in self.interp.hooks
+            self.bulk = contract.BINARY_ELEMENT.name in self.interp.hooks
         self.lock = threading.Lock()
-        missing = [n for n in (COMMAND_ENTRY, "ResetProfileState", "ConfigureTileForMask")
-                   if not self.interp.has_function(n)]
+        missing = [e.name for e in contract.PROGRAMS if not _defines(self.interp, e)]
         self.words: WordRunner | None = None
         self.templates: TemplateRunner | None = None  # statements of the forms the Block syntax does not spell
         if not missing:
             from ..encoding.from_spec import spec_encodings
-            from ..graph import SpecGraph
-            es = spec_encodings(graph if graph is not None and graph.spec is spec else SpecGraph.build(spec))
+            es = spec_encodings(graph)
             self.words = WordRunner(self.interp, es, self.vocabulary.dtype_none_code)
             self.templates = TemplateRunner(self.interp, es)
         self.supported = not missing
@@ -106,15 +109,13 @@ class Executor:
     def _install_fault_probe(self) -> None:
         interp = self.interp
 
-        def set_fault(original: Callable, *args: object) -> object:
+        def set_fault(original: ASLFunction, *args: object) -> object:
             self._fault_stack = tuple(interp.stack)
             self._trace.at_fault()
             return original(*args)
 
-        set_fault.wants_original = True  # type: ignore[attr-defined]
-        prior = interp.hooks.get("SetFault")
-        if prior is None and interp.has_function("SetFault"):
-            interp.hooks["SetFault"] = set_fault
+        if contract.SET_FAULT.name not in interp.hooks and interp.has_function(contract.SET_FAULT.name):
+            interp.install_hook(contract.SET_FAULT.name, Around(set_fault))
 
     # -- running ----------------------------------------------------------------------
     def run(self, program: Program, tiles: list[TileInput], gprs: Mapping[int, int] | None = None,
@@ -128,10 +129,11 @@ class Executor:
                            span=Span(program.path, first.line, first.col))
         if not self.supported:
             raise RunError("the spec's ASL does not define " + ", ".join(self.missing)
-                           + ": a program runs as command words through ExecuteCommandInstruction(word, "
-                           "length_bits), with ResetProfileState and ConfigureTileForMask for its initial state")
-        if gprs and not any(self.interp.has_function(n) for n in ("WritePEGPR", "WriteGPR")):
-            raise RunError("this spec's ASL has no general-purpose register file (no WritePEGPR or WriteGPR): "
+                           + f": a program runs as command words through {contract.COMMAND_ENTRY}(word, "
+                           f"length_bits), with {contract.RESET} and {contract.CONFIGURE_TILE} for its initial state "
+                           "(docs-internal/examples.md; the check says so as spec-contract)")
+        if gprs and not any(self.interp.has_function(n) for n in (contract.WRITE_PE_GPR.name, contract.WRITE_GPR.name)):
+            raise RunError(f"this spec's ASL has no general-purpose register file (no {contract.WRITE_PE_GPR} or {contract.WRITE_GPR}): "
                            "the program's scalar registers cannot be set")
         with self.lock:
             result = self._run(program, tiles, gprs or {}, memory or [])
@@ -148,7 +150,7 @@ class Executor:
         it.reset()
         result = RunResult(program, self.profile)
         try:
-            it.call("ResetProfileState")
+            it.call(contract.RESET.name)
             if gprs:
                 words.write_gprs(gprs)
             write_memory(it, memory)
@@ -234,18 +236,18 @@ class Executor:
         it = self.interp
         f = st.fields
         op = str(f["operation"])
-        legal_fn, execute_fn = f"InstructionContractOperandsLegal_{op}", f"InstructionContractExecute_{op}"
+        legal_fn, execute_fn = contract.OPERANDS_LEGAL.of(op), contract.EXECUTE_CONTRACT.of(op)
         missing = [n for n in (legal_fn, execute_fn) if not it.has_function(n)]
         if missing:
             raise RunError(f"line {st.line}: {op} is not an instruction with a tile-level contract entry in "
                            f"this spec (no {' or '.join(missing)} in its ASL)", st, Span("", st.line, st.col))
         args = (f["destination"], f["source_left"], f["source_right"])
-        if it.has_function("ClearFault"):
-            it.call("ClearFault")
+        if it.has_function(contract.CLEAR_FAULT.name):
+            it.call(contract.CLEAR_FAULT.name)
         if it.call(legal_fn, *args) is not True:
-            self._set_fault("Fault_TileLegality")
+            self._set_fault(contract.TILE_LEGALITY_FAULT.name)
             span = self._declaration(legal_fn)
-            name = str(it.get_global("_LastFault"))
+            name = str(it.get_global(contract.LAST_FAULT.name))
             stack = ((legal_fn, span),) if span else ()
             return Step(st, legal_fn, args, REJECTED), Fault(name, st, span, legal_fn, stack)
         it.call(execute_fn, *args)
@@ -254,12 +256,12 @@ class Executor:
     def _set_fault(self, kind: str) -> None:
         """Record ``kind`` with the spec's ``SetFault`` (``SetFault(kind, ReadTPC())`` where it takes the address)."""
         it = self.interp
-        decls = getattr(it, "index", None).lookup("SetFault") if getattr(it, "index", None) else []
+        decls = getattr(it, "index", None).lookup(contract.SET_FAULT.name) if getattr(it, "index", None) else []
         arity = next((len(d.params) for d in decls if hasattr(d, "params")), 1)
-        if arity == 2 and it.has_function("ReadTPC"):
-            it.call("SetFault", kind, it.call("ReadTPC"))
+        if arity == 2 and it.has_function(contract.READ_TPC.name):
+            it.call(contract.SET_FAULT.name, kind, it.call(contract.READ_TPC.name))
         else:
-            it.call("SetFault", kind)
+            it.call(contract.SET_FAULT.name, kind)
 
     def _declaration(self, name: str) -> Span | None:
         """Where the spec declares function ``name`` (the site a tile-level fault is decided)."""
@@ -269,7 +271,7 @@ class Executor:
         return None
 
     def _fault(self, st: Statement, word: str) -> Fault:
-        name = str(self.interp.get_global("_LastFault"))
+        name = str(self.interp.get_global(contract.LAST_FAULT.name))
         stack = self._fault_stack
         span, func = fault_site(stack, self._generated_line, self._declaration, self._forwards_fault)
         return Fault(name, st, span, func, stack, word)
@@ -300,8 +302,8 @@ class Executor:
 
     def _forwards_fault(self, name: str) -> bool:
         """Whether function ``name`` takes a fault kind as a parameter (so its caller chose the fault)."""
-        it = self.interp
-        kinds = [d.params[0][1] for d in it.declarations("SetFault") if getattr(d, "params", None)]
+        it = self.interp  # the declarations read through the interpreter: the run's trail notes them
+        kinds = [d.params[0][1] for d in it.declarations(contract.SET_FAULT.name) if getattr(d, "params", None)]
         return any(t == k for d in it.declarations(name) for _, t in getattr(d, "params", ()) for k in kinds)
 
     def _generated_line(self, path: str, line: int) -> str:
@@ -318,13 +320,18 @@ class Executor:
         et = self.vocabulary.datatype(t.data_type)
         if idx is None or et is None:
             raise RunError(f"{t.register}: not a tile register, or {t.data_type} is not a data type")
+        layout, locations = self._placement(t)
         try:
-            if is_matrix_layout(t.layout):  # a CUBE operand: the spec derives its storage shape
-                configure_matrix(it, idx, t.layout, t.valid_rows, t.valid_columns, et.member, t.mask,
-                                 t.capacity_bytes)
+            derived = spec_sized(it, layout, t.valid_rows, t.valid_columns, et.member)
+            if derived:  # a layout whose storage the spec derives (CUBE): its own configuration sizes it
+                configure_spec_sized(it, idx, layout, t.valid_rows, t.valid_columns, et.member, t.mask,
+                                     t.capacity_bytes or derived, locations)
+            elif not (t.rows and t.columns):
+                raise ValueError(f"a {label(layout)} Tile needs its physical rows and columns (the spec derives "
+                                 "them only for the layouts TileCubeRequiredBytes sizes)")
             else:
-                it.call("ConfigureTileForMask", idx, t.capacity(et), t.rows, t.columns, t.valid_rows,
-                        t.valid_columns, et.member, LAYOUTS[t.layout], "TileLocation_Vector", t.mask)
+                it.call(contract.CONFIGURE_TILE.name, idx, t.capacity(et), t.rows, t.columns, t.valid_rows,
+                        t.valid_columns, et.member, LAYOUT_PREFIX + layout, LOCATION_PREFIX + locations[0], t.mask)
         except ValueError as e:
             raise RunError(f"input tile {t.register}: {e}") from None
         except ASLError as e:
@@ -339,29 +346,32 @@ class Executor:
             assert self.words is not None
             self.words.write(idx, t.words)
 
+    def _placement(self, t: TileInput) -> tuple[str, list[str]]:
+        """The layout member of an input and the locations to configure it in (its own, else the model's)."""
+        voc = self.vocabulary
+        layout = voc.layout(t.layout) if voc.layouts else _LEGACY_LAYOUTS.get(t.layout)
+        if layout is None:
+            raise RunError(f"input tile {t.register}: layout {t.layout!r} is not one of this spec's Tile layouts "
+                           f"({', '.join(label(x) for x in voc.layouts)})")
+        if t.location:
+            location = voc.location(t.location) if voc.locations else None
+            if location is None:
+                raise RunError(f"input tile {t.register}: location {t.location!r} is not one of this spec's Tile "
+                               f"locations ({', '.join(label(x) for x in voc.locations)})")
+            return layout, [location]
+        return layout, list(voc.locations) or ["Vector"]
+
     # -- reading --------------------------------------------------------------------
     def read_tile(self, idx: int) -> TileState:
         """Register ``idx`` after the run: its ``_Tiles`` descriptor and every element (word, defined)."""
         assert self.words is not None
         if self.bulk:
             from .fastpath import bulk_read
-            tile = self.interp.get_global("_Tiles")[idx]  # type: ignore[index]
+            tile = self.interp.get_global(contract.TILES.name)[idx]  # type: ignore[index]
             words, defined = bulk_read(self.interp, idx)
         else:
             tile, words, defined = self.words.read(idx)
         return tile_state(idx, tile, words, defined, self.vocabulary)
-
-
-def set_model_config(it: Interpreter, name: str, value: int) -> None:
-    """Override an ASL ``config`` constant before anything is compiled.
-
-    Adapter: the interpreter has no public API for ``config`` overrides yet,
-    so this seeds its constant table (constants are folded at compile time,
-    hence "before the first call").
-    """
-    if it.compiled_functions:
-        raise RuntimeError(f"set {name} before the first ASL call")
-    it._consts[name] = value  # noqa: SLF001 - see docstring
 
 
 def install_profile_adapters(it: Interpreter, profile: str, vocabulary: Vocabulary) -> None:
@@ -374,48 +384,44 @@ def install_profile_adapters(it: Interpreter, profile: str, vocabulary: Vocabula
     ADD, SUB and MUL (``specgen.asl.hardware.ieee_binary``); MAX/MIN and the
     other formats keep the ASL's own implementation, as ADR-0003 says.
     """
-    if profile != "hardware-ieee" or "TileFPBinaryElement" in it.hooks:
+    if profile != "hardware-ieee" or contract.FP_BINARY_ELEMENT.name in it.hooks:
         return
-    if not it.has_function("TileFPBinaryElement"):
+    if not it.has_function(contract.FP_BINARY_ELEMENT.name):
         return
     from ..asl.hardware import _FORMATS, ieee_binary
 
     ops = {"TileBinary_ADD": "FloatingBinary_ADD", "TileBinary_SUB": "FloatingBinary_SUB",
            "TileBinary_MUL": "FloatingBinary_MUL"}
 
-    def tile_fp_binary(original: Callable, op: str, data_type: str, left: Bits, right: Bits) -> Bits:
+    def tile_fp_binary(original: ASLFunction, op: str, data_type: str, left: Bits, right: Bits) -> Bits:
         et = vocabulary.datatype(str(data_type))
         if op in ops and et is not None and et.code in _FORMATS:
             raw, _flags = ieee_binary(ops[op], et.code, left.v, right.v)
             return Bits(raw, 64)
         return original(op, data_type, left, right)  # type: ignore[no-any-return]
 
-    tile_fp_binary.wants_original = True  # type: ignore[attr-defined]
-    it.hooks["TileFPBinaryElement"] = tile_fp_binary
+    it.install_hook(contract.FP_BINARY_ELEMENT.name, Around(tile_fp_binary))
 
 
 _EXECUTORS: dict[tuple[int, str, bool, int | None], Executor] = {}
 _EXECUTORS_LOCK = threading.Lock()
 
 
-def executor_for(spec: Spec, profile: str = "reference", *, fast: bool = True,
-                 tile_elements: int | None = None, vocabulary: Vocabulary | None = None,
-                 graph: "SpecGraph | None" = None) -> Executor:
+def executor_for(graph: SpecGraph, profile: str = "reference", *, fast: bool = True,
+                 tile_elements: int | None = None) -> Executor:
     """The shared executor of (loaded spec, profile): functions are compiled once per load.
 
-    The caller hands over the spec it already loaded, so nothing is read twice; ``vocabulary``
-    is the spec's when the caller has it (else the executor reads it from ``spec``), and so is ``graph``
-    (the encodings are its derived fact). Keyed by the
-    loaded spec itself, never by its root: a server reloads the tree after an edit, and an
-    executor of the previous load would run the ASL as it was. The executors of the last few
-    loads are kept.
+    The caller hands over the graph it already built, so nothing is read or derived twice. Keyed by
+    the loaded spec itself, never by its root: a server reloads the tree after an edit, and an
+    executor of the previous load would run the ASL as it was. The executors of the last few loads
+    are kept; one of an earlier load is carried over when only function bodies changed.
     """
+    spec = graph.spec
     key = (id(spec), get_profile(profile).name, fast, tile_elements)
     with _EXECUTORS_LOCK:
         ex = _EXECUTORS.get(key)
         if ex is None or ex.spec is not spec:
-            ex = _carried(spec, key, vocabulary) or Executor(spec, profile, fast=fast, tile_elements=tile_elements,
-                                                            vocabulary=vocabulary, graph=graph)
+            ex = _carried(graph, key) or Executor(graph, profile, fast=fast, tile_elements=tile_elements)
             while len(_EXECUTORS) >= 4:
                 _EXECUTORS.pop(next(iter(_EXECUTORS)))
             _EXECUTORS[key] = ex
@@ -427,18 +433,18 @@ def _records(spec: Spec) -> tuple[tuple[str, tuple[str, ...]], ...]:
     return tuple((u.path, tuple(x for x in u.text.splitlines() if x.startswith("// PTO-"))) for u in spec.units)
 
 
-def _carried(spec: Spec, key: tuple[int, str, bool, int | None], vocabulary: Vocabulary | None) -> Executor | None:
+def _carried(graph: SpecGraph, key: tuple[int, str, bool, int | None]) -> Executor | None:
     """The newest executor of an earlier load of the same root, moved to ``spec`` when only function bodies
     changed (:func:`specgen.asl.carry.carry_over`): its compiled interpreter is kept; None otherwise."""
     from ..asl.carry import carry_over
     from ..asl.index import build_index
     from ..catalog_asl.sources import generation_key
+    spec = graph.spec
     root = str(spec.root)
     for old_key, ex in reversed(list(_EXECUTORS.items())):
         if old_key[1:] != key[1:] or str(ex.spec.root) != root:
             continue
-        vocabulary = vocabulary if vocabulary is not None else vocabulary_of(spec)
-        if (vocabulary != ex.vocabulary or generation_key(spec) != generation_key(ex.spec)
+        if (VOCABULARY(graph) != ex.vocabulary or generation_key(spec) != generation_key(ex.spec)
                 or _records(spec) != _records(ex.spec)):  # the encodings its words are assembled with
             return None
         if not carry_over(ex.interp, build_index(spec)):
@@ -452,3 +458,10 @@ def _carried(spec: Spec, key: tuple[int, str, bool, int | None], vocabulary: Voc
 
 __all__ = ["Executor", "executor_for", "RunError", "RunResult", "TileInput", "TileState", "Fault", "Step",
            "register_name", "register_index", "fault_site"]
+
+
+def _defines(it: Interpreter, entry: contract.ExpectedName) -> bool:
+    """Whether the interpreter's tree (or the ASL generated for it) defines a contract entry."""
+    if entry.kind == "function":
+        return it.has_function(entry.name)
+    return it.index is not None and bool(it.index.lookup(entry.name))

@@ -26,12 +26,12 @@ for FP64/FP32/FP16/BF16 (``hardware-ieee``). Anything else runs the ASL.
 
 from __future__ import annotations
 
-from typing import Callable
-
 import ml_dtypes
 import numpy as np
 
+from .. import speccontract as contract
 from ..asl import Bits, Interpreter
+from ..asl.hooks import ASLFunction, Around
 from ..vocabulary import DataType, Vocabulary
 
 U64 = np.uint64
@@ -47,7 +47,7 @@ def _positions(rows: int, cols: int, layout: str, nr: int, nc: int) -> np.ndarra
 
 def bulk_write(it: Interpreter, idx: int, words: tuple[tuple[int, ...], ...]) -> None:
     """Store ``words`` (row-major matrix from (0, 0)) in register ``idx`` and mark them defined."""
-    tiles = it.get_global("_Tiles")
+    tiles = it.get_global(contract.TILES.name)
     tile = dict(tiles[idx])  # type: ignore[index]
     payload = list(tile["payload"])
     defined = list(tile["defined"])
@@ -74,12 +74,12 @@ def bulk_write(it: Interpreter, idx: int, words: tuple[tuple[int, ...], ...]) ->
     tile["contents_defined"] = count == vr * vc
     new = list(tiles)  # type: ignore[call-overload]
     new[idx] = tile
-    it.set_global("_Tiles", new)
+    it.set_global(contract.TILES.name, new)
 
 
 def bulk_read(it: Interpreter, idx: int) -> tuple[list[list[int]], list[list[bool]]]:
     """Every physical element of ``idx`` as (words, defined), row-major by (row, column)."""
-    tile = it.get_global("_Tiles")[idx]  # type: ignore[index]
+    tile = it.get_global(contract.TILES.name)[idx]  # type: ignore[index]
     rows, cols = tile["rows"], tile["columns"]
     pos = _positions(rows, cols, tile["layout"], rows, cols)
     payload, defined = tile["payload"], tile["defined"]
@@ -217,29 +217,17 @@ def compute(op: str, et: DataType | None, profile: str, a: np.ndarray, b: np.nda
         return None
 
 
-def _asl(it: Interpreter, name: str, arity: int) -> Callable:
-    """A compiled ASL function callable from a hook without resetting the interpreter's call stack.
-
-    Adapter: ``Interpreter.call`` clears the stack, which a hook running
-    inside a call must not do; this uses the interpreter's function table.
-    """
-    fn = it._function(name, arity, None)  # noqa: SLF001 - see docstring
-    if fn.impl is None:
-        it._compile_func(fn)  # noqa: SLF001
-    return fn.impl  # type: ignore[return-value]
-
-
 def install_fast_paths(it: Interpreter, profile: str, vocabulary: Vocabulary) -> None:
     """Hook ``ExecuteTileBinary`` with the vectorised valid-region computation (when the spec has it)."""
-    if "ExecuteTileBinary" in it.hooks or not it.has_function("ExecuteTileBinary"):
+    if contract.BINARY_ELEMENT.name in it.hooks or not it.has_function(contract.BINARY_ELEMENT.name):
         return
-    needed = ("TilePaddingWord", "CurrentBundlePadValue", "TileInValidRegion")
+    needed = (contract.PADDING_WORD.name, contract.BUNDLE_PAD_VALUE.name, contract.IN_VALID_REGION.name)
     if not all(it.has_function(n) for n in needed):
         return
 
-    def execute_tile_binary(original: Callable, op: str, destination: int, source_left: int,
+    def execute_tile_binary(original: ASLFunction, op: str, destination: int, source_left: int,
                             source_right: int) -> None:
-        tiles = it.get_global("_Tiles")
+        tiles = it.get_global(contract.TILES.name)
         left, right = tiles[source_left], tiles[source_right]  # type: ignore[index]
         nr, nc = left["valid_rows"], left["valid_columns"]
         pos = _positions(left["rows"], left["columns"], left["layout"], nr, nc).ravel()
@@ -258,8 +246,8 @@ def install_fast_paths(it: Interpreter, profile: str, vocabulary: Vocabulary) ->
             payload[p] = Bits(int(w), 64)
             defined[p] = True
         # TileWithValidRegionDefined, then TileWithPadding(result, CurrentBundlePadValue())
-        pad = _asl(it, "CurrentBundlePadValue", 0)()
-        pad_word = _asl(it, "TilePaddingWord", 2)(pad, result["data_type"])
+        pad = it.function(contract.BUNDLE_PAD_VALUE.name, 0)()  # inside the running call: its stack is kept
+        pad_word = it.function(contract.PADDING_WORD.name, 2)(pad, result["data_type"])
         pad_defined = pad != "TilePad_Null"
         rows, cols = result["rows"], result["columns"]
         vr, vc = result["valid_rows"], result["valid_columns"]
@@ -273,23 +261,21 @@ def install_fast_paths(it: Interpreter, profile: str, vocabulary: Vocabulary) ->
         result["defined"] = defined
         result["defined_valid_count"] = vr * vc
         result["contents_defined"] = True
-        new = list(it.get_global("_Tiles"))  # type: ignore[call-overload]
+        new = list(it.get_global(contract.TILES.name))  # type: ignore[call-overload]
         new[destination] = result
-        it.set_global("_Tiles", new)
+        it.set_global(contract.TILES.name, new)
 
-    execute_tile_binary.wants_original = True  # type: ignore[attr-defined]
-    it.hooks["ExecuteTileBinary"] = execute_tile_binary
+    it.install_hook(contract.BINARY_ELEMENT.name, Around(execute_tile_binary))
 
     # EmptyTileInfo is a zero-argument pure function: its value never changes, so
     # compute it once with the ASL and hand out that value (the interpreter copies
     # a container before updating it whenever another holder, like this cache, sees it).
-    if "EmptyTileInfo" not in it.hooks and it.has_function("EmptyTileInfo"):
+    if contract.EMPTY_TILE_INFO.name not in it.hooks and it.has_function(contract.EMPTY_TILE_INFO.name):
         memo: list[object] = []
 
-        def empty_tile_info(original: Callable) -> object:
+        def empty_tile_info(original: ASLFunction) -> object:
             if not memo:
                 memo.append(original())
             return memo[0]
 
-        empty_tile_info.wants_original = True  # type: ignore[attr-defined]
-        it.hooks["EmptyTileInfo"] = empty_tile_info
+        it.install_hook(contract.EMPTY_TILE_INFO.name, Around(empty_tile_info))

@@ -10,10 +10,12 @@ that predicate with its returns traced (:mod:`specgen.asl.returntrace`) and
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Sequence
+from typing import Callable, Sequence
 
+from .. import speccontract as contract
+from ..asl import Interpreter
 from ..asl.returntrace import ReturnEvent, traced_calls
-from ..diagnostics import Span
+from ..diagnostics import Sentence, Span
 
 GENERATED_PREFIX = "<generated>"  # the path of ASL specgen generated from the catalogs (specgen.catalog_asl.sources)
 
@@ -31,13 +33,13 @@ def fault_site(stack: tuple[tuple[str, Span], ...], generated_line: Callable[[st
     A helper that takes the fault kind as a parameter (``forwards``) only passes it on: the site is
     then the call of that helper, where the kind was chosen.
     """
-    at = next((i for i, (name, _) in enumerate(stack) if name == "SetFault"), None)
+    at = next((i for i, (name, _) in enumerate(stack) if name == contract.SET_FAULT.name), None)
     if at is None:
         return None, ""
     while at > 1 and forwards(stack[at - 1][0]):
         at -= 1
     span = stack[at][1]
-    caller = stack[at - 1][0] if at > 0 else "SetFault"
+    caller = stack[at - 1][0] if at > 0 else contract.SET_FAULT.name
     if not span.path.startswith(GENERATED_PREFIX):
         return span, caller
     for name in reversed(guard_predicates(stack, generated_line, forwards)):
@@ -55,7 +57,7 @@ def guard_predicates(stack: tuple[tuple[str, Span], ...], generated_line: Callab
                      forwards: Callable[[str], bool] = lambda name: False) -> list[str]:
     """The predicates a generated ``if !Predicate(…) then`` check called just before its ``SetFault`` call
     (empty when the spec's own ASL called ``SetFault``): the functions whose FALSE raised the fault."""
-    at = next((i for i, (name, _) in enumerate(stack) if name == "SetFault"), None)
+    at = next((i for i, (name, _) in enumerate(stack) if name == contract.SET_FAULT.name), None)
     if at is None:
         return []
     while at > 1 and forwards(stack[at - 1][0]):
@@ -139,8 +141,11 @@ def _guard_start(ret: Span, source_line: Callable[[str, int], str]) -> int | Non
 
 
 def describe_chain(chain: Sequence[tuple[str, Span]]) -> str:
-    """``from F at file.asl:26, from G at …``: the predicates the deciding return was reached from, innermost first."""
-    return "".join(f", from {name} at {span.path.rsplit('/', 1)[-1]}:{span.line}" for name, span in reversed(chain))
+    """``from F at file.asl:26, from G at …``: the predicates the deciding return was reached from, innermost first
+    (a :class:`Sentence` of one clause per predicate, so a page says it in its language)."""
+    parts = [Sentence("example.chain_from", f", from {name} at {span.path.rsplit('/', 1)[-1]}:{span.line}",
+                      name=name, site=f"{span.path.rsplit('/', 1)[-1]}:{span.line}") for name, span in reversed(chain)]
+    return Sentence("@join", "".join(parts), parts=parts) if parts else ""
 
 
 class FaultTrace:
@@ -158,7 +163,7 @@ class FaultTrace:
             self.seen = list(self.events)
 
 
-def explain(interp: Any, names: Sequence[str], rerun: Callable[[], object], trace: FaultTrace,
+def explain(interp: Interpreter, names: Sequence[str], rerun: Callable[[], object], trace: FaultTrace,
             source_line: Callable[[str, int], str], failures: tuple[type[BaseException], ...]) -> list[ReturnEvent]:
     """The :func:`deciding_chain` of a fault raised because one of the predicates ``names`` returned FALSE.
 

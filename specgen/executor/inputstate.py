@@ -1,11 +1,15 @@
-"""Input state a Block reads besides vector Tiles: matrix (CUBE) Tiles and global memory.
+"""Input state a Block reads besides row-major Tiles: Tiles of every layout and location, and global memory.
 
 The spec's own AVS tests set this state with the ASL's functions, and so does
-the executor: a matrix operand is configured with ``ConfigureCubeTileForMask``
-(capacity from ``TileCubeRequiredBytes``, location ``TileLocation_Matrix``) and
-filled with ``WriteTileElement``; global memory is written with ``Store`` and
-read back with ``LoadUnsigned`` (``block-exec-bstart-mgather-gather-001``:
-``Store(base + 3, 1, …)``, ``WritePEGPR``). Nothing here knows an instruction.
+the executor. A Tile in a layout whose storage the spec derives (0.58.3's CUBE
+layouts: ``TileCubeRequiredBytes`` sizes them) is configured with
+``ConfigureCubeTileForMask`` in the location the input names, else the first of
+the model's locations the function accepts; any other layout and location go
+through ``ConfigureTileForMask`` with the physical shape the input gives. Which
+layouts and locations exist is the tree's ``TileLayout``/``TileLocation``
+(the vocabulary). Global memory is written with ``Store`` and read back with
+``LoadUnsigned`` (``block-exec-bstart-mgather-gather-001``: ``Store(base + 3, 1,
+…)``, ``WritePEGPR``). Nothing here knows an instruction or a layout's name.
 """
 
 from __future__ import annotations
@@ -13,10 +17,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .. import speccontract as contract
 from ..asl import ASLError, Bits, Interpreter
 
 WORD_MASK = (1 << 64) - 1
-MATRIX_LOCATION = "TileLocation_Matrix"
+LAYOUT_PREFIX, LOCATION_PREFIX = "TileLayout_", "TileLocation_"
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,30 +43,37 @@ class MemoryState:
     after: int | None
 
 
-def is_matrix_layout(layout: str) -> bool:
-    """Whether a TileInput layout names one of the spec's CUBE layouts (``CUBE_M16``), not row/column-major."""
-    return layout.upper().startswith("CUBE_")
+def spec_sized(it: Interpreter, layout: str, valid_rows: int, valid_columns: int, data_type: str) -> int:
+    """The capacity the spec derives for a Tile of ``layout`` (a member name) and this valid region, 0 when it
+    derives none (row-major and the like: the input gives the physical shape) or has no such function."""
+    if not (it.has_function(contract.CUBE_BYTES.name) and it.has_function(contract.CONFIGURE_CUBE_TILE.name)):
+        return 0
+    try:
+        return int(it.call(contract.CUBE_BYTES.name, LAYOUT_PREFIX + layout, valid_rows, valid_columns,  # type: ignore[arg-type]
+                           data_type))
+    except ASLError:
+        return 0
 
 
-def configure_matrix(it: Interpreter, idx: int, layout: str, valid_rows: int, valid_columns: int,
-                     data_type: str, mask: int, capacity: int | None) -> int:
-    """Configure a CUBE Tile as the AVS tests do; returns its capacity, raises ValueError when the model refuses."""
-    member = f"TileLayout_{layout.upper()}"
-    if capacity is None:
-        capacity = int(it.call("TileCubeRequiredBytes", member, valid_rows, valid_columns, data_type))  # type: ignore[arg-type]
-    ok = it.call("ConfigureCubeTileForMask", idx, capacity, valid_rows, valid_columns, data_type, member,
-                 MATRIX_LOCATION, Bits(mask, 4))
-    if ok is not True:
-        raise ValueError(f"ConfigureCubeTileForMask refused {layout} {valid_rows}x{valid_columns} "
-                         f"{data_type} in {capacity} bytes")
-    return capacity
+def configure_spec_sized(it: Interpreter, idx: int, layout: str, valid_rows: int, valid_columns: int,
+                         data_type: str, mask: int, capacity: int, locations: Sequence[str]) -> int:
+    """Configure a Tile whose storage the spec derives as the AVS tests do (``ConfigureCubeTileForMask``), in the
+    first of ``locations`` (member names) the model accepts; returns its capacity, raises ValueError when it
+    accepts none."""
+    for location in locations:
+        ok = it.call(contract.CONFIGURE_CUBE_TILE.name, idx, capacity, valid_rows, valid_columns, data_type,
+                     LAYOUT_PREFIX + layout, LOCATION_PREFIX + location, Bits(mask, 4))
+        if ok is True:
+            return capacity
+    raise ValueError(f"{contract.CONFIGURE_CUBE_TILE} refused {layout} {valid_rows}x{valid_columns} {data_type} "
+                     f"in {capacity} bytes in {', '.join(locations) or 'every location'}")
 
 
 def write_memory(it: Interpreter, cells: Sequence[MemoryCell]) -> None:
     """Install the cells that carry a value with the spec's ``Store``."""
     for c in cells:
         if c.value is not None:
-            it.call("Store", Bits(c.address & WORD_MASK, 64), c.size, Bits(c.value & WORD_MASK, 64))
+            it.call(contract.STORE.name, Bits(c.address & WORD_MASK, 64), c.size, Bits(c.value & WORD_MASK, 64))
 
 
 def read_memory(it: Interpreter, cells: Sequence[MemoryCell]) -> list[MemoryState]:
@@ -69,7 +81,7 @@ def read_memory(it: Interpreter, cells: Sequence[MemoryCell]) -> list[MemoryStat
     out = []
     for c in cells:
         try:
-            v = it.call("LoadUnsigned", Bits(c.address & WORD_MASK, 64), c.size)
+            v = it.call(contract.LOAD_UNSIGNED.name, Bits(c.address & WORD_MASK, 64), c.size)
             after: int | None = v.v if isinstance(v, Bits) else int(v)  # type: ignore[call-overload]
         except ASLError:
             after = None

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..diagnostics import Span
+from ..diagnostics import Sentence, Span
 from ..program.reader import Program
 from ..program.syntax import HANDS, Statement
-from ..vocabulary import DataType, Vocabulary
+from ..vocabulary import LAYOUT_PREFIX, LOCATION_PREFIX, DataType, Vocabulary, label
 from .datatypes import show_value, show_word
 from .faultsite import describe_chain
-from .inputstate import MemoryState, is_matrix_layout
+from .inputstate import MemoryState
 from .words import PREDICATE_STORAGE
 
 HAND_NAMES = {v: k for k, v in HANDS.items()}
@@ -47,8 +47,13 @@ class RunError(Exception):
 
 
 @dataclass(frozen=True, slots=True)
-class TileInput:
-    """One Tile to install before the program runs; ``words`` covers the valid region or the whole tile."""
+class TileShape:
+    """What every view of a Tile states about its register: the register, the element DataType, the
+    physical and valid extents, the layout and the location. A Tile to install (:class:`TileInput`), one
+    read back (:class:`TileState`) and one shown as a table (``examples.outcome.TileTable``) are each a
+    shape with their elements; ``layout`` and ``location`` are keywords (``row-major`` and "" unless
+    given) so a positional argument never lands in them. Both are any the tree's Tile model declares,
+    by label or member name (``CUBE_M16``, ``matrix``); "" is the first location the model accepts."""
 
     register: str
     data_type: str
@@ -56,28 +61,28 @@ class TileInput:
     columns: int
     valid_rows: int
     valid_columns: int
+    layout: str = field(default="row-major", kw_only=True)
+    location: str = field(default="", kw_only=True)
+
+
+@dataclass(frozen=True, slots=True)
+class TileInput(TileShape):
+    """One Tile to install before the program runs; ``words`` covers the valid region or the whole tile."""
+
     words: tuple[tuple[int, ...], ...]
     capacity_bytes: int | None = None
     mask: int = 0b0001
-    layout: str = "row-major"
 
     def capacity(self, et: DataType) -> int:
         return self.capacity_bytes or self.rows * self.columns * et.bits // 8
 
 
-@dataclass(slots=True)
-class TileState:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TileState(TileShape):
     """A Tile register as the ASL holds it after the run (every physical element)."""
 
-    register: str
     index: int
-    data_type: str
-    rows: int
-    columns: int
-    valid_rows: int
-    valid_columns: int
     capacity_bytes: int
-    layout: str
     words: list[list[int]]
     defined: list[list[bool]]
     element: DataType | None = None  # None: the spec names no such type
@@ -94,7 +99,7 @@ class TileState:
             "register": self.register, "index": self.index, "data_type": self.data_type,
             "rows": self.rows, "columns": self.columns, "valid_rows": self.valid_rows,
             "valid_columns": self.valid_columns, "capacity_bytes": self.capacity_bytes,
-            "layout": self.layout, "values": self.values(), "predicate": self.predicate,
+            "layout": self.layout, "location": self.location, "values": self.values(), "predicate": self.predicate,
             "words": [[show_word(w) for w in row] for row in self.words], "defined": self.defined,
         }
 
@@ -113,11 +118,17 @@ class Fault:
     asl_chain: tuple[tuple[str, Span], ...] = ()
 
     def describe(self) -> str:
+        """One sentence (a :class:`Sentence`: pages say it in their language): the fault, the program line
+        that raised it, its word, and the spec's ASL line that decided it with the chain it was reached from."""
         chain = describe_chain(self.asl_chain)
         where = f" at {self.asl_span} (in {self.asl_function}{chain})" if self.asl_span else ""
         word = f" [{self.word}]" if self.word else ""
-        return (f"{self.name} raised by line {self.statement.line} '{self.statement.text}'{word}"
-                f"{where}")
+        text = f"{self.name} raised by line {self.statement.line} '{self.statement.text}'{word}{where}"
+        values = {"name": self.name, "line": self.statement.line, "statement": self.statement.text, "word": word}
+        if not self.asl_span:
+            return Sentence("example.fault_line", text, **values)
+        return Sentence("example.fault_line_at", text, site=str(self.asl_span), function=self.asl_function,
+                        chain=chain, **values)
 
 
 @dataclass(slots=True)
@@ -149,13 +160,15 @@ def tile_state(idx: int, tile: dict, words: list[list[int]], defined: list[list[
                data_type: str | None = None) -> TileState:
     """A register's state from its ASL descriptor (``_Tiles[idx]``) and its element words."""
     dt = data_type or str(tile["data_type"]).removeprefix("TileDataType_")
-    layout = "column-major" if tile["layout"] == "TileLayout_ColumnMajor" else "row-major"
-    if is_matrix_layout(str(tile["layout"]).removeprefix("TileLayout_")):  # a CUBE Tile keeps its layout's name
-        layout = str(tile["layout"]).removeprefix("TileLayout_")
+    layout = label(str(tile["layout"]).removeprefix(LAYOUT_PREFIX))  # row-major, CUBE_M16: the model's own
+    try:
+        location = label(str(tile["location"]).removeprefix(LOCATION_PREFIX))
+    except (KeyError, TypeError, IndexError):
+        location = ""
     try:
         predicate = str(tile["storage_kind"]) == PREDICATE_STORAGE
     except (KeyError, TypeError, IndexError):
         predicate = False
-    return TileState(register_name(idx), idx, dt, int(tile["rows"]), int(tile["columns"]), int(tile["valid_rows"]),
-                     int(tile["valid_columns"]), int(tile["capacity_bytes"]), layout, words, defined,
-                     vocabulary.datatype(dt), predicate)
+    return TileState(register_name(idx), dt, int(tile["rows"]), int(tile["columns"]), int(tile["valid_rows"]),
+                     int(tile["valid_columns"]), layout=layout, index=idx, capacity_bytes=int(tile["capacity_bytes"]),
+                     words=words, defined=defined, element=vocabulary.datatype(dt), predicate=predicate, location=location)

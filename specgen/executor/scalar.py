@@ -27,6 +27,7 @@ import difflib
 import re
 from dataclasses import dataclass
 
+from .. import speccontract as contract
 from ..asl import ASLError, Bits, Interpreter
 from ..encoding.asm import AsmError, Assembled
 from ..encoding.asm_template import assemble_text, forms_of, is_register, shape_of, written_mnemonic
@@ -34,9 +35,9 @@ from ..encoding.model import Encoding, EncodingSet
 from ..program.syntax import FORMS, NAMED_BSTART, Statement
 from .words import COMMAND_ENTRY
 
-SCALAR_ENTRY = "ExecuteScalarInstruction"
+SCALAR_ENTRY = contract.SCALAR_ENTRY.name
 SCALAR_KIND = "scalar-form"
-GPR_READ = "ReadGPR"
+GPR_READ = contract.READ_GPR.name
 _GPR_PROBE = 64  # more selectors than any register field names; ReadGPR's index type stops the probe first
 
 

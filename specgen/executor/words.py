@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from .. import speccontract as contract
 from ..asl import Bits, Interpreter
 from ..encoding.asm import Assembled, assemble_command
 from ..encoding.model import EncodingSet
 from ..program.syntax import Statement
 
-COMMAND_ENTRY = "ExecuteCommandInstruction"
+COMMAND_ENTRY = contract.COMMAND_ENTRY.name
 EXECUTED = "CommandExecution_Executed"
 REJECTED = "CommandExecution_Rejected"
 WORD_MASK = (1 << 64) - 1
@@ -27,7 +28,7 @@ WORD_MASK = (1 << 64) - 1
 def pe_mode_table(it: Interpreter) -> dict[int, int]:
     """PE mask -> PEMode code, read from the spec's ``…PEMaskOfPEMode`` function (empty when it has none)."""
     index = getattr(it, "index", None)
-    names = [n for n in (index.defs if index is not None else {}) if n.endswith("PEMaskOfPEMode")]
+    names = [n for n in (index.defs if index is not None else {}) if n.endswith(contract.PE_MASK_OF_MODE.name)]
     if not names:
         return {}
     out: dict[int, int] = {}
@@ -44,8 +45,8 @@ def pe_mode_table(it: Interpreter) -> dict[int, int]:
 # A predicate Tile (``storage_kind`` ``TileStorage_Predicate``, 0.58.3) packs one bit an element into bytes; the
 # spec reads an element with these (``asl/tile/model/definedness/elements.asl``)
 PREDICATE_STORAGE = "TileStorage_Predicate"
-PREDICATE_READ = "ReadTilePredicateBit"
-PREDICATE_DEFINED = "TilePredicateBitDefined"
+PREDICATE_READ = contract.READ_PREDICATE.name
+PREDICATE_DEFINED = contract.PREDICATE_DEFINED.name
 
 
 def is_predicate(it: Interpreter, tile: object) -> bool:
@@ -60,7 +61,7 @@ def is_predicate(it: Interpreter, tile: object) -> bool:
 
 def allocated(it: Interpreter) -> set[int]:
     """The Tile registers the model holds allocated (its ``_Tiles`` descriptors)."""
-    tiles = it.get_global("_Tiles")
+    tiles = it.get_global(contract.TILES.name)
     return {i for i in range(len(tiles)) if tiles[i]["allocated"] is True}  # type: ignore[arg-type, index]
 
 
@@ -101,14 +102,14 @@ class WordRunner:
         """Set absolute GPRs with the spec's ``WritePEGPR`` in every PE's file (a B.IOR reads the selected
         PEs' private GPRs), or ``WriteGPR`` where the spec has no per-PE files."""
         it = self.interp
-        per_pe = it.has_function("WritePEGPR")
-        agents = int(it.get_global("PTO_MODEL_MEMORY_AGENTS")) if per_pe else 1  # type: ignore[arg-type]
+        per_pe = it.has_function(contract.WRITE_PE_GPR.name)
+        agents = int(it.get_global(contract.MEMORY_AGENTS.name)) if per_pe else 1  # type: ignore[arg-type]
         for index, value in gprs.items():
             for pe in range(agents):
                 if per_pe:
-                    it.call("WritePEGPR", pe, index, Bits(value & WORD_MASK, 64))
+                    it.call(contract.WRITE_PE_GPR.name, pe, index, Bits(value & WORD_MASK, 64))
                 else:
-                    it.call("WriteGPR", index, Bits(value & WORD_MASK, 64))
+                    it.call(contract.WRITE_GPR.name, index, Bits(value & WORD_MASK, 64))
 
     # -- tile state through the spec's element functions -------------------------------
     def write(self, idx: int, words: tuple[tuple[int, ...], ...]) -> None:
@@ -116,12 +117,12 @@ class WordRunner:
         it = self.interp
         for r, row in enumerate(words):
             for c, w in enumerate(row):
-                it.call("WriteTileElement", idx, r, c, Bits(w & WORD_MASK, 64))
+                it.call(contract.WRITE_ELEMENT.name, idx, r, c, Bits(w & WORD_MASK, 64))
 
     def read(self, idx: int) -> tuple[dict, list[list[int]], list[list[bool]]]:
         """The descriptor and every physical element (word, defined) via ``TileElementDefined``/``ReadTileElement``."""
         it = self.interp
-        tile = it.get_global("_Tiles")[idx]  # type: ignore[index]
+        tile = it.get_global(contract.TILES.name)[idx]  # type: ignore[index]
         rows, cols = int(tile["rows"]), int(tile["columns"])
         words: list[list[int]] = []
         defined: list[list[bool]] = []
@@ -136,8 +137,8 @@ class WordRunner:
             wrow: list[int] = []
             drow: list[bool] = []
             for c in range(cols):
-                ok = it.call("TileElementDefined", idx, r, c) is True
-                v = it.call("ReadTileElement", idx, r, c) if ok else 0
+                ok = it.call(contract.ELEMENT_DEFINED.name, idx, r, c) is True
+                v = it.call(contract.READ_ELEMENT.name, idx, r, c) if ok else 0
                 wrow.append(v.v if isinstance(v, Bits) else int(v))  # type: ignore[call-overload]
                 drow.append(ok)
             words.append(wrow)

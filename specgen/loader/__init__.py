@@ -20,13 +20,13 @@ from ..models.catalog import CATALOG_MODELS
 from ..models.evidence import TraceabilityView, traceability_model
 from ..models.located import JsonArtifact
 from ..models.manifest import ReleaseManifest, manifest_model
-from .adrs import scan_adr
+from .adrs import find_adr_dir, scan_adr
 from .asl_units import scan_unit
 from .avs import scan_test
 from .config import SpecConfig, load_config
-from .conventions import parse_test_naming
+from .conventions import parse_test_functions, parse_test_naming
 from .example_root import ExampleSource, example_source
-from .formats import detect_formats, validate_whole
+from .formats import detect_formats, unknown_shape, validate_whole
 from ..files import BYTE_RULES, SpecFiles
 from .jsonrec import parse_json
 from .scans import Scans, memo
@@ -152,7 +152,13 @@ def _load_spec(root: Path, jobs: int | None, cache_opt: RecordCache | bool | Non
         found: list[Finding] = []
         return scan_adr(rel, sha, text, found, adr_schema[0]), found
 
-    for rel in files.walk(config.adr_dir, ".md"):
+    adr_files = files.walk(config.adr_dir, ".md")
+    if not adr_files and not config.adr_dir_set:  # an older layout keeps its ADRs elsewhere under docs/
+        found_dir = find_adr_dir(files)
+        if found_dir:
+            config = spec.config = dataclasses.replace(config, adr_dir=found_dir)
+            adr_files = files.walk(found_dir, ".md")
+    for rel in adr_files:
         ft = files.read(rel)
         if ft is None:
             continue
@@ -168,6 +174,7 @@ def _load_spec(root: Path, jobs: int | None, cache_opt: RecordCache | bool | Non
                         else "README.md")
     if readme is not None and readme.text is not None:
         spec.test_naming = parse_test_naming(readme.text, readme.path, config.test_root)
+        spec.test_functions = parse_test_functions(readme.text, readme.path)
     detect_formats(spec, findings)
     spec.timings = {"asl": t1 - t0, "tests": t2 - t1, "json": t3 - t2, "adrs": t4 - t3,
                     "workers": float(scans.parallel_used)}
@@ -265,6 +272,8 @@ def _apply_models(spec: Spec, findings: list[Finding], cache: RecordCache | None
             # a validated catalog unpickles no faster than pydantic validates it: not written to disk
             art.model, found = memo(cache, f"model\0{rel}\0{art.sha256}\0{model.__name__}",
                                     lambda model=model, art=art: _validated(model, art), disk=False)
+            if isinstance(art.data, dict) and art.data.get("schema") == TRACEABILITY_SCHEMA:
+                found = unknown_shape(found, rel)
             findings.extend(found)
         if isinstance(art.data, dict) and isinstance(art.data.get("$schema"), str):
             ref = _schema_rel(spec, art)

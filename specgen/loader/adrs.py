@@ -19,6 +19,18 @@ NAME = re.compile(r"^(\d{4})-[a-z0-9][a-z0-9-]*\.md$")
 H1 = re.compile(r"^# +(?:ADR[ -]?\d{4}\s*[:.\-–—]\s*)?(.+?)\s*$")
 
 
+def find_adr_dir(files: Any, root: str = "docs") -> str:
+    """Where an older layout keeps its ADRs when the usual folder has none: the folder under ``docs/`` holding
+    the most ``NNNN-slug.md`` files (at least two; 0.57.x: ``docs/architecture-decisions``), else ""."""
+    counts: dict[str, int] = {}
+    for rel in files.walk(root, ".md"):
+        folder, _, name = rel.rpartition("/")
+        if NAME.match(name):
+            counts[folder] = counts.get(folder, 0) + 1
+    best = max(sorted(counts), key=lambda d: counts[d], default="")
+    return best if counts.get(best, 0) >= 2 else ""
+
+
 def scan_adr(path: str, sha256: str, text: str, findings: list[Finding],
              schema_validator: Any = None) -> Adr:
     """Split and validate one ADR; front-matter problems point at the line inside the fence."""
@@ -117,8 +129,9 @@ def _markdown_header(path: str, lines: list[str], findings: list[Finding]
                             "status": status}
     if date:
         data["accepted" if status in ("accepted", "superseded") else "created"] = date.group(0)
-    if status == "superseded":
-        data["superseded_by"] = [f"ADR-{n}" for n in _ADR_REF.findall(status_text)]
+    successors = [f"ADR-{n}" for n in _ADR_REF.findall(status_text)]
+    if status == "superseded" and successors:  # "Superseded" alone names no successor: not recorded
+        data["superseded_by"] = successors
     refs = _NDF_REF.findall(" ".join(heads.get(k, "") for k in ("requirement", "requirements")))
     if refs:
         data["affected_ndf"] = list(dict.fromkeys(refs))

@@ -14,14 +14,18 @@ from typing import Any
 from ..diagnostics import Finding, Severity
 
 
+#: Interpreter steps one run of spec code may take (see ``specgen.asl.budget``)
 DEFAULT_MAX_STEPS = 120_000_000
+#: Largest bitvector width, integer bit length or array element count one run of spec code may make
+#: (see ``specgen.asl.budget``): 32x the widest bitvector of the real trees (524,288 bits in
+#: pto-spec-0.58.3), 256x their longest array (65,536 elements); docs-internal/robustness.md
+DEFAULT_MAX_VALUE_BITS = 1 << 24
 #: Largest ASL unit or AVS test parsed, run and rendered (the corpus' largest unit is 28 KB): a
 #: bigger one is one finding, so a 30 MB unit costs seconds, not minutes and gigabytes
 DEFAULT_MAX_UNIT_BYTES = 1 << 20
 #: A generated page body larger than this is built with a warning (a strict build fails): the
 #: corpus' largest is about 100 KB
 DEFAULT_PAGE_BUDGET_BYTES = 1 << 20
-"""Interpreter steps one run of spec code may take (see ``specgen.asl.budget``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,12 +41,17 @@ class SpecConfig:
     test_root: str = "tests/asl"
     manifest: str = "spec/release-manifest.json"
     adr_dir: str = "docs/status/decisions"
+    adr_dir_set: bool = False  # the tree's configuration names adr_dir (else the loader may find them elsewhere)
     json_root: str = "spec"
     example_root: str = "examples"
     hardware_profile: str = "spec/hardware-conformance-profile.json"
     max_steps: int = DEFAULT_MAX_STEPS
+    max_value_bits: int = DEFAULT_MAX_VALUE_BITS
     max_unit_bytes: int = DEFAULT_MAX_UNIT_BYTES
     page_budget_bytes: int = DEFAULT_PAGE_BUDGET_BYTES
+    #: BCP 47 tag of the spec's own prose (``[specgen] text_language``; pages of another language mark it with
+    #: ``lang``). Not ``[specification] language``: the trees use that key for the spec language, ``"ASL1"``.
+    text_language: str = "en"
     raw: dict[str, Any] = field(default_factory=dict)
 
 
@@ -81,6 +90,7 @@ def load_config(text: str | None, path: str, findings: list[Finding]) -> SpecCon
                                 f"[specgen] max_steps must be a positive integer, not {max_steps!r}; "
                                 f"using {DEFAULT_MAX_STEPS}"))
         max_steps = DEFAULT_MAX_STEPS
+    max_value_bits = _positive(sg, "max_value_bits", DEFAULT_MAX_VALUE_BITS, text, path, findings)
     max_unit = _positive(sg, "max_unit_bytes", DEFAULT_MAX_UNIT_BYTES, text, path, findings)
     page_budget = _positive(sg, "page_budget_bytes", DEFAULT_PAGE_BUDGET_BYTES, text, path, findings)
     return SpecConfig(
@@ -93,10 +103,13 @@ def load_config(text: str | None, path: str, findings: list[Finding]) -> SpecCon
         test_root=text_of(prof, "conformance_test_root", "tests/asl"),
         manifest=text_of(rel, "manifest", "spec/release-manifest.json"),
         adr_dir=text_of(sg, "adr_dir", "docs/status/decisions"),
+        adr_dir_set="adr_dir" in sg,
         example_root=text_of(sg, "example_root", "examples"),
         max_steps=max_steps,
+        max_value_bits=max_value_bits,
         max_unit_bytes=max_unit,
         page_budget_bytes=page_budget,
+        text_language=_text_language(text_of(sg, "text_language", "en"), text, path, findings),
         raw=data,
     )
 
@@ -118,3 +131,13 @@ def _key_line(text: str, key: str) -> int:
         if line.strip().startswith(key) and "=" in line:
             return n
     return 0
+
+
+def _text_language(value: str, text: str, path: str, findings: list[Finding]) -> str:
+    """``[specgen] text_language``: the natural language the spec's own prose is written in (default ``en``)."""
+    if re.fullmatch(r"[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*", value):
+        return value
+    findings.append(Finding("config-invalid", Severity.ERROR, path, _key_line(text, "text_language"),
+                            f"[specgen] text_language must be a language tag such as en or zh-CN, not {value!r}; "
+                            "using en"))
+    return "en"

@@ -42,6 +42,34 @@ class TestNaming:
         return f"{test_id}.asl" if self.named_by_id else None
 
 
+@dataclass(frozen=True, slots=True)
+class TestFunctions:
+    """A release whose test files are shards of test functions (before per-file headers, 0.57.x): the prefix
+    its README says a test function's name starts with, and where it says so."""
+
+    __test__ = False
+
+    prefix: str
+    readme: str
+    line: int
+
+    def functions(self, text: str) -> list[tuple[str, int]]:
+        """The test functions a shard defines: (name, line), in file order."""
+        pattern = re.compile(rf"^(?:func\s+)({re.escape(self.prefix)}\w*)\s*\(\s*\)\s*=>\s*integer\b", re.M)
+        return [(m.group(1), text.count("\n", 0, m.start()) + 1) for m in pattern.finditer(text)]
+
+
+# "each function whose name starts with `Test` … is one test": the sentence that states the shard convention
+_FUNCTIONS = re.compile(r"function(?:s)?\s+(?:whose\s+name\s+(?:starts|begins)\s+with|named|prefixed(?:\s+with)?)\s+"
+                        r"`(\w+)(?:…|\.\.\.|\*)?`[^.]*?\b(?:is|are)\s+(?:one\s+|a\s+)?tests?\b", re.I | re.S)
+
+
+def parse_test_functions(text: str, readme: str) -> TestFunctions | None:
+    """The shard convention a README states (a sentence naming the prefix of test functions), else None."""
+    m = _FUNCTIONS.search(text)
+    return TestFunctions(m.group(1), readme, text.count("\n", 0, m.start()) + 1) if m else None
+
+
 def parse_test_naming(text: str, readme: str, test_root: str) -> TestNaming | None:
     """The first template line under ``test_root`` in a README (None: the README states none)."""
     for n, line in enumerate(text.split("\n"), 1):

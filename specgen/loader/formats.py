@@ -143,6 +143,46 @@ def _majority(labels: Iterable[str]) -> str:
     return counts.most_common(1)[0][0] if counts else ABSENT
 
 
+def _headerless(spec: Spec, findings: list[Finding]) -> dict[str, str]:
+    """A tree whose units or tests (at least 3, most of them) carry no record is of a layout before records:
+    one finding for each such kind instead of one ``header-missing`` per file (0.57.x: 788 units, 479 test
+    shards). Tests are then the functions the README's convention names (``spec.test_functions``), and the
+    finding says how many; without a stated convention no test runs, and the finding says that."""
+    out: dict[str, str] = {}
+    for kind, items, root in (("unit", spec.units, ",".join(spec.config.source_roots)),
+                              ("avs", spec.tests, spec.config.test_root)):
+        paths = {x.path for x in items}
+        missing = [f for f in findings if f.rule == "header-missing" and f.path in paths]
+        if len(missing) < REPEATED or 2 * len(missing) < len(items):
+            continue
+        gone = {id(f) for f in missing}
+        findings[:] = [f for f in findings if id(f) not in gone]
+        first = min(missing, key=lambda f: f.path)
+        if kind == "unit":
+            out[kind] = "no-records"
+            findings.append(Finding(RULE_UNKNOWN, Severity.WARNING, first.path, 0,
+                                    f"{len(missing)} of the {len(items)} ASL units under {root} carry no "
+                                    "// PTO-INSTRUCTION: or // PTO-UNIT: record (a layout before unit records): "
+                                    "pages show each by its path; what reads instruction or unit records has "
+                                    "nothing to read", subject=root))
+            continue
+        conv = spec.test_functions
+        if conv is None:
+            out[kind] = UNKNOWN
+            findings.append(Finding(RULE_UNKNOWN, Severity.WARNING, first.path, 0,
+                                    f"{len(missing)} of the {len(items)} test files under {root} carry no "
+                                    "// PTO-TEST: header and the tree states no convention by which their test "
+                                    "functions could be found: no test of them runs", subject=root))
+            continue
+        out[kind] = "function-shards"
+        count = sum(len(conv.functions(t.text)) for t in items if t.header is None)
+        findings.append(Finding(RULE_UNKNOWN, Severity.NOTE, first.path, 0,
+                                f"{len(missing)} test files under {root} carry no // PTO-TEST: header: they are "
+                                f"shards of test functions, as {conv.readme}:{conv.line} states (functions named "
+                                f"{conv.prefix}…); {count} test function(s) run, each by its name", subject=root))
+    return out
+
+
 def detect_formats(spec: Spec, findings: list[Finding]) -> dict[str, str]:
     """Fill ``spec.formats``; drop the findings a generation makes meaningless (review-missing)."""
     formats: dict[str, str] = {}
@@ -177,8 +217,26 @@ def detect_formats(spec: Spec, findings: list[Finding]) -> dict[str, str]:
     cats = [s for s in RESERVATION_STEMS if f"{spec.config.json_root}/catalog/{s}.json" in spec.artifacts]
     formats["catalog"] = ("extension-reservations" if RESERVATION_STEMS[0] in cats
                           else "linx-vector-reservations" if cats else ABSENT)
+    formats.update(_headerless(spec, findings))
     spec.formats = formats
     return formats
+
+
+def unknown_shape(found: list[Finding], path: str) -> list[Finding]:
+    """A traceability view whose every difference is a whole-file shape (keys renamed, missing or added in
+    every row) is ONE warning naming the keys, not errors: the view is derived evidence whose tree may be
+    fine, and the rules that read it say, one note each, that they did not run. Any other problem (a
+    bad value in one row, invalid JSON) stays an error."""
+    errors = [f for f in found if f.severity is Severity.ERROR]
+    if not errors or any(f.rule != RULE_UNKNOWN for f in errors):
+        return found
+    name = path.rsplit("/", 1)[-1]
+    details = "; ".join(f.message.split(": ", 1)[1] for f in errors)
+    first = min(errors, key=lambda f: (f.line, f.col))
+    return [f for f in found if f.severity is not Severity.ERROR] + [Finding(
+        RULE_UNKNOWN, Severity.WARNING, path, first.line,
+        f"{name} is a traceability view of a shape specgen does not know ({details}); the rules that read it "
+        "did not run (a rule-not-run note each)", col=1, subject=path)]
 
 
 def validate_whole(model: type[Any], data: Any, text: str, path: str, findings: list[Finding]) -> Any:

@@ -18,6 +18,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from ..workers import forked_worker
 from ..cache import RecordCache
 from ..diagnostics import Finding
 from ..models.located import AslUnit, AvsTest
@@ -147,7 +148,7 @@ class Scans:
         bounds = [(i, min(i + step, len(todo))) for i in range(0, len(todo), step)]
         _TASKS = todo
         try:
-            with multiprocessing.get_context("fork").Pool(n) as pool:
+            with multiprocessing.get_context("fork").Pool(n, initializer=forked_worker) as pool:
                 blobs = pool.map(_scan_chunk, bounds, chunksize=1)
         finally:
             _TASKS = []

@@ -11,7 +11,7 @@ from ..models.instruction import FieldDomain
 from ..models.located import Adr, AslUnit, AvsTest, JsonArtifact
 from ..models.manifest import ReleaseManifest
 from .config import SpecConfig
-from .conventions import TestNaming
+from .conventions import TestFunctions, TestNaming
 from ..files import SpecFiles
 from .example_root import ExampleSource
 
@@ -41,6 +41,7 @@ class Spec:
     formats: dict[str, str] = field(default_factory=dict)
     #: the AVS naming convention the release's own tests/README.md states (None: it states none).
     test_naming: TestNaming | None = None
+    test_functions: TestFunctions | None = None  # tests are functions in shards (an older layout), per README
 
     def hash_of(self, rel: str) -> str | None:
         """SHA-256 of a root-relative file, reading it only if the loader did not (None: absent/unsafe)."""

@@ -60,8 +60,13 @@ class MarkdownAdrHeader(AdrFrontMatter):
 
     The facts it states are the same AdrFrontMatter facts (id, title, status, dates,
     requirements, issue, superseding ADRs); what this generation never recorded
-    (authors, baseline, target releases, …) is None, not defaulted.
+    (authors, baseline, target releases, …) is None, not defaulted. Its CI accepted two
+    header variants the JSON generation does not: ``Status: proposed`` (an ADR under
+    discussion, a draft in the later vocabulary) and a superseded ADR that does not name
+    its successor (``superseded_by`` is then None: not recorded, not "none").
     """
+
+    status: Literal["draft", "proposed", "accepted", "rejected", "superseded"]  # type: ignore[assignment]
 
     authors: list[NonEmptyStr] | None = None  # type: ignore[assignment]
     approvers: list[NonEmptyStr] | None = None  # type: ignore[assignment]
@@ -75,13 +80,11 @@ class MarkdownAdrHeader(AdrFrontMatter):
     affected_units: None = None  # type: ignore[assignment]
     resolves: None = None  # type: ignore[assignment]
     supersedes: None = None  # type: ignore[assignment]
-    superseded_by: list[AdrId] = []  # noqa: RUF012 - frozen model, an empty list is "names none"
+    superseded_by: list[AdrId] | None = None  # type: ignore[assignment]  # None: the header names no successor
     implementation_issue: Annotated[str, Field(pattern=HTTPS)] | None = None
     release_impact: None = None  # type: ignore[assignment]
     legacy_ids: None = None  # type: ignore[assignment]
 
     @model_validator(mode="after")
     def _status(self) -> "MarkdownAdrHeader":
-        if self.status == "superseded" and not self.superseded_by:
-            raise ValueError("a superseded ADR names the ADR that supersedes it")
-        return self
+        return self  # no relation is required: a generation that does not record one cannot contradict it

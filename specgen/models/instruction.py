@@ -137,6 +137,8 @@ class EncodingWord(Closed):
         return self
 
 
+# A piece of an encoded field as the catalog writes it (encoding.FieldSlice is the slice the encodings
+# use). A comment, not a docstring: a model's docstring is its JSON Schema description.
 class Piece(Closed):
     instruction_lsb: Annotated[int, Field(ge=0, lt=64)]
     value_lsb: Annotated[int, Field(ge=0)]
@@ -151,6 +153,8 @@ class EncodedField(Closed):
     width: Annotated[int, Field(ge=1, le=64)]
 
 
+# A constraint on a field's value as the catalog writes it (encoding.FieldCondition is the value set
+# the decoder asks).
 class Constraint(Closed):
     field: NonEmptyStr
     operator: Literal["one-of", "not-equal"]

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..diagnostics import Sentence
 from ..vocabulary import Vocabulary
 from .statements import StatementParser
 from .syntax import TEMPLATE, ProgramError, SketchOperand, Statement, Token, character_error, spells, tokenize
@@ -51,12 +52,13 @@ class Program:
         return bool(self.sketch)
 
     @property
-    def sketch_reason(self) -> str:
+    def sketch_reason(self) -> str:  # a Sentence (pages say it in their language)
         """One line naming every placeholder (empty for a runnable program)."""
         if not self.sketch:
             return ""
         names = ", ".join(dict.fromkeys(s.text for s in self.sketch))
-        return f"sketch: symbolic operand{'s' if len(self.sketch) > 1 else ''} {names}"
+        return Sentence("example.sketch_symbolic", f"sketch: symbolic operand{'s' if len(self.sketch) > 1 else ''} {names}",
+                        count=len(self.sketch), names=names)
 
     @property
     def is_block(self) -> bool:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any, Iterable
 
-from ..asl.conformance import CONFORMANCE, Conformance, Outcome
+from ..asl.conformance import CONFORMANCE, Conformance, TestOutcome
 from ..graph import SpecGraph
 from ..models.located import AslUnit, AvsTest
 
@@ -35,16 +35,25 @@ def _source_line(graph: SpecGraph, location: str) -> str:
     return lines[n - 1].strip() if 0 < n <= len(lines) else ""
 
 
-def outcome(graph: SpecGraph, path: str) -> tuple[Conformance | None, Outcome]:
+def names_of(graph: SpecGraph, test: AvsTest) -> list[str]:
+    """The names of the tests one file holds in the suite's outcomes: its path, or ``<path>::<function>`` for
+    each test function of a shard (an older layout, :func:`specgen.asl.runner.test_key`)."""
+    conv = graph.spec.test_functions
+    if test.header is None and conv is not None:
+        return [f"{test.path}::{name}" for name, _line in conv.functions(test.text)]
+    return [test.path]
+
+
+def outcome(graph: SpecGraph, name: str) -> tuple[Conformance | None, TestOutcome]:
     conf = CONFORMANCE(graph)
     if conf is None:
-        return None, Outcome("not-run")
-    return conf, conf.outcomes.get(path, Outcome("not-run"))
+        return None, TestOutcome("not-run")
+    return conf, conf.outcomes.get(name, TestOutcome("not-run"))
 
 
-def test_result(cx: Any, test: AvsTest) -> dict[str, Any]:
-    """One test's outcome as the templates lay it out."""
-    conf, o = outcome(cx.graph, test.path)
+def test_result(cx: Any, test: AvsTest, name: str | None = None) -> dict[str, Any]:
+    """One test's outcome as the templates lay it out (``name``: a shard's test function)."""
+    conf, o = outcome(cx.graph, name or test.path)
     out: dict[str, Any] = {"status": o.status, "label": cx.t("test.status." + o.status), "message": "",
                            "location": "", "source": "", "profile": "", "measured": "",
                            "note": cx.t(f"test.note.{o.status}") if o.result is None else ""}
@@ -53,7 +62,7 @@ def test_result(cx: Any, test: AvsTest) -> dict[str, Any]:
         out.update(message=r.message, location=r.location, profile=conf.profile,
                    source=_source_line(cx.graph, r.location) if r.location and r.status != "passed" else "",
                    measured=cx.t("test.measured", stamp=o.stamp[:12], reads=o.reads, profile=conf.profile,
-                                 budget=f"{conf.max_steps:,}"))
+                                 budget=f"{conf.max_steps:,}", bits=f"{conf.max_value_bits:,}"))
     return out
 
 
@@ -73,32 +82,42 @@ def summary(cx: Any, tests: list[AvsTest]) -> dict[str, Any] | None:
         return None
     counts = {s: 0 for s in STATUSES}
     for t in tests:
-        counts[outcome(cx.graph, t.path)[1].status] += 1
+        for name in names_of(cx.graph, t):
+            counts[outcome(cx.graph, name)[1].status] += 1
     parts = [cx.t("test.count." + s, count=n) for s, n in counts.items() if n]
     worst = next((s for s in ("error", "failed", "running", "skipped", "not-run") if counts[s]), "passed")
     return {"status": worst, "text": ", ".join(parts)}
 
 
 def coverage_view(graph: SpecGraph, path: str) -> tuple[dict[str, Any] | None, str]:
-    """A unit's coverage and the state of the measurement (measured | running | skipped | not-run)."""
+    """A unit's coverage and the state of its measurement (measured | running | skipped | not-run).
+
+    "running" only while a test that executed this unit in its last recorded run is running again (or, on a
+    first serve, while any test has never been measured); every other unit keeps its figure, so a one-test
+    edit re-renders the pages of the units that test runs, not every unit page.
+    """
     conf = CONFORMANCE(graph)
     if conf is None:
         return None, "not-run"
-    if conf.state != "complete" or conf.coverage is None:
-        return None, "running" if conf.state == "running" else "skipped"
+    if conf.state == "skipped":
+        return None, "skipped"
+    if conf.measuring is None or path in conf.measuring:
+        return None, "running"
     return conf.coverage.get(path), "measured"
 
 
-def page_key(graph: SpecGraph, paths: Iterable[str], unit_path: str | None = None) -> str:
+def page_key(graph: SpecGraph, tests: Iterable[AvsTest], unit_path: str | None = None) -> str:
     """Part of a page's cache key: the outcomes of the tests it shows, and its unit's coverage."""
     conf = CONFORMANCE(graph)
     if conf is None:
         return "-"
     # not the suite's state: a test page changes when one of its own tests' outcome does, not when another
     # test starts running somewhere (which would re-render every test page for a one-test edit)
-    h = hashlib.blake2b(f"{conf.profile}\0{conf.max_steps}".encode(), digest_size=16)  # shown with each result
-    for p in paths:
-        h.update(b"\0" + p.encode() + b"\0" + conf.outcomes.get(p, Outcome("not-run")).digest().encode())
+    # shown with each result
+    h = hashlib.blake2b(f"{conf.profile}\0{conf.max_steps}\0{conf.max_value_bits}".encode(), digest_size=16)
+    for t in tests:
+        for p in names_of(graph, t):
+            h.update(b"\0" + p.encode() + b"\0" + conf.outcomes.get(p, TestOutcome("not-run")).digest().encode())
     if unit_path is not None:
         h.update(repr(coverage_view(graph, unit_path)).encode())
     return h.hexdigest()
@@ -109,7 +128,7 @@ def suite_key(graph: SpecGraph) -> str:
     conf = CONFORMANCE(graph)
     if conf is None:
         return "-"
-    return page_key(graph, sorted(conf.outcomes))
+    return page_key(graph, sorted(graph.spec.tests, key=lambda t: t.path))
 
 
-__all__ = ["coverage_view", "outcome", "page_key", "suite_key", "summary", "test_result", "unit_tests"]
+__all__ = ["coverage_view", "names_of", "outcome", "page_key", "suite_key", "summary", "test_result", "unit_tests"]

@@ -22,12 +22,14 @@ from markupsafe import escape
 from ..bundled import templates_dir
 from ..diff import SpecDiff
 from ..graph import SpecGraph
+from ..workers import forked_worker
 from .i18n import LANGUAGES, Messages, catalogs_digest
 from .links import Linker
 from .examples import example_results
-from .kinds import BY_NAME, KINDS
+from .kinds import KINDS, plan_site
 from ..asl.revision import record_part
-from .pages import ALL, RECORD_OF, Ctx, PagePlan, plan_site, site_data
+from .pages import ALL, Ctx, ReleaseSite, site_data
+from .plan import RECORD_OF, PageKind, PagePlan
 from .symbols import SYMBOLS
 from .xref import SYMBOLS_OF
 
@@ -59,7 +61,7 @@ class Page:
 
     url: str  # docs-relative source URI, e.g. ``en/tile/elementwise-tile-tile/arithmetic/TMUL.md``
     title: str
-    kind: str
+    kind: PageKind
     lang: str
     content: str  # the page body as HTML (all spec text escaped)
     depends_on: frozenset[str]  # root-relative spec paths ("*" = the whole tree)
@@ -125,7 +127,7 @@ def _page_key(plan: PagePlan, files: dict[str, str], tree_digest: str, fixed: st
               parts: dict[str, bytes] | None = None) -> str:
     """``parts`` memoises each dependency's encoded ``path\0sha\n`` across the pages of one render."""
     h = hashlib.sha256(fixed.encode())
-    h.update(plan.uri.encode() + b"\0" + plan.kind.encode() + b"\0" + extra.encode())
+    h.update(plan.uri.encode() + b"\0" + plan.kind.name.encode() + b"\0" + extra.encode())
     if ALL in plan.deps:
         h.update(b"*" + tree_digest.encode())
     else:
@@ -157,13 +159,17 @@ def _toc(html: str) -> tuple[tuple[int, str, str], ...]:
 
 def render_site(graph: SpecGraph, options: RenderOptions | None = None,
                 cache: RenderCache | None = None, only: Callable[[PagePlan], bool] | None = None,
-                changes: SpecDiff | None = None) -> list[Page]:
+                changes: SpecDiff | None = None, releases: ReleaseSite | None = None) -> list[Page]:
     """Every page of the site, in plan order; raises :class:`BrokenLinks` on a dangling link.
 
     ``only`` renders a subset (tests, previews); links are still checked against the whole plan.
-    ``changes`` (a multi-release site) adds the changes page and each instruction's changes section.
+    ``releases`` (a multi-release site) places this release among the others: its changes since the
+    previous one (the changes page, each instruction's section; also given alone as ``changes``) and,
+    on an older release, the banner that links each page's counterpart in the newest.
     """
     options = options or RenderOptions()
+    if releases is not None and changes is None:
+        changes = releases.changes
     for lang in options.langs:
         if lang not in LANGUAGES:
             raise ValueError(f"unknown language {lang!r} (known: {', '.join(LANGUAGES)})")
@@ -176,7 +182,8 @@ def render_site(graph: SpecGraph, options: RenderOptions | None = None,
              **part_digests(graph)}
     fixed = "|".join([options.key(), templates_digest(options.templates_dir), catalogs_digest(),
                       hashlib.sha256("\n".join(sorted(uris)).encode()).hexdigest()]
-                     + ([hashlib.sha256(repr(changes.to_json()).encode()).hexdigest()] if changes else []))
+                     + ([hashlib.sha256(repr(changes.to_json()).encode()).hexdigest()] if changes else [])
+                     + ([releases.key()] if releases is not None else []))
     tree_digest = hashlib.sha256("\n".join(f"{k}\0{v}" for k, v in sorted(files.items())).encode()).hexdigest()
     cache = cache if cache is not None else RenderCache()
     cache.rendered = cache.reused = 0
@@ -185,7 +192,7 @@ def render_site(graph: SpecGraph, options: RenderOptions | None = None,
     todo: list[tuple[PagePlan, str]] = []
     parts: dict[str, bytes] = {}
     for plan in plans:
-        extra_key = BY_NAME[plan.kind].key
+        extra_key = plan.kind.key
         extra = extra_key(graph, plan, results) if extra_key is not None else ""
         key = _page_key(plan, files, tree_digest, fixed, extra, parts)
         old = cache.pages.get(plan.uri)
@@ -196,6 +203,7 @@ def render_site(graph: SpecGraph, options: RenderOptions | None = None,
         data.uris = uris
         data.examples = results
         data.changes = changes
+        data.releases = releases
         for page in _render_many(data, todo, options):
             cache.pages[page.url] = page
     cache.rendered = len(todo)
@@ -235,7 +243,7 @@ def _render_many(data: Any, todo: list[tuple[PagePlan, str]], options: RenderOpt
     chunks = [todo[i::jobs * 4] for i in range(jobs * 4)]
     _WORK = (data, options)
     try:
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        with multiprocessing.get_context("fork").Pool(jobs, initializer=forked_worker) as pool:
             results = pool.map(_work_chunk, chunks)
     finally:
         _WORK = None
@@ -247,16 +255,16 @@ def _render_one(env: jinja2.Environment, data: Any, plan: PagePlan, options: Ren
     t = Messages(plan.lang or options.langs[0])
     linker = Linker(plan.uri, options.directory_urls)
     cx = Ctx(data, plan, t, linker, options.source_url, options.commit, options.langs)
-    kind = BY_NAME[plan.kind]
+    kind = plan.kind
     ctx = kind.context(cx, plan)
     html = env.get_template(kind.template).render(**ctx)
-    title = str(ctx.get("title") or plan.title or t("kind." + plan.kind.split("-")[0]))
+    title = str(ctx.get("title") or plan.title or t("kind." + kind.name.split("-")[0]))
     examples = tuple((e["anchor"], e["id"], e["status"]) for e in ctx.get("examples", ()))
     summary = ctx.get("summary")
     site = data.graph.spec.config.name or t("site.title")
     description = (f"{title}: {summary}" if isinstance(summary, str) and summary.strip()
                    else ("" if title == site else f"{title} — ") + t("meta.description", site=site))
-    return Page(url=plan.uri, title=title, kind=plan.kind, lang=plan.lang, content=html,
+    return Page(url=plan.uri, title=title, kind=kind, lang=plan.lang, content=html,
                 depends_on=plan.deps, links=frozenset(linker.targets), toc=_toc(html),
                 examples=examples, key=key, description=" ".join(description.split()))
 

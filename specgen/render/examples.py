@@ -13,15 +13,18 @@ from __future__ import annotations
 
 import hashlib
 import re
-from typing import Any
+from typing import Any, Callable
 
 from markupsafe import Markup
 
-from ..diagnostics import Severity
+from ..diagnostics import Sentence, Severity
 from ..examples.results import ExampleResult, TileTable, run_suite
 from ..graph import SpecGraph
 from ..worked.generator import WORKED
 from .html import escape_text
+
+SourceLink = Callable[[str, int, int], str]
+"""``src(path, start, end)``: where a page links a source line range (``render.pages.Ctx.src``)."""
 
 GATED_KINDS = ("checked", "contract")
 GATED_RULES = ("example-mismatch", "example-fault")
@@ -160,7 +163,7 @@ def status_of(r: ExampleResult | None) -> str:
     return "verified" if r.verified else "failed"
 
 
-def example_view(r: ExampleResult | None, text: str, n: int, src: Any) -> dict[str, Any]:
+def example_view(r: ExampleResult | None, text: str, n: int, src: SourceLink) -> dict[str, Any]:
     """Everything the template shows for example ``n``; ``src(path, start, end)`` links source lines."""
     anchor = f"example-{n}"
     if r is None:
@@ -187,7 +190,7 @@ def example_view(r: ExampleResult | None, text: str, n: int, src: Any) -> dict[s
 
 
 def instruction_examples(results: list[ExampleResult], ident: str, contract_examples: list[str],
-                         src: Any) -> list[dict[str, Any]]:
+                         src: SourceLink) -> list[dict[str, Any]]:
     """The record's own ``contract.examples`` first (``#example-1`` … in order), then the checked files."""
     by_id = {r.id: r for r in results if r.kind != "checked"}
     views = [example_view(by_id.get(f"{ident}#example-{i}"), text, i, src)
@@ -199,7 +202,7 @@ def instruction_examples(results: list[ExampleResult], ident: str, contract_exam
 
 
 # ------------------------------------------------------------------ worked examples
-def worked_view(graph: SpecGraph, mnemonic: str, src: Any) -> dict[str, Any] | None:
+def worked_view(graph: SpecGraph, mnemonic: str, src: SourceLink) -> dict[str, Any] | None:
     """The worked-example section of an instruction page (None: no block composition, or not run this build).
 
     Reads the suite the build computed (:data:`~specgen.worked.generator.WORKED`, run by the site's load
@@ -229,7 +232,8 @@ def worked_view(graph: SpecGraph, mnemonic: str, src: Any) -> dict[str, Any] | N
         })
     reason = None
     if entry.reason is not None:
-        reason = {"key": "worked.reason." + entry.reason.key, "params": dict(entry.reason.params)}
+        params = dict(entry.reason.params)
+        reason = Sentence("worked.reason." + entry.reason.key, str(params.get("problem", "")), **params)
     return {"examples": examples, "reason": reason, "omitted": list(entry.omitted),
             "defaulted": list(getattr(entry, "defaulted", [])),
             "attempts": [{"data_type": a.data_type, "pad": a.pad, "edges": a.edges, "problem": a.problem}

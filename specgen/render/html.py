@@ -155,6 +155,26 @@ def highlight_asl(text: str, *, first_line: int = 1, anchor: str | None = None,
     return Markup("".join(out))
 
 
+def highlight_diff(diff: str, max_lines: int) -> tuple[Markup, int]:
+    """A unified diff, one element per line (``sg-diff-add|del|ctx|hunk``), the text after each line's
+    mark coloured as ASL (JSON records read the same: strings, numbers, names). At most ``max_lines``
+    lines are shown (a page stays within its budget); the second value is how many were left out."""
+    lines = diff.split("\n")
+    shown, cut = lines[:max_lines], max(0, len(lines) - max_lines)
+    out = ['<div class="highlight sg-diff" data-search-exclude><pre><code>']
+    for line in shown:
+        if line.startswith(("---", "+++")):
+            out.append(f'<span class="sg-diff-file">{escape_text(line)}\n</span>')
+        elif line.startswith("@@"):
+            out.append(f'<span class="sg-diff-hunk">{escape_text(line)}\n</span>')
+        else:
+            kind = {"+": "add", "-": "del"}.get(line[:1], "ctx")
+            out.append(f'<span class="sg-diff-{kind}"><span class="sg-diff-mark">{escape_text(line[:1] or " ")}'
+                       f'</span>{_line_html(line[1:])}\n</span>')
+    out.append("</code></pre></div>")
+    return Markup("".join(out)), cut
+
+
 def escape_text(s: str) -> str:
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 

@@ -15,6 +15,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from markupsafe import Markup, escape
+
+from ..diagnostics import Sentence
+
+JOIN = "@join"  # a Sentence whose ``parts`` are said one after the other (a list of clauses)
+
 LOCALES = Path(__file__).resolve().parent.parent / "locales"
 
 # URL directory -> catalog file stem and the HTML lang attribute.
@@ -55,9 +61,25 @@ def load_catalog(locale: str) -> dict[str, str]:
     return merged
 
 
+def plural_form(locale: str, count: Any) -> str:
+    """The CLDR plural category of ``count`` in ``locale``: Chinese has one form (``other``); English
+    says ``one`` for exactly 1."""
+    if locale.startswith("zh"):
+        return "other"
+    try:
+        return "one" if int(count) == 1 and str(count).strip() in ("1", "1.0") else "other"
+    except (TypeError, ValueError):
+        return "other"
+
+
 @dataclass(frozen=True)
 class Messages:
-    """The catalog of one language, with English as the fallback for missing keys."""
+    """The catalog of one language, with English as the fallback for missing keys.
+
+    A message that counts has a form per plural category, ``key|one`` and ``key|other``; a call
+    with ``count=`` picks the language's form (Chinese needs only ``key``), so no sentence reads
+    "element(s)".
+    """
 
     lang: str  # URL directory: "en" or "zh"
 
@@ -65,8 +87,37 @@ class Messages:
     def locale(self) -> str:
         return LANGUAGES[self.lang]
 
+    def _lookup(self, locale: str, key: str, values: dict[str, Any]) -> str | None:
+        catalog = load_catalog(locale)
+        if "count" in values:
+            form = catalog.get(f"{key}|{plural_form(locale, values['count'])}") or catalog.get(f"{key}|other")
+            if form:
+                return form
+        return catalog.get(key)
+
+    def say(self, value: Any) -> Markup:
+        """A sentence specgen wrote (:class:`~specgen.diagnostics.Sentence`) in this language, as markup: its
+        values escaped, a value that is a sentence said the same way, ``detail`` (quoted text: a parser's
+        message, spec syntax) in ``<code>``. Any other text is shown as written."""
+        if not isinstance(value, Sentence):
+            return Markup(escape(str(value)))
+        if value.key == JOIN:
+            return Markup("").join(self.say(x) for x in value.params.get("parts", ()))  # type: ignore[attr-defined]
+        text = self._lookup(self.locale, value.key, value.params) or self._lookup("en", value.key, value.params)
+        if text is None:
+            return Markup(escape(str(value)))
+        args: dict[str, Any] = {}
+        for k, v in value.params.items():
+            if k == "detail":
+                args[k] = Markup('<code lang="en">{}</code>').format(v)
+            elif isinstance(v, Sentence):
+                args[k] = self.say(v)
+            else:
+                args[k] = v
+        return Markup(escape(text)).format(**args)
+
     def __call__(self, key: str, **values: Any) -> str:
-        text = load_catalog(self.locale).get(key) or load_catalog("en").get(key) or key
+        text = self._lookup(self.locale, key, values) or self._lookup("en", key, values) or key
         if not values:
             return text
         return _FMT.vformat(text, (), {k: str(v) for k, v in values.items()})

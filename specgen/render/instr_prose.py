@@ -19,6 +19,7 @@ from typing import Any, Sequence
 
 from markupsafe import Markup, escape
 
+from ..models.instruction import InstructionHeader, TileOperation
 from ..prose import datatype_sentence
 from ..vocabulary import Vocabulary
 from .blocks import Signature
@@ -53,7 +54,7 @@ class Topic:
     spec_lines: list[str] = field(default_factory=list)
 
 
-def contract_topics(t: Messages, ins: Any, contract: Any, sig: Signature, tile_rec: Any,
+def contract_topics(t: Messages, ins: InstructionHeader, contract: Any, sig: Signature, tile_rec: TileOperation | None,
                     vocab: Vocabulary) -> tuple[list[Markup], list[Topic]]:
     """(the opening sentences, the topics) of one instruction's contract."""
     mn = ins.mnemonic

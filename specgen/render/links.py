@@ -98,3 +98,28 @@ class Linker:
     def __call__(self, to_uri: str, anchor: str = "") -> str:
         self.targets.add(to_uri)
         return relative(self.page_uri, to_uri, self.directory_urls, anchor)
+
+
+def release_relative(from_uri: str, release: str, to_uri: str, directory_urls: bool, anchor: str = "") -> str:
+    """A link from a page of this release to ``to_uri`` in the sibling release ``release`` of a
+    multi-release site (``<site>/<release>/…``); it leaves this release's root, so the link check
+    of this build does not see it (the multi-release tests check every such link on disk)."""
+    src = dest_url(from_uri, directory_urls)
+    src_dir = (src if src.endswith("/") or src == "" else posixpath.dirname(src) + "/").rstrip("/") or "."
+    dst = posixpath.join("..", release, dest_url(to_uri, directory_urls))
+    rel = posixpath.relpath(dst.rstrip("/"), src_dir) + ("/" if dst.endswith("/") else "")
+    return rel + ("#" + anchor if anchor else "")
+
+
+def nearest_uri(uri: str, uris: frozenset[str]) -> str | None:
+    """``uri`` when ``uris`` has it, else the index of its nearest directory that does (a release
+    without the page: the reader lands as close to it as the release allows), else None."""
+    if uri in uris:
+        return uri
+    d = posixpath.dirname(uri)
+    while d:
+        candidate = f"{d}/index.md"
+        if candidate in uris:
+            return candidate
+        d = posixpath.dirname(d)
+    return None

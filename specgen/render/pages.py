@@ -1,8 +1,7 @@
-"""Which pages the site has, what each depends on, and the helpers every page context shares.
+"""The helpers every page context shares: per-build indexes, messages, links, common blocks.
 
-Planning is cheap (no rendering): it lists every page with its dependency set
-so a cache can skip pages whose inputs did not change. Each kind of page builds
-its context in its own module under :mod:`specgen.render.kinds` from :class:`Ctx`;
+Each kind of page declares itself (:mod:`specgen.render.plan`) and builds its
+context in its own module under :mod:`specgen.render.kinds` from :class:`Ctx`;
 contexts turn graph records into plain dicts and strings, templates only lay them out.
 """
 
@@ -12,7 +11,7 @@ import functools
 import hashlib
 import posixpath
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from markupsafe import Markup
 
@@ -21,20 +20,18 @@ from ..encoding.from_spec import spec_encodings
 from ..encoding.model import EncodingSet
 from ..examples.results import ExampleResult
 from ..graph import SpecGraph
-from ..models.catalog import CATALOG_STEMS
 from ..models.evidence import TraceabilityView, UnitRow
 from ..models.located import Adr, AslUnit, AvsTest
-from .chain import evidence_paths, unit_chain
+from .chain import unit_chain
 from .html import json_pretty
 from .i18n import Messages
-from .xref import linked_listing, symbol_deps
-from .links import Linker, adr_uri, dir_index_uri, other_lang_uri, source_uri, tests_uri, unit_uri
+from .links import (Linker, adr_uri, dir_index_uri, nearest_uri, other_lang_uri, release_relative, source_uri,
+                    tests_uri, unit_uri)
+from .plan import ALL, FACTS, IDS, MATRIX, RECORD_OF, PageKind, PagePlan, unit_title
+from .xref import linked_listing
 
-ALL = "*"  # dependency meaning "the whole tree" (the release page: every file's hash is on it; changes)
-HOME = "#home"  # the home page's facts: the units by surface, the record counts, the site's name
-RECORD_OF = "#record:"  # dependency on a unit's record lines, not its ASL or prose (directory index rows)
-IDS = "#ids"  # dependency on which file defines each ID (what ID links resolve to), not on file contents
-MATRIX = "#matrix"  # dependency on the rows of the traceability matrix, not on the files behind them
+__all__ = ["ALL", "FACTS", "IDS", "MATRIX", "RECORD_OF", "Ctx", "PageKind", "PagePlan", "ReleaseSite",
+           "SiteData", "human_label", "ids_digest", "site_data", "unit_title"]
 
 
 def ids_digest(graph: SpecGraph) -> str:
@@ -47,32 +44,27 @@ def ids_digest(graph: SpecGraph) -> str:
 
 
 @dataclass(frozen=True)
-class PagePlan:
-    uri: str
-    kind: str  # instruction | unit | index | home | adr | adr-index | tests | tests-index | matrix | release | source
-    # | instruction-index | changes
-    lang: str  # "en" | "zh" | "" for language-neutral pages
-    subject: Any
-    deps: frozenset[str]
-    title: str
+class ReleaseSite:
+    """Where the release being rendered sits on a multi-release site (``render_site``'s ``releases``)."""
 
+    names: tuple[str, ...]  # every release, oldest first
+    current: str
+    newest_uris: frozenset[str] = frozenset()  # the newest release's pages (an older page links its own there)
+    changes: SpecDiff | None = None  # since the release before ``current`` (None for the oldest)
 
-@dataclass(frozen=True)
-class PageKind:
-    """One kind of page, as :mod:`specgen.render.kinds` registers it.
+    @property
+    def newest(self) -> str:
+        return self.names[-1]
 
-    ``digests`` name the pseudo-dependencies (``IDS``, ``MATRIX``) its plans list, with the
-    function that digests each; ``key`` adds a part to a page's cache key that its files do not
-    determine (an instruction's example results); listings that are data, not prose, are not
-    ``searchable``.
-    """
+    @property
+    def previous(self) -> str | None:
+        i = self.names.index(self.current)
+        return self.names[i - 1] if i > 0 else None
 
-    name: str
-    template: str
-    context: Callable[[Ctx, PagePlan], dict[str, Any]]
-    digests: tuple[tuple[str, Callable[[SpecGraph], str]], ...] = ()
-    key: Callable[[SpecGraph, PagePlan, dict[str, list[ExampleResult]]], str] | None = None
-    searchable: bool = True
+    def key(self) -> str:
+        """Part of every page's cache key: the release banner and the links into other releases."""
+        digest = hashlib.sha256("\n".join(sorted(self.newest_uris)).encode()).hexdigest()
+        return repr((self.names, self.current, digest))
 
 
 @dataclass
@@ -87,6 +79,7 @@ class SiteData:
     dir_units: dict[str, list[AslUnit]] = field(default_factory=dict)
     examples: dict[str, list[ExampleResult]] = field(default_factory=dict)  # by mnemonic, run by this build
     changes: SpecDiff | None = None  # since the previous release, on a multi-release site only
+    releases: ReleaseSite | None = None  # a multi-release site: this release's place among the others
 
     @functools.cached_property
     def tests_by_path(self) -> dict[str, AvsTest]:
@@ -125,102 +118,11 @@ def site_data(graph: SpecGraph) -> SiteData:
     return data
 
 
-def _catalog_deps(graph: SpecGraph) -> set[str]:
-    root = graph.spec.config.json_root
-    return {f"{root}/catalog/{s}.json" for s in CATALOG_STEMS}
-
-
-def unit_title(u: AslUnit) -> str:
-    if u.instruction is not None:
-        return u.instruction.mnemonic
-    return u.stem
-
-
-def plan_site(graph: SpecGraph, langs: tuple[str, ...], local_sources: bool,
-              changes: bool = False) -> list[PagePlan]:
-    """Every page with its dependencies; ``changes``: a multi-release site, with a changes page per language."""
-    spec = graph.spec
-    plans: list[PagePlan] = []
-    common = {p for p in evidence_paths(graph)} | _catalog_deps(graph) | {"specification.toml"}
-    if spec.manifest_path:
-        common.add(spec.manifest_path)
-    units = spec.units
-    all_dirs: set[str] = set()
-    for u in units:
-        d = posixpath.dirname(u.path)
-        while d.count("/") >= 1:
-            all_dirs.add(d)
-            d = posixpath.dirname(d)
-    # a directory index lists the units below it with their test counts: those files (and IDs,
-    # for its links) are what it shows, not the whole tree
-    below: dict[str, set[str]] = {d: set() for d in all_dirs}
-    for u in units:  # a row shows the unit's record (title, summary, engine) and its number of tests
-        files = {RECORD_OF + u.path, *(t.path for t in graph.unit_tests(u))}
-        d = posixpath.dirname(u.path)
-        while d in below:
-            below[d] |= files
-            d = posixpath.dirname(d)
-    dir_deps = {d: frozenset(fs | {IDS} | common) for d, fs in below.items()}
-    # the matrix has a page per surface with instructions; the instruction index shows their records
-    instruction_paths = {u.path for u in units if u.instruction is not None}
-    instruction_surfaces = sorted({u.instruction.surface for u in units if u.instruction is not None})
-    # the lines and signatures a unit's links show: the same in every language, computed once
-    shown = {u.path: symbol_deps(graph, u.path) for u in units}
-    shown_tests = {u.path: symbol_deps(graph, None, tuple(t.text for t in graph.unit_tests(u)))
-                   for u in units if graph.unit_tests(u)}
-    # the tests index lists each unit with tests (its record's title) and every test (its header)
-    tests_index_deps = frozenset({RECORD_OF + u.path for u in units if graph.unit_tests(u)}
-                                 | {t.path for t in spec.tests})
-    for lang in langs:
-        plans.append(PagePlan(f"{lang}/index.md", "home", lang, None, frozenset({HOME}), ""))
-        for d in sorted(all_dirs):
-            plans.append(PagePlan(dir_index_uri(lang, d), "index", lang, d, dir_deps[d], d))
-        for u in units:
-            deps = {u.path} | common
-            tests = graph.unit_tests(u)
-            deps |= {t.path for t in tests}
-            for rid in [c.id for c in u.clauses] + ([u.instruction.clause_id] if u.instruction else []):
-                deps |= {t.path for t in graph.tests_by_requirement.get(rid, [])}
-            for aid in graph.readiness_subjects(u):
-                a = graph.adr(aid)
-                if a is not None:
-                    deps.add(a.path)
-            for c in u.clauses:
-                for aid in graph.adrs_for_requirement(c.id):
-                    a = graph.adr(aid)
-                    if a is not None:
-                        deps.add(a.path)
-            deps |= shown[u.path]  # the lines and signatures its links show
-            kind = "instruction" if u.instruction is not None else "unit"
-            plans.append(PagePlan(unit_uri(lang, u.path), kind, lang, u.path, frozenset(deps), unit_title(u)))
-            if tests:
-                plans.append(PagePlan(tests_uri(lang, u.path), "tests", lang, u.path,
-                                      frozenset({u.path, *(t.path for t in tests)} | common
-                                                | shown_tests[u.path]),
-                                      unit_title(u)))
-        plans.append(PagePlan(f"{lang}/tests/index.md", "tests-index", lang, None, tests_index_deps, ""))
-        for a in graph.adrs:
-            # an ADR page shows its own file and links resolved through IDs: not the whole tree
-            plans.append(PagePlan(adr_uri(lang, a.path), "adr", lang, a.path, frozenset({a.path, IDS} | common),
-                                  a.front.id if a.front else a.path))
-        plans.append(PagePlan(f"{lang}/adr/index.md", "adr-index", lang, None,
-                              frozenset(a.path for a in graph.adrs), ""))
-        plans.append(PagePlan(f"{lang}/traceability.md", "matrix", lang, None,
-                              frozenset({MATRIX, IDS} | common), ""))
-        for s in instruction_surfaces:
-            plans.append(PagePlan(f"{lang}/traceability/{s}.md", "matrix", lang, s,
-                                  frozenset({MATRIX, IDS} | common), s))
-        if instruction_paths:
-            plans.append(PagePlan(f"{lang}/instructions/index.md", "instruction-index", lang, None,
-                                  frozenset(instruction_paths | common), ""))
-        plans.append(PagePlan(f"{lang}/release.md", "release", lang, None, frozenset({ALL}), ""))
-        if changes:
-            plans.append(PagePlan(f"{lang}/changes.md", "changes", lang, None, frozenset({ALL}), ""))
-    if local_sources:
-        for u in units:
-            plans.append(PagePlan(source_uri(u.path), "source", "", u.path,
-                                  frozenset({u.path} | symbol_deps(graph, u.path)), u.path))
-    return plans
+def term(t: Messages, prefix: str, value: str) -> str:
+    """A word of the spec's own vocabulary (a status, a test kind) in the page's language when the catalogs
+    know it, else as the spec writes it."""
+    label = t(prefix + value)
+    return value if label == prefix + value else label
 
 
 def human_label(t: Messages, prefix: str, key: str) -> str:
@@ -332,10 +234,31 @@ class Ctx:
         return {"href": self.link(uri), "lang": Messages(other).locale, "label": self.t("lang.switch"),
                 "title": self.t("lang.switch_label")}
 
+    def release_link(self, release: str, uri: str, anchor: str = "") -> str:
+        """A link to ``uri`` in another release of a multi-release site."""
+        return release_relative(self.plan.uri, release, uri, self.link.directory_urls, anchor)
+
+    def banner(self) -> dict[str, str] | None:
+        """On a page of an older release: the newest release and the same page there (or the nearest)."""
+        rs = self.data.releases
+        if rs is None or rs.current == rs.newest:
+            return None
+        target = nearest_uri(self.plan.uri, rs.newest_uris) or (f"{self.plan.lang}/index.md" if self.plan.lang else "")
+        if not target:
+            return None
+        same = target == self.plan.uri
+        return {"text": self.t("release.older", release=rs.current, newest=rs.newest),
+                "href": self.release_link(rs.newest, target),
+                "label": self.t("release.same_page" if same else "release.nearest_page", newest=rs.newest),
+                "same": "1" if same else ""}
+
     def base(self) -> dict[str, Any]:
+        rs = self.data.releases
         return {"t": self.t, "lang": self.plan.lang, "html_lang": Messages(self.plan.lang or "en").locale,
                 "switch": self.switch(), "release": self.release(), "src": self.src, "link": self.link,
-                "uri": self.plan.uri}
+                "uri": self.plan.uri, "banner": self.banner(), "spec_lang": self.graph.spec.config.text_language,
+                "say": self.t.say, "term": lambda prefix, value: term(self.t, prefix, str(value)),
+                "release_notice": self.t("release.missing", page="{page}", release="{release}") if rs else ""}
 
     def listing(self, path: str, text: str, start: int, anchor: str) -> Markup:
         return linked_listing(self, text, first_line=start, anchor=anchor)
@@ -344,8 +267,9 @@ class Ctx:
         chain = unit_chain(self.graph, unit)
         entries: list[dict[str, Any]] = []
         for tst in chain["tests"]:
-            entries.append({"kind": "test", "id": tst["id"], "title": tst["kind"], "path": tst["path"],
-                            "sha256": tst["sha256"], "present": True, "result": self.test_result(tst["path"]),
+            entries.append({"kind": "test", "id": tst["id"], "title": term(self.t, "test.kind.", tst["kind"]),
+                            "path": tst["path"], "sha256": tst["sha256"], "present": True,
+                            "result": self.test_result(tst["path"]),
                             "href": self.link(tests_uri(self.plan.lang, tst["source"]), tst["id"])
                             if tst["source"] in self.graph.units_by_path else self.src(tst["path"])})
         for ev in chain["evidence"]:

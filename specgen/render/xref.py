@@ -25,7 +25,7 @@ from typing import Any, Callable
 from markupsafe import Markup
 
 from ..graph import Derived, SpecGraph
-from .html import highlight_asl
+from .html import escape_text, highlight_asl
 from .links import dest_url, relative, source_uri, unit_uri
 from .symbols import SYMBOLS, Definition, SymbolTable, words
 
@@ -148,6 +148,31 @@ def _href(cx: Any, refs: PageRefs, d: Definition) -> str:
 SYMBOLS_OF = "#symbols:"  # a page's dependency on what another unit shows through its symbols
 
 
+def definition_entries(graph: SpecGraph, lang: str, directory_urls: bool, source_url: str | None = None,
+                       commit: str | None = None) -> list[dict[str, str]]:
+    """One search entry per ASL definition of the spec, for the pages of ``lang``: its name as the title,
+    its signature as the text, its location the line that defines it (as a listing's link goes).
+
+    Locations are relative to the site root, the way the theme's search writes its own; a definition
+    shown only in the repository (``source_url``) points there.
+    """
+    def repo(path: str, line: int) -> str:
+        try:
+            return (source_url or "").format(commit=commit or "HEAD", path=path, start=line, end=line)
+        except (KeyError, IndexError, ValueError):
+            return source_url or ""
+
+    refs = PageRefs(graph, SYMBOLS(graph), f"{lang}/index.md", lang, directory_urls, not source_url, repo)
+    out = []
+    for name, ds in sorted(refs.table.defs.items()):
+        for d in ds:
+            uri, anchor = refs.target(d)
+            location = f"{dest_url(uri, directory_urls)}#{anchor}" if anchor else uri
+            out.append({"location": location, "title": name,
+                        "text": f"<code>{escape_text(d.signature)}</code>"})
+    return out
+
+
 def symbol_deps(graph: SpecGraph, path: str | None = None, texts: tuple[str, ...] = ()) -> frozenset[str]:
     """What a page showing ``path`` (and listings of ``texts``) reads of other units through its symbol links.
 
@@ -168,4 +193,5 @@ def symbol_deps(graph: SpecGraph, path: str | None = None, texts: tuple[str, ...
     return frozenset(SYMBOLS_OF + p for p in deps)
 
 
-__all__ = ["SYMBOLS_OF", "PageRefs", "page_refs", "linked_listing", "definitions", "symbol_deps", "title_of"]
+__all__ = ["SYMBOLS_OF", "PageRefs", "page_refs", "linked_listing", "definitions", "definition_entries", "symbol_deps",
+           "title_of"]

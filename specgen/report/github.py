@@ -16,12 +16,14 @@ from specgen.report.summary import CheckSummary
 from specgen.report.text import summary_line
 
 _COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.NOTE: "notice"}
-# Other control characters would reach the log viewer raw (ESC recolours it).
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+# Other control characters would reach the log viewer raw (ESC recolours it); the Unicode line and
+# paragraph separators end a line for some readers.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 def _visible(text: str) -> str:
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", clean_text(text))
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}",
+                        clean_text(text))
 
 
 def escape_data(text: str) -> str:
@@ -34,11 +36,12 @@ def escape_property(text: str) -> str:
     return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def command(finding: Finding) -> str:
-    """One ``::error file=…,line=…,col=…,title=…::message`` line (no newline)."""
+def command(finding: Finding, prefix: str = "") -> str:
+    """One ``::error file=…,line=…,col=…,title=…::message`` line (no newline); ``prefix`` is the spec root's
+    path inside the repository, since GitHub attaches an annotation to ``file`` relative to the repository."""
     props: list[tuple[str, str]] = []
     if finding.path:
-        props.append(("file", finding.path))
+        props.append(("file", f"{prefix.rstrip('/')}/{finding.path}" if prefix.strip("/") else finding.path))
         if finding.line > 0:
             props.append(("line", str(finding.line)))
             if finding.col > 0:
@@ -50,8 +53,11 @@ def command(finding: Finding) -> str:
 
 
 def render(findings: Sequence[Finding], summary: CheckSummary) -> str:
-    """One command per finding, then a ``::notice::`` with the summary line."""
+    """One command per finding, then a ``::notice::`` with the summary line. Paths are relative to the
+    repository root when the summary knows where the spec root lies in it (``--repo-root``, default the
+    git top level), else to the spec root."""
     items = ordered(findings)
-    lines = [command(f) for f in items]
+    prefix = summary.spec_in_repo if summary.repo_root is not None and summary.spec_in_repo else ""
+    lines = [command(f, prefix) for f in items]
     lines.append(f"::notice::{escape_data(f'{TOOL_NAME} check: ' + summary_line(items, summary))}")
     return "\n".join(lines) + "\n"

@@ -50,8 +50,12 @@ class CheckSummary:
     repo_root: str | None = None  # absolute repository top level; SARIF locates findings from it
     spec_in_repo: str | None = None  # POSIX path of the spec root inside ``repo_root`` ("" when equal)
     reused: bool = False  # the findings come from the result cache (nothing the check observed changed)
+    # findings below ``--min-severity`` left out of the report, by plural severity ({"notes": 143}); the
+    # text summary says so, so a shorter report never passes for a cleaner tree
+    hidden: Mapping[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "counts", _frozen_counts(self.counts))
+        object.__setattr__(self, "hidden", _frozen_counts(self.hidden))
         object.__setattr__(self, "rules", tuple(
             RuleInfo(r[0], Severity(r[1]), *r[2:]) for r in self.rules))

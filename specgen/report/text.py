@@ -2,32 +2,31 @@
 
 Findings are grouped under one header line per file so a reader fixes one
 file at a time; the closing summary line is what a skimming reader sees.
-Nothing here decides the exit code.
+Notes are summarised, one line per rule with its count and first location, so
+a hundred notes of one kind cannot bury the one error (``list_notes`` lists
+each, as ``check --verbose`` asks). Nothing here decides the exit code.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from itertools import groupby
 
-from specgen.diagnostics import Finding, Severity
+from specgen.diagnostics import Finding, Severity, printable
 from specgen.report._common import TOOL_NAME, clean_text, elapsed, ordered, plural, severity_counts
 from specgen.report.summary import CheckSummary
 
 _COLOURS = {Severity.ERROR: "\x1b[31m", Severity.WARNING: "\x1b[33m", Severity.NOTE: "\x1b[36m"}
 _BOLD = "\x1b[1m"
 _RESET = "\x1b[0m"
-# Control characters in a message could move the cursor or recolour the
-# terminal; show them instead (tab and newline are handled by layout).
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _NO_FILE = "(no file)"
 NOT_RUN = "rule-not-run"  # specgen.check.needs.NOT_RUN; the report layer does not import the check
 
 
 def _visible(text: str) -> str:
-    text = clean_text(text).replace("\r\n", "\n").replace("\r", "\n").replace("\t", " ")
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    """Spec text on one line: a control character could move the cursor, recolour the terminal or, as a
+    line break, start a line a CI runner reads as a workflow command; each is shown as ``\\xNN``."""
+    return printable(clean_text(text)).replace("\t", " ")
 
 
 def _location(finding: Finding) -> str:
@@ -60,12 +59,33 @@ def _rows(findings: Sequence[Finding], color: bool) -> list[str]:
     return lines
 
 
+def notes_by_rule(notes: Sequence[Finding], color: bool) -> list[str]:
+    """One line per rule of the notes: how many, in how many files, and where the first one is."""
+    lines = ["notes by rule (check --verbose lists each):"]
+    by_rule: dict[str, list[Finding]] = {}
+    for n in notes:
+        by_rule.setdefault(n.rule, []).append(n)
+    rule_w = max(len(_visible(r)) for r in by_rule)
+    for rule, group in sorted(by_rule.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        first = group[0]
+        where = _visible(first.path) + (f":{first.line}:{first.col}" if first.line > 0 else "")
+        files = len({f.path for f in group})
+        lines.append(f"  {_paint(_visible(rule).ljust(rule_w), _COLOURS[Severity.NOTE], color)}  "
+                     f"{len(group):>5} in {plural(files, 'file')}, first {where}: "
+                     + _visible(first.message).split("\n")[0][:160])
+    return lines
+
+
 def summary_line(findings: Sequence[Finding], summary: CheckSummary) -> str:
     """``2 errors, 1 warning, 0 notes in 3 files; asl_units: 840; 1.20 s``."""
     counts = severity_counts(findings)
     files = len({f.path for f in findings})
     parts = [", ".join([plural(counts["errors"], "error"), plural(counts["warnings"], "warning"),
                         plural(counts["notes"], "note")]) + f" in {plural(files, 'file')}"]
+    hidden = [plural(n, word) for word, n in (("warning", summary.hidden.get("warnings", 0)),
+                                              ("note", summary.hidden.get("notes", 0))) if n]
+    if hidden:
+        parts[0] += f" ({' and '.join(hidden)} below --min-severity not shown)"
     if summary.counts:
         parts.append(", ".join(f"{_visible(k)}: {v}" for k, v in summary.counts.items()))
     seconds = elapsed(summary)
@@ -86,10 +106,16 @@ def not_checked_lines(findings: Sequence[Finding]) -> list[str]:
     return out
 
 
-def render(findings: Sequence[Finding], summary: CheckSummary, *, color: bool = False) -> str:
-    """Grouped findings then one summary line; ANSI colour only when ``color``."""
+def render(findings: Sequence[Finding], summary: CheckSummary, *, color: bool = False,
+           list_notes: bool = False) -> str:
+    """Grouped findings, the notes by rule (each note with ``list_notes``), then one summary line; ANSI
+    colour only when ``color``."""
     items = ordered(findings)
-    lines = _rows(items, color) if items else []
+    notes = [] if list_notes else [f for f in items if Severity(f.severity) is Severity.NOTE]
+    listed = [f for f in items if list_notes or Severity(f.severity) is not Severity.NOTE]
+    lines = _rows(listed, color) if listed else []
+    if notes:
+        lines.extend(([""] if lines else []) + notes_by_rule(notes, color))
     if lines:
         lines.append("")
     if summary.content_sha256:

@@ -17,116 +17,56 @@ import logging
 import re
 import sys
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
 
-from ..asl.conformance import CONFORMANCE, Conformance, conformance
 from ..cache import RecordCache
-from ..diff import SpecDiff
 from ..graph import SpecGraph
-from ..loader import UNUSABLE_RULES, RootError, load_spec, unusable_findings
-from ..render import BrokenLinks, Page, RenderCache, RenderOptions, example_failures, failures_message, render_site
-from ..render.core import DEFAULT_TEMPLATES
-from ..worked.generator import worked_examples
+from ..render import BrokenLinks, Page, ReleaseSite, RenderCache, RenderOptions, render_site
+from . import engine
+from .budget import page_budget
+from .guard import check_build_output, mark_site
 from .inputs import PageFile, check_inputs, load_mkdocs_config
+from .prepare import (ASSET_URIS, ASSETS, BuildFailed, BuildResult, LoadTimes, PrepareError,  # noqa: F401
+                      Progress, SuitePlan, not_rendered, prepare)
 from .publish import TMP_PREFIX, Notice, PublishError, claim, describe, swap_in  # noqa: F401  (TMP_PREFIX: tests)
 from .releases import Graphs, Release, order, release_name, write_root
 from .stats import BuildStats
 
 log = logging.getLogger("mkdocs.plugins.specgen")
 STAGES = ("config", "load", "examples", "tests", "render", "mkdocs", "swap")
-ASSETS = DEFAULT_TEMPLATES.parent / "assets"
-ASSET_URIS = ("assets/specgen/specgen.css", "assets/specgen/specgen.js", "assets/specgen/specgen-site.js",
-              "assets/specgen/specgen-code.css", "assets/specgen/specgen-code.js",
-              "assets/specgen/specgen-instr.css", "assets/specgen/specgen-instr.js")
-Progress = Callable[[str], None]
 
 
 # ------------------------------------------------------------------ the plugin's steps
-@dataclass(frozen=True)
-class Suite:
-    """How a build treats the AVS suite: ``build`` runs what has no valid result, ``background`` leaves it
-    pending for the server to run (:mod:`specgen.site.liveresults`), ``skip`` runs nothing (pages say so)."""
-
-    mode: str = "build"
-    jobs: int = 1
-
-
-@dataclass(frozen=True)
-class LoadTimes:
-    """When loading started and what the load, the examples and the suite cost (``specgen build`` reports them)."""
-
-    started: float = 0.0  # ``time.perf_counter()``
-    load_s: float = 0.0
-    examples_s: float = 0.0
-    worked_s: float = 0.0
-    worked: str = ""  # the worked-example coverage line (specgen.worked.generator)
-    worked_rerun: int = 0
-    tests_s: float = 0.0
-    tests: str = ""  # the suite's summary line (specgen.asl.conformance)
-    tests_rerun: int = 0
-    conformance: Conformance | None = None
-
-
 def load_graph(root: Path, records: RecordCache | None, stage: Progress,
-               suite: Suite = Suite()) -> tuple[SpecGraph, LoadTimes]:
-    """Load the spec, gate on its examples, measure the suite; a contradicted example stops the build here.
-
-    Called before mkdocs cleans ``site_dir``, so even a plain ``mkdocs build``
-    leaves the previous output in place.
-    """
-    t0 = time.perf_counter()
-    stage("load")
+               suite: SuitePlan = SuitePlan()) -> tuple[SpecGraph, LoadTimes]:
+    """:func:`specgen.site.prepare.prepare` for the plugin: a spec that cannot be built stops mkdocs
+    (before it cleans ``site_dir``, so even a plain ``mkdocs build`` leaves the previous output in place)."""
     try:
-        spec = load_spec(root, cache=records)
-    except RootError as e:
-        raise PluginError(f"specgen: {e}") from e
-    # bytes and sizes anywhere; JSON syntax where the pages would silently lose what it holds (a
-    # catalog's encodings, a checked example); an unreadable evidence view is said on its pages
-    cfg = spec.config
-    unusable = [f for f in unusable_findings(spec.findings) if f.rule in UNUSABLE_RULES
-                or f.path.startswith((f"{cfg.json_root}/catalog/", f"{cfg.example_root}/"))]
-    if unusable:  # a page would show replacement characters or miss the file: say which file instead
-        raise PluginError("specgen: " + "; ".join(f.format() for f in unusable[:10])
-                          + (f" (and {len(unusable) - 10} more)" if len(unusable) > 10 else "")
-                          + "; fix the file(s), then rebuild ('specgen validate' lists every problem)")
-    graph = SpecGraph.build(spec)
-    if spec.errors:
-        log.info("specgen: the spec has %d loader error(s); run 'specgen validate --root %s'",
-                 len(spec.errors), root)
-    t1 = time.perf_counter()
-    stage("examples")
-    failures = example_failures(graph)
-    t2 = time.perf_counter()
-    if failures:
-        raise PluginError("specgen: " + failures_message(failures))
-    worked = worked_examples(graph)  # every instruction page's worked example, reused while its reads hold
-    t3 = time.perf_counter()
-    stage("tests")
-    conf = conformance(graph, jobs=suite.jobs, run=suite.mode == "build", skip=suite.mode == "skip")
-    CONFORMANCE.set(graph, conf)
-    t4 = time.perf_counter()
-    return graph, LoadTimes(t0, t1 - t0, t2 - t1, t3 - t2, worked.summary(), len(worked.rerun),
-                            t4 - t3, conf.summary(), conf.rerun, conf)
+        return prepare(root, records, stage, suite)
+    except PrepareError as e:
+        raise PluginError(str(e)) from e
 
 
 def render_pages(graph: SpecGraph, options: RenderOptions, cache: RenderCache, stage: Progress,
-                 changes: SpecDiff | None = None) -> list[Page]:
-    """Render the loaded graph, reusing the cache's unchanged pages; a broken link fails the build."""
+                 releases: ReleaseSite | None = None, budget: int | None = None) -> list[Page]:
+    """Render the loaded graph, reusing the cache's unchanged pages; a broken link fails the build.
+
+    A page body over the budget (:func:`page_budget`) is a warning naming it (a strict build fails).
+    """
     stage("render")
     try:
-        pages = render_site(graph, options, cache, changes=changes)
+        pages = render_site(graph, options, cache, releases=releases)
     except BrokenLinks as e:
         raise PluginError(f"specgen: broken links between generated pages: {e}") from e
-    budget = graph.spec.config.page_budget_bytes
+    limit, source = page_budget(graph, budget)
     for p in pages:  # characters first: encoding every page would cost a serve rebuild
-        if len(p.content) * 4 > budget and len(p.content.encode()) > budget:
-            log.warning("specgen: %s is %d bytes, over the page budget of %d ([specgen] page_budget_bytes)",
-                        p.url, len(p.content.encode()), budget)
+        if len(p.content) * 4 > limit and len(p.content.encode()) > limit:
+            log.warning("specgen: %s is %d bytes, over the page budget of %d (%s)",
+                        p.url, len(p.content.encode()), limit, source)
     return pages
 
 
@@ -135,7 +75,7 @@ def page_stats(pages: list[Page], cache: RenderCache, changed: dict[str, bool], 
     """What ``specgen build`` reports (``measure``: encode every page to find the largest)."""
     kinds: dict[str, int] = {}
     for p in pages:
-        kinds[p.kind] = kinds.get(p.kind, 0) + 1
+        kinds[p.kind.name] = kinds.get(p.kind.name, 0) + 1
     stats = BuildStats(pages=len(pages), kinds=kinds, rendered=cache.rendered, changed=sum(changed.values()),
                        reused=cache.reused, load_s=times.load_s, examples_s=times.examples_s, render_s=render_s,
                        worked_s=times.worked_s, worked=[times.worked] if times.worked else [],
@@ -169,6 +109,14 @@ def add_pages(files: Files, config: Any, pages: list[Page], changed: dict[str, b
     return rewritten
 
 
+def drop_pages(files: Files, uris: Sequence[str]) -> None:
+    """Leave these hand pages out of the site (``specgen_pages`` in a site that is not specgen's own)."""
+    for uri in uris:
+        found = files.get_file_from_path(uri)
+        if found is not None:
+            files.remove(found)
+
+
 def toc_tokens(toc: tuple[tuple[int, str, str], ...]) -> list[dict[str, Any]]:
     """A page's headings as mkdocs' toc tokens (h3 under the h2 before it)."""
     out: list[dict[str, Any]] = []
@@ -195,25 +143,6 @@ def neutralise_sitemap(site: Path) -> None:
 
 
 # ------------------------------------------------------------------ the atomic build
-class BuildFailed(Exception):
-    """mkdocs (or the plugin, or the theme) stopped; the previous site is unchanged.
-
-    ``warnings`` are the messages mkdocs logged at WARNING or above during the build.
-    """
-
-    def __init__(self, reason: str, warnings: list[logging.LogRecord]) -> None:
-        super().__init__(reason)
-        self.warnings = warnings
-
-
-@dataclass
-class BuildResult:
-    out_dir: Path
-    stats: BuildStats
-    elapsed: float
-    warnings: list[logging.LogRecord] = field(default_factory=list)
-
-
 class _Counter(logging.Handler):
     def __init__(self) -> None:
         super().__init__(logging.WARNING)
@@ -225,7 +154,8 @@ class _Counter(logging.Handler):
 
 def build_site(root: Path | None, out_dir: Path, config_file: Path, jobs: int = 1,
                progress: Progress | None = None, releases: Sequence[Path] = (),
-               notice: Notice | None = None, run_tests: bool = True) -> BuildResult:
+               notice: Notice | None = None, page_budget: int | None = None, force: bool = False,
+               run_tests: bool = True) -> BuildResult:
     """Build the site into ``out_dir`` atomically and strictly.
 
     ``releases`` (two or more spec roots, ``root`` ignored) builds one site with
@@ -233,23 +163,28 @@ def build_site(root: Path | None, out_dir: Path, config_file: Path, jobs: int = 
     Raises :class:`~specgen.site.inputs.SiteInputError` for a missing root or
     config and :class:`BuildFailed` when mkdocs stopped or ``out_dir`` cannot be
     written (``out_dir`` untouched). ``notice`` gets the one line said while
-    waiting for another build of ``out_dir`` (:mod:`specgen.site.publish`).
+    waiting for another build of ``out_dir`` (:mod:`specgen.site.publish`). ``page_budget`` (bytes)
+    overrides the config's and the tree's page budget (:func:`page_budget`).
     ``run_tests=False`` skips the AVS suite (the pages say so).
+    An ``out_dir`` the output-safety rule refuses raises
+    :class:`~specgen.outputs.OutputRefused` before anything is built
+    (``force``: replace a non-empty folder specgen did not write; :mod:`specgen.site.guard`).
     """
     stage = progress or (lambda name: None)
     stage("config")
-    out_dir = out_dir.resolve()
+    given, out_dir = out_dir, out_dir.resolve()
     for r in releases or [root]:
         check_inputs(r, config_file)
-    load_mkdocs_config(config_file, root, None, strict=True)  # a bad value is a usage error, before any work
+    checked = load_mkdocs_config(config_file, root, None, strict=True)  # a bad value is a usage error, before any work
+    check_build_output(given, checked, releases or ([root] if root is not None else []), force)
     if len(releases) == 1:
         root, releases = releases[0], ()
 
-    suite = Suite("build" if run_tests else "skip", max(1, jobs))
+    suite = SuitePlan("build" if run_tests else "skip", max(1, jobs))
 
     def one(tmp: Path) -> BuildStats:
         cfg = load_mkdocs_config(config_file, root, tmp, strict=True)
-        plugin = _start(cfg, progress, jobs, run_tests=run_tests)
+        plugin = _start(cfg, progress, jobs, page_budget=page_budget, run_tests=run_tests)
         _mkdocs_build(cfg)
         return _with_gaps(plugin)
 
@@ -268,7 +203,7 @@ def build_site(root: Path | None, out_dir: Path, config_file: Path, jobs: int = 
             cfg = load_mkdocs_config(config_file, rel.root, tmp / rel.name, strict=True)
             cfg.plugins["specgen"].config.releases = [{"root": str(r.root), "name": r.name} for r in named]
             cfg.plugins["specgen"].config.release = rel.name
-            plugin = _start(cfg, progress, jobs, graphs, run_tests=run_tests)
+            plugin = _start(cfg, progress, jobs, graphs, page_budget, run_tests)
             _mkdocs_build(cfg)
             total = total.merged(_with_gaps(plugin))
         write_root(tmp, named)
@@ -287,8 +222,10 @@ def _with_gaps(plugin: Any) -> BuildStats:
 
 
 def _start(cfg: Any, progress: Progress | None, jobs: int, graphs: Graphs | None = None,
-           run_tests: bool = True) -> Any:
+           page_budget: int | None = None, run_tests: bool = True) -> Any:
     plugin = cfg.plugins["specgen"]
+    if page_budget is not None:
+        plugin.config.page_budget = page_budget
     plugin.progress = progress
     plugin.config.jobs = max(1, jobs)
     plugin.config.run_tests = run_tests and plugin.config.run_tests
@@ -308,7 +245,7 @@ def _atomic(out_dir: Path, work: Callable[[Path], BuildStats], stage: Progress,
     from mkdocs.exceptions import MkDocsException
 
     counter = _Counter()
-    mk_log = logging.getLogger("mkdocs")
+    mk_log = engine.logger()  # "mkdocs", or "properdocs" under ProperDocs
     mk_log.addHandler(counter)
     quiet = _quiet_info(mk_log)
     t0 = time.perf_counter()
@@ -319,6 +256,7 @@ def _atomic(out_dir: Path, work: Callable[[Path], BuildStats], stage: Progress,
             t0 = time.perf_counter()  # the summary's total is the build's, not the wait for another build
             try:
                 stats = work(tmp)
+                mark_site(tmp)  # specgen's own: the next build may replace it
                 stage("swap")
                 swap_in(tmp, out_dir)
             except (MkDocsException, ValueError) as e:
@@ -337,23 +275,6 @@ def _atomic(out_dir: Path, work: Callable[[Path], BuildStats], stage: Progress,
     if failure is not None:
         raise BuildFailed(failure, counter.records)
     return BuildResult(out_dir, stats, time.perf_counter() - t0, counter.records)
-
-
-# what a page loses when a fact is missing (see specgen.check.needs.FACTS)
-_LOST = {"manifest": "manifest hashes and NDF digests", "release_selection": "NDF digests of the release selection",
-         "traceability_view": "traceability rows (tests, evidence) of every page",
-         "contracts": "contract sections (operands, legality, examples)", "review": "review records",
-         "adr_affected": "ADR links of clauses and units", "semantic_tests": "semantic-test coverage"}
-
-
-def not_rendered(graph: SpecGraph) -> list[str]:
-    """The build summary's lines for what the site could not show, and why: a site must not look complete."""
-    from ..check.needs import GAPS
-    lines = [f"not rendered: {_LOST.get(fact, fact)} ({gap.artifact}: {gap.reason})"
-             for fact, gap in GAPS(graph).items()]
-    if not graph.adrs:
-        lines.append(f"not rendered: the ADR index is empty (no readable ADR under {graph.spec.config.adr_dir}/)")
-    return lines
 
 
 def _quiet_info(mk_log: logging.Logger) -> Callable[[], Any]:

@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from mkdocs.config import load_config
+
+from . import engine
 from mkdocs.structure.files import File
 
 from ..bundled import BundledMissing, mkdocs_config
@@ -55,7 +57,7 @@ def load_mkdocs_config(config_file: Path, root: Path | None, site_dir: Path | No
     if dev_addr is not None:
         kwargs["dev_addr"] = dev_addr
     errors = _Errors()
-    mk_log = logging.getLogger("mkdocs")
+    mk_log = engine.logger()  # "mkdocs", or "properdocs" under ProperDocs
     mk_log.addHandler(errors)
     try:
         cfg = load_config(**kwargs)

@@ -24,11 +24,26 @@ import posixpath
 from typing import Any, Iterable
 
 from ..render import Page
-from .options import LANGUAGE_NAMES, THEME_LANGUAGE
+from ..render.i18n import LANGUAGES
 
-TREE_KINDS = ("instruction", "unit")  # pages placed in the directory tree
-TAIL_KINDS = ("tests-index", "adr-index", "matrix", "release", "changes")  # one entry each after the tree, in this order
-NOT_TAIL = TREE_KINDS + ("index", "home", "tests", "adr", "source")  # pages reached through the tree or an index
+# material's own language code for each language directory (its ``partials/languages/<code>.html``)
+THEME_LANGUAGE: dict[str, str] = {"en": "en", "zh": "zh"}
+# the name a language is listed under in the navigation, in that language
+LANGUAGE_NAMES: dict[str, str] = {"en": "English", "zh": "中文"}
+
+
+def language_of(code: Any) -> str | None:
+    """A language directory for a theme or ``extra.alternate`` code (``zh-CN``, ``zh_Hans`` → ``zh``)."""
+    text = str(code or "").strip().lower().replace("_", "-")
+    if text in LANGUAGES:
+        return text
+    if text in ("zh-cn", "zh-hans", "zh-sg"):
+        return "zh"
+    if text.startswith("en-"):
+        return "en"
+    return None
+
+
 CHUNK = 30  # a directory with more pages than this lists them in alphabetical runs of this many
 
 
@@ -118,15 +133,13 @@ def _title(p: Page) -> str:
 
 
 def tail_pages(pages: list[Page]) -> list[Page]:
-    """A language's own top-level pages (``<lang>/x.md``, ``<lang>/dir/index.md``) that no index lists:
-    the test and ADR indexes, the matrix, the release page, and any page kind added later (an
-    instruction index first)."""
-    return [p for p in pages if p.kind not in NOT_TAIL and p.url.count("/") <= 2]
+    """A language's own top-level pages (``<lang>/x.md``, ``<lang>/dir/index.md``) whose kind asks for a
+    place after the tree (the instruction, test and ADR indexes, the matrix, the release page)."""
+    return [p for p in pages if p.kind.nav.place == "tail" and p.url.count("/") <= 2]
 
 
-def _tail_order(p: Page) -> tuple[int, int, str]:
-    known = TAIL_KINDS.index(p.kind) if p.kind in TAIL_KINDS else len(TAIL_KINDS)
-    return (0 if "instruction" in p.kind else 1, known, p.url)
+def _tail_order(p: Page) -> tuple[int, str]:
+    return (p.kind.nav.order, p.url)
 
 
 def chunked(items: list[dict[str, str]]) -> list[Any]:
@@ -142,16 +155,16 @@ def chunked(items: list[dict[str, str]]) -> list[Any]:
 def language_section(lang: str, pages: list[Page], tree: bool) -> dict[str, Any]:
     """One language: its home page, then (tree) directories of instructions and units, then the tail pages."""
     name = LANGUAGE_NAMES.get(lang, lang)
-    home = f"{lang}/index.md"
+    home = next((p.url for p in pages if p.kind.nav.place == "home"), f"{lang}/index.md")
     if not tree:
         return {name: home}
     index_of: dict[str, Page] = {}
     leaves: dict[str, list[Page]] = {}
     for p in pages:
         d = posixpath.dirname(p.url)
-        if p.kind == "index":
+        if p.kind.nav.place == "directory":
             index_of[d] = p
-        elif p.kind in TREE_KINDS:
+        elif p.kind.nav.place == "tree":
             leaves.setdefault(d, []).append(p)
     dirs: set[str] = set()
     for d in leaves:

@@ -1,6 +1,6 @@
 """AVS tests under a running server: the results a rebuild found missing are measured in the background.
 
-A server's build does not wait for the suite (:class:`~specgen.site.build.Suite` ``background``): the
+A server's build does not wait for the suite (:class:`~specgen.site.prepare.SuitePlan` ``background``): the
 tests without a result valid for the tree as it is now are *pending* and their pages say "running".
 :meth:`LiveResults.schedule` runs them in a background thread (itself waiting on forked worker
 processes that inherit the loaded spec, one fewer than the CPUs so the foreground rebuild keeps a
@@ -30,6 +30,7 @@ class _Batch:
     cases: list[Any]
     profile: str
     max_steps: int
+    max_value_bits: int
     report: Any = None
     seconds: float = 0.0
     error: str = ""
@@ -59,7 +60,7 @@ class LiveResults:
         pending = list(conformance.pending)
         if not pending:
             return
-        batch = _Batch(graph, pending, conformance.profile, conformance.max_steps)
+        batch = _Batch(graph, pending, conformance.profile, conformance.max_steps, conformance.max_value_bits)
         with self._lock:
             if self._running is not None:  # the rebuild its end triggers schedules what is still pending
                 return
@@ -72,7 +73,7 @@ class LiveResults:
             t0 = time.perf_counter()
             try:
                 batch.report = run_cases(batch.graph.spec, batch.cases, jobs, batch.profile, batch.max_steps,
-                                         coverage=True)
+                                         coverage=True, max_value_bits=batch.max_value_bits)
             except Exception as e:  # noqa: BLE001 - said in the log; the pages keep saying "running"
                 batch.error = f"{type(e).__name__}: {e}"
             batch.seconds = time.perf_counter() - t0
@@ -97,7 +98,7 @@ class LiveResults:
                 continue
             revision = REVISION(b.graph)
             store = tests_store(revision)
-            record(store, revision, b.report, b.max_steps)
+            record(store, revision, b.report, b.max_steps, b.max_value_bits)
             store.save()
             n += len(b.report.results)
             c = b.report.counts

@@ -14,23 +14,8 @@ from mkdocs.config import config_options as c
 from mkdocs.config.base import Config, ValidationError
 
 from ..render.i18n import LANGUAGES
-
-# material's own language code for each language directory (its ``partials/languages/<code>.html``)
-THEME_LANGUAGE: dict[str, str] = {"en": "en", "zh": "zh"}
-# the name a language is listed under in the navigation, in that language
-LANGUAGE_NAMES: dict[str, str] = {"en": "English", "zh": "中文"}
-
-
-def language_of(code: Any) -> str | None:
-    """A language directory for a theme or ``extra.alternate`` code (``zh-CN``, ``zh_Hans`` → ``zh``)."""
-    text = str(code or "").strip().lower().replace("_", "-")
-    if text in LANGUAGES:
-        return text
-    if text in ("zh-cn", "zh-hans", "zh-sg"):
-        return "zh"
-    if text.startswith("en-"):
-        return "en"
-    return None
+from .budget import byte_size
+from .language import LANGUAGE_NAMES, THEME_LANGUAGE, language_of  # noqa: F401  (the site's language facts, one place)
 
 
 class _Option(c.BaseConfigOption[Any]):
@@ -95,6 +80,18 @@ class Navigation(_Option):
         return str(value)
 
 
+class ByteSize(_Option):
+    """``page_budget``: the largest generated page body the site owner accepts (``None``: the tree's or 1 MiB)."""
+
+    def run_validation(self, value: object) -> int | None:
+        if value is None:
+            return None
+        try:
+            return byte_size(value)
+        except ValueError as e:
+            raise ValidationError(str(e)) from None
+
+
 class SpecgenConfig(Config):
     """The keys of ``plugins: [specgen: {...}]``; the user page ``site/plugin.md`` lists them all."""
 
@@ -110,6 +107,11 @@ class SpecgenConfig(Config):
     release = c.Optional(c.Type(str))  # which of ``releases`` this build renders (default: the newest)
     run_tests = c.Type(bool, default=True)  # run the AVS suite as part of the build (false: the pages say skipped)
     jobs = c.Type(int, default=0)  # worker processes for the AVS suite and rendering (0: the CPU count)
+    page_budget = ByteSize(default=None)  # bytes per generated page body; overrides the tree's page_budget_bytes
+    # hand pages about specgen itself: in the site of specgen's bundled sample only, never in the site of
+    # another spec tree built with the same config (``specgen build --root OTHER``)
+    specgen_pages = c.Type(list, default=[])
+    replace_site_dir = c.Type(bool, default=False)  # replace a non-empty site_dir specgen did not write
 
 
 def declared_languages(config: Any) -> list[str]:

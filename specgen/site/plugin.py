@@ -24,21 +24,30 @@ from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.toc import get_toc
 
-from ..diff import SpecDiff
 from ..graph import SpecGraph
-from ..render import Page, RenderCache, RenderOptions
+from ..render import Page, ReleaseSite, RenderCache, RenderOptions
 from ..render.core import DEFAULT_TEMPLATES
 from ..render.i18n import LANGUAGES, set_document_lang
-from ..render.kinds import BY_NAME
-from . import build
-from . import searchindex
+from ..render.plan import Search
+from . import build, guard
+from . import notfound, searchindex
 from .inputs import SiteInputError, forget_rebuilt_pages, search_plugin
 from .language import Chrome, hand_title, page_language, supplied_nav
 from .options import SpecgenConfig, declared_languages
-from .releases import RELEASE_ASSETS, Graphs, Release, order, parse_releases, release_name
+from .prepare import own_site
+from .releases import RELEASE_ASSETS, Graphs, Release, order, parse_releases, release_name, release_site
 from .liveresults import background_jobs
 from .serve import ROOT_ENV, ServeState, install, other_inputs_digest
 from .stats import BuildStats
+
+
+def _quiet_jieba() -> None:
+    """Material segments Chinese with jieba; its start-up chatter is not a build message."""
+    try:
+        import jieba
+        jieba.setLogLevel(logging.WARNING)
+    except ImportError:
+        pass
 
 
 def _add_assets(config: Any, uris: tuple[str, ...]) -> None:
@@ -64,12 +73,13 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         self._times = build.LoadTimes()
         self.graphs: Graphs | None = None  # a multi-release build's graphs, shared by its releases' builds
         self.releases: list[Release] = []  # oldest first; empty for a single-release site
-        self.changes: SpecDiff | None = None  # since the previous release (multi-release sites)
+        self.release_site: ReleaseSite | None = None  # a multi-release build: this release among the others
         self.langs: list[str] = ["en"]  # the languages rendered; the first is the site's main one
         self.chrome: Chrome | None = None
-        self.kinds: dict[str, str] = {}  # site URL -> page kind (what search shaping needs)
+        self.shapes: dict[str, Search] = {}  # site URL -> its kind's search shape
         self.added_search: Any = None  # the search plugin this plugin added (kept across serve rebuilds)
         self.index_sizes: dict[str, int] = {}  # bytes of each language's search index
+        self._definitions_key: str | None = None  # what the ASL definitions in the written index were made of
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """Defined so mkdocs keeps this instance (and its caches) across serve rebuilds."""
@@ -90,15 +100,21 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
     def on_config(self, config: Any) -> Any:
         # ``specgen serve --root`` passes the root here: mkdocs re-reads the config on every rebuild.
         self.root = self._resolve(os.environ.get(ROOT_ENV) or self.config.root, config)
+        if self.serving is None:  # a server writes only its own temporary folder
+            self._guard_site_dir(config)
         self._configure_releases(config)
         self._configure_languages(config)
-        try:  # material segments Chinese with jieba; its start-up chatter is not a build message
-            import jieba
-            jieba.setLogLevel(logging.WARNING)
-        except ImportError:
-            pass
+        _quiet_jieba()
         _add_assets(config, build.ASSET_URIS)
         return config
+
+    def _guard_site_dir(self, config: Any) -> None:
+        """The output-safety rule for ``site_dir``, before mkdocs cleans it (a plain ``mkdocs build``)."""
+        try:
+            guard.check_plugin_site_dir(config, None if self.config.releases else self.root,
+                                        self.config.replace_site_dir)
+        except ValueError as e:  # the output-safety rule, or a malformed ``releases``
+            raise PluginError(str(e)) from e
 
     def _configure_languages(self, config: Any) -> None:
         """The languages (given, or what mkdocs.yml declares), the main one first; search kept."""
@@ -115,11 +131,11 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         """Worker processes for the AVS suite and rendering (``jobs: 0``: the CPU count)."""
         return max(1, int(self.config.jobs or os.cpu_count() or 1))
 
-    def _suite(self) -> build.Suite:
+    def _suite(self) -> build.SuitePlan:
         """Run the suite in this build, in the server's background, or not at all (``run_tests: false``)."""
         if not self.config.run_tests:
-            return build.Suite("skip", self.jobs)
-        return build.Suite("background" if self.serving is not None else "build", self.jobs)
+            return build.SuitePlan("skip", self.jobs)
+        return build.SuitePlan("background" if self.serving is not None else "build", self.jobs)
 
     def _loaded(self, root: Path) -> tuple[SpecGraph, build.LoadTimes]:
         if self.graphs is None:
@@ -162,13 +178,12 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
     def on_pre_build(self, *, config: Any) -> None:
         """Load the spec and gate on its examples before mkdocs cleans ``site_dir``."""
         assert self.root is not None
-        self.changes = None
+        self.release_site = None
         if self.releases:
             self.graph, self._times = self._loaded(self.root)
-            names = [r.root for r in self.releases]
-            i = names.index(self.root)
-            if i > 0 and self.graphs is not None:
-                self.changes = self.graphs.diff(self.releases[i - 1], self.releases[i], lambda x: x[0])
+            assert self.graphs is not None
+            self.release_site = release_site(self.releases, self.root, self.graphs, self._options(config).langs,
+                                             not self.config.source_url)
             return
         records = self.serving.before_build(self.root) if self.serving is not None else None
         self.graph, self._times = build.load_graph(self.root, records, self._stage, self._suite())
@@ -179,7 +194,8 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         assert self.graph is not None, "on_pre_build loads the spec"
         cache = self.serving.render_cache if self.serving is not None else RenderCache()
         t1 = time.perf_counter()
-        pages = build.render_pages(self.graph, self._options(config), cache, self._stage, self.changes)
+        pages = build.render_pages(self.graph, self._options(config), cache, self._stage, self.release_site,
+                                   self.config.page_budget)
         render_s = time.perf_counter() - t1
         self.pages = {p.url: p for p in pages}
         changed = self.serving.changed(pages) if self.serving is not None else {p.url: True for p in pages}
@@ -187,6 +203,8 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         return pages, changed
 
     def on_files(self, files: Files, *, config: Any) -> Files:
+        if not own_site(self.root):
+            build.drop_pages(files, self.config.specgen_pages)
         pages, changed = self.render_pages(config)
         self._rewritten = build.add_pages(files, config, pages, changed)
         hand = {f.src_uri: hand_title(f.content_string) for f in files.documentation_pages()
@@ -219,9 +237,9 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         p = self.pages.get(page.file.src_uri)
         if p is None:
             return html_text
-        self.kinds[page.url] = p.kind
+        self.shapes[page.url] = p.kind.search
         page.toc = get_toc(build.toc_tokens(p.toc))
-        if not BY_NAME[p.kind].searchable:  # listings are data, not prose: keep the index small
+        if not p.kind.searchable:  # listings are data, not prose: keep the index small
             page.meta["search"] = {"exclude": True}
         return p.content
 
@@ -232,15 +250,14 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         return context
 
     def on_post_page(self, output: str, *, page: Any, config: Any) -> str:
-        """``<html lang>`` is the page's locale (``zh-CN``); a page of another language loads its own index."""
+        """``<html lang>`` is the page's locale (``zh-CN``); the search index waits for the search box and is
+        the page's language's."""
         if self.chrome is not None:
             self.chrome.leave(config)
         lang = page_language(page.file.src_uri, self.langs)
-        if lang is None:
-            return output
-        if lang != self.langs[0] and searchindex.splits(config):
-            output = searchindex.redirect_index(output, lang)
-        return set_document_lang(output, LANGUAGES[lang])
+        if searchindex.splits(config):  # the index is fetched when search is first used, in the page's language
+            output = searchindex.lazy_index(output, lang if lang != self.langs[0] else None)
+        return output if lang is None else set_document_lang(output, LANGUAGES[lang])
 
     def on_serve(self, server: Any, *, config: Any, builder: Any) -> Any:
         """Watch the spec and templates; rebuild spec edits incrementally (:func:`specgen.site.serve.install`)."""
@@ -268,10 +285,15 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         self.shape_search(config)
         if "SOURCE_DATE_EPOCH" not in os.environ:
             build.neutralise_sitemap(Path(config.site_dir))
+        if self.serving is None:
+            guard.mark_site(config.site_dir)
 
     @event_priority(-50)  # after the search plugin wrote its index
     def _after_search(self, *, config: Any) -> None:
         self.split_search_index(config)
+        rs = self.release_site
+        notfound.place(Path(config.site_dir), self.langs, list(rs.names) if rs else [], rs.current if rs else "",
+                       config.site_url)
         if self.serving is not None:
             self.serving.finished(other_inputs_digest(config, self))
             self.after_rebuild()
@@ -280,12 +302,20 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
 
     def shape_search(self, config: Any) -> None:
         """Instruction pages as one entry each, the exact mnemonic first (before search writes its index)."""
-        unsearchable = frozenset(name for name, kind in BY_NAME.items() if not kind.searchable)
-        searchindex.shape_plugin_entries(config, self.kinds, unsearchable)
+        searchindex.shape_plugin_entries(config, self.shapes)
+
+    def search_definitions_unchanged(self) -> bool:
+        """Whether the ASL definitions the split index lists are those it was last written with (a serve
+        rebuild whose pages' entries are unchanged then need not write the index again)."""
+        if self.graph is None or self._definitions_key is None:
+            return False
+        return searchindex.definitions_key(self.graph) == self._definitions_key
 
     def split_search_index(self, config: Any) -> None:
         """One search index per language (material only: its pages fetch the index themselves)."""
+        self._definitions_key = searchindex.definitions_key(self.graph) if self.graph is not None else None
         if searchindex.splits(config):
             self.index_sizes = searchindex.split_index(Path(config.site_dir), self.langs[0], self.langs,
-                                                       searchindex.separator_of(config))
+                                                       searchindex.separator_of(config),
+                                                       searchindex.definitions(self.graph, self.langs, self._options(config)))
             self.stats.search_index = dict(self.index_sizes)

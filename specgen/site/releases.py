@@ -15,12 +15,14 @@ from __future__ import annotations
 import html
 import json
 import re
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from ..diff import SpecDiff, spec_diff
+from ..diff import SpecDiff, release_name, spec_diff  # noqa: F401  (release_name: the site names releases with it)
 from ..graph import SpecGraph
+from ..render import ReleaseSite, plan_site
 from .inputs import SiteInputError
 
 RELEASE_ASSETS = ("assets/specgen/specgen-releases.css", "assets/specgen/specgen-releases.js")
@@ -34,12 +36,6 @@ class Release:
 
     root: Path
     name: str
-
-
-def release_name(graph: SpecGraph) -> str:
-    """What a release calls itself: the manifest's release, else ``specification.toml``'s version."""
-    man = graph.spec.manifest
-    return (man.release if man is not None else "") or graph.spec.config.release or graph.spec.root.name
 
 
 def version_key(name: str) -> tuple[int, ...]:
@@ -85,7 +81,8 @@ def versions_json(releases: list[Release]) -> str:
 
 
 def write_root(out: Path, releases: list[Release]) -> None:
-    """``versions.json`` and an ``index.html`` that sends a reader to the newest release."""
+    """``versions.json``, an ``index.html`` that sends a reader to the newest release, and the newest
+    release's ``404.html`` (:mod:`specgen.site.notfound`: it serves every release and language)."""
     (out / "versions.json").write_text(versions_json(releases), encoding="utf-8")
     target = html.escape(releases[-1].name + "/index.html", quote=True)
     icon = html.escape(releases[-1].name + "/assets/images/favicon.png", quote=True)  # no 404 for /favicon.ico
@@ -94,6 +91,9 @@ def write_root(out: Path, releases: list[Release]) -> None:
         f"<meta http-equiv=\"refresh\" content=\"0; url={target}\">\n"
         f"<link rel=\"canonical\" href=\"{target}\"><link rel=\"icon\" href=\"{icon}\"></head>\n"
         f"<body><a href=\"{target}\">{html.escape(releases[-1].name)}</a></body></html>\n", encoding="utf-8")
+    newest_404 = out / releases[-1].name / "404.html"
+    if newest_404.is_file():  # the site root's: it finds the release and language in the address asked for
+        shutil.copyfile(newest_404, out / "404.html")
 
 
 class Graphs:
@@ -124,3 +124,20 @@ def previous(releases: list[Release], name: str) -> Release | None:
     names = [r.name for r in releases]
     i = names.index(name)
     return releases[i - 1] if i > 0 else None
+
+
+def release_site(releases: list[Release], current: Path, graphs: Graphs, langs: tuple[str, ...],
+                 local_sources: bool) -> ReleaseSite:
+    """The release ``current`` among ``releases`` (oldest first): its changes since the one before it
+    and the pages of the newest (what an older page's banner links to)."""
+    roots = [r.root for r in releases]
+    i = roots.index(current)
+    graph_of: Callable[[Any], SpecGraph] = lambda loaded: loaded[0]  # noqa: E731 - Graphs holds (graph, times)
+    changes = graphs.diff(releases[i - 1], releases[i], graph_of) if i > 0 else None
+    newest = releases[-1]
+    uris: frozenset[str] = frozenset()
+    if newest.root != current:
+        uris = frozenset(p.uri for p in plan_site(graph_of(graphs.get(newest.root)), langs, local_sources,
+                                                  changes=len(releases) > 1))
+    return ReleaseSite(tuple(r.name for r in releases), releases[i].name, uris, changes)
+

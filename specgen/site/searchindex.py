@@ -17,17 +17,22 @@ specgen shapes it in two steps:
 * :func:`split_index` (after search wrote it): ``search/search_index.json``
   keeps the main language's pages and the hand-written ones,
   ``<lang>/search/search_index.json`` gets each other language's pages (with
-  ``lang`` set for its segmentation); a page loads only its own language's file
-  (:data:`INDEX_REDIRECT`). Locations stay relative to the site root, which is
+  ``lang`` set for its segmentation), plus one entry per ASL definition (name →
+  its line); a page loads only its own language's file, and only once its
+  search box is used (:data:`LAZY_INDEX`). Locations stay relative to the site root, which is
   what material resolves them against (its ``base``).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from pathlib import Path
 from typing import Any, Iterable
+
+from ..render.plan import Search
+from ..render.symbols import SYMBOLS
 
 # an ID: upper-case words joined by hyphens (PTO-TILE-TMUL, PTO-TMUL-CONTRACT-001)
 _ID = re.compile(r"<code>([A-Z][A-Z0-9]*(?:-[A-Z0-9.]+)+)</code>")
@@ -53,38 +58,42 @@ def _ids(text: str) -> list[str]:
     return seen
 
 
+_FIRST_P = re.compile(r"<p>.*?</p>", re.S)
+
+
 def instruction_entry(url: str, title: str, entries: list[dict[str, Any]]) -> dict[str, Any]:
-    """The one entry of an instruction page: its summary (snippet), IDs and clause IDs."""
+    """The one entry of an instruction page: its summary (snippet), the first sentences of its semantics
+    (the page's own language: what a Chinese word finds on the zh site), IDs and clause IDs."""
     by_anchor = {str(e.get("location", "")).partition("#")[2]: e for e in entries}
     summary = str(by_anchor.get("summary", {}).get("text", ""))
+    lead = _FIRST_P.search(str(by_anchor.get("semantics", {}).get("text", "")))
     clauses = _CLAUSE.findall(str(by_anchor.get("ndf", {}).get("text", "")))
     ids = _ids(summary)
-    text = summary + (f"<p>{' '.join(clauses)}</p>" if clauses else "")
+    text = summary + (lead.group(0) if lead else "") + (f"<p>{' '.join(clauses)}</p>" if clauses else "")
     return {"location": url, "title": title, "text": text, "tags": [title, *ids],
             "boost": mnemonic_boost(title)}
 
 
-def shape_entries(entries: list[dict[str, Any]], kinds: dict[str, str],
-                  excluded: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
-    """Entries as the site searches them; ``kinds`` maps a page's site URL to its page kind, and
-    pages of an ``excluded`` kind are dropped (material honours ``search.exclude`` itself, mkdocs'
-    own search does not)."""
+def shape_entries(entries: list[dict[str, Any]], shapes: dict[str, Search]) -> list[dict[str, Any]]:
+    """Entries as the site searches them; ``shapes`` maps a generated page's site URL to the search shape
+    its kind declares. Pages of an excluded kind are dropped (material honours ``search.exclude``
+    itself, mkdocs' own search does not)."""
     out: list[dict[str, Any]] = []
     grouped: dict[str, list[dict[str, Any]]] = {}
     order: list[str] = []
     for e in entries:
         page = str(e.get("location", "")).partition("#")[0]
-        kind = kinds.get(page)
-        if kind in excluded:
+        shape = shapes.get(page)
+        if shape is Search.EXCLUDED:
             continue
-        if kind == "instruction":
+        if shape is Search.ONE_ENTRY:
             if page not in grouped:
                 grouped[page] = []
                 order.append(page)
                 out.append({"location": page})  # placeholder, filled below in place
             grouped[page].append(e)
             continue
-        if kind is not None and "#" not in str(e.get("location", "")):
+        if shape is not None and "#" not in str(e.get("location", "")):
             e = dict(e, text=_CRUMBS.sub("", str(e.get("text", ""))))  # no breadcrumb as the snippet
         out.append(e)
     shaped = {p: instruction_entry(p, _page_title(grouped[p]), grouped[p]) for p in order}
@@ -101,8 +110,11 @@ def language_of_location(location: str, langs: Iterable[str]) -> str | None:
     return head if "/" in location and head in set(langs) else None
 
 
-def split_index(site_dir: Path, main: str, langs: list[str], separator: str | None) -> dict[str, int]:
-    """Rewrite material's one index as one per language; the bytes of each file, by language."""
+def split_index(site_dir: Path, main: str, langs: list[str], separator: str | None,
+                extra: dict[str, list[dict[str, Any]]] | None = None) -> dict[str, int]:
+    """Rewrite material's one index as one per language, each with its ``extra`` entries (the ASL
+    definitions, added here, after the theme's search wrote its file, so a dirty rebuild's merge of
+    kept entries never doubles them); the bytes of each file, by language."""
     path = site_dir / "search" / "search_index.json"
     if not path.is_file():
         return {}
@@ -112,6 +124,8 @@ def split_index(site_dir: Path, main: str, langs: list[str], separator: str | No
     for d in docs:
         lang = language_of_location(str(d.get("location", "")), langs) or main
         groups.setdefault(lang, []).append(d)
+    for lang, entries in (extra or {}).items():
+        groups.setdefault(lang, []).extend(entries)
     sizes: dict[str, int] = {}
     for lang, items in groups.items():
         config = dict(data.get("config", {}), lang=LUNR_LANG.get(lang, [lang]))
@@ -127,22 +141,49 @@ def split_index(site_dir: Path, main: str, langs: list[str], separator: str | No
     return sizes
 
 
-# A page of another language than the site's main one loads its own language's index: material
-# requests ``<base>/search/search_index.json`` (XMLHttpRequest); this script, in <head> before
-# material's bundle, sends that one request to ``<base>/<lang>/search/search_index.json``.
-# Search needs JavaScript anyway; nothing else is touched.
-INDEX_REDIRECT = """<script>(function(){var lang=%s,X=window.XMLHttpRequest;if(!X)return;var open=X.prototype.open;
-X.prototype.open=function(m,u){var s=String(u);if(/\\/search\\/search_index\\.json$/.test(s)&&s.indexOf("/"+lang+"/search/")<0){
-arguments[1]=s.replace(/search\\/search_index\\.json$/,lang+"/search/search_index.json");}return open.apply(this,arguments);};})();</script>"""
+# material requests ``<base>/search/search_index.json`` (XMLHttpRequest) as soon as a page loads: on the
+# corpus 2 MB, four fifths of a first visit, before anyone searches. This script, first in <head>, holds
+# that one request until the search box is first used (focused, opened by its label or a shortcut) or
+# the address asks for a search or a highlight (``?q=``, ``?h=``), then sends it; on a page of another
+# language than the site's main one it also asks for ``<base>/<lang>/search/search_index.json``. Search
+# needs JavaScript anyway; nothing else is touched.
+LAZY_INDEX = """<script>(function(){var lang=%s,X=window.XMLHttpRequest;if(!X)return;var P=X.prototype,open=P.open,send=P.send,held=[],
+go=/[?&][qh]=/.test(location.search);P.open=function(m,u){var s=String(u);if(/\\/search\\/search_index\\.json$/.test(s)){this.__sgIndex=1;
+if(lang&&s.indexOf("/"+lang+"/search/")<0){arguments[1]=s.replace(/search\\/search_index\\.json$/,lang+"/search/search_index.json");}}
+return open.apply(this,arguments);};P.send=function(){if(this.__sgIndex&&!go){held.push([this,arguments]);return;}return send.apply(this,arguments);};
+function use(){if(go)return;go=true;held.splice(0).forEach(function(h){send.apply(h[0],h[1]);});}
+document.addEventListener("focusin",function(e){var t=e.target;if(t&&t.matches&&t.matches("input.md-search__input"))use();},true);
+document.addEventListener("change",function(e){var t=e.target;if(t&&t.id==="__search"&&t.checked)use();},true);
+document.addEventListener("pointerdown",function(e){var t=e.target;if(t&&t.closest&&t.closest("label[for=__search],.md-search"))use();},true);})();</script>"""
 
 
-def redirect_index(output: str, lang: str) -> str:
-    """Insert :data:`INDEX_REDIRECT` for ``lang`` right after ``<head>`` (a page without one is left alone)."""
+def lazy_index(output: str, lang: str | None) -> str:
+    """Insert :data:`LAZY_INDEX` right after ``<head>`` (``lang``: the language whose index a page of
+    another language than the main one loads; a page without ``<head>`` is left alone)."""
     i = output.find("<head>")
     if i < 0:
         return output
     i += len("<head>")
-    return output[:i] + INDEX_REDIRECT % json.dumps(lang) + output[i:]
+    return output[:i] + LAZY_INDEX % json.dumps(lang) + output[i:]
+
+
+def definitions(graph: Any, langs: list[str], options: Any) -> dict[str, list[dict[str, Any]]]:
+    """Each language's entries for the spec's ASL definitions (name → its line; the exact name is moved
+    first by the site script, like an instruction's mnemonic)."""
+    from ..render.xref import definition_entries
+    if graph is None:
+        return {}
+    return {lang: definition_entries(graph, lang, options.directory_urls, options.source_url, options.commit)
+            for lang in langs}
+
+
+def definitions_key(graph: Any) -> str:
+    """Digest of what :func:`definitions` lists: each definition's name, kind, place and signature."""
+    h = hashlib.blake2b(digest_size=16)
+    for name, ds in sorted(SYMBOLS(graph).defs.items()):
+        for d in ds:
+            h.update(f"{name}\0{d.kind}\0{d.path}\0{d.line}\0{d.signature}\n".encode())
+    return h.hexdigest()
 
 
 def ensure_search(config: Any, kept: Any = None) -> Any:
@@ -196,7 +237,7 @@ def separator_of(config: Any) -> str:
     return SEPARATOR
 
 
-def shape_plugin_entries(config: Any, kinds: dict[str, str], excluded: frozenset[str] = frozenset()) -> None:
+def shape_plugin_entries(config: Any, shapes: dict[str, Search]) -> None:
     """Shape the entries the search plugin collected this build (see :func:`shape_entries`):
     material's (``entries``) or mkdocs' own (``_entries``, the default theme's: 45 MB on the corpus
     unshaped), whichever this config runs."""
@@ -204,5 +245,5 @@ def shape_plugin_entries(config: Any, kinds: dict[str, str], excluded: frozenset
         index = getattr(plugin, "search_index", None)
         for name in ("entries", "_entries"):
             if index is not None and isinstance(getattr(index, name, None), list):
-                setattr(index, name, shape_entries(getattr(index, name), kinds, excluded))
+                setattr(index, name, shape_entries(getattr(index, name), shapes))
                 return

@@ -13,8 +13,9 @@ environment of the last build, then lets the search plugin write its index.
 Anything else (a new unit, an edited template or hand page, a failing example,
 any error) runs the server's own full build, which reports errors as ``mkdocs
 serve`` does. So a user's plain ``mkdocs serve`` with only the plugin line gets
-the same loop as ``specgen serve``, which is that command and nothing more: no
-dirty build, no warning about one.
+the same loop as ``specgen serve``, which is that command plus the server's
+robustness (:mod:`.serve_server`: the last good site with a banner after a failed
+rebuild, clean SIGINT/SIGTERM): no dirty build, no warning about one.
 
 Everything a running server remembers between builds lives in
 :class:`ServeState`, which the plugin holds while the command is ``serve``:
@@ -35,6 +36,8 @@ import gc
 import hashlib
 import logging
 import os
+import shutil
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,6 +48,7 @@ from ..render import Page, RenderCache
 from ..render.core import DEFAULT_TEMPLATES
 from .inputs import PageFile, check_inputs, forget_rebuilt_pages, load_mkdocs_config, search_plugin
 from .liveresults import LiveResults
+from .serve_server import RebuildStatus, SpecgenServer, stop_on_signals
 from .stats import BuildStats
 
 log = logging.getLogger("mkdocs.plugins.specgen")
@@ -67,6 +71,8 @@ class ServingPlugin(Protocol):
     def split_search_index(self, config: Any) -> None: ...
 
     def after_rebuild(self) -> None: ...
+
+    def search_definitions_unchanged(self) -> bool: ...
 
 
 def stamp(paths: list[str | None], h: Any = None) -> str:
@@ -191,7 +197,7 @@ class ServeState:
 
 def page_digest(p: Page) -> str:
     """What decides whether mkdocs must write a page again."""
-    return hashlib.sha256(f"{p.title}\0{p.kind}\0{p.content}".encode()).hexdigest()
+    return hashlib.sha256(f"{p.title}\0{p.kind.name}\0{p.content}".encode()).hexdigest()
 
 
 def settle_heap() -> None:
@@ -253,11 +259,7 @@ def spec_rebuild(plugin: ServingPlugin, inputs_digest: str | None = None) -> boo
         for f in todo:
             _build_page(f.page, config, doc_files, nav, env)
         if search is not None:
-            forget_rebuilt_pages(search, {f.url for f in todo})
-            plugin.shape_search(config)
-            in_page_order(search, doc_files)
-            search.on_post_build(config=config)
-            plugin.split_search_index(config)
+            update_search(plugin, config, search, {f.url for f in todo}, doc_files)
     except Exception as e:  # noqa: BLE001 - the full build reports it the way mkdocs does
         log.info("specgen: spec rebuild gave way to a full build (%s: %s)", type(e).__name__, e)
         state.handed = handed
@@ -267,6 +269,33 @@ def spec_rebuild(plugin: ServingPlugin, inputs_digest: str | None = None) -> boo
     log.info("specgen: spec rebuild: %d page(s) re-templated in %.2f s", len(todo), time.perf_counter() - t0)
     plugin.after_rebuild()
     return True
+
+
+def _entries_of(entries: list[dict[str, Any]], urls: set[str]) -> list[str]:
+    return sorted(repr(sorted(e.items())) for e in entries if str(e.get("location", "")).split("#", 1)[0] in urls)
+
+
+def update_search(plugin: ServingPlugin, config: Any, search: Any, urls: set[str], doc_files: Any) -> None:
+    """Write the search index with the rebuilt pages' new entries, unless they are the entries it has.
+
+    Most spec edits (an ASL body, a test result coming in) change no page's search entries: the index on
+    disk (7 MB of JSON on the corpus, written and split per language) is then already a full build's, and
+    writing it again would be most of the rebuild. The ASL definitions the split index adds are compared
+    by the plugin (:meth:`~specgen.site.plugin.SpecgenPlugin.search_definitions_key`).
+    """
+    prev = search.search_index_prev
+    kept = list(prev.entries) if prev is not None else None
+    forget_rebuilt_pages(search, urls)
+    plugin.shape_search(config)
+    same = (kept is not None and _entries_of(kept, urls) == _entries_of(search.search_index.entries, urls)
+            and plugin.search_definitions_unchanged())
+    if same:
+        prev.entries = kept  # the index as written, which a full build would write again
+        search.search_index, search.search_index_prev = prev, None
+        return
+    in_page_order(search, doc_files)
+    search.on_post_build(config=config)
+    plugin.split_search_index(config)
 
 
 def in_page_order(search: Any, doc_files: Any) -> None:
@@ -349,17 +378,79 @@ def request_rebuild(server: Any) -> None:
 
 
 def serve(config_file: Path, dev_addr: str | None, root: Path | None = None) -> None:
-    """``mkdocs serve`` of ``config_file`` with the spec root ``root`` (the config's when None).
+    """``specgen serve``: mkdocs' server for ``config_file`` with the spec root ``root`` (the config's when None).
 
-    The fast loop is the plugin's (:func:`install`, called from its ``on_serve``), so this is mkdocs'
-    own server with the root put into the plugin's config and its errors as one-line messages.
-    Runs until interrupted (``KeyboardInterrupt`` is handled by mkdocs).
+    A thin wrapper: the fast loop is the plugin's (:func:`install`, called from its ``on_serve``, the same
+    under plain ``mkdocs serve``). What this adds is the server's robustness (:mod:`.serve_server`): a
+    failed rebuild keeps the last good site with the error in a banner, a control character in a path is
+    a 400, and SIGINT, SIGTERM and SIGHUP stop it cleanly (the temporary site removed). Runs until
+    interrupted.
     """
-    from mkdocs.commands.serve import serve as mkdocs_serve
-
     check_inputs(root, config_file)
     load_mkdocs_config(config_file, root, None, strict=False)  # a bad value is a usage error (exit 2)
     if root is not None:
         os.environ[ROOT_ENV] = str(Path(root).absolute())  # as named (examples beside a linked root)
-    kwargs: dict[str, Any] = {"dev_addr": dev_addr} if dev_addr else {}
-    mkdocs_serve(config_file=str(config_file), livereload=True, **kwargs)
+    with stop_on_signals():  # SIGTERM and SIGHUP unwind like Ctrl-C: the temporary site is removed
+        site_dir = tempfile.mkdtemp(prefix="specgen-serve-")
+        try:
+            _serve(config_file, dev_addr, site_dir)
+        finally:
+            shutil.rmtree(site_dir, ignore_errors=True)
+
+
+def _serve(config_file: Path, dev_addr: str | None, site_dir: str) -> None:
+    """mkdocs 1.6's ``serve`` loop with :class:`SpecgenServer` and the rebuild guard around the builder."""
+    from urllib.parse import urlsplit
+
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+    from mkdocs.livereload import _serve_url
+
+    def get_config() -> Any:
+        return load_config(config_file=str(config_file), site_dir=site_dir, dev_addr=dev_addr)
+
+    config = get_config()
+    config.plugins.on_startup(command="serve", dirty=False)
+    host, port = config.dev_addr
+    mount_path = urlsplit(config.site_url or "/").path
+    config.site_url = serve_url = _serve_url(host, port, mount_path)
+
+    def builder(cfg: Any = None) -> None:
+        log.info("Building documentation...")
+        if cfg is None:
+            cfg = get_config()
+            cfg.site_url = serve_url
+        build(cfg, serve_url=serve_url)
+
+    status = RebuildStatus()  # a failed rebuild: the last good site, with the error shown (serve_server.py)
+    server = SpecgenServer(builder=builder, host=host, port=port, root=site_dir, mount_path=mount_path)
+    server.status = status
+
+    def error_handler(code: int) -> bytes | None:
+        failed = status.error_page()
+        if failed is not None:
+            return failed
+        if code in (404, 500):
+            page = Path(site_dir) / f"{code}.html"
+            if page.is_file():
+                return page.read_bytes()
+        return None
+
+    server.error_handler = error_handler
+    try:
+        builder(config)  # the first build: a failure ends the command (as mkdocs serve does)
+        server.watch(config.docs_dir)
+        if config.config_file_path:
+            server.watch(config.config_file_path)
+        server = config.plugins.on_serve(server, config=config, builder=builder)  # the plugin's fast path
+        server.builder = status.guard(server.builder)  # outermost: the fast path's failures are shown too
+        for item in config.watch:
+            server.watch(item)
+        try:
+            server.serve()
+        except KeyboardInterrupt:
+            log.info("Shutting down...")
+        finally:
+            server.shutdown()
+    finally:
+        config.plugins.on_shutdown()

@@ -27,6 +27,7 @@ class BuildStats:
     search_index: dict[str, int] = field(default_factory=dict)  # language -> bytes of its index
     not_rendered: list[str] = field(default_factory=list)  # what the site could not show, and why
     releases: list[str] = field(default_factory=list)
+    engine_log: list[str] = field(default_factory=list)  # the last lines another engine printed (Zensical)
 
     def merged(self, other: "BuildStats") -> "BuildStats":
         """The summary of several releases' builds: counts and times added, the largest page kept."""

@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..models.instruction import InstructionHeader
+
 # the spellings that name the operation after them (``BSTART.VEC TMUL, FP16``); any other BSTART spelling names it
 # itself (``BSTART.TMATMUL AType``) or is an older generation's engine spelling (``BSTART.CUBE TMATMUL, AType``), which
 # the generator resolves through the operation's own form in the spec's encodings
@@ -72,8 +74,8 @@ ENGLISH = {
     "no-executor": "the spec's ASL has no command path to run a program ({missing})",
     "no-type": "no DataType is admitted by the ASL (and named by the composition)",
     "matrix-operand": "the matrix operation's operand-legality ASL ({function}) names a source that is not a GEMM "
-                      "operand ('{parameter}': an MX scale, which needs E8M0 scale Tiles the generator does not "
-                      "make), so no source list is derived",
+                      "operand ('{parameter}') and whose DataType and valid extents its checks do not state, so no "
+                      "source list is derived",
     "no-tile": "the operation has no Tile operand (its ASL operand fields: {fields}); it writes no Tile, GPR or "
                "memory value a worked example could show (a prefetch only records memory-load events), so no "
                "example is run",
@@ -141,11 +143,10 @@ class Template:
         self.bindings = out
 
 
-def composition_lines(record: object) -> list[str]:
+def composition_lines(record: InstructionHeader) -> list[str]:
     """The record's block composition: ``contract.block_composition`` or, without a contract, ``block``."""
-    contract = getattr(record, "contract", None)
-    lines = list(getattr(contract, "block_composition", None) or []) if contract is not None else []
-    return lines or list(getattr(record, "block", None) or [])
+    lines = list(record.contract.block_composition) if record.contract is not None else []
+    return lines or list(record.block)
 
 
 def is_block_program(lines: list[str]) -> bool:

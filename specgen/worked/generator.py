@@ -40,18 +40,22 @@ import random
 from dataclasses import replace
 from typing import Callable, TypeVar
 
+from .. import speccontract as contract
 from ..asl.revision import PARTS, REVISION, asl_keys, generation_reads
 from ..cache.layer import Reads, code_digest
+from ..diagnostics import Sentence
 from ..encoding.asm_names import gpr_name
 from ..examples.outcome import result_from_run
+from ..examples.runner import CODE
 from ..executor.datatypes import show_value, show_word
 from ..executor.executor import Executor, RunError, executor_for
 from ..graph import Derived, SpecGraph
+from ..models.instruction import InstructionHeader
 from ..models.located import AslUnit
 from ..program.reader import ProgramError, parse_program
 from ..prose import datatype_sentence
 from ..vocabulary import VOCABULARY, DataType
-from .composition import Binding, Reason, Template, composition_lines, is_block_program, read_template
+from .composition import Reason, Template, composition_lines, is_block_program, read_template
 from .entry import Attempt, Worked, WorkedEntry, WorkedSuite
 from .instantiate import (COLUMNS, SCALAR_GPR, SIZE_CODE, VALID_COLUMNS, VALID_ROWS, Instance, Plan, Producer,
                           block_lines, instantiate, needs_predicate, predicate_producers)
@@ -60,11 +64,10 @@ from .operands import (RELATIONS, WIDE, LegalityText, OperationFacts, complete_b
                        is_index_operand, legality_text, operation_facts, role_type, scalar_types, sketch_sizes,
                        source_roles)
 from .seeds import seed_of
-from . import planstate
+from . import matrixplan, planstate
 
 GENERATOR = "worked-9"
-VERSION = code_digest("examples", "program", "executor", "worked", "asl", "catalog_asl", "encoding", "loader",
-                      "models", "vocabulary.py", "prose.py", "files.py", "graph.py")
+VERSION = code_digest(*CODE)  # the examples' code: a worked example runs through the same executor
 PAD = "Max"
 MAX_RUNS = 4
 # the order DataTypes are tried in when neither the sketch nor the composition names one: common widths first
@@ -112,6 +115,8 @@ class Generator:
         self._spelling: tuple[str, str] | None = None  # the BSTART command and operation of the current entry
         self._roles: list[tuple[str, str]] = []  # the current entry's catalog operands: field, role
         self._prose = ""  # the current entry's summary and memory effects (what its indices mean)
+        self._pes = 0b0001  # the PE mask the current matrix Block's predicate requires of its bindings
+        self._products: dict[str, bool] = {}  # legality handler -> whether its text states a matrix product
 
     def run(self, only: frozenset[str] | None = None) -> WorkedSuite:
         """Every worked example (``only``: just these mnemonics, for tests and tools)."""
@@ -138,7 +143,7 @@ class Generator:
         read, the configuration, and the trail of the interpreter's runs (:mod:`specgen.asl.trail`)."""
         reads.add(f"part:{unit.path}#record")
         generation_reads(self.spec, reads)  # the catalogs (forms, operands), the vocabulary
-        reads.update(("config:max_steps", f"file:{self.spec.config.hardware_profile}"))
+        reads.update(("config:max_steps", "config:max_value_bits", f"file:{self.spec.config.hardware_profile}"))
         self.rerun.append(unit.instruction.mnemonic if unit.instruction is not None else unit.path)
         it = self.executor().interp
         it.trail.push()
@@ -195,7 +200,7 @@ class Generator:
 
     def executor(self) -> Executor:
         if self._executor is None:
-            self._executor = executor_for(self.spec, "reference", vocabulary=self.vocabulary, graph=self.graph)
+            self._executor = executor_for(self.graph, "reference")
         return self._executor
 
     def candidates(self, unit: AslUnit, tpl: Template) -> list[tuple[DataType, bool]]:
@@ -230,10 +235,9 @@ class Generator:
         both = [c for c in out if c[1]]
         return both + [c for c in out if not c[1]]
 
-    def _sketch_types(self, ins: object, tpl: Template) -> list[str]:
-        contract = getattr(ins, "contract", None)
+    def _sketch_types(self, ins: InstructionHeader, tpl: Template) -> list[str]:
         out = []
-        for text in (getattr(contract, "examples", None) or []):
+        for text in (ins.contract.examples if ins.contract is not None else []):
             head = text.strip().split(";", 1)[0]
             if head.upper().startswith(tpl.spelling) and "," in head:
                 out.append(head.rsplit(",", 1)[1].strip())
@@ -255,13 +259,13 @@ class Generator:
         entry.omitted = list(tpl.omitted)
         self._roles = [(str(getattr(o, "field", "")), str(getattr(o, "role", ""))) for r in ins.catalog_records
                        for o in (getattr(r, "operands", None) or ())]
-        contract = getattr(ins, "contract", None)
+        record = getattr(ins, "contract", None)
         self._prose = " ".join([str(getattr(ins, "summary", "") or "")] +
-                               [str(x) for x in (getattr(contract, "memory_effects", None) or [])])
+                               [str(x) for x in (getattr(record, "memory_effects", None) or [])])
         # a matrix or memory Block is planned by planstate (its sources are CUBE Tiles or memory, not value Tiles)
-        datr = ""
-        if planstate.gemm_block(tpl) and self.executor().supported:  # a matrix Block whose sources the ASL names
-            datr = self._gemm_sources(ins.mnemonic, tpl)
+        datr, self._pes = "", 0b0001
+        if self.executor().supported:  # a matrix product: its sources as its operand-legality predicate states
+            datr = self._matrix(ins, tpl)
         special = tpl.matrix or planstate.memory_plan(tpl, self._roles, self._prose) is not None
         if self.executor().supported and tpl.bindings and not special:
             facts = self.facts(ins.mnemonic)
@@ -326,9 +330,12 @@ class Generator:
                 budget += 2
         if tpl.matrix:  # a matrix Block: one run a DataType (its edge values are no divisors), more DataTypes; a
             # number kind whose first two types fault at one site is not tried further (MX forms reach FP16)
-            plans, budget = [Plan("", True, datr=datr)], 2 * MAX_RUNS
+            plans, budget = [Plan("", True, datr=datr, pes=self._pes)], 2 * MAX_RUNS
+            if matrixplan.core(tpl.matrix) != tpl.matrix:  # then without the operands the dispatch may not want
+                plans.append(Plan("", True, relation="core", datr=datr, pes=self._pes))
             if not any(layout for _r, layout, *_ in tpl.matrix):  # value Tiles: a power-of-two GEMM on retry
-                plans.append(Plan("", True, relation="power", datr=datr))
+                plans.append(Plan("", True, relation="power", datr=datr, pes=self._pes))
+            budget = MAX_RUNS * (len(plans) + 1)  # every kind's first two types with each plan: MX reaches FP16
         same_kind: dict[str, list[str]] = {}  # a matrix Block: the faults of each number kind's types, in order
         for ci, (et, prose_ok) in enumerate(cands):
             if runs >= budget or (not prose_ok and entry.examples):
@@ -347,10 +354,19 @@ class Generator:
                     entry.examples.append(got)
                     break
                 entry.attempts.append(Attempt(et.name, plan.pad, plan.edges, got))
-                same_kind.setdefault(et.kind, []).append(got.replace(et.name, ""))
+                if plan is plans[0]:  # a type's first plan says where its kind faults
+                    same_kind.setdefault(et.kind, []).append(got.replace(et.name, ""))
             if entry.examples:
                 break
         bound = entry.attempts and all("'B.IOT " in a.problem for a in entry.attempts)
+        if not entry.examples and tpl.matrix and self._pes != 0b1111 and entry.attempts:
+            # a product whose every run faulted: the Block may want every PE bound (the predicate or the dispatch
+            # can say so where the text above did not); the sources are installed in each of them
+            got = self._try(unit, tpl, cands[0][0], replace(plans[0], pes=0b1111), cands[0][1], 1)
+            if isinstance(got, Worked):
+                entry.examples.append(got)
+            elif got is not None:
+                entry.attempts.append(Attempt(cands[0][0].name, "", True, got))
         if not entry.examples and not special and bound:
             # every run was rejected at a binding itself: the ASL wants more PEs than one (0.58.0 GMOV: all four)
             for plan in [x for x in plans if x.ior] or plans[:1]:
@@ -367,7 +383,7 @@ class Generator:
             else:
                 entry.defaulted = list(tpl.scalar_lines)
         elif (legal is not None and legal.destination_needs and entry.attempts
-              and "Fault_TileLegality" in entry.attempts[-1].problem):  # the last plan reached the check
+              and contract.TILE_LEGALITY_FAULT.name in entry.attempts[-1].problem):  # the last plan reached the check
             # the predicate asks the destination for a state a Tile the Block newly allocates does not have
             entry.reason = Reason("destination-state", (("predicate", self._handler(ins)), ("site", legal.site),
                                                         ("needs", "; ".join(legal.destination_needs))))
@@ -405,33 +421,40 @@ class Generator:
         return any(b.broadcast(k) for b in tpl.bindings for k in range(b.sources or 0))
 
     @staticmethod
-    def _handler(ins: object) -> str:
+    def _handler(ins: InstructionHeader) -> str:
         """The instruction's legality predicate: its catalog record's ``legality_handler``."""
-        handlers = [str(getattr(r, "legality_handler", "") or "") for r in getattr(ins, "catalog_records", None) or ()]
+        handlers = [str(getattr(r, "legality_handler", "") or "") for r in ins.catalog_records]
         return handlers[0] if handlers else ""
 
-    def legality(self, ins: object) -> LegalityText | None:
+    def legality(self, ins: InstructionHeader) -> LegalityText | None:
         """What the instruction's legality predicate states in its text (None: no handler or no text)."""
         handler = self._handler(ins)
         return legality_text(self.spec, self.executor().interp, handler) if handler else None
 
-    def _gemm_sources(self, mnemonic: str, tpl: Template) -> str:
-        """Give a matrix Block whose composition names no sources (0.58.0) the ones its operand-legality ASL
-        names, and the B.DATR its required line asks for; returns that B.DATR ("" for none or underivable)."""
-        interp = self.executor().interp
-        whole = tuple(t.name for t in self.vocabulary.datatypes if t.kind != "packed")
-        reader = OperandChecks(self.spec, interp, "TileOperandsLegal_" + mnemonic, whole)
-        sources = planstate.asl_matrix_sources(interp, mnemonic, tpl, reader)
-        if not sources:
+    def _matrix(self, ins: InstructionHeader, tpl: Template) -> str:
+        """Make a matrix product's Block from its operand-legality predicate (:mod:`.matrixplan`): its sources
+        in their layouts, the PE mask the predicate requires, a B.FPATR of the spec's form's fields and the
+        B.DATR a required line asks for; returns that B.DATR ("" for none). Any other Block is left as read."""
+        ex = self.executor()
+        es = ex.words.encodings if ex.words is not None else None
+        spelling = planstate.spelling_of(es, tpl, ins.mnemonic) if tpl.spelling else None
+        row = matrixplan.operation_row(self.spec, ins.mnemonic, list(ins.catalog_records),
+                                       spelling[0] if spelling else tpl.spelling)
+        if row is None:
             return ""
-        tpl.matrix = sources
-        tpl.bindings = [Binding(len(sources), True, True, False,
-                                tuple(planstate.source_role(r)[0] for r, *_ in sources))]
-        if any(planstate.source_role(r)[1] for r, *_ in sources) and reader.block_type():
-            tpl.listed_types = [reader.block_type()]  # the predicate fixes the Block's own type (MX: FP32)
+        handler = str(row["legality_handler"])
+        if self._products.get(handler) is False:  # its text was read before: no product (most operations share
+            return ""                              # a handler, TileOperandsLegal_ExecuteTileBinary among them)
+        whole = tuple(t.name for t in self.vocabulary.datatypes if t.kind != "packed")
+        reader = OperandChecks(self.spec, ex.interp, handler, whole)
+        self._products[handler] = matrixplan.gemm_pair(reader) is not None
+        pes = matrixplan.plan(reader, tpl, self.vocabulary.layouts, es)
+        if pes is None:  # not a product (a composition's CUBE sources, if it names them, stand) or its reason
+            return ""
+        self._pes = pes
         if tpl.datr != "required":
             return ""
-        facts = self.facts(mnemonic)
+        facts = self.facts(ins.mnemonic)
         line = datr_line(tpl.datr_text, self.vocabulary.datatype_names, facts) if facts is not None else None
         if line is None and facts is not None and not facts.datr_fields:
             line = planstate.zero_datr(tpl.datr_text)
@@ -481,21 +504,29 @@ class Generator:
             inst = instantiate(tpl, et, plan, rng, facts, index_type, producer,
                                scalar_types(self._scalar_lines(tpl), self.vocabulary), kinds, bstart)
             if inst is None:
-                return None if plan.relation != "same" else "no Block that writes a predicate Tile to bind as the predicate"
+                return None if plan.relation != "same" else Sentence(
+                    "worked.problem.no_predicate", "no Block that writes a predicate Tile to bind as the predicate")
         try:
             program = parse_program(inst.text, self.vocabulary, path=unit.path)
         except ProgramError as e:
-            return f"the generated program does not parse: line {e.line}: {e.message}"
+            return Sentence("worked.problem.parse", f"the generated program does not parse: line {e.line}: {e.message}",
+                            line=e.line, detail=e.message)
         rows = 128 * 2 ** (SIZE_CODE - 1) * 8 // (COLUMNS * et.bits)
         try:
             run = self.executor().run(program, inst.tiles, inst.gprs, mplan.cells if mplan is not None else None)
         except RunError as e:
-            return f"cannot run: {e.message}"
+            return Sentence("worked.problem.cannot_run", f"cannot run: {e.message}", detail=e.message)
         if run.fault is not None:
-            return run.fault.describe() + ("" if plan.relation == "same" else f" (sources {plan.relation})")
+            fault = run.fault.describe()
+            if plan.relation == "same":
+                return fault
+            return Sentence("worked.problem.fault_sources", f"{fault} (sources {plan.relation})", fault=fault,
+                            relation=Sentence(f"worked.relation.{plan.relation}", plan.relation))
         if not run.outputs and not (mplan is not None and mplan.store and any(m.after != m.before
                                                                             for m in run.memory)):
-            return "the run wrote no destination Tile" + (" and no memory" if mplan is not None else "")
+            if mplan is not None:
+                return Sentence("worked.problem.no_output_memory", "the run wrote no destination Tile and no memory")
+            return Sentence("worked.problem.no_output", "the run wrote no destination Tile")
         ident = f"{ins.id}#worked-{n}"
         res = result_from_run("worked", ins.mnemonic, ident, "", program, run, unit.path,
                               unit.header_span.line if unit.header_span else 1)
@@ -523,13 +554,14 @@ class Generator:
         """A matrix or memory Block's program and inputs: CUBE Tiles, or index Tiles, a base GPR and memory."""
         if tpl.matrix:
             interp = self.executor().interp
+            if plan.relation == "core":
+                tpl = replace(tpl, matrix=matrixplan.core(tpl.matrix))
             text, _ = planstate.matrix_program(tpl, self._spelling or (tpl.spelling, tpl.operation), et,
                                                planstate.destination_size_code(interp, tpl), plan.datr,
-                                               plan.relation)
+                                               plan.relation, plan.pes)
             acc = planstate.accumulator_type(interp, self.vocabulary, et)
             return Instance(text, planstate.matrix_inputs(tpl, et, rng, plan.edges, acc, plan.relation,
-                                                                 self.vocabulary), {},
-                            plan.relation)
+                                                          self.vocabulary, plan.pes), {}, plan.relation)
         assert mplan is not None
         regs = [f"T{k + 1}" for k in range(sum(b.sources if b.sources is not None else 1 for b in tpl.bindings))]
         producer = self.producer(et) if mplan.mask_sources and plan.relation == "predicate" else None

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from ..encoding.asm_names import gpr_name
 from ..executor.executor import TileInput
+from ..graph import SpecGraph
 from ..vocabulary import DataType
 from .composition import Template, composition_lines, is_block_program, read_template
 from .operands import (NO_DIM, WIDE, OperationFacts, destination_rows, gpr_value, index_words, is_index_operand,
@@ -199,7 +199,7 @@ def instantiate(tpl: Template, et: DataType, plan: Plan, rng: random.Random, fac
     return Instance("\n".join(lines), tiles, gprs, plan.relation, made, types)
 
 
-def predicate_producers(graph: Any, datatype_names: tuple[str, ...]) -> list[tuple[str, Template]]:
+def predicate_producers(graph: SpecGraph, datatype_names: tuple[str, ...]) -> list[tuple[str, Template]]:
     """The instructions whose one-binding Block writes a predicate Tile from Tile sources, without B.IOR."""
     found: list[tuple[str, Template]] = []
     for unit in graph.iter_instruction_units():

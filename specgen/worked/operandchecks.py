@@ -1,16 +1,24 @@
 """What a matrix operation's operand-legality predicate checks of each operand, read from the spec's ASL text.
 
-0.58.0's MX forms (``TileOperandsLegal_TMATMUL_MX(destination, left, left_scale, right, right_scale)``) name
+The MX forms (``TileOperandsLegal_TMATMUL_MX(destination, left, left_scale, right, right_scale)``) name
 operands that are no GEMM operand; their DataType and extents are stated only as checks in the predicate and
 the functions it calls (``_Tiles[[left_scale]].data_type == TileDataType_E8M0``, ``valid_columns ==
-scale_blocks``, ``scale_blocks`` being ``((K + 31) DIVRM 32)``). This module reads those checks so a worked
-example can build the operands; no operation or type is named here.
+scale_blocks``, ``scale_blocks`` being ``((K + 31) DIVRM 32)``). The same text says which layouts an operand
+takes (``_Tiles[[right]].layout == TileLayout_CUBE_N8``, or the layout of another operand), and which PE mask
+the bindings must carry (``pe_mask == '1111'``). This module reads those checks so a worked example can build
+the operands; no operation, type or layout is named here.
+
+Every function the predicate calls with an argument that mentions one of its operands is inlined: its
+parameters become the caller's argument text (``left.layout`` of a ``TileInfo`` parameter bound to
+``_Tiles[[left]]`` reads ``_Tiles[[left]].layout``) and its ``let`` names their expressions.
 """
 
 from __future__ import annotations
 
 import re
 
+from ..asl import Interpreter
+from ..loader import Spec
 from .operands import function_sources
 
 TYPED = ":"  # a matrix source's role carries the DataType its predicate fixes: ``Scale:E8M0``
@@ -79,11 +87,16 @@ class OperandChecks:
     (``TileMXOperandPairLegal``) is evaluated by the interpreter over the spec's types; no operation is named.
     """
 
-    def __init__(self, spec: object, interp: object, function: str, datatypes: tuple[str, ...]) -> None:
+    def __init__(self, spec: Spec, interp: Interpreter, function: str, datatypes: tuple[str, ...],
+                 gemm: dict[str, tuple[str, str]] | None = None) -> None:
         self._spec, self._it, self._types = spec, interp, datatypes
+        self.function = function
         self.params: list[str] = []
         self.texts: list[str] = []
         self._pairs: dict[str, str] = {}
+        # an operand's valid rows and columns in GEMM names (``left`` -> M, K); by default the parameter names
+        # 0.58.0 uses, else what the caller read from the operands' roles
+        self.gemm = {k: v for k, v in _GEMM_EXTENTS.items()} if gemm is None else dict(gemm)
         got = self._text(function)
         if got is not None:
             self.params = got[0]
@@ -99,25 +112,32 @@ class OperandChecks:
 
     def _inline(self, name: str, mapping: dict[str, str], depth: int, seen: set[tuple[str, ...]]) -> None:
         got = self._text(name)
-        if got is None or depth > 6:
+        if got is None or depth > 10:
             return
         params, body = got
-        body = re.sub(r"\b\w+\b", lambda m: mapping.get(m.group(0), m.group(0)) if m.group(0) in params else m.group(0),
-                      body)
+        # a parameter, not a field of the same name (``tile.valid_rows == valid_rows``)
+        body = re.sub(r"(?<![.\w])\w+\b",
+                      lambda m: mapping.get(m.group(0), m.group(0)) if m.group(0) in params else m.group(0), body)
         # a let name: its expression, the later ones first so an earlier name they use is replaced after them
         # (the Block's type stays a name)
         for local, expr in reversed(_LET.findall(body)):
             if SELECTED not in expr:
-                body = re.sub(rf"\b{local}\b(?!\s*:)", "(" + _CAST.sub("", expr.strip()) + ")", body)
+                body = re.sub(rf"(?<![.\w]){local}\b(?!\s*:)", "(" + _CAST.sub("", expr.strip()) + ")", body)
         self.texts.append(body)
-        tiles = set(self.params)
+        operand = re.compile(r"\b(?:" + "|".join(map(re.escape, self.params)) + r")\b") if self.params else None
         for m in _CALL.finditer(body):
             args = _split_args(_balanced(body, m.end())[0])
-            if args and all(a in tiles for a in args) and (m.group(1), *args) not in seen:
-                seen.add((m.group(1), *args))
-                callee = self._text(m.group(1))
-                if callee is not None and len(callee[0]) == len(args):
-                    self._inline(m.group(1), dict(zip(callee[0], args)), depth + 1, seen)
+            if not args or operand is None or not any(operand.search(a) for a in args):
+                continue
+            key = (m.group(1), *args)
+            if key in seen or len(seen) > 400:
+                continue
+            seen.add(key)
+            callee = self._text(m.group(1))
+            if callee is not None and len(callee[0]) == len(args):
+                # a plain name or an operand's element stays as written, anything else in parentheses
+                bound = [a if re.fullmatch(r"[\w.]+|_Tiles\[\[\w+\]\](?:\.\w+)?", a) else f"({a})" for a in args]
+                self._inline(m.group(1), dict(zip(callee[0], bound)), depth + 1, seen)
 
     def _relation(self, param: str, attribute: str) -> list[str]:
         out = []
@@ -137,6 +157,19 @@ class OperandChecks:
                 return m.group(1)
         return ""
 
+    def block_typed(self, param: str) -> bool:
+        """Whether the text requires ``param``'s DataType to be the Block's own (``_Tiles[[left]].data_type ==
+        left_type``, ``left_type`` a ``let`` of the selected type)."""
+        lets = [(n, e) for text in self.texts for n, e in _LET.findall(text)]
+        names = {n for n, e in lets if SELECTED in e}
+        while True:  # and the lets that take it over (``right_type = … else left_type``)
+            more = {n for n, e in lets if n not in names and any(re.search(rf"\b{x}\b", e) for x in names)}
+            if not more:
+                break
+            names |= more
+        return any(re.search(rf"_Tiles\[\[{re.escape(param)}\]\]\.data_type\s*==\s*\(?\s*({'|'.join(names)})\b", text)
+                   for text in self.texts) if names else False
+
     def block_type(self) -> str:
         """The DataType the predicate requires of the Block itself (``selected_type == TileDataType_FP32``)."""
         names = [n for text in self.texts for n, e in _LET.findall(text) if SELECTED in e]
@@ -148,15 +181,58 @@ class OperandChecks:
         return ""
 
     def extent_of(self, param: str, attribute: str) -> str:
-        """``param``'s valid rows/columns in GEMM names (``M``, ``((K + 31) DIVRM 32)``), or "" when unstated."""
+        """``param``'s valid rows/columns in GEMM names (``M``, ``((K + 31) DIVRM 32)``, ``1``), or "" when
+        unstated (a relation to its own extent says nothing): the first the text states."""
+        got = self.extents_of(param, attribute)
+        return got[0] if got else ""
+
+    def extents_of(self, param: str, attribute: str) -> list[str]:
+        """Every value the text allows for ``param``'s valid rows/columns, in its order (a disjunction
+        ``valid_columns == 1 || valid_columns == right.valid_columns`` gives ``1`` and ``N``)."""
+        out: list[str] = []
         for expr in self._relation(param, attribute):
             named = re.sub(r"_Tiles\[\[(\w+)\]\]\.valid_(rows|columns)",
-                           lambda m: _GEMM_EXTENTS.get(m.group(1).lower(), ("?", "?"))[m.group(2) == "columns"],
-                           expr)
-            named = _CAST.sub("", named)
-            if "?" not in named and re.fullmatch(r"[\dMNK\s+\-*/()A-Z]*", named):
-                return named.strip()
+                           lambda m: self.gemm.get(m.group(1), ("?", "?"))[m.group(2) == "columns"], expr)
+            named = _CAST.sub("", named).strip()
+            while named.startswith("(") and _balanced(named, 1)[1] == len(named) - 1:
+                named = named[1:-1].strip()
+            # a zero extent is a check's rejection branch (``valid_rows == 0 || …``), never a Tile's
+            if (named and named != "0" and "?" not in named and re.fullmatch(r"[\dMNK\s+\-*/()A-Z]*", named)
+                    and named not in out):
+                out.append(named)
+        return out
+
+    def layouts_of(self, param: str) -> list[str]:
+        """The layouts (``TileLayout`` members without the prefix) the text compares ``param``'s layout equal
+        to, in the order it names them (``CUBE_M16`` before ``CUBE_M32``)."""
+        out: list[str] = []
+        tile = rf"_Tiles\[\[{re.escape(param)}\]\]\.layout"
+        for text in self.texts:
+            for m in re.finditer(rf"{tile}\s*==\s*TileLayout_(\w+)|TileLayout_(\w+)\s*==\s*{tile}", text):
+                name = m.group(1) or m.group(2)
+                if name not in out:
+                    out.append(name)
+        return out
+
+    def layout_peer(self, param: str) -> str:
+        """Another operand whose layout the text requires ``param``'s to equal (an accumulator's destination,
+        the destination's left source), or ""."""
+        for text in self.texts:
+            for m in re.finditer(r"_Tiles\[\[(\w+)\]\]\.layout\s*==\s*_Tiles\[\[(\w+)\]\]\.layout", text):
+                a, b = m.group(1), m.group(2)
+                if param in (a, b) and a != b:
+                    return b if a == param else a
         return ""
+
+    def pe_masks(self) -> list[int]:
+        """The PE masks the text requires a binding to carry (``pe_mask == '1111'``), in the order it names them."""
+        out: list[int] = []
+        for text in self.texts:
+            for m in re.finditer(r"pe_mask\s*==\s*'([01]{4})'|'([01]{4})'\s*==\s*[\w\[\]\.]*pe_mask", text):
+                mask = int(m.group(1) or m.group(2), 2)
+                if mask not in out:
+                    out.append(mask)
+        return out
 
     def pair_type(self, param: str) -> str:
         """The DataType of a GEMM operand that a pure function of operand types constrains
@@ -172,7 +248,7 @@ class OperandChecks:
                     continue
                 for combo in self._combos(len(args)):
                     try:
-                        ok = self._it.call(m.group(1), *[f"TileDataType_{t}" for t in combo])  # type: ignore[attr-defined]
+                        ok = self._it.call(m.group(1), *[f"TileDataType_{t}" for t in combo])
                     except Exception:  # noqa: BLE001 - not a pure function of types: no constraint read
                         break
                     if ok is True:

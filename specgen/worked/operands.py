@@ -28,9 +28,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from collections.abc import Iterator
-from typing import Any
 
-from ..vocabulary import DataType
+from .. import speccontract as contract
+from ..asl import Interpreter
+from ..asl.ast import FuncDecl
+from ..loader import Spec
+from ..models.instruction import InstructionHeader
+from ..vocabulary import DataType, Vocabulary
+from .composition import Template
 
 _WORDS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -144,7 +149,7 @@ class OperationFacts:
         return sum(1 for f in self.present if f.startswith("destination"))
 
 
-def complete_bindings(tpl: Any, roles: list[str], facts: OperationFacts | None) -> None:
+def complete_bindings(tpl: Template, roles: list[str], facts: OperationFacts | None) -> None:
     """Fill what the composition leaves unsaid from the catalog and the ASL, in place.
 
     A binding that names no source operands (0.58.0's bare ``B.IOT``) takes the catalog record's
@@ -203,7 +208,7 @@ def datr_line(text: str, datatype_names: tuple[str, ...], facts: OperationFacts 
     return f"B.DATR {{0, {data_type}, 0, 0, 0, {sat}, 0}}"
 
 
-def scalar_types(lines: list[str], vocabulary: Any) -> list[DataType | None]:
+def scalar_types(lines: list[str], vocabulary: Vocabulary) -> list[DataType | None]:
     """The DataType each B.IOR operand of the composition names in its own name (``MultiplierFP32``)."""
     for line in lines:
         body = line.strip()[len("B.IOR"):].split("(", 1)[0]
@@ -215,13 +220,13 @@ def scalar_types(lines: list[str], vocabulary: Any) -> list[DataType | None]:
     return []
 
 
-def source_roles(record: Any) -> list[str]:
+def source_roles(record: InstructionHeader) -> list[str]:
     """The catalog ``role`` of each ``source…`` operand of the instruction's first catalog record, in order."""
     return [str(getattr(o, "role", "") or "") for r in list(getattr(record, "catalog_records", None) or [])[:1]
             for o in (getattr(r, "operands", None) or ()) if str(getattr(o, "field", "")).startswith("source")]
 
 
-def role_type(role: str, vocabulary: Any) -> DataType | None:
+def role_type(role: str, vocabulary: Vocabulary) -> DataType | None:
     """The DataType a catalog operand role names when it names exactly one ("persistent Local U8 prefix
     filter"); None for none or several ("U16 or U32 source": the Block's DataType decides)."""
     words = set(_WORDS.findall(role))
@@ -229,11 +234,10 @@ def role_type(role: str, vocabulary: Any) -> DataType | None:
     return vocabulary.datatype(hits[0]) if len(hits) == 1 else None
 
 
-def sketch_sizes(record: Any) -> list[int]:
+def sketch_sizes(record: InstructionHeader) -> list[int]:
     """The destination SizeCodes the record's example sketches write (``->T2<4>``)."""
-    contract = getattr(record, "contract", None)
     out = []
-    for text in (getattr(contract, "examples", None) or []):
+    for text in (record.contract.examples if record.contract is not None else []):
         out += [int(m) for m in re.findall(r"->\s*\w*<(\d+)>", text)]
     return out
 
@@ -247,10 +251,10 @@ def gpr_value(field_name: str, scalar: int) -> int:
     return scalar
 
 
-def operation_facts(interp: Any, mnemonic: str) -> OperationFacts | None:
+def operation_facts(interp: Interpreter, mnemonic: str) -> OperationFacts | None:
     """Ask the interpreter which operand fields ``mnemonic``'s tile operation has; None if it cannot say."""
     from ..asl import ASLError
-    if not interp.has_function("TileOperandPresent"):
+    if not interp.has_function(contract.OPERAND_PRESENT.name):
         return None
     try:
         ops = interp.enum_members(OPERATION_ENUM)
@@ -260,16 +264,16 @@ def operation_facts(interp: Any, mnemonic: str) -> OperationFacts | None:
         index = ops.index(member)
         interp.reset()
         present = tuple(f.removeprefix(FIELD_PREFIX) for f in interp.enum_members(FIELD_ENUM)
-                        if interp.call("TileOperandPresent", index, f) is True)
+                        if interp.call(contract.OPERAND_PRESENT.name, index, f) is True)
         facts = OperationFacts(index, present)
-        if interp.has_function("TileOperationDATRFieldApplicable"):
+        if interp.has_function(contract.DATR_FIELD_APPLICABLE.name):
             facts.datr_fields = tuple(f.removeprefix(DATR_FIELD_ENUM + "_") for f in interp.enum_members(DATR_FIELD_ENUM)
-                                      if interp.call("TileOperationDATRFieldApplicable", index, f) is True)
-        if interp.has_function("BundleOperationGPRInputSlot") and interp.has_function("BundleOperationGPRInputCount"):
-            count = interp.call("BundleOperationGPRInputCount", index)
+                                      if interp.call(contract.DATR_FIELD_APPLICABLE.name, index, f) is True)
+        if interp.has_function(contract.GPR_SLOT.name) and interp.has_function(contract.GPR_COUNT.name):
+            count = interp.call(contract.GPR_COUNT.name, index)
             slots = []
             for f in present:
-                slot = interp.call("BundleOperationGPRInputSlot", index, FIELD_PREFIX + f)
+                slot = interp.call(contract.GPR_SLOT.name, index, FIELD_PREFIX + f)
                 if isinstance(slot, int) and isinstance(count, int) and slot < count:
                     slots.append((slot, f))
             facts.gpr_fields = tuple(f for _, f in sorted(slots))
@@ -280,11 +284,11 @@ def operation_facts(interp: Any, mnemonic: str) -> OperationFacts | None:
         return None
 
 
-def index_datatypes(interp: Any, mnemonic: str, value: DataType, candidates: list[DataType]) -> list[str]:
+def index_datatypes(interp: Interpreter, mnemonic: str, value: DataType, candidates: list[DataType]) -> list[str]:
     """The DataTypes the ASL admits for ``mnemonic``'s index operand next to value type ``value``."""
     from ..asl import ASLError
-    single = f"InstructionContractIndexDataTypeLegal_{mnemonic}"
-    pair = f"InstructionContractTypePairLegal_{mnemonic}"
+    single = contract.INDEX_TYPE_LEGAL.of(mnemonic)
+    pair = contract.TYPE_PAIR_LEGAL.of(mnemonic)
     out: list[str] = []
     for et in candidates:
         if et.kind not in ("signed", "unsigned"):
@@ -350,14 +354,14 @@ def destination_needs(body: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(needs))
 
 
-def function_sources(spec: Any, interp: Any, name: str) -> Iterator[tuple[Any, str | None]]:
+def function_sources(spec: Spec, interp: Interpreter, name: str) -> Iterator[tuple[FuncDecl, str | None]]:
     """Each function declaration of ``name`` in the interpreter's index, with its text from its header line to
     its ``end;`` as the spec's unit writes it (None: the declaration is not in a unit of the spec, e.g. generated).
 
     The worked examples read a predicate's text where evaluating it cannot say what it asks for (a floor on a
     width, a DataType an operand must have)."""
     for decl in interp.declarations(name):
-        if not hasattr(decl, "params"):  # a type or a global of that name
+        if not isinstance(decl, FuncDecl):  # a type or a global of that name
             continue
         unit = next((u for u in spec.units if u.path == decl.path), None)
         if unit is None:
@@ -369,7 +373,7 @@ def function_sources(spec: Any, interp: Any, name: str) -> Iterator[tuple[Any, s
         yield decl, "\n".join(lines[:end + 1])
 
 
-def legality_text(spec: Any, interp: Any, handler: str) -> LegalityText | None:
+def legality_text(spec: Spec, interp: Interpreter, handler: str) -> LegalityText | None:
     """Read the legality predicate ``handler`` (the catalog record's ``legality_handler``) from the spec's ASL.
 
     The generic template's destination is 3 columns wide; a predicate that requires at least N is given an

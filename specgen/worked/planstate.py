@@ -18,13 +18,16 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from .. import speccontract as contract
+from ..asl import Interpreter
 from ..encoding.asm import candidates
 from ..encoding.model import EncodingSet
 from ..executor.executor import TileInput
 from ..executor.inputstate import MemoryCell
 from ..vocabulary import DataType, Vocabulary
-from .composition import Reason, Template
-from .operandchecks import TYPED, OperandChecks, extent, source_role
+from .composition import Template
+from .instantiate import Producer, block_lines
+from .operandchecks import extent, source_role
 from .seeds import source_words
 
 SIZES = {"M": 2, "N": 3, "K": 4}  # a small legal GEMM: every dimension distinct, so a transposition would show
@@ -72,56 +75,6 @@ def dimensions(tpl: Template, relation: str = "same") -> dict[str, int]:
     return {name: tpl.fixed.get(name, size) for name, size in sizes.items()}
 
 
-# how the ASL's operand-legality parameters name a matrix Block's sources: role, rows, columns (GEMM names)
-_PARAMETER_ROLES = (("left", "A", "M", "K"), ("matrix", "A", "M", "K"), ("right", "B", "K", "N"),
-                    ("vector", "B", "K", "N"), ("accumulator", "C", "M", "N"), ("bias", "Bias", "1", "N"))
-
-
-def gemm_block(tpl: Template) -> bool:
-    """Whether the composition's B.DIM lines name GEMM dimensions (``B.DIM LB0 N``) while no B.IOT names a CUBE
-    layout (0.58.0: ``B.IOT Local sources and Local outputs``): a matrix Block whose sources the ASL names."""
-    return not tpl.matrix and any(name in ("M", "N", "K") for name in tpl.dims.values())
-
-
-def asl_matrix_sources(it: object, mnemonic: str, tpl: Template,
-                       reader: OperandChecks | None = None) -> list[tuple[str, str, str, str]] | None:
-    """The ordered sources of ``mnemonic``'s matrix operation as the spec's ``TileOperandsLegal_<MN>`` names its
-    parameters after the destination (``left``, ``right``; ``accumulator`` first in the ACC forms; a
-    matrix-vector ``vector`` is one column, as the ASL checks ``valid_columns == 1``: N is pinned to 1 in
-    ``tpl.fixed``), each a row-major value Tile; None when the spec states no such function or a parameter is
-    not a GEMM operand and ``reader`` (the predicate's text) names no type and shape for it (``tpl.blockers`` then
-    starts with the exact reason). A source whose type the predicate fixes carries it in its role
-    (``A:E4M3``, ``Scale:E8M0``; see ``source_role``)."""
-    from ..asl.ast import FuncDecl
-    try:
-        decls, _ = it._decls("TileOperandsLegal_" + mnemonic)  # type: ignore[attr-defined]
-    except Exception:  # noqa: BLE001 - an interpreter without declarations: the spec cannot say
-        return None
-    funcs = [d for d in decls if isinstance(d, FuncDecl)]
-    if not funcs:
-        return None
-    out = []
-    for name, _type in funcs[0].params:
-        low = name.lower()
-        if low.startswith("destination"):
-            continue
-        hit = next((r for r in _PARAMETER_ROLES if low == r[0]), None)
-        if hit is None and reader is not None:  # a further operand (an MX scale): its type and shape as the ASL checks
-            got = reader.operand(name)
-            if got is not None:
-                out.append(got)
-                continue
-        if hit is None:
-            tpl.blockers.insert(0, Reason("matrix-operand", (("function", "TileOperandsLegal_" + mnemonic),
-                                                             ("parameter", name))))
-            return None
-        if hit[0] == "vector":
-            tpl.fixed.setdefault("N", 1)
-        typed = reader.pair_type(name) if reader is not None else ""
-        out.append((hit[1] + (f"{TYPED}{typed}" if typed else ""), "", hit[2], hit[3]))
-    return out or None
-
-
 def zero_datr(text: str) -> str:
     """The B.DATR a required composition line asks for when the ASL lets the operation set none of its fields
     (``TileOperationDATRFieldApplicable`` false for each: 0.58.0's ``B.DATR BType RMode Sat``): every field
@@ -129,14 +82,14 @@ def zero_datr(text: str) -> str:
     return "B.DATR {0, 0, 0, 0, 0, 0, 0}" if text.strip().upper().startswith("B.DATR") else ""
 
 
-def destination_size_code(it: object, tpl: Template) -> int:
+def destination_size_code(it: Interpreter, tpl: Template) -> int:
     """The smallest SizeCode (128 bytes << (code - 1)) holding an M x N destination of a 32-bit type (the widest
     ordinary CUBE output: FP32, S32 or U32) in the first source's CUBE layout, as the spec's
     ``TileCubeRequiredBytes`` sizes it; 1 when the spec cannot say."""
     dims = dimensions(tpl)
     layout = next((lay for _r, lay, *_ in tpl.matrix if lay), "")
     try:
-        need = int(it.call("TileCubeRequiredBytes", f"TileLayout_{layout}", dims["M"], dims["N"],  # type: ignore[attr-defined]
+        need = int(it.call(contract.CUBE_BYTES.name, f"TileLayout_{layout}", dims["M"], dims["N"],  # type: ignore[call-overload]
                            "TileDataType_FP32"))
     except Exception:  # noqa: BLE001 - a spec without the function: the smallest size, the run decides
         return 1
@@ -147,9 +100,9 @@ def destination_size_code(it: object, tpl: Template) -> int:
 
 
 def matrix_program(tpl: Template, spelling: tuple[str, str], et: DataType, size_code: int,
-                   datr: str = "", relation: str = "same") -> tuple[str, list[str]]:
+                   datr: str = "", relation: str = "same", pes: int = 0b0001) -> tuple[str, list[str]]:
     """One matrix Block: BSTART, a required B.DATR, the all-zero B.FPATR, the loop bounds, bindings of two
-    sources a word."""
+    sources a word on the PEs ``pes`` names."""
     dims = dimensions(tpl, relation)
     lines = [bstart_line(spelling, et)] + ([datr] if datr else [])
     if tpl.fpatr:
@@ -159,16 +112,16 @@ def matrix_program(tpl: Template, spelling: tuple[str, str], et: DataType, size_
     for k in range(0, len(regs), 2):
         pair = regs[k:k + 2]
         final = k + 2 >= len(regs)
-        lines.append("B.IOT " + ", ".join(pair + ["mask=0b0001"] + (["<last>", f"->T<{size_code}>"] if final else [])))
+        lines.append("B.IOT " + ", ".join(pair + [f"mask=0b{pes:04b}"] + (["<last>", f"->T<{size_code}>"] if final else [])))
     lines.append("BSTOP")
     return "\n".join(lines), regs
 
 
-def accumulator_type(it: object, vocabulary: Vocabulary, et: DataType) -> DataType:
+def accumulator_type(it: Interpreter, vocabulary: Vocabulary, et: DataType) -> DataType:
     """The type of a matrix Block's accumulator and Bias for inputs of ``et``, as the spec's
     ``TileMatrixAccumulatorDataType`` states it (S16 inputs accumulate in S32); ``et`` when it cannot say."""
     try:
-        got = str(it.call("TileMatrixAccumulatorDataType", et.member))  # type: ignore[attr-defined]
+        got = str(it.call(contract.ACCUMULATOR_TYPE.name, et.member))
     except Exception:  # noqa: BLE001 - a spec without the function: the inputs' type, the run decides
         return et
     return vocabulary.datatype(got.removeprefix("TileDataType_")) or et
@@ -176,10 +129,11 @@ def accumulator_type(it: object, vocabulary: Vocabulary, et: DataType) -> DataTy
 
 def matrix_inputs(tpl: Template, et: DataType, rng: random.Random, edges: bool,
                   accumulator: DataType | None = None, relation: str = "same",
-                  vocabulary: Vocabulary | None = None) -> list[TileInput]:
-    """The matrix sources as CUBE Tiles (the spec sizes their storage) or row-major value Tiles, seeded; the
-    operands other than A and B (an accumulator, a Bias) hold ``accumulator`` values; a source whose role names
-    the type its predicate fixes holds that type's (``vocabulary`` resolves it)."""
+                  vocabulary: Vocabulary | None = None, pes: int = 0b0001) -> list[TileInput]:
+    """The matrix sources in their layouts (a layout the spec sizes, CUBE, gets its storage from the spec) or as
+    row-major value Tiles, seeded, on the PEs ``pes`` names; the operands other than A and B (an accumulator, a
+    Bias) hold ``accumulator`` values; a source whose role names the type its predicate fixes holds that type's
+    (``vocabulary`` resolves it)."""
     dims = dimensions(tpl, relation)
     out = []
     for k, (named, layout, rows, cols) in enumerate(tpl.matrix):
@@ -189,14 +143,13 @@ def matrix_inputs(tpl: Template, et: DataType, rng: random.Random, edges: bool,
             st = vocabulary.datatype(typed) or st if vocabulary is not None else st
         vr, vc = extent(rows, dims), extent(cols, dims)
         words = source_words(st, vr, vc, k, rng, edges=edges)
-        if layout:
-            out.append(TileInput(f"T{k + 1}", st.name, vr, vc, vr, vc, words, layout=layout))
-        else:
-            columns = max(vc, 4)
-            rows = max(1, 128 * 8 // (columns * st.bits))
-            while rows < vr:  # a K x N operand taller than one 128-byte Tile: the next legal capacity
-                rows *= 2
-            out.append(TileInput(f"T{k + 1}", st.name, rows, columns, vr, vc, words))
+        columns = max(vc, 4)
+        rows = max(1, 128 * 8 // (columns * st.bits))
+        while rows < vr:  # a K x N operand taller than one 128-byte Tile: the next legal capacity
+            rows *= 2
+        # the physical shape of a row-major Tile; a layout the spec sizes (CUBE) gets its own from the spec
+        out.append(TileInput(f"T{k + 1}", st.name, rows, columns, vr, vc, words, mask=pes,
+                             layout=layout or "row-major"))
     return out
 
 
@@ -269,14 +222,12 @@ def memory_inputs(plan: MemoryPlan, vocabulary: Vocabulary, et: DataType, source
     return tiles
 
 
-def predicate_block(producer: object, first: int, rows: int, columns: int, rng: random.Random) -> tuple[list[str], list[TileInput]]:
+def predicate_block(producer: Producer, first: int, rows: int, columns: int, rng: random.Random) -> tuple[list[str], list[TileInput]]:
     """A Block of the spec that writes a predicate Tile (``producer``: an ``instantiate.Producer``, TCMP's
     Block) on Tiles ``T<first>``…, run before a memory Block whose lane mask must be a predicate Tile
     (``TilePredicateValuesLegal``: storage kind Predicate); its destination is ``T0``, the lowest free
     register. The second source repeats some of the first's values, so both outcomes show."""
-    from .instantiate import block_lines
-    tpl: Template = producer.template  # type: ignore[attr-defined]
-    et: DataType = producer.data_type  # type: ignore[attr-defined]
+    tpl, et = producer.template, producer.data_type
     count = sum(b.sources if b.sources is not None else 1 for b in tpl.bindings)
     regs = [f"T{first + i}" for i in range(count)]
     tiles: list[TileInput] = []

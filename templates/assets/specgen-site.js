@@ -6,8 +6,9 @@
  *
  * Search: material appends a wildcard to every query term, so "TMUL" also matches TMULS, and
  * lunr's idf (counted over all fields) favours the mnemonic that prose mentions less. An
- * instruction's entry carries its mnemonic and IDs as tags (specgen.site.searchindex); when a
- * rendered hit's title or one of its tags is exactly the query, it is moved to the top.
+ * instruction's entry carries its mnemonic and IDs as tags (specgen.site.searchindex), an ASL
+ * definition's entry its name as title (shown under the page that holds its line); when a rendered
+ * hit's title, a title inside it or one of its tags is exactly the query, it is moved to the top.
  */
 (function () {
   "use strict";
@@ -22,7 +23,7 @@
     var items = list.children;
     for (var i = 0; i < items.length; i += 1) {
       var li = items[i];
-      var names = Array.prototype.map.call(li.querySelectorAll("article > h1, .md-tag"),
+      var names = Array.prototype.map.call(li.querySelectorAll("article > h1, article > h2, .md-tag"),
         function (el) { return (el.textContent || "").trim().toLowerCase(); });
       if (names.indexOf(q) !== -1) {
         if (i > 0) { list.insertBefore(li, list.firstElementChild); }

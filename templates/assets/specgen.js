@@ -25,8 +25,12 @@
     apply();
   }
   // Filterable tables: a hidden .sg-table-filter names its table (data-table); each control's
-  // data-key is a row attribute (data-<key>) or "text" (substring of data-text). Rows that do not
-  // match get [hidden]; the .sg-table-count after the controls says how many remain.
+  // data-key is a row attribute (data-<key>; with data-match="token" one of its space-separated
+  // words) or "text" (substring of data-text). Rows that do not match get [hidden]; the
+  // .sg-table-count after the controls says how many remain. The filter is in the URL (?text=…&
+  // surface=…, replaceState), so a filtered list can be linked and survives a reload. For a text
+  // query the row whose data-name is the query comes first, then names that start with it, then
+  // the rest in their order (typing "tmul" puts TMUL first, not thirteenth).
   function setupTableFilters() {
     Array.prototype.forEach.call(document.querySelectorAll(".sg-table-filter[data-table]"), function (box) {
       if (box.dataset.sgReady) { return; }
@@ -38,20 +42,49 @@
         ? box.nextElementSibling : null;
       var template = count ? (count.getAttribute("data-template") || "{count}") : "";
       var controls = Array.prototype.slice.call(box.querySelectorAll("[data-key]"));
+      var body = table.tBodies[0];
+      var original = Array.prototype.slice.call(body.rows);
+      var params = new URLSearchParams(window.location.search);
+      controls.forEach(function (c) {
+        var v = params.get(c.getAttribute("data-key"));
+        if (v !== null) { c.value = v; }
+      });
+      function rank(tr, q) {
+        var name = (tr.getAttribute("data-name") || "").toLowerCase();
+        if (!q || !name) { return 2; }
+        return name === q ? 0 : (name.indexOf(q) === 0 ? 1 : 2);
+      }
+      function remember() {
+        if (!window.history || !window.history.replaceState) { return; }
+        var url = new URL(window.location.href);
+        controls.forEach(function (c) {
+          var v = c.value.trim();
+          if (v) { url.searchParams.set(c.getAttribute("data-key"), v); } else { url.searchParams.delete(c.getAttribute("data-key")); }
+        });
+        if (url.href !== window.location.href) { window.history.replaceState(window.history.state, "", url.href); }
+      }
       function apply() {
         var n = 0;
-        Array.prototype.forEach.call(table.tBodies[0].rows, function (tr) {
+        var text = "";
+        original.forEach(function (tr) {
           var hit = controls.every(function (c) {
             var v = c.value.trim().toLowerCase();
             if (!v) { return true; }
             var key = c.getAttribute("data-key");
-            if (key === "text") { return (tr.getAttribute("data-text") || "").indexOf(v) !== -1; }
-            return (tr.getAttribute("data-" + key) || "").toLowerCase() === v;
+            if (key === "text") { text = v; return (tr.getAttribute("data-text") || "").indexOf(v) !== -1; }
+            var have = (tr.getAttribute("data-" + key) || "").toLowerCase();
+            return c.getAttribute("data-match") === "token" ? (" " + have + " ").indexOf(" " + v + " ") !== -1 : have === v;
           });
           tr.hidden = !hit;
           if (hit) { n += 1; }
         });
+        if (!table.hasAttribute("data-sorted")) {  // a column the reader sorted by keeps its order
+          original.slice().sort(function (a, b) {
+            return (rank(a, text) - rank(b, text)) || (original.indexOf(a) - original.indexOf(b));
+          }).forEach(function (tr) { body.appendChild(tr); });
+        }
         if (count) { count.textContent = template.replace("{count}", String(n)); }
+        remember();
       }
       controls.forEach(function (c) { c.addEventListener("input", apply); c.addEventListener("change", apply); });
       apply();
@@ -74,6 +107,7 @@
           var asc = th.getAttribute("aria-sort") !== "ascending";
           heads.forEach(function (h) { h.removeAttribute("aria-sort"); });
           th.setAttribute("aria-sort", asc ? "ascending" : "descending");
+          table.setAttribute("data-sorted", "");
           var body = table.tBodies[0];
           var rows = Array.prototype.slice.call(body.rows);
           var key = function (tr) { return (tr.cells[col] ? tr.cells[col].textContent : "").trim(); };

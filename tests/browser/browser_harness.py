@@ -28,6 +28,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 BUNDLED = REPO / "spec"
 CORPUS = REPO.parent / "shared" / "corpus" / "pto-spec-0.58.3"  # the release the corpus browser tests build
+OLD_CORPUS = CORPUS.parent / "pto-spec-0.58.0"  # the README's two-release site is both
 CHROMIUM = Path("/usr/bin/chromium")
 # Headless, no network chatter, no profile reuse (Playwright's launch() makes a
 # fresh temporary --user-data-dir per browser and deletes it on close).
@@ -56,20 +57,24 @@ def chromium_or_skip() -> Path:
     pytest.skip(message)
 
 
-def build_site(root: Path, out: Path) -> Path:
-    """Run the real ``specgen build`` so the tests see exactly what users get."""
+def build_site(root: Path | tuple[Path, ...], out: Path) -> Path:
+    """Run the real ``specgen build`` (one ``--root`` per release) so the tests see exactly what users get."""
+    roots = root if isinstance(root, tuple) else (root,)
+    # the two-release corpus build takes ~5 min alone on 2 cores, and was seen past 30 min on a machine shared
+    # by six full test runs: the bound is for a hang, not for speed
     proc = subprocess.run(
-        [sys.executable, "-m", "specgen", "build", "--root", str(root), "--out", str(out)],
-        cwd=REPO, capture_output=True, text=True, timeout=900, check=False,
+        [sys.executable, "-m", "specgen", "build", *(a for r in roots for a in ("--root", str(r))), "--out", str(out)],
+        cwd=REPO, capture_output=True, text=True, timeout=3600, check=False,
     )
     if proc.returncode != 0:
-        pytest.fail(f"specgen build --root {root} failed ({proc.returncode}):\n"
+        pytest.fail(f"specgen build --root {' --root '.join(map(str, roots))} failed ({proc.returncode}):\n"
                     f"{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}", pytrace=False)
+    (out.parent / f"{out.name}.stdout").write_text(proc.stdout, encoding="utf-8")
     return out
 
 
-def shared_build(root: Path, factory: pytest.TempPathFactory, name: str) -> Path:
-    """Build ``root`` once per pytest run, even when several xdist workers ask for it.
+def shared_build(root: Path | tuple[Path, ...], factory: pytest.TempPathFactory, name: str) -> Path:
+    """Build ``root`` (or several releases) once per pytest run, even when several xdist workers ask for it.
 
     ``xdist_group`` should send every browser test to one worker, but nothing
     breaks (and nothing is built twice) if the scheduler splits them: the first
@@ -92,22 +97,49 @@ def shared_build(root: Path, factory: pytest.TempPathFactory, name: str) -> Path
 
 
 class _QuietHandler(SimpleHTTPRequestHandler):
-    """Static files without a log line per request on stderr."""
+    """Static files without a log line per request on stderr; optionally under a sub-path (``prefix``), with a
+    missing file answered by the site root's ``404.html`` and status 404, the way GitHub Pages serves a site."""
+
+    prefix = "/"
+    not_found: str | None = None
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
         pass
 
+    def translate_path(self, path: str) -> str:
+        if self.prefix != "/":
+            if not path.startswith(self.prefix):
+                return str(Path(self.directory) / "__outside_the_prefix__")
+            path = "/" + path[len(self.prefix):]
+        return super().translate_path(path)
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        page = Path(self.directory) / self.not_found if self.not_found else None
+        if code != 404 or page is None or not page.is_file():
+            super().send_error(code, message, explain)
+            return
+        body = page.read_bytes()
+        self.send_response(404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
 
 @contextmanager
-def serve(directory: Path) -> Iterator[str]:
-    """Serve ``directory`` over HTTP on an ephemeral loopback port; yields the base URL."""
-    handler = functools.partial(_QuietHandler, directory=str(directory))
+def serve(directory: Path, prefix: str = "/", not_found: str | None = None) -> Iterator[str]:
+    """Serve ``directory`` over HTTP on an ephemeral loopback port at ``prefix``; yields the base URL.
+
+    ``not_found`` (a file of the site, ``404.html``) answers every missing address with status 404."""
+    handler_class = type("Handler", (_QuietHandler,), {"prefix": prefix, "not_found": not_found})
+    handler = functools.partial(handler_class, directory=str(directory))
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, name="site-http", daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
+        yield f"http://127.0.0.1:{server.server_address[1]}{prefix}"
     finally:
         server.shutdown()
         server.server_close()

@@ -12,7 +12,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from browser_harness import (  # noqa: E402
-    BUNDLED, CHROMIUM_ARGS, CORPUS, Site, Tab, chromium_or_skip, open_tab, serve, shared_build,
+    BUNDLED, CHROMIUM_ARGS, CORPUS, OLD_CORPUS, Site, Tab, chromium_or_skip, open_tab, serve, shared_build,
 )
 
 
@@ -40,6 +40,32 @@ def corpus_site(chromium: Path, tmp_path_factory: pytest.TempPathFactory) -> Ite
     out = shared_build(CORPUS, tmp_path_factory, "corpus")
     with serve(out) as url:
         yield Site(out, url)
+
+
+@pytest.fixture(scope="session")
+def two_release_build(chromium: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The README's two-release site (``--root 0.58.0 --root 0.58.3``), built once per run for every test that
+    reads it, browser or not (the build is the slowest fixture of the suite: one is enough)."""
+    for root in (OLD_CORPUS, CORPUS):
+        if not root.is_dir():
+            if os.environ.get("CI"):
+                pytest.fail(f"the corpus must be at {root} under CI")
+            pytest.skip(f"corpus not found at {root}")
+    return shared_build((OLD_CORPUS, CORPUS), tmp_path_factory, "releases")
+
+
+@pytest.fixture(scope="session")
+def two_release_site(two_release_build: Path) -> Iterator[Site]:
+    """The two-release site served at the server's root."""
+    with serve(two_release_build) as url:
+        yield Site(two_release_build, url)
+
+
+@pytest.fixture(scope="session")
+def two_release_subpath(two_release_build: Path) -> Iterator[Site]:
+    """The same site served under ``/docs/pto/`` with the root ``404.html`` for any missing address (GitHub Pages)."""
+    with serve(two_release_build, prefix="/docs/pto/", not_found="404.html") as url:
+        yield Site(two_release_build, url)
 
 
 @pytest.fixture(scope="session")

@@ -1,1 +1,1 @@
-"""One module per check rule; each states its rule in its docstring and exports ``RULE``."""
+"""One module per check rule, named by its id; each states its rule in its docstring and exports ``RULE``."""

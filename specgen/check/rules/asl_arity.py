@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
-from ...asl.static import findings_of
-from ...diagnostics import Severity
+from typing import Iterable
+
+from ...asl.static import ASL_FINDINGS
+from ...diagnostics import Finding, Severity
+from ...graph import SpecGraph
 from ..base import Rule
 
+
+def check(graph: SpecGraph) -> Iterable[Finding]:
+    return [f for f in ASL_FINDINGS(graph) if f.rule == RULE.id]
+
+
 RULE = Rule("asl-arity", Severity.ERROR, "A call in the spec's ASL has the wrong number of arguments.",
-            "Pass the arguments the function declares, or declare the overload.", findings_of("asl-arity"))
+            "Pass the arguments the function declares, or declare the overload.", check)

@@ -7,9 +7,17 @@ not reported again by the check: see :func:`specgen.asl.static.is_consequence`.
 
 from __future__ import annotations
 
-from ...asl.static import findings_of
-from ...diagnostics import Severity
+from typing import Iterable
+
+from ...asl.static import ASL_FINDINGS
+from ...diagnostics import Finding, Severity
+from ...graph import SpecGraph
 from ..base import Rule
 
+
+def check(graph: SpecGraph) -> Iterable[Finding]:
+    return [f for f in ASL_FINDINGS(graph) if f.rule == RULE.id]
+
+
 RULE = Rule("asl-syntax", Severity.ERROR, "A unit of the spec's ASL does not parse.",
-            "Fix the ASL at the reported token; nothing the unit declares exists until it parses.", findings_of("asl-syntax"))
+            "Fix the ASL at the reported token; nothing the unit declares exists until it parses.", check)

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
-from ...asl.static import findings_of
-from ...diagnostics import Severity
+from typing import Iterable
+
+from ...asl.static import ASL_FINDINGS
+from ...diagnostics import Finding, Severity
+from ...graph import SpecGraph
 from ..base import Rule
 
+
+def check(graph: SpecGraph) -> Iterable[Finding]:
+    return [f for f in ASL_FINDINGS(graph) if f.rule == RULE.id]
+
+
 RULE = Rule("asl-type", Severity.ERROR, "The spec's ASL returns or uses a value its declarations do not allow.",
-            "Make the value agree with the declared type: the function's result, the local's declaration, a boolean condition.",
-            findings_of("asl-type"))
+            "Make the value agree with the declared type: the function's result, the local's declaration, a boolean condition.", check)

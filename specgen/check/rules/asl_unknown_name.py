@@ -6,9 +6,17 @@ nothing defines that is one edit away from one that is defined (the message name
 
 from __future__ import annotations
 
-from ...asl.static import findings_of
-from ...diagnostics import Severity
+from typing import Iterable
+
+from ...asl.static import ASL_FINDINGS
+from ...diagnostics import Finding, Severity
+from ...graph import SpecGraph
 from ..base import Rule
 
+
+def check(graph: SpecGraph) -> Iterable[Finding]:
+    return [f for f in ASL_FINDINGS(graph) if f.rule == RULE.id]
+
+
 RULE = Rule("asl-unknown-name", Severity.ERROR, "The spec's ASL uses a name that nothing defines.",
-            "Correct the spelling or declare the name.", findings_of("asl-unknown-name"))
+            "Correct the spelling or declare the name.", check)

@@ -20,6 +20,7 @@ from ...encoding.decode import SearchBudgetExceeded, common_word, specializes
 from ...encoding.findings import at, describe
 from ...encoding.from_spec import spec_encodings
 from ...encoding.model import Encoding, EncodingSet
+from ...graph import SpecGraph
 from ..base import Rule
 
 
@@ -117,6 +118,10 @@ def _identical(members: list[Encoding], exempt, width: int) -> list[Finding]:  #
                "reviewed_encoding_overlaps", related=tuple(str(e.source) for e in others))]
 
 
+def check(graph: SpecGraph) -> list[Finding]:
+    return findings(spec_encodings(graph))
+
+
 RULE = Rule(RULE_ID, Severity.ERROR, "Two instructions can decode the same word.",
             "Separate them with fixed bits or constraints, or declare the overlap as reviewed.",
-            lambda graph: findings(spec_encodings(graph)))
+            check)

@@ -14,6 +14,7 @@ from ...diagnostics import Finding, Severity
 from ...encoding.findings import at, checked, describe, runs
 from ...encoding.from_spec import spec_encodings
 from ...encoding.model import EncodingSet
+from ...graph import SpecGraph
 from ..base import Rule
 
 
@@ -38,6 +39,10 @@ def findings(es: EncodingSet) -> list[Finding]:
     return out
 
 
+def check(graph: SpecGraph) -> list[Finding]:
+    return findings(spec_encodings(graph))
+
+
 RULE = Rule(RULE_ID, Severity.WARNING, "Bits of a word are neither fixed nor a field.",
             "Assign the bits to a field or fix them in the mask.",
-            lambda graph: findings(spec_encodings(graph)))
+            check)

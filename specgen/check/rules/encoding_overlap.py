@@ -15,6 +15,7 @@ from ...diagnostics import Finding, Severity
 from ...encoding.findings import at, checked, describe, runs
 from ...encoding.from_spec import spec_encodings
 from ...encoding.model import EncodingSet
+from ...graph import SpecGraph
 from ..base import Rule
 
 
@@ -59,6 +60,10 @@ def findings(es: EncodingSet) -> list[Finding]:
     return out
 
 
+def check(graph: SpecGraph) -> list[Finding]:
+    return findings(spec_encodings(graph))
+
+
 RULE = Rule(RULE_ID, Severity.ERROR, "Two fields, or a field and fixed bits, cover the same bit.",
             "Move one field, or pin it to the fixed value with a one-of constraint.",
-            lambda graph: findings(spec_encodings(graph)))
+            check)

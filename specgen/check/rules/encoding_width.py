@@ -14,6 +14,7 @@ from ...diagnostics import Finding, Severity
 from ...encoding.findings import at, checked, describe, runs
 from ...encoding.from_spec import spec_encodings
 from ...encoding.model import EncodingSet, ones
+from ...graph import SpecGraph
 from ..base import Rule
 
 
@@ -62,6 +63,10 @@ def findings(es: EncodingSet) -> list[Finding]:
     return out
 
 
+def check(graph: SpecGraph) -> list[Finding]:
+    return findings(spec_encodings(graph))
+
+
 RULE = Rule(RULE_ID, Severity.ERROR, "Fields and fixed bits do not make up the word.",
             "Fix the field pieces or the encoding words so they sum to length_bits.",
-            lambda graph: findings(spec_encodings(graph)))
+            check)

@@ -12,6 +12,7 @@ from typing import Any
 from ..html import markdown_body, resolve_relative
 from ..links import adr_uri
 from ..pages import IDS, Ctx, PageKind, PagePlan, ids_digest
+from ..plan import Planning
 
 
 def adr_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
@@ -121,4 +122,10 @@ def front_rows(cx: Ctx, front: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
-KIND = PageKind("adr", "adr.html", adr_context, digests=((IDS, ids_digest),))
+def plan_adrs(p: Planning, lang: str) -> list[PagePlan]:
+    """An ADR page shows its own file and links resolved through IDs: not the whole tree."""
+    return [PagePlan(adr_uri(lang, a.path), KIND, lang, a.path, frozenset({a.path, IDS} | p.common),
+                     a.front.id if a.front else a.path) for a in p.graph.adrs]
+
+
+KIND = PageKind("adr", "adr.html", adr_context, plan_adrs, digests=((IDS, ids_digest),))

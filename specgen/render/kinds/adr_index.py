@@ -6,6 +6,7 @@ from typing import Any
 
 from ..links import adr_uri
 from ..pages import Ctx, PageKind, PagePlan
+from ..plan import Planning, tail
 
 
 def adr_index_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
@@ -18,4 +19,9 @@ def adr_index_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
     return ctx
 
 
-KIND = PageKind("adr-index", "adr_index.html", adr_index_context)
+def plan_adr_index(p: Planning, lang: str) -> list[PagePlan]:
+    # it lists the ADRs: their files, not the whole tree
+    return [PagePlan(f"{lang}/adr/index.md", KIND, lang, None, frozenset(a.path for a in p.graph.adrs), "")]
+
+
+KIND = PageKind("adr-index", "adr_index.html", adr_index_context, plan_adr_index, nav=tail(3))

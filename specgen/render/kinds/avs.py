@@ -1,11 +1,12 @@
 """The AVS tests of one unit (kind ``tests``): each test's header, requirements, result and listing.
 
-A test's result is the one this build measured for exactly this content (the test file and every
-ASL definition its run read, the profile and the step budget): the suite runs as part of the
-build, reusing each result while nothing it read changed (:mod:`specgen.asl.conformance`). Under
-``specgen serve`` a test whose inputs changed says "running" until its new result is in; a build
-told to skip the suite says so (:mod:`specgen.render.conformance`). Listings are data, not prose:
-the site keeps them out of the search index.
+A test's result is the one this build measured for exactly this content and configuration (the test
+file and every ASL definition its run read, the profile, the step and value budgets, specgen's code):
+the suite runs as part of the build, reusing each result while nothing it read changed
+(:mod:`specgen.asl.conformance`). Under ``specgen serve`` a test whose inputs changed says "running"
+until its new result is in; a build told to skip the suite says so (:mod:`specgen.render.conformance`).
+A shard of an older layout shows each of its test functions with its own result. Listings are data,
+not prose: the site keeps them out of the search index.
 """
 
 from __future__ import annotations
@@ -15,8 +16,11 @@ from typing import Any
 
 from ...examples.results import ExampleResult
 from ...graph import SpecGraph
+from ...models.located import AvsTest
 from ..conformance import page_key, test_result
+from ..links import tests_uri
 from ..pages import Ctx, PageKind, PagePlan, unit_title
+from ..plan import Planning, Search
 from ..xref import linked_listing
 
 
@@ -26,10 +30,12 @@ def tests_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
     tests = []
     for tst in cx.graph.unit_tests(unit):
         h = tst.header
-        assert h is not None
+        if h is None:  # a shard of test functions: each function with its own last result
+            tests.append(_shard(cx, tst))
+            continue
         s, e = tst.span.lines
         tests.append({
-            "id": h.id, "kind": h.kind, "summary": h.summary, "pass_condition": h.pass_condition,
+            "id": h.id, "shard": False, "kind": h.kind, "summary": h.summary, "pass_condition": h.pass_condition,
             "path": tst.path, "sha256": tst.sha256,
             "requirements": [(r, cx.requirement_href(r)) for r in h.requirements],
             "related": [(p, cx.unit_href(p) if p in cx.graph.units_by_path else None) for p in h.related_sources],
@@ -42,9 +48,28 @@ def tests_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
     return ctx
 
 
+def _shard(cx: Ctx, tst: AvsTest) -> dict[str, Any]:
+    conv = cx.graph.spec.test_functions
+    functions = conv.functions(tst.text) if conv is not None else []
+    return {"id": posixpath.basename(tst.path), "shard": True, "path": tst.path, "sha256": tst.sha256,
+            "functions": [{"name": name, "line": line, "result": test_result(cx, tst, f"{tst.path}::{name}")}
+                          for name, line in functions],
+            "html": linked_listing(cx, tst.text, anchor=posixpath.basename(tst.path))}
+
+
 def results_key(graph: SpecGraph, plan: PagePlan, _results: dict[str, list[ExampleResult]]) -> str:
     """The outcomes the page shows: a result that comes in re-renders it."""
-    return page_key(graph, (t.path for t in graph.unit_tests(graph.units_by_path[plan.subject])))
+    return page_key(graph, graph.unit_tests(graph.units_by_path[plan.subject]))
 
 
-KIND = PageKind("tests", "tests.html", tests_context, key=results_key, searchable=False)
+def plan_tests(p: Planning, lang: str) -> list[PagePlan]:
+    out = []
+    for u in p.graph.spec.units:
+        tests = p.graph.unit_tests(u)
+        if tests:
+            deps = {u.path, *(t.path for t in tests)} | p.common | p.shown(None, tuple(t.text for t in tests))
+            out.append(PagePlan(tests_uri(lang, u.path), KIND, lang, u.path, frozenset(deps), unit_title(u)))
+    return out
+
+
+KIND = PageKind("tests", "tests.html", tests_context, plan_tests, search=Search.EXCLUDED, key=results_key)

@@ -9,6 +9,7 @@ from ...graph import SpecGraph
 from ..conformance import suite_key, summary
 from ..links import tests_uri
 from ..pages import Ctx, PageKind, PagePlan, unit_title
+from ..plan import RECORD_OF, Planning, tail
 
 
 def tests_index_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
@@ -23,7 +24,9 @@ def tests_index_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
             "semantic": sum(1 for x in tests if x.header and x.header.semantic),
             "results": summary(cx, tests),
             "href": cx.link(tests_uri(cx.plan.lang, u.path))})
-    orphans = [t for t in cx.graph.spec.tests if t.header is None or t.header.source not in cx.graph.units_by_path]
+    owned = {t.path for ts in cx.graph.tests_by_source.values() for t in ts}  # a shard is its mirrored unit's
+    orphans = [t for t in cx.graph.spec.tests if t.path not in owned and (
+        t.header is None or t.header.source not in cx.graph.units_by_path)]
     ctx.update({"title": cx.t("nav.tests"), "crumbs": cx.crumbs(None),
                 "groups": [(cx.t("surface." + k), k, v) for k, v in sorted(groups.items())],
                 "total": len(cx.graph.spec.tests),
@@ -36,4 +39,12 @@ def suite_key_of(graph: SpecGraph, plan: PagePlan, _results: dict[str, list[Exam
     return suite_key(graph)
 
 
-KIND = PageKind("tests-index", "tests_index.html", tests_index_context, key=suite_key_of)
+def plan_tests_index(p: Planning, lang: str) -> list[PagePlan]:
+    """The tests index lists each unit with tests (its record's title) and every test (its header)."""
+    deps = ({RECORD_OF + u.path for u in p.graph.spec.units if p.graph.unit_tests(u)}
+            | {t.path for t in p.graph.spec.tests})
+    return [PagePlan(f"{lang}/tests/index.md", KIND, lang, None, frozenset(deps), "")]
+
+
+KIND = PageKind("tests-index", "tests_index.html", tests_index_context, plan_tests_index, nav=tail(2),
+                key=suite_key_of)

@@ -1,40 +1,53 @@
-"""The changes page of a multi-release site: every instruction the release adds, removes and changes.
+"""The changes summary of a multi-release site, and each instruction page's "Changes since" section.
 
-Only a site built from several releases has it (:func:`specgen.render.pages.plan_site`
-plans it when the build hands over a :class:`~specgen.diff.SpecDiff`); the same
-per-instruction view is the "Changes since" section of each instruction page, so
-the two can never disagree.
+Only a site built from several releases has them (the build hands a
+:class:`~specgen.diff.SpecDiff` over). Pages are split by design: the summary
+(one per language) holds counts and one short row per added, removed or changed
+instruction, never a diff; an instruction's diffs (its ASL body and records,
+collapsed and coloured) are on its own page, each diff cut at
+:data:`MAX_DIFF_LINES` lines, so no page grows with the size of a release.
+Both read the one diff, so they can never disagree.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ...diff import InstructionChange
+from ...diff import BODY, RECORDS, InstructionChange, Listed
+from ..html import highlight_diff
 from ..links import unit_uri
 from ..pages import Ctx, PageKind, PagePlan
+from ..plan import ALL, Planning, tail
 
 ASPECT_KEYS = {"encoding": "encoding", "operands": "operands", "block composition": "block",
                "DataTypes (ASL)": "datatypes_asl", "DataTypes (prose)": "datatypes_prose",
-               "NDF clauses": "clauses", "tests": "tests", "ASL body": "body"}
+               "NDF clauses": "clauses", "tests": "tests", BODY: "body", RECORDS: "records"}
+MAX_DIFF_LINES = 1500  # of one diff on an instruction page (a 1 MiB unit rewritten would be megabytes)
+URI = "changes.md"  # below each language directory
 
 
-def change_view(cx: Ctx, change: InstructionChange | None, body: bool = True) -> dict[str, Any]:
-    """One instruction's change as the templates lay it out (``aspects`` empty: unchanged).
+def changes_uri(lang: str) -> str:
+    return f"{lang}/{URI}"
 
-    ``body``: the ASL body as its unified diff (the instruction page) or as line counts (the changes
-    page, which would otherwise repeat every diff of the release in one page of megabytes).
-    """
-    d = cx.data.changes
-    assert d is not None
-    aspects = []
-    for a in change.aspects if change is not None else ():
-        aspects.append({"key": ASPECT_KEYS.get(a.aspect, "other"),
-                        "label": cx.t("changes.aspect." + ASPECT_KEYS.get(a.aspect, "other")),
-                        "removed": [] if a.aspect == "ASL body" and body else list(a.removed),
-                        "added": [] if a.aspect == "ASL body" and body else list(a.added),
-                        "diff": change.asl_diff if a.aspect == "ASL body" and body and change else ""})
-    return {"previous": d.old, "aspects": aspects, "href": cx.link(f"{cx.plan.lang}/changes.md"), "new": False}
+
+def aspect_label(cx: Ctx, aspect: str) -> tuple[str, str]:
+    key = ASPECT_KEYS.get(aspect, "other")
+    return key, cx.t("changes.aspect." + key)
+
+
+def _diffs(cx: Ctx, change: InstructionChange) -> list[dict[str, Any]]:
+    out = []
+    for i, (label, diff) in enumerate(([(BODY, change.asl_diff)] if change.asl_diff else [])
+                                      + list(change.record_diffs)):
+        html, cut = highlight_diff(diff, MAX_DIFF_LINES)
+        removed = sum(1 for x in diff.splitlines() if x.startswith("-") and not x.startswith("---"))
+        added = sum(1 for x in diff.splitlines() if x.startswith("+") and not x.startswith("+++"))
+        anchor = "diff-body" if label == BODY else ("diff-records" if i == (1 if change.asl_diff else 0)
+                                                    else f"diff-records-{i}")
+        out.append({"id": anchor, "label": label if label != BODY else cx.t("changes.aspect.body"), "html": html,
+                    "lines": cx.t("changes.diff_lines", removed=removed, added=added),
+                    "cut": cx.t("changes.diff_cut", count=cut) if cut else ""})
+    return out
 
 
 def instruction_changes(cx: Ctx, mnemonic: str) -> dict[str, Any] | None:
@@ -42,26 +55,77 @@ def instruction_changes(cx: Ctx, mnemonic: str) -> dict[str, Any] | None:
     d = cx.data.changes
     if d is None:
         return None
-    view = change_view(cx, d.change(mnemonic))
-    return dict(view, new=mnemonic in d.added)
+    change = d.change(mnemonic)
+    aspects = []
+    for a in change.aspects if change is not None else ():
+        key, label = aspect_label(cx, a.aspect)
+        lines = a.aspect not in (BODY, RECORDS)
+        aspects.append({"key": key, "label": label, "removed": list(a.removed) if lines else [],
+                        "added": list(a.added) if lines else [],
+                        "diff": "" if lines else ("#diff-body" if a.aspect == BODY else "#diff-records")})
+    not_compared = [aspect_label(cx, k)[1] for k in change.not_compared] if change is not None else []
+    return {"previous": d.old, "aspects": aspects, "new": mnemonic in d.added,
+            "diffs": _diffs(cx, change) if change is not None else [],
+            "not_compared": cx.t("changes.not_compared_here", aspects=cx.t("prose.list_sep").join(not_compared))
+            if not_compared else "",
+            "href": cx.link(changes_uri(cx.plan.lang), "change-" + mnemonic)}
+
+
+def _row(cx: Ctx, kind: str, where: Listed, aspects: list[str], href: str | None, title: str = "") -> dict[str, Any]:
+    labels = [aspect_label(cx, a) for a in aspects]
+    return {"mnemonic": where.mnemonic, "surface": where.surface, "surface_name": cx.t("surface." + where.surface),
+            "classification": " / ".join(where.classification), "kind": kind,
+            "kind_label": cx.t("changes.kind." + kind), "aspects": labels,
+            "aspect_keys": " ".join(k for k, _ in labels), "href": href, "title": title,
+            "text": where.mnemonic.lower()}
 
 
 def changes_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
     d = cx.data.changes
     assert d is not None, "planned only for a multi-release build"
-    g = cx.graph
+    t, lang = cx.t, plan.lang
     ctx = cx.base()
-
-    def href(mn: str) -> str | None:
-        u = g.instructions.get(mn)
-        return cx.link(unit_uri(plan.lang, u.path)) if u is not None else None
+    rows = []
+    for mn in d.added:
+        rows.append(_row(cx, "added", d.listed[mn], [], cx.unit_href(d.listed[mn].path)))
+    for mn in d.removed:
+        rows.append(_row(cx, "removed", d.listed[mn], [], cx.release_link(d.old, unit_uri(lang, d.listed[mn].path)),
+                         t("changes.removed_in", previous=d.old)))
+    for c in d.changed:
+        assert c.listed is not None
+        rows.append(_row(cx, "changed", c.listed, [a.aspect for a in c.aspects], cx.unit_href(c.listed.path, "changes")))
+    rows.sort(key=lambda r: (r["mnemonic"], r["kind"]))
+    surfaces = sorted({r["surface"] for r in rows} | {u.instruction.surface for u in cx.graph.spec.units
+                                                     if u.instruction is not None})
+    unchanged = {s: 0 for s in surfaces}
+    for u in cx.graph.spec.units:
+        ins = u.instruction
+        if ins is not None and ins.mnemonic not in d.added and d.change(ins.mnemonic) is None:
+            unchanged[ins.surface] += 1
+    by_surface = [{"key": s, "name": t("surface." + s),
+                   **{k: sum(1 for r in rows if r["surface"] == s and r["kind"] == k)
+                      for k in ("added", "removed", "changed")}, "unchanged": unchanged[s]} for s in surfaces]
+    by_aspect = [(k, label, sum(1 for c in d.changed if c.aspect(a) is not None))
+                 for a, (k, label) in ((a, aspect_label(cx, a)) for a in ASPECT_KEYS)]
+    not_compared = [t("changes.not_compared_item", aspect=aspect_label(cx, k)[1], count=n)
+                    for k, n in sorted(d.not_compared.items())]
     ctx.update({
-        "title": cx.t("changes.title", previous=d.old), "crumbs": cx.crumbs(None), "previous": d.old,
-        "added": [(mn, href(mn)) for mn in d.added], "removed": list(d.removed),
-        "changed": [dict(change_view(cx, c, body=False), mnemonic=c.mnemonic, href=href(c.mnemonic))
-                    for c in d.changed],
+        "title": t("changes.title", previous=d.old), "crumbs": cx.crumbs(None), "previous": d.old, "rows": rows,
+        "by_surface": by_surface, "by_aspect": [x for x in by_aspect if x[2]],
+        "totals": {k: sum(x[k] for x in by_surface) for k in ("added", "removed", "changed", "unchanged")},
+        "not_compared": t("changes.not_compared", aspects=t("prose.list_sep").join(not_compared))
+        if not_compared else "",
+        "filters": [("surface", t("label.surface"), [(s["key"], s["name"]) for s in by_surface]),
+                    ("kind", t("changes.filter_change"), [(k, t("changes.kind." + k))
+                                                          for k in ("added", "removed", "changed")]),
+                    ("aspect", t("changes.filter_aspect"), [(k, label) for k, label, _ in by_aspect if _])],
     })
     return ctx
 
 
-KIND = PageKind("changes", "changes.html", changes_context)
+def plan_changes(p: Planning, lang: str) -> list[PagePlan]:
+    """Only a multi-release site has it."""
+    return [PagePlan(changes_uri(lang), KIND, lang, None, frozenset({ALL}), "")] if p.changes else []
+
+
+KIND = PageKind("changes", "changes.html", changes_context, plan_changes, nav=tail(6))

@@ -7,7 +7,8 @@ from typing import Any
 
 from ..links import dir_index_uri
 from ...graph import SpecGraph
-from ..pages import HOME, Ctx, PageKind, PagePlan, human_label
+from ..pages import Ctx, PageKind, PagePlan, human_label
+from ..plan import FACTS, HOME, Planning
 from .instruction_index import instruction_index_uri
 
 
@@ -42,4 +43,8 @@ def home_digest(graph: SpecGraph) -> str:
     return hashlib.sha256(repr((rows, sorted(spec.counts().items()), spec.config.name)).encode()).hexdigest()
 
 
-KIND = PageKind("home", "home.html", home_context, digests=((HOME, home_digest),))
+def plan_home(p: Planning, lang: str) -> list[PagePlan]:
+    return [PagePlan(f"{lang}/index.md", KIND, lang, None, frozenset({FACTS}), "")]
+
+
+KIND = PageKind("home", "home.html", home_context, plan_home, nav=HOME, digests=((FACTS, home_digest),))

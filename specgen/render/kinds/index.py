@@ -8,6 +8,7 @@ from typing import Any
 from ..links import dir_index_uri
 from ...models.located import AslUnit
 from ..pages import IDS, Ctx, PageKind, PagePlan, human_label, ids_digest, unit_title
+from ..plan import DIRECTORY, Planning
 
 
 def dir_title(cx: Ctx, d: str) -> str:
@@ -38,7 +39,9 @@ def index_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
         "title": dir_title(cx, d), "dir": d,
         "surface": human_label(cx.t, "surface.", parts[1]) if len(parts) > 2 else "",
         "crumbs": cx.crumbs(posixpath.dirname(d)) if d.count("/") > 1 else cx.crumbs(None),
-        "subdirs": [{"name": dir_title(cx, s), "key": s.rsplit("/", 1)[-1], "href": cx.link(dir_index_uri(cx.plan.lang, s)),
+        "title_lang": cx.graph.spec.config.text_language if d.count("/") > 1 else "",
+        "subdirs": [{"name": dir_title(cx, s), "key": s.rsplit("/", 1)[-1],
+                     "lang": cx.graph.spec.config.text_language if s.count("/") > 1 else "", "href": cx.link(dir_index_uri(cx.plan.lang, s)),
                      "instructions": sum(1 for u in cx.graph.spec.units if u.instruction and u.path.startswith(s + "/")),
                      "count": sum(1 for u in cx.graph.spec.units if u.path.startswith(s + "/"))}
                     for s in subdirs],
@@ -48,4 +51,8 @@ def index_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
     return ctx
 
 
-KIND = PageKind("index", "index.html", index_context, digests=((IDS, ids_digest),))
+def plan_indexes(p: Planning, lang: str) -> list[PagePlan]:
+    return [PagePlan(dir_index_uri(lang, d), KIND, lang, d, p.dir_deps[d], d) for d in p.dirs]
+
+
+KIND = PageKind("index", "index.html", index_context, plan_indexes, nav=DIRECTORY, digests=((IDS, ids_digest),))

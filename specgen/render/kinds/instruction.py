@@ -15,10 +15,11 @@ from markupsafe import Markup
 
 from ...encoding.model import Encoding, binary_literal, ones
 from ...encoding.present import bit_pattern, mask_hex, match_hex, opcode_map
-from ...encoding.svg import svg as encoding_svg
+from ...encoding.svg import ENGLISH as SVG_WORDS, svg as encoding_svg
 from ...encoding.wavejson import wavejson_text
 from ...examples.results import ExampleResult
 from ...graph import SpecGraph
+from ...models.instruction import InstructionHeader
 from ...models.located import AslUnit
 from ...vocabulary import VOCABULARY
 from ..blocks import parse_composition, signature
@@ -27,7 +28,9 @@ from ..examples import instruction_examples, results_digest, worked_digest, work
 from ..i18n import Messages
 from ..instr_facts import columns, grid_width, domain_tables, instruction_path, neighbours_digest, related
 from ..instr_prose import contract_topics, sentence
+from ..links import unit_uri
 from ..pages import Ctx, PageKind, PagePlan
+from ..plan import TREE, Planning, Search
 from .changes import instruction_changes
 from .unit import unit_common
 
@@ -97,7 +100,7 @@ def _signedness(t: Messages, value: str | None) -> str:
 
 def _encoding(cx: Ctx, enc: Encoding, mnemonic: str, maps: dict[str, Any]) -> dict[str, Any]:
     t = cx.t
-    svg_text = encoding_svg(enc)
+    svg_text = encoding_svg(enc, {k: t("svg." + k) for k in SVG_WORDS})
     if svg_text.startswith("<?xml"):
         svg_text = svg_text.split("?>", 1)[1]
     items = []
@@ -162,7 +165,7 @@ def _related(cx: Ctx, unit: AslUnit) -> list[dict[str, Any]]:
     return [{"id": gid, "label": label, "entries": links(names)} for gid, label, names in groups if names]
 
 
-def _no_contract(ins: Any) -> SimpleNamespace:
+def _no_contract(ins: InstructionHeader) -> SimpleNamespace:
     """What a record of an older generation without a contract shows: its own block lines and assembly,
     every contract list empty (the page says "none" for each, the record itself is on the page)."""
     return SimpleNamespace(block_composition=list(ins.block), operands=[], field_zero_meanings={},
@@ -187,7 +190,13 @@ def examples_key(graph: SpecGraph, plan: PagePlan, results: dict[str, list[Examp
     unit = graph.units_by_path[plan.subject]
     return (results_digest(results.get(ins.mnemonic, [])) + ":" + neighbours_digest(graph)
             + ":" + worked_digest(graph, ins.mnemonic)
-            + ":" + page_key(graph, (t.path for t in unit_tests(graph, unit)), unit.path))
+            + ":" + page_key(graph, unit_tests(graph, unit), unit.path))
 
 
-KIND = PageKind("instruction", "instruction.html", instruction_context, key=examples_key)
+def plan_instructions(p: Planning, lang: str) -> list[PagePlan]:
+    return [PagePlan(unit_uri(lang, u.path), KIND, lang, u.path, p.unit_deps(u), u.instruction.mnemonic)
+            for u in p.graph.spec.units if u.instruction is not None]
+
+
+KIND = PageKind("instruction", "instruction.html", instruction_context, plan_instructions, nav=TREE,
+                search=Search.ONE_ENTRY, key=examples_key)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..pages import Ctx, PageKind, PagePlan
+from ..plan import RECORD_OF, Planning, tail
 
 URI = "instructions/index.md"  # below each language directory
 
@@ -52,4 +53,14 @@ def instruction_index_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
     return ctx
 
 
-KIND = PageKind("instruction-index", "instruction_index.html", instruction_index_context)
+def plan_instruction_index(p: Planning, lang: str) -> list[PagePlan]:
+    """Only a tree with instructions has one; it shows their records."""
+    if not p.instruction_paths:
+        return []
+    # a row shows the instruction's record and its encodings (the records and the catalogs), not its prose or ASL
+    deps = frozenset(RECORD_OF + path for path in p.instruction_paths) | p.common
+    return [PagePlan(instruction_index_uri(lang), KIND, lang, None, deps, "")]
+
+
+KIND = PageKind("instruction-index", "instruction_index.html", instruction_index_context, plan_instruction_index,
+                nav=tail(1))

@@ -25,6 +25,7 @@ from ...models.located import AslUnit
 from ..chain import evidence_paths
 from ..links import tests_uri
 from ..pages import IDS, MATRIX, Ctx, PageKind, PagePlan, ids_digest
+from ..plan import Planning, tail
 
 # why an instruction is not covered, in the order a reader fixes them
 REASONS = ("no-tests", "no-semantic-test", "evidence-missing", "no-index-row")
@@ -190,4 +191,12 @@ def matrix_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
     return ctx
 
 
-KIND = PageKind("matrix", "matrix.html", matrix_context, digests=((IDS, ids_digest), (MATRIX, matrix_digest)))
+def plan_matrix(p: Planning, lang: str) -> list[PagePlan]:
+    """The whole matrix, and a page per surface with instructions."""
+    deps = frozenset({MATRIX, IDS} | p.common)
+    return [PagePlan(matrix_uri(lang), KIND, lang, None, deps, "")] + \
+        [PagePlan(matrix_uri(lang, s), KIND, lang, s, deps, s) for s in surfaces(p.graph)]
+
+
+KIND = PageKind("matrix", "matrix.html", matrix_context, plan_matrix, nav=tail(4),
+                digests=((IDS, ids_digest), (MATRIX, matrix_digest)))

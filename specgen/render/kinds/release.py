@@ -7,6 +7,7 @@ from typing import Any
 from ..chain import evidence_id, evidence_paths, recorded_hash
 from ..html import json_pretty
 from ..pages import Ctx, PageKind, PagePlan, human_label
+from ..plan import ALL, Planning, tail
 
 
 def release_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
@@ -44,4 +45,8 @@ def catalog_rows(cx: Ctx, counts: dict[str, Any]) -> list[tuple[str, str, str]]:
     return out
 
 
-KIND = PageKind("release", "release.html", release_context)
+def plan_release(p: Planning, lang: str) -> list[PagePlan]:
+    return [PagePlan(f"{lang}/release.md", KIND, lang, None, frozenset({ALL}), "")]
+
+
+KIND = PageKind("release", "release.html", release_context, plan_release, nav=tail(5))

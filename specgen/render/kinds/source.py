@@ -8,9 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..i18n import Messages
-from ..links import unit_uri
+from ..links import source_uri, unit_uri
 from ..pages import Ctx, PageKind, PagePlan
-from ..xref import linked_listing
+from ..plan import Planning, Search
+from ..xref import linked_listing, symbol_deps
 
 
 def source_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
@@ -24,4 +25,12 @@ def source_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
     return ctx
 
 
-KIND = PageKind("source", "source.html", source_context, searchable=False)
+def plan_sources(p: Planning, lang: str) -> list[PagePlan]:
+    """Planned only when no ``source_url`` links sources elsewhere."""
+    if not p.local_sources:
+        return []
+    return [PagePlan(source_uri(u.path), KIND, "", u.path, frozenset({u.path} | symbol_deps(p.graph, u.path)), u.path)
+            for u in p.graph.spec.units]
+
+
+KIND = PageKind("source", "source.html", source_context, plan_sources, search=Search.EXCLUDED, per_language=False)

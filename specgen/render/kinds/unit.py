@@ -10,9 +10,10 @@ from markupsafe import Markup, escape
 from ...examples.results import ExampleResult
 from ...graph import SpecGraph
 from ...models.located import AslUnit
-from ..links import tests_uri
 from ..conformance import coverage_view, page_key, summary, unit_tests
+from ..links import tests_uri, unit_uri
 from ..pages import Ctx, PageKind, PagePlan, unit_title
+from ..plan import TREE, Planning
 from ..xref import definitions, linked_listing
 
 
@@ -60,7 +61,12 @@ def mark_unreached(listing: Markup, lines: list[int], title: str) -> Markup:
 def unit_key(graph: SpecGraph, plan: PagePlan, _results: dict[str, list[ExampleResult]]) -> str:
     """The outcomes of the unit's tests and its coverage: a result that comes in re-renders the page."""
     unit = graph.units_by_path[plan.subject]
-    return page_key(graph, (t.path for t in unit_tests(graph, unit)), unit.path)
+    return page_key(graph, unit_tests(graph, unit), unit.path)
 
 
-KIND = PageKind("unit", "unit.html", unit_context, key=unit_key)
+def plan_units(p: Planning, lang: str) -> list[PagePlan]:
+    return [PagePlan(unit_uri(lang, u.path), KIND, lang, u.path, p.unit_deps(u), unit_title(u))
+            for u in p.graph.spec.units if u.instruction is None]
+
+
+KIND = PageKind("unit", "unit.html", unit_context, plan_units, nav=TREE, key=unit_key)

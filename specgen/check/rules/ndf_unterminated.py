@@ -1,0 +1,21 @@
+"""ndf-unterminated: an NDF clause that opens (``// NDF-BEGIN: ID``) is closed by ``// NDF-END: ID`` in the same unit.
+
+The loader finds it while it reads the unit (:mod:`specgen.loader.asl_units`); the rule reports
+what the loader found, so ``--only`` and ``--disable`` select it like any other.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from ...diagnostics import Finding, Severity
+from ...graph import SpecGraph
+from ..base import Rule, loader_findings
+
+
+def check(graph: SpecGraph) -> Iterable[Finding]:
+    return loader_findings(graph, RULE.id)
+
+
+RULE = Rule("ndf-unterminated", Severity.ERROR, "An NDF clause is never closed.",
+            "Add the matching '// NDF-END: ID'.", check)

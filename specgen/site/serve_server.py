@@ -1,0 +1,140 @@
+"""The dev server's own robustness: a failed rebuild, a malformed URL, a terminating signal.
+
+mkdocs' ``LiveReloadServer`` holds every request until a rebuild succeeds
+("the server will appear stuck until build errors are resolved"), so one
+broken spec header made the whole site unreachable; a URL with a NUL in it
+(``/en/%00``) ended in a 500 and a traceback in the log; and SIGTERM killed
+the process before ``serve`` could remove its temporary site. Here:
+
+- :class:`RebuildStatus` wraps the builder: a rebuild that fails is logged
+  once and remembered, and the server goes on serving the last good site
+  (a failed build stops before mkdocs writes, so the folder still holds it)
+  with the error shown in a banner at the top of every page and on the error
+  page; the next good rebuild clears it.
+- :class:`SpecgenServer` answers a path with a NUL or another control
+  character with ``400 Bad Request`` before it reaches the file system, and
+  shows the error page above.
+- :func:`stop_on_signals` turns SIGTERM and SIGHUP into the same unwinding as
+  Ctrl-C, so the ``finally`` that removes the temporary folder runs; a second
+  signal during that clean-up is ignored (it would leave the server's thread
+  running and the process hanging at exit).
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+import signal
+import threading
+from contextlib import contextmanager
+from typing import Any, Callable, Iterable, Iterator
+
+from mkdocs.livereload import LiveReloadServer
+
+from ..diagnostics import printable
+from .inputs import _Errors  # the error messages mkdocs logs (its exception only counts them)
+
+log = logging.getLogger("mkdocs.plugins.specgen")
+
+
+class RebuildStatus:
+    """The last rebuild's error (None after a good one), shared by the builder and the server."""
+
+    def __init__(self) -> None:
+        self.error: str | None = None
+        self._lock = threading.Lock()
+
+    def guard(self, builder: Callable[..., None]) -> Callable[..., None]:
+        """``builder`` for rebuilds: a failure is remembered and logged, never left to hold requests."""
+
+        def guarded(*args: Any, **kwargs: Any) -> None:
+            said = _Errors()  # mkdocs logs the cause and raises a bare "Aborted with a BuildError!"
+            mk_log = logging.getLogger("mkdocs")
+            mk_log.addHandler(said)
+            try:
+                builder(*args, **kwargs)
+            except Exception as e:  # noqa: BLE001 - any build failure: keep serving the last good site
+                message = printable("; ".join(said.messages[:5]) or str(e) or type(e).__name__)
+                with self._lock:
+                    self.error = message
+                log.error("specgen: the rebuild failed; serving the last good site with the error shown: %s",
+                          message)
+                return
+            finally:
+                mk_log.removeHandler(said)
+            with self._lock:
+                self.error = None
+        return guarded
+
+    def banner(self) -> bytes:
+        """The error as an HTML banner (empty when the last rebuild succeeded)."""
+        with self._lock:
+            error = self.error
+        if error is None:
+            return b""
+        return (
+            '<div role="alert" id="specgen-rebuild-error" style="position:sticky;top:0;z-index:1000;'
+            'background:#b71c1c;color:#fff;padding:.6em 1em;font:14px/1.4 system-ui,sans-serif;'
+            'white-space:pre-wrap">'
+            "<strong>specgen: the last rebuild failed; this is the last good site.</strong> "
+            f"{html.escape(error)}</div>"
+        ).encode()
+
+    def error_page(self) -> bytes | None:
+        """A whole page for the error (None when the last rebuild succeeded)."""
+        banner = self.banner()
+        if not banner:
+            return None
+        return b"<!doctype html><html><head><meta charset=\"utf-8\"><title>specgen: rebuild failed</title>" \
+               b"</head><body>" + banner + b"</body></html>"
+
+
+class SpecgenServer(LiveReloadServer):
+    """mkdocs' live-reload server that refuses malformed paths and shows a failed rebuild's error."""
+
+    status: RebuildStatus | None = None
+
+    def _serve_request(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes] | None:
+        path = environ.get("PATH_INFO", "")
+        if any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in path):  # a NUL reaches open() as a ValueError
+            start_response("400 Bad Request", [("Content-Type", "text/plain; charset=utf-8")])
+            return [b"400 Bad Request: the path holds a control character\n"]
+        return super()._serve_request(environ, start_response)  # type: ignore[no-any-return]
+
+    def _inject_js_into_html(self, content: bytes, epoch: int) -> bytes:
+        content = super()._inject_js_into_html(content, epoch)
+        banner = self.status.banner() if self.status is not None else b""
+        if not banner:
+            return content  # type: ignore[no-any-return]
+        at = content.find(b"<body")
+        at = content.find(b">", at) + 1 if at >= 0 else 0
+        return content[:at] + banner + content[at:]  # type: ignore[no-any-return]
+
+
+class _Stop(KeyboardInterrupt):
+    """A terminating signal, unwound like Ctrl-C."""
+
+
+@contextmanager
+def stop_on_signals() -> Iterator[None]:
+    """While serving, SIGINT, SIGTERM and SIGHUP unwind once, like Ctrl-C (main thread only; elsewhere a no-op)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    stopping: list[int] = []
+
+    def stop(signum: int, frame: Any) -> None:
+        if stopping:  # a second signal (``timeout`` forwards its own) must not interrupt the clean-up
+            return
+        stopping.append(signum)
+        raise _Stop(signal.Signals(signum).name)
+
+    wanted = [s for s in (signal.SIGINT, getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None))
+              if s is not None]
+    before = {s: signal.signal(s, stop) for s in wanted}
+    try:
+        yield
+    finally:
+        for s, handler in before.items():
+            signal.signal(s, handler)
