@@ -117,3 +117,37 @@ def test_unit_pages_show_the_builds_coverage_or_say_why_there_is_none(bundled_ro
     cov = measure(spec, set())  # nothing run: LCOV lists every statement line as not hit
     das = [line for line in to_lcov(cov).splitlines() if line.startswith("DA:")]
     assert len(das) == sum(len(u.line_hits()) for u in cov.units) and all(d.endswith(",0") for d in das)
+
+
+def test_a_pending_test_makes_measuring_only_the_units_its_last_run_executed(bundled_root: Path, tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 25: a unit's coverage is a function of the results of exactly the tests that executed it. An edit
+    of a helper makes the tests that read it pending: the units their last runs executed (and the results in do
+    not already execute completely) say "running"; every other unit keeps its figure, so its page is not
+    rendered again; once the pending tests are in, every unit has a figure again."""
+    from treecopy import copy_tree
+
+    from specgen.render.conformance import coverage_view
+    monkeypatch.setenv("SPECGEN_CACHE_DIR", str(tmp_path / "cache"))
+    root = copy_tree(bundled_root, tmp_path / "spec")
+    done = conformance(SpecGraph.build(load_spec(root)), jobs=1)
+    assert done.state == "complete" and done.measuring == frozenset()
+    before = done.coverage
+    helper = root / "asl/tile/model/execution/elementwise.asl"
+    text = helper.read_text(encoding="utf-8")
+    begin = text.index("\nbegin\n", text.index("func ExecuteTileBinary(")) + 1  # same line: nothing else moves
+    helper.write_text(text[:begin] + "begin let edited_marker = 1;" + text[begin + len("begin"):], encoding="utf-8")
+    graph = SpecGraph.build(load_spec(root))
+    pending = conformance(graph, run=False)
+    assert pending.state == "running" and pending.pending and pending.measuring is not None
+    measuring, untouched = pending.measuring, set(before) - pending.measuring
+    assert measuring and untouched, "some units wait for the pending tests, the others do not"
+    assert helper.relative_to(root).as_posix() in measuring
+    assert all(pending.coverage[p] == before[p] for p in untouched)
+    now = pending.coverage  # from the results still valid: a unit they execute completely cannot change
+    assert not [p for p in measuring if now[p]["executed"] == now[p]["statements"]
+                and now[p]["functions_executed"] == now[p]["functions"]]
+    CONFORMANCE.set(graph, pending)
+    assert {p for p in before if coverage_view(graph, p)[1] == "running"} == set(measuring)
+    after = conformance(graph, jobs=1)
+    assert after.state == "complete" and after.measuring == frozenset() and after.rerun == len(pending.pending)

@@ -201,7 +201,8 @@ def unit_coverage(revision: Revision, store: Store, cases: list[TestCase], found
     A unit's coverage is a function of the results of exactly the tests that executed it: the union of
     their hits in that unit, reused while the unit's text and those results are unchanged. A pending test
     (its inputs changed, under serve) makes *measuring* the units its last recorded run executed; every
-    other unit keeps its figure. A pending test never measured at all could execute any unit: then every
+    other unit keeps its figure, and so does a unit the results in already execute completely (a union of
+    hits cannot grow past it). A pending test never measured at all could execute any unit: then every
     unit is measuring (None), as on a first serve.
     """
     by_unit: dict[str, list[tuple[str, bytes]]] = {}
@@ -235,7 +236,15 @@ def unit_coverage(revision: Revision, store: Store, cases: list[TestCase], found
                 _FIGURES.clear()
             _FIGURES[key] = hit
         out[path] = hit
-    return out, (frozenset(measuring) if measuring is not None else None)
+    if measuring is None:
+        return out, None
+    # hits only add up: a unit whose every statement and function the results in already executed has its
+    # final figure whatever the pending tests do (the model's reset and register units, on the corpus)
+    return out, frozenset(p for p in measuring if p not in out or not _complete(out[p]))
+
+
+def _complete(figures: dict) -> bool:
+    return figures["executed"] == figures["statements"] and figures["functions_executed"] == figures["functions"]
 
 
 def _unset(graph: SpecGraph) -> Conformance | None:
