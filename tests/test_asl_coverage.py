@@ -151,3 +151,22 @@ def test_a_pending_test_makes_measuring_only_the_units_its_last_run_executed(bun
     assert {p for p in before if coverage_view(graph, p)[1] == "running"} == set(measuring)
     after = conformance(graph, jobs=1)
     assert after.state == "complete" and after.measuring == frozenset() and after.rerun == len(pending.pending)
+
+
+def test_a_not_derivable_result_is_counted_on_the_pages(bundled_root: Path) -> None:
+    """A test the tree cannot derive (issue 26: ``not-derivable``, not a failure) is a status the pages count
+    and name like the others (the unit's line of results, the suite's summary)."""
+    from types import SimpleNamespace
+
+    from specgen.asl.conformance import Conformance, TestOutcome
+    from specgen.render.conformance import summary
+    from specgen.render.i18n import Messages
+    graph = SpecGraph.build(load_spec(bundled_root))
+    tests = sorted(graph.spec.tests, key=lambda t: t.path)[:3]
+    outcomes = {t.path: TestOutcome("passed") for t in graph.spec.tests}
+    outcomes[tests[0].path] = TestOutcome("not-derivable")
+    conf = Conformance("complete", outcomes, "reference", 1000, 1000)
+    CONFORMANCE.set(graph, conf)
+    line = summary(SimpleNamespace(graph=graph, t=Messages("en")), tests)
+    assert line == {"status": "not-derivable", "text": "2 passed, 1 not derivable"}
+    assert "1 not-derivable" in conf.summary()

@@ -94,7 +94,8 @@ class Conformance:
     def summary(self) -> str:
         """The build's line: what ran, what was reused, the verdicts."""
         c = self.counts()
-        verdicts = ", ".join(f"{c[s]} {s}" for s in ("passed", "failed", "error", "running", "skipped") if c.get(s))
+        verdicts = ", ".join(f"{c[s]} {s}" for s in ("passed", "failed", "error", "not-derivable", "running", "skipped")
+                             if c.get(s))
         if self.state == "skipped":
             return f"AVS tests: skipped ({len(self.outcomes)} tests; the pages say so)"
         return (f"AVS tests: {verdicts or 'none'} ({self.rerun} run, {self.reused} reused"

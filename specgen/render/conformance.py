@@ -19,7 +19,7 @@ from ..asl.conformance import CONFORMANCE, Conformance, TestOutcome
 from ..graph import SpecGraph
 from ..models.located import AslUnit, AvsTest
 
-STATUSES = ("passed", "failed", "error", "running", "skipped", "not-run")
+STATUSES = ("passed", "failed", "error", "not-derivable", "running", "skipped", "not-run")  # runner.STATUSES and more
 
 
 def _source_line(graph: SpecGraph, location: str) -> str:
@@ -85,7 +85,7 @@ def summary(cx: Any, tests: list[AvsTest]) -> dict[str, Any] | None:
         for name in names_of(cx.graph, t):
             counts[outcome(cx.graph, name)[1].status] += 1
     parts = [cx.t("test.count." + s, count=n) for s, n in counts.items() if n]
-    worst = next((s for s in ("error", "failed", "running", "skipped", "not-run") if counts[s]), "passed")
+    worst = next((s for s in ("error", "failed", "running", "skipped", "not-run", "not-derivable") if counts[s]), "passed")
     return {"status": worst, "text": ", ".join(parts)}
 
 
