@@ -1,7 +1,7 @@
 """An architecture decision record: its front matter as a table and its body as Markdown.
 
-Relative links in the body resolve to the pages of the files they name, or to
-the source when the site links sources elsewhere.
+Relative links in the body resolve to the pages of the files they name (a unit, an ADR, a document:
+:mod:`specgen.render.filelinks`), or to the source when the site links sources elsewhere.
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..filelinks import FILES, file_href, files_digest
 from ..html import markdown_body, resolve_relative
 from ..links import adr_uri
 from ..pages import IDS, Ctx, PageKind, PagePlan, ids_digest
@@ -22,21 +23,12 @@ def adr_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
     lang = cx.plan.lang
 
     def resolve(href: str) -> str | None:
-        if href.startswith("#"):
-            return href
-        if href.startswith("https://") or href.startswith("http://"):
+        if href.startswith("#") or href.startswith("https://") or href.startswith("http://"):
             return href
         rel = resolve_relative(adr.path, href)
         if rel is None:
             return None
-        if rel in cx.graph.units_by_path:
-            return cx.unit_href(rel)
-        other = cx.adr_by_path(rel)
-        if other is not None and other in cx.graph.adrs:
-            return cx.link(adr_uri(lang, other.path))
-        if cx.source_url:
-            return cx.src(rel)
-        return None
+        return file_href(cx, rel, href.split("#", 1)[1] if "#" in href else "")
 
     front = adr.raw if isinstance(adr.raw, dict) else adr.front.model_dump(mode="json")
     rows = front_rows(cx, front)
@@ -124,8 +116,8 @@ def front_rows(cx: Ctx, front: dict[str, Any]) -> list[dict[str, Any]]:
 
 def plan_adrs(p: Planning, lang: str) -> list[PagePlan]:
     """An ADR page shows its own file and links resolved through IDs: not the whole tree."""
-    return [PagePlan(adr_uri(lang, a.path), KIND, lang, a.path, frozenset({a.path, IDS} | p.common),
+    return [PagePlan(adr_uri(lang, a.path), KIND, lang, a.path, frozenset({a.path, IDS, FILES} | p.common),
                      a.front.id if a.front else a.path) for a in p.graph.adrs]
 
 
-KIND = PageKind("adr", "adr.html", adr_context, plan_adrs, digests=((IDS, ids_digest),))
+KIND = PageKind("adr", "adr.html", adr_context, plan_adrs, digests=((IDS, ids_digest), (FILES, files_digest)))
