@@ -50,6 +50,15 @@ def test_markdown_headings_links_and_raw_html() -> None:
     assert github_slug("ADR and NDF process") == "adr-and-ndf-process"
 
 
+def test_hostile_document_renders_inert() -> None:
+    """Raw HTML is parsed (so a comment can be dropped) but never passed through, whatever the resolver says."""
+    body, _ = render_markdown("<script>alert(1)</script>\n\nx <img src=x onerror=alert(2)> "
+                              "[j](javascript:alert(3)) {{ 7*7 }}\n", lambda href: href)
+    assert "<script" not in body and "<img" not in body and not re.search(r"<[^>]+\son\w+=", body)
+    assert not re.search(r'href="\s*javascript:', body, re.I) and "{{ 7*7 }}" in body
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in body
+
+
 def test_bundled_doc_page_in_both_languages(bundled_root: Path) -> None:
     pages = _doc_pages(bundled_root)
     en, zh = pages["en/docs/development/reading-the-spec.md"], pages["zh/docs/development/reading-the-spec.md"]
