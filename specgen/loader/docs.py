@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import posixpath
 import re
-from typing import Any, Callable
+from typing import Callable
 
+from ..files import SpecFiles
 from ..models.doc import ProseDoc
 
 #: the marker the portal's generator writes on its first line (``<!-- GENERATED FROM: asl/x.asl -->``)
@@ -20,7 +21,7 @@ _COMMENT_LINE = re.compile(r"^<!--.*-->\s*$")
 _SITE_CONFIG = ("mkdocs.yml", "mkdocs.yaml")
 
 
-def doc_paths(files: Any, root: str, adr_dir: str) -> list[str]:
+def doc_paths(files: SpecFiles, root: str, adr_dir: str) -> list[str]:
     """Every Markdown file a doc page may be made of (sorted): one walk of ``root``, less the ADR folder and
     every folder below ``root`` holding a site configuration (``root`` itself may be a site's docs_dir:
     its prose still counts)."""
@@ -54,11 +55,11 @@ def scan_doc(path: str, sha256: str, text: str) -> ProseDoc:
 
 def _normalised(target: str) -> str | None:
     """The marker's path as a root-relative POSIX path (None: it names nothing inside the tree)."""
-    p = posixpath.normpath(target.lstrip("./") if target.startswith("./") else target)
+    p = posixpath.normpath(target)
     return None if p.startswith(("..", "/")) or p in (".", "") else p
 
 
-def load_docs(files: Any, root: str, adr_dir: str, sources: set[str], record: Callable[[str, str], None],
+def load_docs(files: SpecFiles, root: str, adr_dir: str, sources: set[str], record: Callable[[str, str], None],
               scan: Callable[[str, str, str], ProseDoc] = scan_doc) -> list[ProseDoc]:
     """Read every document; ``record(path, sha256)`` notes each file read (the pages depend on them). A
     generated copy of one of ``sources`` (the units read) keeps no body: its source's page replaces it,

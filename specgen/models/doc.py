@@ -19,9 +19,10 @@ class ProseDoc(Closed):
     """One Markdown file under the tree's documentation folder, split into its title and body.
 
     ``generated_from``: the root-relative path its ``GENERATED FROM`` marker names (None: free-standing);
-    ``title``: its first ``# `` heading (else the file name); ``body``: the text after that heading,
-    HTML comments at the top (the generator's marker) removed (the loader empties it for a generated copy of a unit
-    it read: that unit's page replaces it; a copy whose source the tree lacks is shown as written); ``body_line``: the file line the body starts on.
+    ``title``: its first ``# `` heading (else the file name); ``body``: the text after that heading, the
+    HTML comments above it (the generator's marker) removed; the loader empties it for a generated copy
+    of a unit it read (that unit's page replaces it), a copy whose source the tree lacks keeps it;
+    ``body_line``: the file line the body starts on.
     """
 
     path: RelPath
@@ -31,7 +32,3 @@ class ProseDoc(Closed):
     body: str
     body_line: Annotated[int, Field(ge=1)]
     generated_from: RelPath | None = None
-
-    @property
-    def generated(self) -> bool:
-        return self.generated_from is not None

@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..filelinks import FILES, file_href, files_digest
-from ..html import markdown_body, resolve_relative
+from ..filelinks import FILES, files_digest, markdown_resolver
+from ..html import markdown_body
 from ..links import adr_uri
 from ..pages import IDS, Ctx, PageKind, PagePlan, ids_digest
 from ..plan import Planning
@@ -21,15 +21,6 @@ def adr_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
     assert adr is not None and adr.front is not None
     ctx = cx.base()
     lang = cx.plan.lang
-
-    def resolve(href: str) -> str | None:
-        if href.startswith("#") or href.startswith("https://") or href.startswith("http://"):
-            return href
-        rel = resolve_relative(adr.path, href)
-        if rel is None:
-            return None
-        return file_href(cx, rel, href.split("#", 1)[1] if "#" in href else "")
-
     front = adr.raw if isinstance(adr.raw, dict) else adr.front.model_dump(mode="json")
     rows = front_rows(cx, front)
     f = adr.front
@@ -37,7 +28,7 @@ def adr_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
         "title": f"{f.id}: {f.title}", "adr": adr, "front": f, "front_rows": rows,
         "issue": f.implementation_issue if f.implementation_issue and f.implementation_issue.startswith("https://") else None,
         "crumbs": [(cx.t("nav.home"), cx.link(f"{lang}/index.md")), (cx.t("nav.adrs"), cx.link(f"{lang}/adr/index.md"))],
-        "body": markdown_body(_without_header_list(adr.body, adr.raw), resolve),
+        "body": markdown_body(_without_header_list(adr.body, adr.raw), markdown_resolver(cx, adr.path)),
         "src_href": cx.src(adr.path, 1, adr.span.lines[1]),
     })
     return ctx
