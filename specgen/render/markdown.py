@@ -52,7 +52,7 @@ def render_markdown(text: str, resolve: Callable[[str], str | None]) -> tuple[Ma
     tokens = _inert_html(md.parse(text, env))
     for tok in tokens:
         if tok.children:
-            tok.children = _resolved(tok.children, resolve)
+            tok.children = resolve_inline(tok.children, resolve)
     headings = _anchor_headings(tokens)  # after resolving: a heading's own pilcrow is not the document's link
     return Markup(md.renderer.render(tokens, md.options, env)), headings
 
@@ -117,7 +117,7 @@ def _headerlink(anchor: str) -> list[Token]:
     return [opening, mark, Token("link_close", "a", -1)]
 
 
-def _resolved(children: list[Token], resolve: Callable[[str], str | None]) -> list[Token]:
+def resolve_inline(children: list[Token], resolve: Callable[[str], str | None]) -> list[Token]:
     """Each link's target through ``resolve`` (an unresolved link keeps its text); a repository image its alt."""
     kept: list[Token] = []
     dropped = 0
