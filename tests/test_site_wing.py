@@ -35,7 +35,7 @@ def test_site_modules_import_one_way_only() -> None:
     assert _imports("searchindex") == set()
     assert _imports("notfound") == set()
     assert _imports("export") == {"budget", "language", "prepare"}
-    assert _imports("zensical") == {"export", "prepare", "publish"}
+    assert _imports("zensical") == {"export", "notfound", "prepare", "publish"}
     assert _imports("plugin") == {"build", "guard", "inputs", "language", "notfound", "options", "prepare", "releases",
                                   "searchindex", "serve"}
 
@@ -45,7 +45,7 @@ def test_the_plugin_free_path_never_imports_mkdocs() -> None:
     the renderer's independence from the site engine is what makes that possible. (``language`` serves both:
     only its plugin nav imports mkdocs, inside the function; tests/test_engines.py runs an export and finds no
     mkdocs in ``sys.modules``.) ``budget`` is parsed by the command line before ``--engine`` chooses one."""
-    for name in ("prepare", "export", "zensical", "publish", "budget"):
+    for name in ("prepare", "export", "zensical", "publish", "budget", "notfound"):
         tree = ast.parse((SITE / f"{name}.py").read_text())
         found = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names} | \
             {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
