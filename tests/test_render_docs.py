@@ -15,6 +15,7 @@ import pytest
 
 from specgen.graph import SpecGraph
 from specgen.loader import load_spec
+from specgen.loader.docs import scan_doc
 from specgen.render import RenderOptions, render_site
 from specgen.render.markdown import github_slug, render_markdown
 
@@ -48,6 +49,19 @@ def test_markdown_headings_links_and_raw_html() -> None:
     assert "&lt;div onclick=x&gt;" in body and "&lt;b&gt;" in body
     assert '<a href="/ok">kept</a>' in body and " gone " in body and "a chart" in body and "<img" not in body
     assert github_slug("ADR and NDF process") == "adr-and-ndf-process"
+
+
+def test_a_documents_title_marker_and_front_matter() -> None:
+    """The marker (and any other comment above the title) and an mkdocs page's YAML meta are not text; the
+    title is the first H1, else the meta's title, else the file name."""
+    sha = "0" * 64
+    doc = scan_doc("docs/a/x.md", sha, "<!-- GENERATED FROM: ./asl/a/X.asl -->\n<!-- note -->\n\n# X unit\n\nBody\n")
+    assert (doc.generated_from, doc.title, doc.title_line, doc.body.strip(), doc.body_line) == \
+        ("asl/a/X.asl", "X unit", 4, "Body", 5)
+    assert scan_doc("docs/y.md", sha, "<!-- GENERATED FROM: ../outside.asl -->\nText\n").generated_from is None
+    meta = scan_doc("docs/z.md", sha, "---\ntitle: 'Release notes'\nhide: [toc]\n---\n\nFirst line\n")
+    assert (meta.title, meta.title_line, meta.body) == ("Release notes", 2, "First line\n")
+    assert scan_doc("docs/plain.md", sha, "no heading\n").title == "plain"
 
 
 def test_hostile_document_renders_inert() -> None:

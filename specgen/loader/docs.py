@@ -19,6 +19,7 @@ from ..models.doc import ProseDoc
 _GENERATED = re.compile(r"^<!--\s*GENERATED FROM:\s*(\S+?)\s*-->\s*$")
 _COMMENT_LINE = re.compile(r"^<!--.*-->\s*$")
 _SITE_CONFIG = ("mkdocs.yml", "mkdocs.yaml")
+_META_TITLE = re.compile(r"^title:\s*(.+?)\s*$")
 
 
 def doc_paths(files: SpecFiles, root: str, adr_dir: str) -> list[str]:
@@ -45,6 +46,16 @@ def scan_doc(path: str, sha256: str, text: str) -> ProseDoc:
             generated = _normalised(m.group(1))
         i += 1
     title, title_line = "", 0
+    if i < len(lines) and lines[i].strip() == "---":  # YAML front matter (an mkdocs page's meta): not text
+        close = next((j for j in range(i + 1, min(len(lines), i + 64)) if lines[j].strip() in ("---", "...")), -1)
+        if close > 0:
+            for j in range(i + 1, close):
+                m = _META_TITLE.match(lines[j])
+                if m and not title:
+                    title, title_line = m.group(1).strip("'\"").strip(), j + 1
+            i = close + 1
+            while i < len(lines) and not lines[i].strip():
+                i += 1
     if i < len(lines) and lines[i].startswith("# "):
         title, title_line = lines[i][2:].strip().strip("#").strip(), i + 1
         i += 1
