@@ -107,7 +107,8 @@ def test_every_kind_of_document(bundled_copy: Path) -> None:
     (docs / "index.md").write_text(
         "# Docs home\n\n[copy](tile/elementwise-tile-tile/arithmetic/TMUL.md#operands) [guide](development/"
         "reading-the-spec.md#how-a-release-is-bound) [missing](nowhere.md) [script](../tools/x.py) "
-        "[out](../../outside.md) [web](https://example.org/a) [docs](./) [tests](../tests/asl/)\n")
+        "[out](../../outside.md) [web](https://example.org/a) [docs](./) [tests](../tests/asl/) [a test](../tests/"
+        "asl/arch/data-types/floating-formats/arch-exec-floating-formats-classify-001.asl)\n")
     adr = bundled_copy / "docs/status/decisions/0001-executable-datatype-sets.md"
     adr.write_text(adr.read_text() + "\nSee [the guide](../../development/reading-the-spec.md).\n")
     spec = load_spec(bundled_copy)
@@ -126,6 +127,7 @@ def test_every_kind_of_document(bundled_copy: Path) -> None:
     assert "development/reading-the-spec.html#how-a-release-is-bound" in hrefs
     assert "https://example.org/a" in hrefs and "index.html" in hrefs  # the docs folder: the documents index
     assert "../tests/index.html" not in hrefs  # a folder without an index page stays text
+    assert "../tests/arch/data-types/floating-formats.html#PTO-AVS-ARCH-FLOATING-FORMATS-001" in hrefs  # its entry
     for text in ("missing", "script", "out", "tests"):
         assert f">{text}</a>" not in home and text in home
     adr_page = next(c for u, c in pages.items() if u == "en/adr/0001-executable-datatype-sets.md")

@@ -19,7 +19,7 @@ from typing import Callable
 from ..graph import SpecGraph
 from ..models.doc import ProseDoc
 from .html import resolve_relative
-from .links import adr_uri, dir_index_uri, doc_uri, tests_uri
+from .links import adr_uri, dir_index_uri, doc_uri, tests_uri, unit_uri
 from .pages import Ctx
 
 DOCS_INDEX = "docs/index.md"  # below the language: the documents index
@@ -66,10 +66,10 @@ def file_href(cx: Ctx, rel: str, anchor: str = "") -> str | None:
     doc = _docs_by_path(cx).get(rel)
     if doc is not None:
         if doc.generated_from is not None and doc.generated_from in g.units_by_path:
-            return cx.unit_href(doc.generated_from)  # the generated copy's headings are not the unit page's
+            return page(unit_uri(lang, doc.generated_from))  # the copy's headings are not the unit page's
         return page(doc_uri(lang, rel, cfg.doc_root), anchor)
     if rel in g.units_by_path:
-        return cx.unit_href(rel)
+        return page(unit_uri(lang, rel))
     adr = cx.adr_by_path(rel)
     if adr is not None and adr in g.adrs:
         return page(adr_uri(lang, adr.path))
@@ -96,8 +96,9 @@ def _test_href(cx: Ctx, rel: str) -> str | None:
     """A test file: its entry on the tests page of the unit it tests (a shard: the unit it mirrors)."""
     t = next((t for t in cx.graph.spec.tests if t.path == rel), None)
     test_root = cx.graph.spec.config.test_root
-    unit = t.header.source if t is not None and t.header is not None else \
-        "asl/" + rel.removeprefix(test_root + "/")
+    mirrored = f"{cx.graph.spec.config.source_roots[0]}/{rel.removeprefix(test_root + '/')}" \
+        if cx.graph.spec.config.source_roots else rel
+    unit = t.header.source if t is not None and t.header is not None else mirrored
     uri = tests_uri(cx.plan.lang, unit)
     if uri not in cx.data.uris:
         return None
