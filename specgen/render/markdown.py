@@ -5,8 +5,9 @@ repository: its relative links name files there, and its raw HTML is the generat
 a stray tag. It is rendered with markdown-it-py (CommonMark, tables, strikethrough) and raw HTML
 never reaches the page: a comment is dropped, any other tag shows as the text it is. Every heading
 gets the anchor GitHub gives it (what the spec's own ``file.md#section`` links name), unique on the
-page; every link and image goes through ``resolve``, and one it maps to None keeps its text (an
-image its alt text) with no href, so nothing on the page points at a file the site does not have.
+page; every link goes through ``resolve``, and one it maps to None keeps its text with no href; an
+image the site does not publish (any but an ``https://`` one) is its alt text. Nothing on the page
+points at a file the site does not have.
 """
 
 from __future__ import annotations

@@ -23,11 +23,11 @@ def _same_language(page_lang: str, text_lang: str) -> bool:
 
 def doc_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
     doc = next(d for d in cx.graph.spec.docs if d.path == plan.subject)
-    body, headings = render_markdown(doc.body, markdown_resolver(cx, doc.path))
+    body, _ = render_markdown(doc.body, markdown_resolver(cx, doc.path))  # the contents: the page's own h2/h3
     lang = cx.plan.lang
     ctx = cx.base()
     ctx.update({
-        "title": doc.title, "doc": doc, "body": body, "headings": headings,
+        "title": doc.title, "doc": doc, "body": body,
         "crumbs": [(cx.t("nav.home"), cx.link(f"{lang}/index.md")), (cx.t("nav.docs"), cx.link(f"{lang}/{DOCS_INDEX}"))],
         "translated_note": not _same_language(lang, cx.graph.spec.config.text_language),
         "src_href": cx.src(doc.path, 1, doc.body_line) if cx.source_url else None,
