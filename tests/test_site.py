@@ -129,6 +129,14 @@ def test_search_finds_mnemonic_clause_and_chinese_word(built: tuple[Path, str, s
     assert len(zh_tmul) == 1 and "签名" in tokens(zh_tmul[0]), "the zh entry is the Chinese summary, segmented"
 
 
+def test_search_finds_a_documents_sections(built: tuple[Path, str, str]) -> None:
+    """A prose document is searchable like any page of prose: an entry per heading, at its anchor."""
+    doc = "en/docs/development/reading-the-spec.html"
+    entries = {e["location"]: e for e in _index(built[0], "en")["docs"] if e["location"].startswith(doc)}
+    assert doc + "#where-the-rules-are" in entries and doc + "#how-a-release-is-bound" in entries
+    assert "SHA-256" in entries[doc + "#how-a-release-is-bound"]["text"]
+
+
 def test_zh_pages_have_chinese_chrome_and_their_own_index(built: tuple[Path, str, str]) -> None:
     out = built[0]
     zh = (out / "zh" / TMUL_HTML).read_text()
