@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from served import free_port, stop, wait_for
 
 from specgen.cli import main
 from specgen.cli.exitcodes import ExitCode
@@ -226,33 +227,15 @@ def test_zensical_builds_one_release_only(bundled_root: Path, tmp_path: Path) ->
 def test_serve_with_properdocs(bundled_copy: Path) -> None:
     """``specgen serve --engine properdocs`` (a README command): ProperDocs' dev server runs the plugin, answers
     the TMUL page with the renderer's page, and stops on an interrupt with exit 0 and no traceback."""
-    import signal
-    import socket
-    import time
-    import urllib.request
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     server = subprocess.Popen([sys.executable, "-m", "specgen", "serve", "--engine", "properdocs", "--root",
                                str(bundled_copy), "--dev-addr", f"127.0.0.1:{port}"], cwd=REPO, text=True,
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               env={**os.environ, "SPECGEN_PROGRESS": "0"})
     try:
-        body, deadline = "", time.monotonic() + 600
-        while time.monotonic() < deadline and server.poll() is None:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/{TMUL}.html", timeout=10) as r:
-                    body = r.read().decode("utf-8")
-                    break
-            except OSError:
-                time.sleep(1)
+        _code, body = wait_for(server, f"http://127.0.0.1:{port}/{TMUL}.html", 600)
     finally:
-        server.send_signal(signal.SIGINT)
-        try:
-            log, _ = server.communicate(timeout=60)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            log, _ = server.communicate()
+        log = stop(server)
     assert body, f"serve never answered:\n{log[-3000:]}"
     assert 'content="mkdocs-ProperDocs 1.' in body, "served by ProperDocs"
     assert '<h1 id="page-title">TMUL</h1>' in body

@@ -11,7 +11,9 @@ Each gives the derived behaviour or one precise finding, never a failing test or
 * a readiness evidence view of an unknown shape is one warning naming the keys it lacks and a note per
   rule that could not use it;
 * a tree of the layout before 0.58 (0.57.1: ADRs in ``docs/architecture-decisions/``, tests as shards of
-  ``Test…`` functions, no records) is one finding per kind, and its test functions run.
+  ``Test…`` functions, no records) is one finding per kind, and its test functions run; its instruction
+  prose (``docs/instructions/*.md``) is a document page each when hand-written, the unit's page when
+  generated.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from specgen.diagnostics import Severity
 from specgen.worked.generator import Generator
 from specgen.graph import SpecGraph
 from specgen.loader import load_spec
+from specgen.render import Page, RenderOptions, render_site
 from variants import VARIANTS, build
 from treecopy import copy_tree
 
@@ -157,6 +160,43 @@ def test_an_older_layouts_test_functions_shard_and_merge(older: Path, tmp_path: 
     merged, infos = merge(reports)
     assert sorted(r.id for r in merged.results) == ids and [i.index for i in infos] == [1, 2]
     assert merged.ok
+
+
+def _doc_pages(root: Path) -> list[Page]:
+    """The document pages of a tree and the site's pages they link (render_site fails on a dangling link)."""
+    graph = SpecGraph.build(load_spec(root))
+    return render_site(graph, RenderOptions(examples=False), only=lambda p: p.kind.name in ("doc", "doc-index"))
+
+
+def test_an_older_layouts_generated_instruction_documents_are_their_units(older: Path) -> None:
+    """The variant's ``docs/instructions/*.md`` carry ``GENERATED FROM``: no page of their own (each names a
+    unit the tree has, whose page replaces it), so no document page and no index."""
+    spec = load_spec(older)
+    instructions = [d for d in spec.docs if d.path.startswith("docs/instructions/")]
+    units = {u.path for u in spec.units}
+    assert len(instructions) > 600 and all(d.generated_from in units for d in instructions)
+    assert [d.path for d in spec.docs if d.generated_from is None] == []  # its docs/status went with the layout
+    assert _doc_pages(older) == []
+
+
+def test_an_older_layouts_instruction_prose_gets_pages(older: Path, tmp_path: Path) -> None:
+    """0.57.1 as published: ``docs/instructions/*.md`` is hand-written (no marker), so each is a document
+    page in each language, with the documents index, under the page budget and with no broken link."""
+    from variants import _hashes, instruction_prose, rehash
+    root = copy_tree(older, tmp_path / "tree")
+    before = _hashes(root)
+    rehash(instruction_prose(root), before)
+    spec = load_spec(root)
+    prose = [d for d in spec.docs if d.path.startswith("docs/instructions/")]
+    assert len(prose) > 600 and all(d.generated_from is None for d in prose)
+    pages = _doc_pages(root)
+    counts = collections.Counter((p.kind.name, p.lang) for p in pages)
+    assert counts == {("doc", "en"): len(prose), ("doc", "zh"): len(prose), ("doc-index", "en"): 1,
+                      ("doc-index", "zh"): 1}, counts
+    tadd = next(p for p in pages if p.url == "en/docs/instructions/TADD.md")
+    assert tadd.title == "TADD" and "sg-doc-body" in tadd.content
+    assert max(len(p.content.encode()) for p in pages) < spec.config.page_budget_bytes
+    assert _errors(root) == []
 
 
 def test_a_removed_form_leaves_no_false_error_and_its_neighbours_pass(tmp_path: Path) -> None:

@@ -5,15 +5,12 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
-import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
+from served import fetch, free_port, stop, wait_for
 from treecopy import copy_tree
 
 from specgen.site.serve_server import RebuildStatus, SpecgenServer
@@ -79,20 +76,6 @@ def test_a_failed_rebuild_is_remembered_and_shown_then_cleared(tmp_path: Path) -
     assert status.error is None and status.banner() == b""
 
 
-def _port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _get(url: str) -> tuple[int, str]:
-    try:
-        with urllib.request.urlopen(url, timeout=10) as r:
-            return r.status, r.read().decode("utf-8", "replace")
-    except urllib.error.HTTPError as e:
-        return e.code, e.read().decode("utf-8", "replace")
-
-
 @pytest.mark.slow
 @pytest.mark.xdist_group("site-build")
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
@@ -102,41 +85,26 @@ def test_serve_keeps_the_last_good_site_and_cleans_up_on_a_signal(tmp_path: Path
     tmp = tmp_path / "tmp"
     tmp.mkdir()
     env = {**os.environ, "TMPDIR": str(tmp), "SPECGEN_SERVE_POLL": "1"}
-    port = _port()
+    port = free_port()
     server = subprocess.Popen([sys.executable, "-m", "specgen", "serve", "--root", str(root),
                                "--dev-addr", f"127.0.0.1:{port}"], env=env, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, text=True)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 600
-        code, body = 0, ""
-        while time.monotonic() < deadline and server.poll() is None and code != 200:
-            try:
-                code, body = _get(f"{base}/en/index.html")
-            except OSError:
-                time.sleep(1)
+        code, body = wait_for(server, f"{base}/en/index.html", 600)
         assert code == 200, "serve never answered"
         assert [p.name for p in tmp.iterdir() if p.name.startswith("specgen-serve-")], "no temporary site"
-        assert _get(f"{base}/en/%00")[0] == 400
-        assert _get(f"{base}/en/no-such-page.html")[0] == 404
+        assert fetch(f"{base}/en/%00")[0] == 400
+        assert fetch(f"{base}/en/no-such-page.html")[0] == 404
         if sig == signal.SIGTERM:  # break a unit: the rebuild fails, the last good site stays up with the error
             unit = next(iter(sorted((root / "asl").rglob("*.asl"))))
             unit.write_bytes(unit.read_bytes() + b"\x00\x00")
-            deadline = time.monotonic() + 600
-            while time.monotonic() < deadline:
-                code, body = _get(f"{base}/en/index.html")
-                if "specgen-rebuild-error" in body:
-                    break
-                time.sleep(1)
+            code, body = wait_for(server, f"{base}/en/index.html", 600,
+                                  until=lambda code, body: "specgen-rebuild-error" in body)
             assert code == 200 and "specgen-rebuild-error" in body and "file-nul" in body
             assert "PTO ISA specification" in body  # the last good site, not an empty page
     finally:
-        server.send_signal(sig)
-        try:
-            log, _ = server.communicate(timeout=90)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            log, _ = server.communicate()
+        log = stop(server, sig, 90)
     assert server.returncode == 0, log
     assert "Traceback" not in log, log[-5000:]
     assert not [p for p in tmp.iterdir() if p.name.startswith("specgen-serve-")], "the temporary site was left"

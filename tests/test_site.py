@@ -9,14 +9,12 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
+from served import free_port, wait_for
 
 from specgen.cli.build import run as cmd_build
 from specgen.site.build import TMP_PREFIX
@@ -131,6 +129,14 @@ def test_search_finds_mnemonic_clause_and_chinese_word(built: tuple[Path, str, s
     assert len(zh_tmul) == 1 and "签名" in tokens(zh_tmul[0]), "the zh entry is the Chinese summary, segmented"
 
 
+def test_search_finds_a_documents_sections(built: tuple[Path, str, str]) -> None:
+    """A prose document is searchable like any page of prose: an entry per heading, at its anchor."""
+    doc = "en/docs/development/reading-the-spec.html"
+    entries = {e["location"]: e for e in _index(built[0], "en")["docs"] if e["location"].startswith(doc)}
+    assert doc + "#where-the-rules-are" in entries and doc + "#how-a-release-is-bound" in entries
+    assert "SHA-256" in entries[doc + "#how-a-release-is-bound"]["text"]
+
+
 def test_zh_pages_have_chinese_chrome_and_their_own_index(built: tuple[Path, str, str]) -> None:
     out = built[0]
     zh = (out / "zh" / TMUL_HTML).read_text()
@@ -177,20 +183,9 @@ def test_failed_build_leaves_previous_site(built: tuple[Path, str, str], bundled
     assert not list(tmp_path.glob(TMP_PREFIX + "*")), "temporary build directories remain"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _get(url: str) -> str:
-    with urllib.request.urlopen(url, timeout=5) as r:
-        return r.read().decode()
-
-
 @pytest.mark.slow
 def test_serve_rebuilds_on_spec_edit(bundled_copy: Path) -> None:
-    port = _free_port()
+    port = free_port()
     script = ("import argparse, sys; from pathlib import Path; from specgen.cli.serve import run as cmd_serve; "
               f"sys.exit(cmd_serve(argparse.Namespace(root=Path({str(bundled_copy)!r}), "
               f"dev_addr='127.0.0.1:{port}', config=None), sys.stdout, sys.stderr))")
@@ -198,27 +193,14 @@ def test_serve_rebuilds_on_spec_edit(bundled_copy: Path) -> None:
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}/en/{TMUL_HTML}"
     try:
-        page = ""
-        for _ in range(240):
-            try:
-                page = _get(url)
-                break
-            except OSError:
-                time.sleep(0.5)
+        _code, page = wait_for(proc, url, 120)
         assert "TMUL" in page, "the dev server came up"
         src = bundled_copy / "asl/tile/elementwise-tile-tile/arithmetic/TMUL.asl"
         text = src.read_text()
         old = json.loads(text.split("\n", 1)[0][len("// PTO-INSTRUCTION: "):])["summary"]
         src.write_text(text.replace(json.dumps(old)[1:-1], "Edited summary for the live reload test.", 1))
-        for _ in range(240):
-            time.sleep(0.5)
-            try:
-                if "Edited summary for the live reload test." in _get(url):
-                    break
-            except OSError:
-                continue
-        else:
-            pytest.fail("the page did not change after the spec edit")
+        _code, page = wait_for(proc, url, 120, until=lambda code, body: "Edited summary for the live reload test." in body)
+        assert "Edited summary for the live reload test." in page, "the page did not change after the spec edit"
     finally:
         proc.terminate()
         proc.wait(timeout=20)

@@ -35,6 +35,24 @@ def test_tree_surface_class_instruction_then_the_tail() -> None:
         {"All": "en/instructions.md"}, {"Tests": "en/tests/index.md"}, {"Matrix": "en/traceability.md"}]}
 
 
+def test_documents_are_a_section_their_index_opens_in_the_tail() -> None:
+    """The documents index is a tail entry (after the ADR index) that opens the documents by folder; no
+    "docs" directory appears in the instruction tree."""
+    docs = [_page("en/docs/index.md", "doc-index", "Documents"), _page("en/adr/index.md", "adr-index", "ADRs"),
+            _page("en/docs/governance/validation.md", "doc", "Validation"),
+            _page("en/docs/governance/adr-process.md", "doc", "ADR process"),
+            _page("en/docs/releases/index-doc.md", "doc", "Releases"), _page("en/docs/top.md", "doc", "Top")]
+    section = language_section("en", [p for p in PAGES if p.lang == "en"] + docs, tree=True)["English"]
+    assert [next(iter(x)) if isinstance(x, dict) else x for x in section] == [
+        "en/index.md", "Tile", "All", "Tests", "ADRs", "Documents", "Matrix"]
+    assert section[5] == {"Documents": [
+        "en/docs/index.md",
+        {"governance": [{"ADR process": "en/docs/governance/adr-process.md"},
+                        {"Validation": "en/docs/governance/validation.md"}]},
+        {"releases": [{"Releases": "en/docs/releases/index-doc.md"}]},
+        {"Top": "en/docs/top.md"}]}
+
+
 class _Theme(dict):  # type: ignore[type-arg]
     def __init__(self, name: str) -> None:
         super().__init__()

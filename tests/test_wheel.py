@@ -18,17 +18,14 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import sysconfig
-import time
-import urllib.request
 import zipfile
 from pathlib import Path
 
 import pytest
+from served import free_port, stop, wait_for
 
 REPO = Path(__file__).resolve().parent.parent
 SOURCES = ("pyproject.toml", "README.md", "LICENSE", "mkdocs.yml", "specgen", "spec", "site", "templates")
@@ -143,27 +140,13 @@ def test_installed_wheel_validates_checks_builds_and_serves_from_an_empty_folder
     assert "PTO ISA specification" in (site / "index.html").read_text(encoding="utf-8")
     assert len(list(site.rglob("*.html"))) > 200
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     server = subprocess.Popen([specgen, "serve", "--dev-addr", f"127.0.0.1:{port}"], cwd=work, env=env,
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
-        body, deadline = "", time.monotonic() + 240
-        while time.monotonic() < deadline and server.poll() is None:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/en/index.html", timeout=5) as r:
-                    body = r.read().decode("utf-8")
-                    break
-            except OSError:
-                time.sleep(1)
+        _code, body = wait_for(server, f"http://127.0.0.1:{port}/en/index.html", 240)
         assert "PTO ISA specification" in body, "serve never answered"
     finally:
-        server.send_signal(signal.SIGINT)
-        try:
-            log, _ = server.communicate(timeout=60)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            log, _ = server.communicate()
+        log = stop(server)
     assert server.returncode == 0, log
     assert "Traceback" not in log

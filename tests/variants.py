@@ -475,6 +475,23 @@ def older_layout(root: Path) -> Path:
     return root
 
 
+_GENERATED_MARK = re.compile(r"\A<!--\s*GENERATED FROM:[^\n]*-->\n")
+
+
+def instruction_prose(root: Path) -> Path:
+    """An older layout whose ``docs/instructions/*.md`` is hand-written prose (as 0.57.1 published it): the
+    files keep their text without the ``GENERATED FROM`` marker a later generator writes."""
+    n = 0
+    for p in sorted((root / "docs/instructions").glob("*.md")):
+        text = p.read_text(encoding="utf-8")
+        new = _GENERATED_MARK.sub("", text)
+        if new != text:
+            p.write_text(new, encoding="utf-8")
+            n += 1
+    assert n, "no generated instruction document to turn into prose"
+    return root
+
+
 VARIANTS: dict[str, Callable[[Path], Path]] = {
     "fpatr7": fpatr7,
     "condition-global-renamed": condition_global_renamed,
@@ -487,6 +504,7 @@ VARIANTS: dict[str, Callable[[Path], Path]] = {
     "adr-markdown-variants": adr_markdown_variants,
     "evidence-renamed-keys": evidence_renamed_keys,
     "older-layout": older_layout,
+    "older-layout-prose": lambda root: instruction_prose(older_layout(root)),
 }
 
 

@@ -180,3 +180,17 @@ class Compiler(Protocol):
     def _fail(self, exc: BaseException, span: Span) -> ASLError: ...
 
     def _undefined_error(self, name: str, span: Span) -> ASLError: ...
+
+
+def guard(c: Compiler, inner: Stmt, span: Span) -> Stmt:
+    """``inner`` with every Python failure turned into an ASLError located at ``span``."""
+    fail = c._fail
+
+    def guarded(fr):
+        try:
+            return inner(fr)
+        except ASLError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - every Python failure becomes located
+            raise fail(exc, span) from None
+    return guarded

@@ -13,15 +13,12 @@ the name in).
 from __future__ import annotations
 
 import sys
-from sys import getrefcount
 from typing import Iterable
 
-from specgen.diagnostics import Span
-
 from .ast import Node
-from .budget import StepBudgetExceeded
-from .compile_base import NOCONST, Compiler, DispatchTable, LoopLimit, NoMatch, Scope, Stmt, Undefined
-from .compile_call import call_expr, const_value, fold
+from .compile_base import NOCONST, Compiler, DispatchTable, NoMatch, Scope, Stmt, Undefined, guard
+from .compile_call import call_expr, const_value
+from .compile_loop import LOOPS
 from .compile_types import bits_width, default
 from .errors import ASLAssertionError, ASLError
 from .ops import hkey
@@ -29,6 +26,8 @@ from .values import Bits, show
 from .widths import declared_width, mismatch, remember
 
 STMT: DispatchTable = DispatchTable("statement")
+for _kind, _handler in LOOPS.items():  # for, while, repeat (compile_loop.py)
+    STMT.rule(_kind)(_handler)
 
 
 def compile_stmt(c: Compiler, node: Node, ctx: Scope) -> Stmt:
@@ -97,20 +96,6 @@ def compile_block(c: Compiler, stmts: Iterable[Node], ctx: Scope) -> Stmt:
                 return r
         return None
     return block
-
-
-def guard(c: Compiler, inner: Stmt, span: Span) -> Stmt:
-    """``inner`` with every Python failure turned into an ASLError located at ``span``."""
-    fail = c._fail
-
-    def guarded(fr):
-        try:
-            return inner(fr)
-        except ASLError:
-            raise
-        except Exception as exc:  # noqa: BLE001 - every Python failure becomes located
-            raise fail(exc, span) from None
-    return guarded
 
 
 @STMT.rule("s_call")
@@ -371,146 +356,6 @@ def _pattern(c: Compiler, p: Node, ctx: Scope) -> tuple:
     if cv is NOCONST:
         return ("eq", c._expr(e, ctx), None)
     return ("const", cv, None)
-
-
-@STMT.rule("s_for")
-def s_for(c: Compiler, node: Node, ctx: Scope) -> Stmt:
-    """``for i = a to|downto b [looplimit n] do``: bounds evaluated once; a loop that only
-    stores one constant into ``X[[i]]`` runs as a single slice store (see _fill_loop)."""
-    var, start, direction, stop, limit, body = node.args
-    s0 = c._expr(start, ctx)
-    s1 = c._expr(stop, ctx)
-    lim = c._expr(limit, ctx) if limit is not None else None
-    blk = c._block(body, ctx)
-    down = direction == "downto"
-    fill = _fill_loop(c, var, body, ctx) if not down else None
-    span = ctx.span(node)
-    budget = c.budget
-    max_steps = c.max_steps_of
-    if fill is not None:
-        def s_for_fill(fr):
-            lo = s0(fr)
-            hi = s1(fr)
-            if lim is not None and hi - lo + 1 > lim(fr):
-                raise LoopLimit(f"for loop of {hi - lo + 1} iterations exceeds looplimit {lim(fr)}")
-            if hi >= lo:
-                budget[0] -= hi - lo + 1
-                if budget[0] < 0:
-                    raise StepBudgetExceeded(max_steps())
-                fill(fr, lo, hi)
-                fr[var] = hi
-        return guard(c, s_for_fill, span)
-
-    def s_for(fr):
-        lo = s0(fr)
-        hi = s1(fr)
-        rng = range(lo, hi - 1, -1) if down else range(lo, hi + 1)
-        if lim is not None:
-            n = lim(fr)
-            if len(rng) > n:
-                raise LoopLimit(f"for loop of {len(rng)} iterations exceeds looplimit {n}")
-        for i in rng:
-            budget[0] -= 1
-            if budget[0] < 0:
-                raise StepBudgetExceeded(max_steps())
-            fr[var] = i
-            r = blk(fr)
-            if r is not None:
-                return r
-    return guard(c, s_for, span)
-
-
-def _fill_loop(c: Compiler, var: str, body: tuple, ctx: Scope):
-    """``for i = a to b do X[[i]] = <constant>; end;`` as one slice store.
-
-    Same effect as the loop (in-range indices are checked first), but one
-    list operation instead of one interpreted assignment per element.
-    """
-    if len(body) != 1 or body[0].kind != "s_assign":
-        return None
-    lhs, rhs = body[0].args
-    if lhs.kind != "l_index" or lhs.args[0].kind != "l_var":
-        return None
-    if lhs.args[1].kind != "e_var" or lhs.args[1].args[0] != var:
-        return None
-    value = fold(c, rhs, ctx)
-    if value is NOCONST or isinstance(value, (list, dict)):
-        return None
-    name = lhs.args[0].args[0]
-    is_local = name in ctx.locals
-    if name == var:
-        return None
-    if not is_local:
-        g = c._global_decl(name)
-        if g is None or g.kind != "var":
-            return None
-    G = c.globals
-    gv = c._global_value
-
-    def fill(fr, lo, hi):
-        store = fr if is_local else G
-        if not is_local and name not in G:
-            gv(name, None)
-        arr = store[name]
-        if lo < 0 or hi >= len(arr):
-            raise IndexError(f"array index {hi if hi >= len(arr) else lo} outside 0..{len(arr) - 1}")
-        if getrefcount(arr) > 3:
-            arr = arr.copy()
-            store[name] = arr
-        arr[lo:hi + 1] = [value] * (hi - lo + 1)
-    return fill
-
-
-@STMT.rule("s_while")
-def s_while(c: Compiler, node: Node, ctx: Scope) -> Stmt:
-    """``while c [looplimit n] do``: the condition is tested before each iteration."""
-    cond = c._expr(node.args[0], ctx)
-    lim = c._expr(node.args[1], ctx) if node.args[1] is not None else None
-    blk = c._block(node.args[2], ctx)
-    budget = c.budget
-    max_steps = c.max_steps_of
-
-    def s_while(fr):
-        n = lim(fr) if lim is not None else None
-        count = 0
-        while cond(fr):
-            budget[0] -= 1
-            if budget[0] < 0:
-                raise StepBudgetExceeded(max_steps())
-            count += 1
-            if n is not None and count > n:
-                raise LoopLimit(f"while loop exceeds looplimit {n}")
-            r = blk(fr)
-            if r is not None:
-                return r
-    return guard(c, s_while, ctx.span(node))
-
-
-@STMT.rule("s_repeat")
-def s_repeat(c: Compiler, node: Node, ctx: Scope) -> Stmt:
-    """``repeat ... until c [looplimit n];``: the body runs at least once."""
-    blk = c._block(node.args[0], ctx)
-    cond = c._expr(node.args[1], ctx)
-    lim = c._expr(node.args[2], ctx) if node.args[2] is not None else None
-    budget = c.budget
-    max_steps = c.max_steps_of
-
-    def s_repeat(fr):
-        n = lim(fr) if lim is not None else None
-        count = 0
-        while True:
-            budget[0] -= 1
-            if budget[0] < 0:
-                raise StepBudgetExceeded(max_steps())
-            count += 1
-            if n is not None and count > n:
-                raise LoopLimit(f"repeat loop exceeds looplimit {n}")
-            r = blk(fr)
-            if r is not None:
-                return r
-            if cond(fr):
-                return None
-    return guard(c, s_repeat, ctx.span(node))
 
 
 @STMT.rule("s_assert")

@@ -19,11 +19,13 @@ from ..diagnostics import UNUSABLE_FILE_RULES, Finding, Severity
 from ..models.catalog import CATALOG_MODELS
 from ..models.evidence import TraceabilityView, traceability_model
 from ..models.located import JsonArtifact
+from ..models.doc import ProseDoc
 from ..models.manifest import ReleaseManifest, manifest_model
 from .adrs import find_adr_dir, scan_adr
 from .asl_units import scan_unit
 from .avs import scan_test
 from .config import SpecConfig, load_config
+from .docs import load_docs, scan_doc
 from .conventions import parse_test_functions, parse_test_naming
 from .example_root import ExampleSource, example_source
 from .formats import detect_formats, unknown_shape, validate_whole
@@ -169,6 +171,9 @@ def _load_spec(root: Path, jobs: int | None, cache_opt: RecordCache | bool | Non
                           lambda rel=rel, ft=ft: scan_adr_fresh(rel, ft.sha256, ft.text))
         findings.extend(found)
         spec.adrs.append(adr)
+    spec.docs = load_docs(files, config.doc_root, config.adr_dir, {u.path for u in spec.units},
+                          spec.files.__setitem__, lambda rel, sha, text: memo(
+                              cache, f"doc\0{rel}\0{sha}", lambda: scan_doc(rel, sha, text), kind=ProseDoc))
     t4 = time.perf_counter()
     readme = files.read(config.test_root.rsplit("/", 1)[0] + "/README.md" if "/" in config.test_root
                         else "README.md")

@@ -41,6 +41,7 @@ class SpecConfig:
     test_root: str = "tests/asl"
     manifest: str = "spec/release-manifest.json"
     adr_dir: str = "docs/status/decisions"
+    doc_root: str = "docs"  # the prose documents (``[specgen] doc_root``): every Markdown file that is not an ADR
     adr_dir_set: bool = False  # the tree's configuration names adr_dir (else the loader may find them elsewhere)
     json_root: str = "spec"
     example_root: str = "examples"
@@ -104,6 +105,7 @@ def load_config(text: str | None, path: str, findings: list[Finding]) -> SpecCon
         manifest=text_of(rel, "manifest", "spec/release-manifest.json"),
         adr_dir=text_of(sg, "adr_dir", "docs/status/decisions"),
         adr_dir_set="adr_dir" in sg,
+        doc_root=text_of(sg, "doc_root", "docs"),
         example_root=text_of(sg, "example_root", "examples"),
         max_steps=max_steps,
         max_value_bits=max_value_bits,

@@ -8,6 +8,7 @@ from pathlib import Path
 from ..diagnostics import Finding, Severity
 from ..models.evidence import TraceabilityView
 from ..models.instruction import FieldDomain
+from ..models.doc import ProseDoc
 from ..models.located import Adr, AslUnit, AvsTest, JsonArtifact
 from ..models.manifest import ReleaseManifest
 from .config import SpecConfig
@@ -25,6 +26,7 @@ class Spec:
     units: list[AslUnit] = field(default_factory=list)
     tests: list[AvsTest] = field(default_factory=list)
     adrs: list[Adr] = field(default_factory=list)
+    docs: list[ProseDoc] = field(default_factory=list)  # Markdown under the docs folder that is not an ADR
     artifacts: dict[str, JsonArtifact] = field(default_factory=dict)
     manifest: ReleaseManifest | None = None
     manifest_path: str = ""

@@ -17,6 +17,7 @@ from typing import Any, Callable, Protocol
 from markupsafe import Markup, escape
 from markdown_it import MarkdownIt
 from .lexer import CONSTANTS, KEYWORDS, TYPES
+from .markdown import resolve_inline  # the documents' link rule: an ADR's links and images alike
 
 
 _TOKEN = re.compile(r"""
@@ -208,22 +209,7 @@ def markdown_body(text: str, resolve: Callable[[str], str | None]) -> Markup:
 def _rewrite_links(tokens: list[Any], resolve: Callable[[str], str | None]) -> None:
     for tok in tokens:
         if tok.children:
-            children = tok.children
-            drop_depth = 0
-            kept = []
-            for ch in children:
-                if ch.type == "link_open":
-                    href = str(ch.attrGet("href") or "")
-                    new = resolve(href)
-                    if new is None:
-                        drop_depth += 1
-                        continue
-                    ch.attrSet("href", new)
-                elif ch.type == "link_close" and drop_depth:
-                    drop_depth -= 1
-                    continue
-                kept.append(ch)
-            tok.children = kept
+            tok.children = resolve_inline(tok.children, resolve)
 
 
 def resolve_relative(base_path: str, href: str) -> str | None:

@@ -51,6 +51,16 @@ def adr_uri(lang: str, path: str) -> str:
     return f"{lang}/adr/{safe_segment(stem)}.md"
 
 
+def doc_uri(lang: str, path: str, root: str = "docs") -> str:
+    """A prose document's page (``docs/governance/x.md`` -> ``en/docs/governance/x.md``; a stem ``index``
+    becomes ``index-doc``, as a unit's does, so that no document takes the documents index's place)."""
+    rest = path.removeprefix(root.rstrip("/") + "/").removesuffix(".md")
+    parts = [safe_segment(s) for s in rest.split("/")]
+    if parts and parts[-1] == "index":
+        parts[-1] = "index-doc"
+    return "/".join([lang, "docs", *parts]) + ".md"
+
+
 def source_uri(path: str) -> str:
     """Language-neutral numbered source page of one ASL unit."""
     return "source/" + "/".join(safe_segment(s) for s in path.removesuffix(".asl").split("/")) + ".md"

@@ -40,7 +40,9 @@ class Nav:
 
     ``home``: a language's first entry; ``directory``: opens the directory it indexes; ``tree``: a
     leaf under its directory; ``tail``: one entry each after the tree, lower ``order`` first (only
-    pages at most one directory below the language); ``none``: reached through links only.
+    pages at most one directory below the language); ``section``: a leaf under its directory in the
+    section a tail page at ``<lang>/<top>/index.md`` opens (the documents under their index);
+    ``none``: reached through links only.
     """
 
     place: str
@@ -48,6 +50,7 @@ class Nav:
 
 
 HOME, DIRECTORY, TREE, HIDDEN = Nav("home"), Nav("directory"), Nav("tree"), Nav("none")
+SECTION = Nav("section")
 
 
 def tail(order: int) -> Nav:

@@ -164,16 +164,19 @@ def language_section(lang: str, pages: list[Page], tree: bool) -> dict[str, Any]
         d = posixpath.dirname(p.url)
         if p.kind.nav.place == "directory":
             index_of[d] = p
-        elif p.kind.nav.place == "tree":
+        elif p.kind.nav.place in ("tree", "section"):
             leaves.setdefault(d, []).append(p)
     dirs: set[str] = set()
     for d in leaves:
         while d and d != lang and d not in dirs:
             dirs.add(d)
             d = posixpath.dirname(d)
+    # a tail page indexing a top directory opens its section there (the documents under their index)
+    sections = {posixpath.dirname(p.url): p for p in tail_pages(pages) if p.url.endswith("/index.md")
+                and posixpath.dirname(p.url) in dirs}
 
     def node(d: str) -> list[Any]:
-        subdirs = sorted(x for x in dirs if posixpath.dirname(x) == d)
+        subdirs = sorted(x for x in dirs if posixpath.dirname(x) == d and x not in sections)
         items: list[Any] = []
         for sub in subdirs:
             idx = index_of.get(sub)
@@ -181,5 +184,6 @@ def language_section(lang: str, pages: list[Page], tree: bool) -> dict[str, Any]
             items.append({title: ([idx.url] if idx is not None else []) + node(sub)})
         return items + chunked([{_title(p): p.url} for p in sorted(leaves.get(d, []), key=lambda p: p.title)])
 
-    tail = [{_title(p): p.url} for p in sorted(tail_pages(pages), key=_tail_order)]
+    tail = [{_title(p): [p.url, *node(posixpath.dirname(p.url))]} if posixpath.dirname(p.url) in sections
+            else {_title(p): p.url} for p in sorted(tail_pages(pages), key=_tail_order)]
     return {name: [home, *node(lang), *tail]}

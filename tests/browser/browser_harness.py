@@ -202,6 +202,10 @@ def sample_pages(site: Site, lang: str = "en") -> dict[str, str]:
         pages["matrix-surface"] = site.rel_url(matrix[-1])
     if tests:
         pages["tests"] = site.rel_url(tests[0])
+    docs = sorted(p for p in (d / "docs").rglob("*.html") if p.name != "index.html")
+    if docs:
+        pages["doc"] = site.rel_url(docs[0])
+        pages["doc-index"] = f"{lang}/docs/index.html"
     for name, rel in pages.items():
         assert (site.dir / rel).is_file() or (site.dir / rel / "index.html").is_file(), f"{name}: no {rel}"
     return pages

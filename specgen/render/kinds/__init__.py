@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from ...graph import SpecGraph
 from ..plan import PageKind, PagePlan, Planning, plan_pages
-from . import (adr, adr_index, avs, avs_index, changes, home, index, instruction, instruction_index, matrix, notfound,
-               release, source, unit)
+from . import (adr, adr_index, avs, avs_index, changes, doc, doc_index, home, index, instruction, instruction_index,
+               matrix, notfound, release, source, unit)
 
 KINDS: tuple[PageKind, ...] = (
-    home.KIND, index.KIND, instruction.KIND, unit.KIND, avs.KIND, avs_index.KIND, adr.KIND, adr_index.KIND,
-    matrix.KIND, instruction_index.KIND, release.KIND, changes.KIND, notfound.KIND, source.KIND,
+    home.KIND, index.KIND, instruction.KIND, unit.KIND, avs.KIND, avs_index.KIND, adr.KIND, adr_index.KIND, doc.KIND,
+    doc_index.KIND, matrix.KIND, instruction_index.KIND, release.KIND, changes.KIND, notfound.KIND, source.KIND,
 )
 BY_NAME: dict[str, PageKind] = {k.name: k for k in KINDS}
 

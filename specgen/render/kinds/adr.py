@@ -1,7 +1,7 @@
 """An architecture decision record: its front matter as a table and its body as Markdown.
 
-Relative links in the body resolve to the pages of the files they name, or to
-the source when the site links sources elsewhere.
+Relative links in the body resolve to the pages of the files they name (a unit, an ADR, a document:
+:mod:`specgen.render.filelinks`), or to the source when the site links sources elsewhere.
 """
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..html import markdown_body, resolve_relative
+from ..filelinks import FILES, files_digest, markdown_resolver
+from ..html import markdown_body
 from ..links import adr_uri
 from ..pages import IDS, Ctx, PageKind, PagePlan, ids_digest
 from ..plan import Planning
@@ -20,24 +21,6 @@ def adr_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
     assert adr is not None and adr.front is not None
     ctx = cx.base()
     lang = cx.plan.lang
-
-    def resolve(href: str) -> str | None:
-        if href.startswith("#"):
-            return href
-        if href.startswith("https://") or href.startswith("http://"):
-            return href
-        rel = resolve_relative(adr.path, href)
-        if rel is None:
-            return None
-        if rel in cx.graph.units_by_path:
-            return cx.unit_href(rel)
-        other = cx.adr_by_path(rel)
-        if other is not None and other in cx.graph.adrs:
-            return cx.link(adr_uri(lang, other.path))
-        if cx.source_url:
-            return cx.src(rel)
-        return None
-
     front = adr.raw if isinstance(adr.raw, dict) else adr.front.model_dump(mode="json")
     rows = front_rows(cx, front)
     f = adr.front
@@ -45,7 +28,7 @@ def adr_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
         "title": f"{f.id}: {f.title}", "adr": adr, "front": f, "front_rows": rows,
         "issue": f.implementation_issue if f.implementation_issue and f.implementation_issue.startswith("https://") else None,
         "crumbs": [(cx.t("nav.home"), cx.link(f"{lang}/index.md")), (cx.t("nav.adrs"), cx.link(f"{lang}/adr/index.md"))],
-        "body": markdown_body(_without_header_list(adr.body, adr.raw), resolve),
+        "body": markdown_body(_without_header_list(adr.body, adr.raw), markdown_resolver(cx, adr.path)),
         "src_href": cx.src(adr.path, 1, adr.span.lines[1]),
     })
     return ctx
@@ -124,8 +107,8 @@ def front_rows(cx: Ctx, front: dict[str, Any]) -> list[dict[str, Any]]:
 
 def plan_adrs(p: Planning, lang: str) -> list[PagePlan]:
     """An ADR page shows its own file and links resolved through IDs: not the whole tree."""
-    return [PagePlan(adr_uri(lang, a.path), KIND, lang, a.path, frozenset({a.path, IDS} | p.common),
+    return [PagePlan(adr_uri(lang, a.path), KIND, lang, a.path, frozenset({a.path, IDS, FILES} | p.common),
                      a.front.id if a.front else a.path) for a in p.graph.adrs]
 
 
-KIND = PageKind("adr", "adr.html", adr_context, plan_adrs, digests=((IDS, ids_digest),))
+KIND = PageKind("adr", "adr.html", adr_context, plan_adrs, digests=((IDS, ids_digest), (FILES, files_digest)))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from ..filelinks import DOCS_INDEX
 from ..links import dir_index_uri
 from ...graph import SpecGraph
 from ..pages import Ctx, PageKind, PagePlan, human_label
@@ -25,10 +26,11 @@ def home_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
                       "units": sum(1 for u in spec.units if u.path.startswith(f"asl/{s}/"))} for s in surfaces],
         "links": ([(cx.t("index.title"), cx.link(instruction_index_uri(lang)))]
                   if any(u.instruction is not None for u in spec.units) else [])
-        + [(cx.t("nav.adrs"), cx.link(f"{lang}/adr/index.md")),
-                  (cx.t("nav.tests"), cx.link(f"{lang}/tests/index.md")),
-                  (cx.t("nav.traceability"), cx.link(f"{lang}/traceability.md")),
-                  (cx.t("nav.release"), cx.link(f"{lang}/release.md"))]
+        + [(cx.t("nav.adrs"), cx.link(f"{lang}/adr/index.md"))]
+        + ([(cx.t("nav.docs"), cx.link(f"{lang}/{DOCS_INDEX}"))] if f"{lang}/{DOCS_INDEX}" in cx.data.uris else [])
+        + [(cx.t("nav.tests"), cx.link(f"{lang}/tests/index.md")),
+           (cx.t("nav.traceability"), cx.link(f"{lang}/traceability.md")),
+           (cx.t("nav.release"), cx.link(f"{lang}/release.md"))]
         + ([(cx.t("nav.changes", previous=cx.data.changes.old), cx.link(f"{lang}/changes.md"))]
            if cx.data.changes is not None else []),
         "counts": [(human_label(cx.t, "count.", k), k, v) for k, v in spec.counts().items()],
