@@ -264,11 +264,12 @@ def test_selector_matches_path_substring_or_id(corpus_spec):
 
 
 def test_index_cache_is_outside_the_spec_root(corpus_spec, tmp_path, monkeypatch):
+    import specgen.asl.index as index_module
     monkeypatch.setenv("SPECGEN_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(index_module, "_BUILT", {})  # an index this process kept for the spec would write nothing
     idx = build_index(corpus_spec)
     assert "TileDataType" in idx.defs
     assert any((tmp_path / "cache" / "asl").glob("index*-*.pickle"))  # index<summary format>-<key>.pickle
-    import specgen.asl.index as index_module
     monkeypatch.setattr(index_module, "_BUILT", {})  # from the disk cache, not the index this process kept
     again = build_index(corpus_spec)
     assert again.defs.keys() == idx.defs.keys()
