@@ -314,7 +314,10 @@ def test_a_missing_page_under_a_sub_path_gets_a_styled_404_in_its_language(two_r
     page.wait_for_url(re.compile(r"/not-found\.html\?from="))
     page.wait_for_load_state("networkidle")
     assert page.url.startswith(two_release_subpath.abs(f"{NEW}/{lang}/not-found.html?from="))
-    assert not tab.failed_requests, tab.failed_requests
+    # the missing address itself is the one request allowed to fail: the 404 page's script leaves it for
+    # not-found.html, and when it does so before its document finished loading chromium reports it aborted
+    failed = [u for u in tab.failed_requests if u != two_release_subpath.abs(asked)]
+    assert not failed, failed
     header = page.locator(".md-header").evaluate("e => getComputedStyle(e).backgroundColor")
     assert header not in ("rgba(0, 0, 0, 0)", "transparent"), "unstyled: material's stylesheet did not load"
     assert page.locator(".sg-page > h1").inner_text() == ("Page not found" if lang == "en" else "页面未找到")
