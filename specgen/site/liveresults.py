@@ -19,19 +19,24 @@ import os
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Callable
+
+if TYPE_CHECKING:  # types only: the run itself imports the runner lazily, in the worker thread
+    from ..asl.conformance import Conformance
+    from ..asl.runner import TestCase, TestRunReport
+    from ..graph import SpecGraph
 
 log = logging.getLogger("mkdocs.plugins.specgen")
 
 
 @dataclass
 class _Batch:
-    graph: Any  # the SpecGraph the tests were measured on (its revision stamps the results)
-    cases: list[Any]
+    graph: SpecGraph  # the SpecGraph the tests were measured on (its revision stamps the results)
+    cases: list[TestCase]
     profile: str
     max_steps: int
     max_value_bits: int
-    report: Any = None
+    report: TestRunReport | None = None
     seconds: float = 0.0
     error: str = ""
 
@@ -55,7 +60,7 @@ class LiveResults:
         with self._lock:
             return {c.path for c in self._running.cases} if self._running is not None else set()
 
-    def schedule(self, graph: Any, conformance: Any, jobs: int) -> None:
+    def schedule(self, graph: SpecGraph, conformance: Conformance, jobs: int) -> None:
         """Run ``conformance``'s pending tests (of ``graph``) unless a batch of the same tests is running."""
         pending = list(conformance.pending)
         if not pending:
