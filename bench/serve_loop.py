@@ -216,13 +216,14 @@ def cpu_seconds(pid: int) -> float:
 
 
 def quiet(server: Server, since: int, limit: float = 3600.0) -> None:
-    """Wait until no AVS test runs in the background and the server is idle: the last build after ``since``
-    says none is running, and that build has finished (mkdocs said it reloads the browsers after it)."""
+    """Wait until no AVS test or worked example runs in the background and the server is idle: the last build
+    after ``since`` says none is running, and that build has finished (mkdocs said it reloads the browsers
+    after it)."""
     t = time.perf_counter()
     while time.perf_counter() - t < limit and server.proc.poll() is None:
         log = server.log[since:]
         builds = [i for i, x in enumerate(log) if "AVS tests:" in x and "pages (" in x]
-        if builds and "running" not in log[builds[-1]].split("AVS tests:", 1)[1] \
+        if builds and "running" not in log[builds[-1]].split("pages (", 1)[1] \
                 and any("Reloading browsers" in x or "Serving on" in x for x in log[builds[-1]:]):
             return
         time.sleep(1.0)

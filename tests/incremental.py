@@ -62,10 +62,11 @@ class ServedSite:
         return kind
 
     def settle(self, timeout: float = 1800) -> None:
-        """Until every AVS result is in and shown: wait for the background run, rebuild, repeat."""
+        """Until every AVS result and worked example is in and shown: wait for the background run, rebuild, repeat."""
         for _ in range(20):
-            conf = self.plugin._times.conformance
-            if conf is None or conf.state != "running":
+            times = self.plugin._times
+            conf = times.conformance
+            if (conf is None or conf.state != "running") and not times.worked_pending:
                 return
             if not self.plugin.serving.live.wait(timeout):
                 raise TimeoutError("the background AVS run did not finish")

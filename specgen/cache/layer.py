@@ -241,6 +241,16 @@ class Store:
         self.computed += 1
         return e
 
+    def adopt(self, key: str, entry: StoredResult) -> None:
+        """Keep an entry another process computed (a server's background run); verified by its stamp on use."""
+        entry._verified = 0
+        self.entries[key] = entry
+        if self._keys is not None:
+            self._keys |= entry.reads
+        self._mine.add(key)
+        self._dropped.discard(key)
+        self.computed += 1
+
     def drop(self, keep: Callable[[str], bool]) -> None:
         """Forget the entries whose key ``keep`` refuses (tests and pages the tree no longer has)."""
         for k in [k for k in self.entries if not keep(k)]:

@@ -211,6 +211,8 @@ def worked_view(graph: SpecGraph, mnemonic: str, src: SourceLink) -> dict[str, A
     suite = WORKED.peek(graph)
     entry = suite.entries.get(mnemonic) if suite is not None else None
     if entry is None:
+        if suite is not None and mnemonic in suite.pending:  # a server computes it in the background
+            return {"running": True, "examples": [], "reason": None, "omitted": [], "defaulted": [], "attempts": []}
         return None
     examples = []
     for n, w in enumerate(entry.examples, 1):
@@ -296,4 +298,6 @@ def worked_digest(graph: SpecGraph, mnemonic: str) -> str:
     """Part of an instruction page's cache key: the worked examples this build showed for it."""
     suite = WORKED.peek(graph)
     entry = suite.entries.get(mnemonic) if suite is not None else None
-    return hashlib.sha256(repr(entry).encode()).hexdigest() if entry is not None else ""
+    if entry is None:
+        return "running" if suite is not None and mnemonic in suite.pending else ""
+    return hashlib.sha256(repr(entry).encode()).hexdigest()

@@ -83,8 +83,9 @@ def page_stats(pages: list[Page], cache: RenderCache, changed: dict[str, bool], 
                        tests=[times.tests] if times.tests else [], tests_rerun=times.tests_rerun)
     if measure:  # encoding every page to measure it costs a serve rebuild 0.1 s
         stats.largest = max(((len(p.content.encode()), p.url) for p in pages), default=(0, ""))
-    log.info("specgen: %d pages (%d rendered, %d unchanged) in %.1f s; worked examples re-ran: %d; %s",
+    log.info("specgen: %d pages (%d rendered, %d unchanged) in %.1f s; worked examples re-ran: %d%s; %s",
              len(pages), cache.rendered, cache.reused, time.perf_counter() - times.started, times.worked_rerun,
+             f", {len(times.worked_pending)} running in the background" if times.worked_pending else "",
              times.tests or "AVS tests: not run")
     return stats
 

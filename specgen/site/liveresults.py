@@ -10,11 +10,18 @@ renders: the pages showing those tests change and nothing else. Tests found pend
 runs (a later edit) are scheduled by the rebuild that batch's end triggers; a result is recorded
 with the revision it was measured on, so one measured on a tree that changed meanwhile is never
 shown.
+
+The worked examples an edit made invalid are pending the same way (the server's build does not run them:
+:func:`specgen.worked.generator.worked_examples` with ``run=False``, their sections say "running"): the
+batch computes them in one forked process (it inherits the loaded spec and the compiled interpreter, and
+shares nothing with the server's next rebuild) while the tests run, and hands back each entry with what it
+read; :meth:`LiveResults.drain` records them against the revision they were computed on.
 """
 
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import os
 import threading
 import time
@@ -22,6 +29,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:  # types only: the run itself imports the runner lazily, in the worker thread
+    from ..cache.layer import StoredResult
     from ..asl.conformance import Conformance
     from ..asl.runner import TestCase, TestRunReport
     from ..graph import SpecGraph
@@ -36,9 +44,26 @@ class _Batch:
     profile: str
     max_steps: int
     max_value_bits: int
+    worked: tuple[str, ...] = ()  # mnemonics whose worked example is computed in this batch
     report: TestRunReport | None = None
+    entries: list[tuple[str, StoredResult]] | None = None  # the worked examples' entries, with their reads
     seconds: float = 0.0
+    worked_seconds: float = 0.0
     error: str = ""
+
+
+_FORKED: SpecGraph | None = None  # the graph a forked worked-example process inherits
+
+
+def _run_worked(mnemonics: tuple[str, ...]) -> list[tuple[str, StoredResult]]:
+    from ..worked.generator import run_pending
+    assert _FORKED is not None
+    return run_pending(_FORKED, list(mnemonics))
+
+
+def can_fork() -> bool:
+    """Whether background runs can fork (they inherit the loaded spec; without fork a server runs them in its build)."""
+    return "fork" in multiprocessing.get_all_start_methods()
 
 
 class LiveResults:
@@ -60,28 +85,48 @@ class LiveResults:
         with self._lock:
             return {c.path for c in self._running.cases} if self._running is not None else set()
 
-    def schedule(self, graph: SpecGraph, conformance: Conformance, jobs: int) -> None:
-        """Run ``conformance``'s pending tests (of ``graph``) unless a batch of the same tests is running."""
+    def schedule(self, graph: SpecGraph, conformance: Conformance, jobs: int, worked: tuple[str, ...] = ()) -> None:
+        """Run ``conformance``'s pending tests and the pending worked examples ``worked`` (of ``graph``)
+        unless a batch is running (the rebuild its end triggers schedules what is still pending)."""
         pending = list(conformance.pending)
-        if not pending:
+        if not pending and not worked:
             return
-        batch = _Batch(graph, pending, conformance.profile, conformance.max_steps, conformance.max_value_bits)
+        batch = _Batch(graph, pending, conformance.profile, conformance.max_steps, conformance.max_value_bits,
+                       tuple(worked))
         with self._lock:
-            if self._running is not None:  # the rebuild its end triggers schedules what is still pending
+            if self._running is not None:
                 return
             self._running = batch
         self._start(batch, jobs)
 
     def _start(self, batch: _Batch, jobs: int) -> None:
         def work() -> None:
+            from concurrent.futures import ProcessPoolExecutor
+
             from ..asl.runner import run_cases
+            from ..workers import forked_worker
+            global _FORKED
             t0 = time.perf_counter()
+            pool = future = None
             try:
-                batch.report = run_cases(batch.graph.spec, batch.cases, jobs, batch.profile, batch.max_steps,
-                                         coverage=True, max_value_bits=batch.max_value_bits)
+                if batch.worked:  # one process beside the tests; it inherits the spec as loaded now
+                    _FORKED = batch.graph
+                    pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"),
+                                               initializer=forked_worker)
+                    future = pool.submit(_run_worked, batch.worked)
+                if batch.cases:
+                    batch.report = run_cases(batch.graph.spec, batch.cases, jobs, batch.profile, batch.max_steps,
+                                             coverage=True, max_value_bits=batch.max_value_bits)
+                batch.seconds = time.perf_counter() - t0
+                if future is not None:
+                    batch.entries = future.result()
+                    batch.worked_seconds = time.perf_counter() - t0
             except Exception as e:  # noqa: BLE001 - said in the log; the pages keep saying "running"
                 batch.error = f"{type(e).__name__}: {e}"
-            batch.seconds = time.perf_counter() - t0
+            finally:
+                _FORKED = None
+                if pool is not None:
+                    pool.shutdown(wait=True, cancel_futures=True)
             with self._lock:
                 self._done.append(batch)
                 self._running = None
@@ -91,15 +136,24 @@ class LiveResults:
         self._thread.start()
 
     def drain(self) -> int:
-        """Record every finished batch in the layer (on the server's build thread); how many tests."""
+        """Record every finished batch in the layer (on the server's build thread); how many results."""
         from ..asl.conformance import record, tests_store
         from ..asl.revision import REVISION
+        from ..worked.generator import adopt
         with self._lock:
             done, self._done = self._done, []
         n = 0
         for b in done:
             if b.error:
-                log.warning("specgen: the AVS tests running in the background stopped: %s", b.error)
+                log.warning("specgen: the AVS tests and worked examples running in the background stopped: %s",
+                            b.error)
+                continue
+            if b.entries is not None:
+                adopt(b.graph, b.entries)
+                n += len(b.entries)
+                log.info("specgen: worked examples re-ran in the background: %d in %.1f s", len(b.entries),
+                         b.worked_seconds)
+            if b.report is None:
                 continue
             revision = REVISION(b.graph)
             store = tests_store(revision)
@@ -128,4 +182,4 @@ def background_jobs(configured: int) -> int:
     return max(1, cpus - 1)
 
 
-__all__ = ["LiveResults", "background_jobs"]
+__all__ = ["LiveResults", "background_jobs", "can_fork"]

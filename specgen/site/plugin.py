@@ -273,7 +273,8 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         """A server's build finished: the AVS tests it found pending run in the background."""
         times = self._times
         if self.serving is not None and self.graph is not None and times.conformance is not None:
-            self.serving.live.schedule(self.graph, times.conformance, background_jobs(self.config.jobs))
+            self.serving.live.schedule(self.graph, times.conformance, background_jobs(self.config.jobs),
+                                       times.worked_pending)
 
     def on_build_error(self, *, error: Exception) -> None:
         if self.serving is not None:

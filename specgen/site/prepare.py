@@ -23,6 +23,7 @@ from ..loader import UNUSABLE_RULES, RootError, load_spec, unusable_findings
 from ..render import example_failures, failures_message
 from ..render.core import DEFAULT_TEMPLATES
 from ..worked.generator import worked_examples
+from .liveresults import can_fork
 from .stats import BuildStats
 
 log = logging.getLogger("mkdocs.plugins.specgen")  # a name, not an import: mkdocs shows it, others ignore it
@@ -88,6 +89,7 @@ class LoadTimes:
     tests: str = ""  # the suite's summary line (specgen.asl.conformance)
     tests_rerun: int = 0
     conformance: Conformance | None = None
+    worked_pending: tuple[str, ...] = ()  # mnemonics whose worked example runs in a server's background
 
 
 def prepare(root: Path, records: RecordCache | None, stage: Progress,
@@ -119,14 +121,16 @@ def prepare(root: Path, records: RecordCache | None, stage: Progress,
     t2 = time.perf_counter()
     if failures:
         raise PrepareError("specgen: " + failures_message(failures))
-    worked = worked_examples(graph)  # every instruction page's worked example, reused while its reads hold
+    # every instruction page's worked example, reused while its reads hold; a server runs the rest in the
+    # background (specgen.site.liveresults) as it runs the AVS tests, and their pages say "running"
+    worked = worked_examples(graph, run=suite.mode != "background" or not can_fork())
     t3 = time.perf_counter()
     stage("tests")
     conf = conformance(graph, jobs=suite.jobs, run=suite.mode == "build", skip=suite.mode == "skip")
     CONFORMANCE.set(graph, conf)
     t4 = time.perf_counter()
     return graph, LoadTimes(t0, t1 - t0, t2 - t1, t3 - t2, worked.summary(), len(worked.rerun),
-                            t4 - t3, conf.summary(), conf.rerun, conf)
+                            t4 - t3, conf.summary(), conf.rerun, conf, tuple(worked.pending))
 
 
 # what a page loses when a fact is missing (see specgen.check.needs.FACTS)

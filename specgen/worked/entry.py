@@ -65,6 +65,7 @@ class WorkedEntry:
 class WorkedSuite:
     entries: dict[str, WorkedEntry]
     rerun: list[str] = field(default_factory=list)  # the mnemonics this run computed (the rest reused)
+    pending: list[str] = field(default_factory=list)  # without a valid entry, running in a server's background
 
     @property
     def total(self) -> int:
@@ -76,9 +77,11 @@ class WorkedSuite:
 
     def summary(self) -> str:
         """The build summary line."""
-        pct = 100.0 * self.executed / self.total if self.total else 100.0
-        return (f"worked examples: {self.executed}/{self.total} instructions with a block composition "
-                f"({pct:.1f} %; {len(self.rerun)} run, {self.total - len(self.rerun)} reused)")
+        total = self.total + len(self.pending)
+        pct = 100.0 * self.executed / total if total else 100.0
+        running = f", {len(self.pending)} running" if self.pending else ""
+        return (f"worked examples: {self.executed}/{total} instructions with a block composition "
+                f"({pct:.1f} %; {len(self.rerun)} run, {self.total - len(self.rerun)} reused{running})")
 
 
 __all__ = ["Attempt", "Worked", "WorkedEntry", "WorkedSuite"]
