@@ -173,3 +173,36 @@ def test_a_helper_edit_reruns_exactly_the_tests_that_executed_it(bundled_copy: P
     for lang in ("en", "zh"):
         for page in (TMUL, "tests/" + TMUL, TADD):
             assert (out / lang / page).read_bytes() == (full / lang / page).read_bytes(), (lang, page)
+
+
+def test_a_page_state_templated_before_is_written_again_exactly(bundled_copy: Path, tmp_path: Path) -> None:
+    """A second edit of the same helper turns the same pages to "running" and back: those states come from what
+    mkdocs made of them at the first edit, and the site still equals a clean build byte for byte."""
+    out, plugin = _served_build(bundled_copy, tmp_path)
+    _settled(plugin)
+    helper = bundled_copy / "asl/tile/model/execution/elementwise.asl"
+    original = helper.read_text(encoding="utf-8")
+    begin = original.index("\nbegin\n", original.index("func ExecuteTileBinary(")) + 1
+
+    def edit(marker: str) -> None:
+        helper.write_text(original[:begin] + f"begin let {marker} = 1;" + original[begin + len("begin"):],
+                          encoding="utf-8")
+
+    edit("first_marker")
+    assert serve.spec_rebuild(plugin) is True
+    assert plugin.serving.reused_states == 0  # nothing templated since the full build
+    first = plugin.stats.changed
+    _settled(plugin)
+    edit("second_marker")
+    assert serve.spec_rebuild(plugin) is True
+    # every page but the helper's own (en, zh: it shows the new statement) is in a state seen at the first edit
+    assert 0 < plugin.serving.reused_states and plugin.stats.changed - plugin.serving.reused_states <= 4, (
+        plugin.serving.reused_states, plugin.stats.changed, first)
+    assert "second_marker" in (out / "en" / "tile/model/execution/elementwise.html").read_text()
+    assert 'data-worked="running"' in (out / "en" / TMUL).read_text()
+    _settled(plugin)
+    assert plugin.serving.reused_states > 0  # the results bring back the states of the first edit's results
+    full = tmp_path / "full-site"
+    mk_build(_config(bundled_copy, full, serve=False))
+    from incremental import differences
+    assert differences(out, full) == []
