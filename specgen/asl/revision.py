@@ -44,7 +44,17 @@ def record_part(graph: SpecGraph, path: str) -> str:
     unit = graph.units_by_path.get(path)
     if unit is None:
         return ""
-    return _digest("\n".join(line for line in unit.text.splitlines() if line.startswith("// PTO-")))
+    key = (path, unit.sha256)
+    hit = _RECORDS.get(key)
+    if hit is None or not unit.sha256:
+        hit = _digest("\n".join(line for line in unit.text.splitlines() if line.startswith("// PTO-")))
+        if len(_RECORDS) > 50_000:
+            _RECORDS.clear()
+        _RECORDS[key] = hit
+    return hit
+
+
+_RECORDS: dict[tuple[str, str], str] = {}  # (path, file SHA-256) -> its record part (a server's rebuilds)
 
 
 def _calls_part(graph: SpecGraph, _path: str) -> str:

@@ -26,6 +26,7 @@ from ..workers import forked_worker
 from .i18n import LANGUAGES, Messages, catalogs_digest
 from .links import Linker
 from .examples import example_results
+from .keptplan import KeptPlan, plan_kept
 from .kinds import KINDS, plan_site
 from ..asl.revision import record_part
 from .pages import ALL, Ctx, ReleaseSite, site_data
@@ -86,6 +87,10 @@ class RenderCache:
     pages: dict[str, Page] = field(default_factory=dict)
     rendered: int = 0  # pages actually rendered by the last call
     reused: int = 0
+    plan: KeptPlan | None = None  # the pages' plan, kept while planning's inputs are unchanged (a server's)
+    planned: bool = True  # whether the last call planned the pages (False: the kept plan was still valid)
+    inputs: tuple[str, dict[str, str]] | None = None  # the last call's fixed key part and dependency digests
+    extras: dict[str, str] = field(default_factory=dict)  # uri -> the key part its kind added (PageKind.key)
 
 
 class BrokenLinks(Exception):
@@ -140,6 +145,16 @@ def _page_key(plan: PagePlan, files: dict[str, str], tree_digest: str, fixed: st
     return h.hexdigest()
 
 
+def _changed_deps(last: tuple[str, dict[str, str]] | None, fixed: str, files: dict[str, str]) -> set[str] | None:
+    """The dependency names whose digest differs from the last call's (None: every key must be computed)."""
+    if last is None or last[0] != fixed:
+        return None
+    before = last[1]
+    out = {k for k, v in files.items() if before.get(k) != v}
+    out.update(k for k in before if k not in files)
+    return out
+
+
 def part_digests(graph: SpecGraph) -> dict[str, str]:
     """The digests of the parts of files pages depend on (``#symbols:``, ``#record:``), by dependency name."""
     table = SYMBOLS(graph)
@@ -173,7 +188,13 @@ def render_site(graph: SpecGraph, options: RenderOptions | None = None,
     for lang in options.langs:
         if lang not in LANGUAGES:
             raise ValueError(f"unknown language {lang!r} (known: {', '.join(LANGUAGES)})")
-    plans = plan_site(graph, options.langs, local_sources=not options.source_url, changes=changes is not None)
+    cache = cache if cache is not None else RenderCache()
+    cache.plan, kept = plan_kept(cache.plan, (options.langs, not options.source_url), graph,
+                                 lambda: plan_site(graph, options.langs, local_sources=not options.source_url,
+                                                   changes=changes is not None),
+                                 reusable=changes is None and releases is None)
+    cache.planned = not kept
+    plans = cache.plan.plans
     uris = frozenset(p.uri for p in plans)
     if only is not None:
         plans = [p for p in plans if only(p)]
@@ -185,17 +206,24 @@ def render_site(graph: SpecGraph, options: RenderOptions | None = None,
                      + ([hashlib.sha256(repr(changes.to_json()).encode()).hexdigest()] if changes else [])
                      + ([releases.key()] if releases is not None else []))
     tree_digest = hashlib.sha256("\n".join(f"{k}\0{v}" for k, v in sorted(files.items())).encode()).hexdigest()
-    cache = cache if cache is not None else RenderCache()
     cache.rendered = cache.reused = 0
     # example results depend on the whole ASL (the interpreter runs it), so they key the page themselves
     results = example_results(graph) if options.examples else {}
     todo: list[tuple[PagePlan, str]] = []
     parts: dict[str, bytes] = {}
+    # with the kept plan and the same fixed part, a page none of whose dependencies changed digest and
+    # whose kind's part is the same keeps its key: it is not hashed again (most pages of a server's rebuild)
+    changed = _changed_deps(cache.inputs, fixed, files) if not cache.planned else None
+    cache.inputs = None  # until every page of this call is rendered
     for plan in plans:
         extra_key = plan.kind.key
         extra = extra_key(graph, plan, results) if extra_key is not None else ""
-        key = _page_key(plan, files, tree_digest, fixed, extra, parts)
         old = cache.pages.get(plan.uri)
+        if (changed is not None and old is not None and cache.extras.get(plan.uri) == extra
+                and ALL not in plan.deps and plan.deps.isdisjoint(changed)):
+            continue
+        cache.extras[plan.uri] = extra
+        key = _page_key(plan, files, tree_digest, fixed, extra, parts)
         if old is None or old.key != key:
             todo.append((plan, key))
     if todo:
@@ -209,6 +237,7 @@ def render_site(graph: SpecGraph, options: RenderOptions | None = None,
     cache.rendered = len(todo)
     cache.reused = len(plans) - len(todo)
     pages = [cache.pages[p.uri] for p in plans]
+    cache.inputs = (fixed, files) if only is None else None
     for stale in (set(cache.pages) - uris) if only is None else ():
         del cache.pages[stale]
     broken = sorted({(p.url, target) for p in pages for target in p.links if target not in uris})
