@@ -249,7 +249,7 @@ def _build_index(spec: Spec, use_cache: bool) -> SpecIndex:
     # What each file declares and uses, by its content key: after a one-file edit only that
     # file is parsed (or unpickled); every other file's summary comes from one pack.
     pack_path = cache_dir("asl") / f"summaries{SUMMARY_FORMAT}.pickle"
-    summaries: dict[str, FileSummary] = (read_pickle(pack_path, dict) if use_cache else None) or {}
+    summaries: dict[str, FileSummary] = (_held(pack_path) if use_cache else None) or {}
     collecting = gc.isenabled()
     gc.disable()  # new trees only, no cycles: a collection pass would walk the whole loaded spec
     try:
@@ -274,6 +274,7 @@ def _build_index(spec: Spec, use_cache: bool) -> SpecIndex:
             if len(summaries) > SUMMARY_PACK_LIMIT:  # other trees' entries go first
                 summaries = {k: v for k, v in summaries.items() if k in live}
             write_pickle(pack_path, summaries)
+            _HELD[pack_path] = summaries
             _write_pack(units, keys, modules)
         write_pickle(index_path, (defs, refs, errors, digests))
     return SpecIndex(units, keys, defs, refs, errors, digests, modules)
@@ -306,8 +307,23 @@ def _pack_path(units: list[AslUnit]) -> Path:
     return cache_dir("asl") / f"modules-{digest}.pack"
 
 
+_HELD: dict[Path, dict] = {}  # pack path -> the pack as this process last read or wrote it
+
+
+def _held(path: Path) -> dict:
+    """A pack, read from disk once per process: a server's rebuilds do not unpickle the whole tree's summaries
+    and modules again after a one-file edit (each write keeps what it wrote)."""
+    held = _HELD.get(path)
+    if held is None:
+        held = read_pickle(path, dict) or {}
+        while len(_HELD) >= 4:  # the bundled spec and a corpus, summaries and modules
+            _HELD.pop(next(iter(_HELD)))
+        _HELD[path] = held
+    return held
+
+
 def _read_pack(units: list[AslUnit]) -> dict[str, bytes]:
-    return read_pickle(_pack_path(units), dict) or {}
+    return _held(_pack_path(units))
 
 
 def _write_pack(units: list[AslUnit], keys: list[str], modules: dict[int, Module]) -> None:
@@ -317,6 +333,7 @@ def _write_pack(units: list[AslUnit], keys: list[str], modules: dict[int, Module
     for fi, mod in modules.items():
         pack[keys[fi]] = pickle.dumps(mod, protocol=pickle.HIGHEST_PROTOCOL)
     write_pickle(_pack_path(units), pack)
+    _HELD[_pack_path(units)] = pack
 
 
 def _loads(blob: bytes) -> Module | None:

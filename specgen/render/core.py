@@ -232,7 +232,9 @@ def render_site(graph: SpecGraph, options: RenderOptions | None = None,
         data.examples = results
         data.changes = changes
         data.releases = releases
-        for page in _render_many(data, todo, options):
+        # a rebuild (the cache holds the last pages: a server) forks only for many pages: forking the
+        # server's process costs more than rendering a few hundred pages in it
+        for page in _render_many(data, todo, options, 1000 if cache.pages else 200):
             cache.pages[page.url] = page
     cache.rendered = len(todo)
     cache.reused = len(plans) - len(todo)
@@ -256,11 +258,12 @@ def _work_chunk(chunk: list[tuple[PagePlan, str]]) -> list[Page]:
     return [_render_one(env, data, plan, options, key) for plan, key in chunk]
 
 
-def _render_many(data: Any, todo: list[tuple[PagePlan, str]], options: RenderOptions) -> list[Page]:
-    """Render in plan order; with ``jobs > 1`` split the work over forked processes."""
+def _render_many(data: Any, todo: list[tuple[PagePlan, str]], options: RenderOptions,
+                 min_pool: int = 200) -> list[Page]:
+    """Render in plan order; with ``jobs > 1`` and at least ``min_pool`` pages split the work over forked processes."""
     global _WORK
     jobs = max(1, options.jobs)
-    if jobs == 1 or len(todo) < 200 or "fork" not in multiprocessing.get_all_start_methods():
+    if jobs == 1 or len(todo) < min_pool or "fork" not in multiprocessing.get_all_start_methods():
         env = environment(options.templates_dir)
         return [_render_one(env, data, plan, options, key) for plan, key in todo]
     # the templates compiled here, once: the workers inherit them, and a server's later small
