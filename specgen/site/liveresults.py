@@ -12,7 +12,7 @@ with the revision it was measured on, so one measured on a tree that changed mea
 shown.
 
 The worked examples an edit made invalid are pending the same way (the server's build does not run them:
-:func:`specgen.worked.generator.worked_examples` with ``run=False``, their sections say "running"): the
+:func:`specgen.worked.pending.valid_only`; their sections say "running"): the
 batch computes them in one forked process (it inherits the loaded spec and the compiled interpreter, and
 shares nothing with the server's next rebuild) while the tests run, and hands back each entry with what it
 read; :meth:`LiveResults.drain` records them against the revision they were computed on.
@@ -55,10 +55,13 @@ class _Batch:
 _FORKED: SpecGraph | None = None  # the graph a forked worked-example process inherits
 
 
-def _run_worked(mnemonics: tuple[str, ...]) -> list[tuple[str, StoredResult]]:
-    from ..worked.generator import run_pending
+def _run_worked(mnemonics: tuple[str, ...]) -> tuple[list[tuple[str, StoredResult]], float]:
+    """The entries of ``mnemonics`` and the seconds they took (in the forked process)."""
+    from ..worked.pending import run_pending
     assert _FORKED is not None
-    return run_pending(_FORKED, list(mnemonics))
+    t0 = time.perf_counter()
+    entries = run_pending(_FORKED, list(mnemonics))
+    return entries, time.perf_counter() - t0
 
 
 def can_fork() -> bool:
@@ -119,8 +122,7 @@ class LiveResults:
                                              coverage=True, max_value_bits=batch.max_value_bits)
                 batch.seconds = time.perf_counter() - t0
                 if future is not None:
-                    batch.entries = future.result()
-                    batch.worked_seconds = time.perf_counter() - t0
+                    batch.entries, batch.worked_seconds = future.result()
             except Exception as e:  # noqa: BLE001 - said in the log; the pages keep saying "running"
                 batch.error = f"{type(e).__name__}: {e}"
             finally:
@@ -139,7 +141,7 @@ class LiveResults:
         """Record every finished batch in the layer (on the server's build thread); how many results."""
         from ..asl.conformance import record, tests_store
         from ..asl.revision import REVISION
-        from ..worked.generator import adopt
+        from ..worked.pending import adopt
         with self._lock:
             done, self._done = self._done, []
         n = 0

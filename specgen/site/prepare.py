@@ -23,6 +23,7 @@ from ..loader import UNUSABLE_RULES, RootError, load_spec, unusable_findings
 from ..render import example_failures, failures_message
 from ..render.core import DEFAULT_TEMPLATES
 from ..worked.generator import worked_examples
+from ..worked.pending import valid_only
 from .liveresults import can_fork
 from .stats import BuildStats
 
@@ -123,7 +124,7 @@ def prepare(root: Path, records: RecordCache | None, stage: Progress,
         raise PrepareError("specgen: " + failures_message(failures))
     # every instruction page's worked example, reused while its reads hold; a server runs the rest in the
     # background (specgen.site.liveresults) as it runs the AVS tests, and their pages say "running"
-    worked = worked_examples(graph, run=suite.mode != "background" or not can_fork())
+    worked = worked_examples(graph) if suite.mode != "background" or not can_fork() else valid_only(graph)
     t3 = time.perf_counter()
     stage("tests")
     conf = conformance(graph, jobs=suite.jobs, run=suite.mode == "build", skip=suite.mode == "skip")

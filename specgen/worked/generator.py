@@ -38,11 +38,11 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import replace
-from typing import Callable, TypeVar
+from typing import Callable, Iterator, TypeVar
 
 from .. import speccontract as contract
 from ..asl.revision import PARTS, REVISION, asl_keys, generation_reads
-from ..cache.layer import Reads, StoredResult, code_digest
+from ..cache.layer import Reads, code_digest
 from ..diagnostics import Sentence
 from ..encoding.asm_names import gpr_name
 from ..examples.outcome import result_from_run
@@ -92,40 +92,10 @@ def _compute(graph: SpecGraph) -> WorkedSuite:
 WORKED = Derived(_compute)
 
 
-def worked_examples(graph: SpecGraph, run: bool = True) -> WorkedSuite:
-    """Every instruction's worked examples, computed once per graph (cached on disk by content).
-
-    ``run=False`` (a server's build): the entries valid for this revision, the others left *pending*
-    (:attr:`WorkedSuite.pending`) for the server to run in the background (:func:`run_pending`); their
-    pages say "running", never an entry of other content.
-    """
-    if run:
-        return WORKED(graph)
-    suite = WORKED.peek(graph)
-    if suite is None:
-        suite = Generator(graph).run(compute=False)
-        WORKED.set(graph, suite)
-    return suite
-
-
-def run_pending(graph: SpecGraph, mnemonics: list[str]) -> list[tuple[str, StoredResult]]:
-    """Compute the entries of ``mnemonics`` on ``graph`` without saving them: (layer key, entry with what it read).
-
-    What the server's background run does, in a forked process, for a suite built with ``run=False``; the
-    server records them with :func:`adopt` against the revision they were measured on.
-    """
-    gen = Generator(graph)
-    gen.run(only=frozenset(mnemonics), save=False)
-    keys = set(gen.computed)
-    return [(k, e) for k, e in gen.store.entries.items() if k in keys]
-
-
-def adopt(graph: SpecGraph, results: list[tuple[str, StoredResult]]) -> None:
-    """Record entries :func:`run_pending` computed on ``graph`` (shown only while what they read is unchanged)."""
-    store = REVISION(graph).layer.store("worked", VERSION)
-    for key, entry in results:
-        store.adopt(key, entry)
-    store.save()
+def worked_examples(graph: SpecGraph) -> WorkedSuite:
+    """Every instruction's worked examples, computed once per graph (cached on disk by content); a server's
+    build takes the valid ones and leaves the rest to its background run (:mod:`.pending`)."""
+    return WORKED(graph)
 
 
 class Generator:
@@ -150,43 +120,31 @@ class Generator:
         self._pes = 0b0001  # the PE mask the current matrix Block's predicate requires of its bindings
         self._products: dict[str, bool] = {}  # legality handler -> whether its text states a matrix product
 
-    def run(self, only: frozenset[str] | None = None, *, compute: bool = True, save: bool = True) -> WorkedSuite:
-        """Every worked example (``only``: just these mnemonics, for tests and tools).
-
-        ``compute=False``: only the entries valid for this revision; the rest are listed as pending.
-        ``save=False``: the store is not written (a forked background run hands its entries back).
-        """
-        entries: dict[str, WorkedEntry] = {}
-        pending: list[str] = []
-        keys: set[str] = set()
+    def targets(self, only: frozenset[str] | None = None) -> Iterator[tuple[str, AslUnit, list[str]]]:
+        """(layer key, unit, block lines) of every instruction with a block composition (``only``: these)."""
         for unit in self.graph.iter_instruction_units():
             ins = unit.instruction
             assert ins is not None
-            if only is not None and ins.mnemonic not in only:
-                continue
             lines = composition_lines(ins)
-            if not is_block_program(lines):
-                continue
-            key = f"{unit.path}#{ins.mnemonic}"
-            keys.add(key)
-            if not compute:
-                valid = self.store.valid(key, self.revision.inputs)
-                if valid is None:
-                    pending.append(ins.mnemonic)
-                else:
-                    self.store.reused += 1
-                    entries[ins.mnemonic] = valid.value
-                continue
+            if (only is None or ins.mnemonic in only) and is_block_program(lines):
+                yield f"{unit.path}#{ins.mnemonic}", unit, lines
+
+    def run(self, only: frozenset[str] | None = None, *, save: bool = True) -> WorkedSuite:
+        """Every worked example (``only``: just these mnemonics, for tests and tools; ``save=False``: the
+        store is not written, a forked background run hands its entries back)."""
+        entries: dict[str, WorkedEntry] = {}
+        for key, unit, lines in self.targets(only):
             before = self.store.computed
-            entries[ins.mnemonic] = self.store.get(key, self.revision.inputs,
-                                                   lambda reads, u=unit, ls=lines: self._recorded(reads, u, ls))
+            entries[unit.instruction.mnemonic] = self.store.get(  # type: ignore[union-attr]
+                key, self.revision.inputs, lambda reads, u=unit, ls=lines: self._recorded(reads, u, ls))
             if self.store.computed != before:
                 self.computed.append(key)
         if only is None:  # a partial run must not forget the rest of the tree
+            keys = {f"{e.path}#{m}" for m, e in entries.items()}
             self.store.drop(lambda k: k in keys)
         if save:
             self.store.save()
-        return WorkedSuite(entries, list(self.rerun), pending)
+        return WorkedSuite(entries, list(self.rerun))
 
     def _recorded(self, reads: Reads, unit: AslUnit, lines: list[str]) -> WorkedEntry:
         """One instruction's entry, with everything it read: its record, what generation and the vocabulary
@@ -631,4 +589,4 @@ class Generator:
         return Instance("\n".join(lines), tiles, gprs, plan.relation, made)
 
 
-__all__ = ["GENERATOR", "WORKED", "adopt", "run_pending", "Worked", "WorkedEntry", "WorkedSuite", "worked_examples"]
+__all__ = ["GENERATOR", "WORKED", "Worked", "WorkedEntry", "WorkedSuite", "worked_examples"]
