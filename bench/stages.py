@@ -325,7 +325,7 @@ def serve_loop(a: dict[str, Any]) -> dict[str, Any]:
             out[kind] = {"median_s": None, "walls": e["walls"], "median_cpu_s": None, "worked_rerun": [],
                          "tests_rerun": [], "error": e["error"][-300:]}
             continue
-        worked = [_count(lines, r"worked examples re-ran: (\d+)") for lines in e["log"]]
+        worked = [_count(lines, r"worked examples re-ran(?: in the background)?: (\d+)") for lines in e["log"]]
         tests = [_count(lines, r"AVS tests re-ran in the background: (\d+)") for lines in e["log"]]
         out[kind] = {"median_s": e["median_s"], "walls": e["walls"], "median_cpu_s": e["median_cpu_s"],
                      "worked_rerun": worked, "tests_rerun": tests}

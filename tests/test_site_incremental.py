@@ -206,3 +206,22 @@ def test_a_page_state_templated_before_is_written_again_exactly(bundled_copy: Pa
     mk_build(_config(bundled_copy, full, serve=False))
     from incremental import differences
     assert differences(out, full) == []
+
+
+def test_templated_states_are_the_last_two_per_page_within_the_budget() -> None:
+    """What the kept page states hold: a page's last two states, copies of their entries, and the budget in bytes."""
+    t = serve.Templated()
+    t.BUDGET = 100
+    t.put("a", "d1", b"x" * 30, [{"location": "a", "tags": ["t"]}])
+    t.put("a", "d2", b"y" * 30, [])
+    t.put("a", "d3", b"z" * 30, [])
+    assert t.get("a", "d1") is None and t.get("a", "d2") == (b"y" * 30, []) and t.size == 60
+    t.put("a", "d2", b"y" * 30, [])  # the same state again: kept once
+    assert t.size == 60
+    t.put("b", "e1", b"w" * 50, [])  # over the budget: the page used least recently goes
+    assert t.get("a", "d3") is None and t.get("b", "e1") is not None and t.size == 50
+    t.put("c", "f1", b"v" * 10, [{"location": "c", "tags": ["t"]}])
+    got = t.get("c", "f1")
+    assert got is not None
+    got[1][0]["tags"].append("changed")  # the search index's shaping changes entries in place
+    assert t.get("c", "f1") == (b"v" * 10, [{"location": "c", "tags": ["t"]}])

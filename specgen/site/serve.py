@@ -224,11 +224,11 @@ class Templated:
         return None
 
     def put(self, url: str, digest: str, output: bytes, entries: list[dict[str, Any]]) -> None:
-        states = [x for x in self.pages.get(url, []) if x[0] != digest]
-        states.append((digest, output, [_copy_entry(e) for e in entries]))
-        while len(states) > self.STATES:
-            self.size -= len(states.pop(0)[1])
-        self.size += len(output)
+        old = self.pages.pop(url, [])  # re-inserted below: the page last used is the last to go
+        self.size -= sum(len(x[1]) for x in old)
+        states = [x for x in old if x[0] != digest] + [(digest, output, [_copy_entry(e) for e in entries])]
+        states = states[-self.STATES:]
+        self.size += sum(len(x[1]) for x in states)
         self.pages[url] = states
         while self.size > self.BUDGET and self.pages:  # the oldest pages first
             oldest = next(iter(self.pages))
