@@ -8,6 +8,7 @@ handlers a worker ends quietly, as its parent asks.
 
 from __future__ import annotations
 
+import multiprocessing
 import signal
 
 
@@ -18,4 +19,10 @@ def forked_worker() -> None:
             signal.signal(getattr(signal, name), signal.SIG_DFL)
 
 
-__all__ = ["forked_worker"]
+def can_fork() -> bool:
+    """Whether work can go to forked processes that inherit the loaded spec (a server's background runs
+    need it; without it a server runs its worked examples in the build)."""
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+__all__ = ["can_fork", "forked_worker"]

@@ -64,11 +64,6 @@ def _run_worked(mnemonics: tuple[str, ...]) -> tuple[list[tuple[str, StoredResul
     return entries, time.perf_counter() - t0
 
 
-def can_fork() -> bool:
-    """Whether background runs can fork (they inherit the loaded spec; without fork a server runs them in its build)."""
-    return "fork" in multiprocessing.get_all_start_methods()
-
-
 class LiveResults:
     """Pending AVS tests of a server, run in the background one batch at a time."""
 
@@ -184,4 +179,4 @@ def background_jobs(configured: int) -> int:
     return max(1, cpus - 1)
 
 
-__all__ = ["LiveResults", "background_jobs", "can_fork"]
+__all__ = ["LiveResults", "background_jobs"]

@@ -24,7 +24,7 @@ from ..render import example_failures, failures_message
 from ..render.core import DEFAULT_TEMPLATES
 from ..worked.generator import worked_examples
 from ..worked.pending import valid_only
-from .liveresults import can_fork
+from ..workers import can_fork
 from .stats import BuildStats
 
 log = logging.getLogger("mkdocs.plugins.specgen")  # a name, not an import: mkdocs shows it, others ignore it
