@@ -168,3 +168,31 @@ def test_instr_catalogs_say_each_sentence_in_both_languages() -> None:
         assert placeholders == set(re.findall(r"\{(\w+)\}", text)), key
         prose = re.sub(r"\{\w+\}", "", text).replace("units[]", "")
         assert not LATIN.search(prose), f"{key}: {text}"
+
+
+def test_the_first_paragraph_says_the_operation_the_record_passes_in_each_language(
+        graph: SpecGraph, pages: dict[str, str]) -> None:
+    # the oracle: TMUL's catalog record passes one enumeration member to its semantic handler
+    ins = next(u.instruction for u in graph.iter_instruction_units() if u.instruction and u.instruction.mnemonic == "TMUL")
+    rec = next(r for r in ins.catalog_records if hasattr(r, "family"))
+    constants = [a.constant for a in rec.arguments if a.constant]
+    assert constants == ["TileBinary_MUL"]
+    for url, word in ((TMUL_EN, "multiplication"), (TMUL_ZH, "乘法")):
+        first = re.search(r'<div class="sg-prose"><p>(.*?)</p>', _section(pages[url], "semantics"), re.S)
+        assert first, url
+        text = _text(first.group(1))
+        assert word in text and "TileBinary_MUL" in text and rec.semantic_handler in text, text
+
+
+def test_a_member_the_glossary_lacks_is_named_by_its_identifier_only() -> None:
+    from types import SimpleNamespace
+
+    from specgen.render.i18n import Messages
+    from specgen.render.instr_prose import operation_sentence
+    rec = SimpleNamespace(arguments=[SimpleNamespace(constant="TileBinary_FROBNICATE"),
+                                     SimpleNamespace(constant=None)], semantic_handler="ExecuteTileBinary")
+    for lang in ("en", "zh"):
+        said = _text(str(operation_sentence(Messages(lang), rec)))  # type: ignore[arg-type]
+        assert "TileBinary_FROBNICATE" in said and "operation." not in said and "FROBNICATE" not in said.replace(
+            "TileBinary_FROBNICATE", ""), said
+    assert operation_sentence(Messages("en"), SimpleNamespace(arguments=[], semantic_handler="X")) is None  # type: ignore[arg-type]

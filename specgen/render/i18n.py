@@ -116,6 +116,11 @@ class Messages:
                 args[k] = v
         return Markup(escape(text)).format(**args)
 
+    def term(self, key: str) -> str | None:
+        """A glossary word (``operation.MUL``) in this language, English when the language lacks it; None when
+        no catalog has it, so a caller names the thing by the spec's identifier instead of printing the key."""
+        return self._lookup(self.locale, key, {}) or self._lookup("en", key, {})
+
     def __call__(self, key: str, **values: Any) -> str:
         text = self._lookup(self.locale, key, values) or self._lookup("en", key, values) or key
         if not values:

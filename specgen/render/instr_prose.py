@@ -44,6 +44,35 @@ def id_list(t: Messages, names: Sequence[str]) -> Markup:
     return Markup(escape(t("instr.list_sep"))).join(code(n) for n in names)
 
 
+# an ASL enumeration member as the spec names them: its type's prefix, then the member (TileBinary_MUL)
+_MEMBER = re.compile(r"^[A-Z][A-Za-z0-9]*_([A-Za-z0-9]\w*)$")
+
+
+def operation_sentence(t: Messages, tile_rec: TileOperation | None) -> Markup | None:
+    """What the instruction computes, from the constants its catalog record passes to the semantic handler.
+
+    The record states the call (``ExecuteTileBinary(TileBinary_MUL, …)``); the member's name after its
+    type's prefix (``MUL``) is looked up in the locale's ``operation.*`` glossary, so a Chinese page says
+    乘法 in a sentence of its own (and a reader's search for 乘法 finds TMUL). A member the glossary lacks
+    is named by its identifier only; a record without constant arguments gets no sentence."""
+    if tile_rec is None:
+        return None
+    constants = [a.constant for a in tile_rec.arguments if a.constant]
+    if not constants:
+        return None
+    words: list[str] = []
+    for c in constants:
+        m = _MEMBER.match(c)
+        word = t.term("operation." + m.group(1).upper()) if m else None
+        if word and word not in words:
+            words.append(word)
+    if not words:
+        return sentence(t, "instr.operation_unnamed", constants=id_list(t, constants),
+                        handler=tile_rec.semantic_handler)
+    return sentence(t, "instr.operation", words=Markup(escape(t("operation.list_sep").join(words))),
+                    constants=id_list(t, constants), handler=tile_rec.semantic_handler)
+
+
 @dataclass
 class Topic:
     """One part of the contract: generated sentences, then the spec's own lines for it."""
@@ -65,6 +94,9 @@ def contract_topics(t: Messages, ins: InstructionHeader, contract: Any, sig: Sig
                              classification=cls, engine=ins.engine))
     else:
         lead.append(sentence(t, "instr.identity", mnemonic=mn, surface=ins.surface, classification=cls))
+    operation = operation_sentence(t, tile_rec)
+    if operation is not None:  # same paragraph: the first one is the instruction's search text
+        lead[0] = Markup(escape(t("instr.sentence_sep"))).join((lead[0], operation))
     if tile_rec is not None and getattr(tile_rec, "mode", None) is not None:
         lead.append(sentence(t, "instr.selector", carrier=tile_rec.command_mnemonic, mode=f"Mode {tile_rec.mode}",
                              function=f"Function {tile_rec.function}", selector=tile_rec.selector))

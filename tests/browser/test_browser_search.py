@@ -103,6 +103,18 @@ def test_search_box_finds_chinese_word(site: Site, tab: Tab) -> None:
     assert any("/zh/" in h for h in hrefs), f"no zh page among the results for {word!r}: {hrefs[:5]}"
 
 
+def test_a_chinese_word_for_what_an_instruction_computes_finds_it(site: Site, tab: Tab) -> None:
+    """乘法 is in no text of the spec: the zh page's generated sentence names TMUL's operation (its record's
+    ``TileBinary_MUL``) by the locale's word, and that sentence is in the page's one search entry (issue 27)."""
+    word = json.loads((REPO / "specgen" / "locales" / "zh-CN" / "operations.json").read_text(
+        encoding="utf-8"))["operation.MUL"]
+    tab.page.goto(site.abs("zh/"), wait_until="load")
+    for query in (word, word[0]):  # the word, and its first character (material's wildcard)
+        hrefs = search(tab.page, query)
+        assert hrefs and hrefs[0] == site.abs(site.instruction("zh", "TMUL")), (query, hrefs[:3])
+        assert all("/zh/" in h for h in hrefs), hrefs
+
+
 def test_search_index_has_tmul_ndf_and_chinese(site: Site, tab: Tab) -> None:
     tab.page.goto(site.abs("en/"), wait_until="load")
     index = tab.page.evaluate("async () => (await fetch('../search/search_index.json')).json()")

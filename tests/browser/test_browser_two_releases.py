@@ -162,10 +162,12 @@ def test_search_finds_asl_names_exactly_and_chinese_words(two_release_site: Site
     assert "Copy" not in texts and "中文" not in texts
     page.goto(two_release_site.abs(f"{NEW}/zh/index.html"), wait_until="load")
     # words of the Chinese text specgen writes on every instruction page (its semantics' first paragraph, in
-    # each page's one entry); the spec's own text is English, so a word only a translation would hold finds nothing
-    for word in ("执行", "引擎"):
+    # each page's one entry; the spec's own text is English): 执行/引擎 on every page, 乘法 where the record
+    # passes a MUL member to its handler (TMUL the shortest such mnemonic, so the first hit), 乘 by wildcard
+    for word in ("执行", "引擎", "乘", "乘法"):
         hrefs = search(page, word)
         assert hrefs and all(f"/{NEW}/zh/" in h for h in hrefs[:10]), (word, hrefs[:5])
+    assert hrefs[0].endswith("/TMUL.html"), hrefs[:5]
     assert "复制" not in page.locator(".md-search-result__list").inner_text()
 
 
