@@ -85,6 +85,9 @@ def note(text: str) -> None:
 
 
 def free_port(preferred: int | None) -> int:
+    """``--port``, else ``SPECGEN_BENCH_PORT`` (a shared machine's range for the stages of ``python -m bench``),
+    else any free port."""
+    preferred = preferred or int(os.environ.get("SPECGEN_BENCH_PORT", "0") or 0)
     if preferred:
         return preferred
     with socket.socket() as s:
