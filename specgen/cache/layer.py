@@ -333,7 +333,7 @@ class Layer:
     def begin(self, inputs: Inputs) -> None:
         """A new revision: every store advances to it (entries that read a changed input are re-verified)."""
         self.inputs = inputs
-        for s in self.stores.values():
+        for s in list(self.stores.values()):  # advancing may open a store (the generated ASL's table)
             s.advance(inputs)
             inputs.watch(s)
 

@@ -49,7 +49,17 @@ class _Batch:
     entries: list[tuple[str, StoredResult]] | None = None  # the worked examples' entries, with their reads
     seconds: float = 0.0
     worked_seconds: float = 0.0
-    error: str = ""
+    error: str = ""  # the tests' run stopped
+    worked_error: str = ""  # the worked examples' run stopped
+
+    def tree(self) -> str:
+        """The tree the batch ran on (what a failed run must wait for to change before it is tried again)."""
+        return tree_digest(self.graph)
+
+
+def tree_digest(graph: SpecGraph) -> str:
+    import hashlib
+    return hashlib.blake2b(repr(sorted(graph.spec.files.items())).encode(), digest_size=16).hexdigest()
 
 
 _FORKED: SpecGraph | None = None  # the graph a forked worked-example process inherits
@@ -73,6 +83,7 @@ class LiveResults:
         self._thread: threading.Thread | None = None
         self._running: _Batch | None = None
         self._done: list[_Batch] = []
+        self._failed: tuple[str, bool, bool] | None = None  # (tree, tests stopped, worked examples stopped)
 
     @property
     def busy(self) -> bool:
@@ -87,6 +98,11 @@ class LiveResults:
         """Run ``conformance``'s pending tests and the pending worked examples ``worked`` (of ``graph``)
         unless a batch is running (the rebuild its end triggers schedules what is still pending)."""
         pending = list(conformance.pending)
+        if self._failed is not None and self._failed[0] == tree_digest(graph):
+            # what stopped on this very tree is not tried again (each try would trigger a rebuild and the next)
+            tests_failed, worked_failed = self._failed[1:]
+            pending = [] if tests_failed else pending
+            worked = () if worked_failed else worked
         if not pending and not worked:
             return
         batch = _Batch(graph, pending, conformance.profile, conformance.max_steps, conformance.max_value_bits,
@@ -116,10 +132,13 @@ class LiveResults:
                     batch.report = run_cases(batch.graph.spec, batch.cases, jobs, batch.profile, batch.max_steps,
                                              coverage=True, max_value_bits=batch.max_value_bits)
                 batch.seconds = time.perf_counter() - t0
-                if future is not None:
-                    batch.entries, batch.worked_seconds = future.result()
             except Exception as e:  # noqa: BLE001 - said in the log; the pages keep saying "running"
                 batch.error = f"{type(e).__name__}: {e}"
+            try:
+                if future is not None:
+                    batch.entries, batch.worked_seconds = future.result()
+            except Exception as e:  # noqa: BLE001 - said in the log; the sections keep saying "running"
+                batch.worked_error = f"{type(e).__name__}: {e}"
             finally:
                 _FORKED = None
                 if pool is not None:
@@ -141,16 +160,19 @@ class LiveResults:
             done, self._done = self._done, []
         n = 0
         for b in done:
+            self._failed = (b.tree(), bool(b.error), bool(b.worked_error)) if b.error or b.worked_error else None
+            if b.worked_error:
+                log.warning("specgen: the worked examples running in the background stopped: %s (their sections "
+                            "keep saying \"running\"; not tried again until the tree changes)", b.worked_error)
             if b.error:
-                log.warning("specgen: the AVS tests and worked examples running in the background stopped: %s",
-                            b.error)
-                continue
+                log.warning("specgen: the AVS tests running in the background stopped: %s (not tried again until "
+                            "the tree changes)", b.error)
             if b.entries is not None:
                 adopt(b.graph, b.entries)
                 n += len(b.entries)
                 log.info("specgen: worked examples re-ran in the background: %d in %.1f s", len(b.entries),
                          b.worked_seconds)
-            if b.report is None:
+            if b.report is None or b.error:
                 continue
             revision = REVISION(b.graph)
             store = tests_store(revision)
