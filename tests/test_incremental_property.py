@@ -5,7 +5,8 @@ does: spec rebuilds, full builds when the set of pages changes, the AVS tests in
 applies a random sequence of the edits an author makes (NDF prose, one instruction's ASL, a helper
 many instructions execute, a catalog value, the step budget in ``specification.toml``, a unit added
 and removed; ``tests/incremental.py``), rebuilding after each, and compares every file of the
-served site with ``specgen build`` of the same tree in a fresh process with an empty cache.
+served site with ``specgen build`` of the same tree in a fresh process with an empty cache. Every plan
+the server keeps between revisions is also compared with a new plan (``SPECGEN_CHECK_PLAN``).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ def test_incremental_rebuilds_equal_a_clean_build(sequence: list[tuple[str, int]
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     tmp = tmp_path_factory.mktemp("incremental")
     monkeypatch.setenv("SPECGEN_CACHE_DIR", str(tmp / "cache"))
+    monkeypatch.setenv("SPECGEN_CHECK_PLAN", "1")  # every kept plan is also compared with a new one
     root = copy_tree(bundled_root, tmp / "spec")
     site = ServedSite(root, tmp / "served")
     site.first()
