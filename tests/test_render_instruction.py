@@ -182,6 +182,8 @@ def test_the_first_paragraph_says_the_operation_the_record_passes_in_each_langua
         assert first, url
         text = _text(first.group(1))
         assert word in text and "TileBinary_MUL" in text and rec.semantic_handler in text, text
+    zh = _text(re.search(r'<div class="sg-prose"><p>(.*?)</p>', _section(pages[TMUL_ZH], "semantics"), re.S).group(1))
+    assert "。 " not in zh, zh  # Chinese sentences are joined without a space (an empty catalog text is a text)
 
 
 def test_a_member_the_glossary_lacks_is_named_by_its_identifier_only() -> None:

@@ -119,10 +119,17 @@ class Messages:
     def term(self, key: str) -> str | None:
         """A glossary word (``operation.MUL``) in this language, English when the language lacks it; None when
         no catalog has it, so a caller names the thing by the spec's identifier instead of printing the key."""
-        return self._lookup(self.locale, key, {}) or self._lookup("en", key, {})
+        return self._text(key, {})
+
+    def _text(self, key: str, values: dict[str, Any]) -> str | None:
+        """This language's text, else English's; an empty text is a text (Chinese joins sentences with none)."""
+        text = self._lookup(self.locale, key, values)
+        return text if text is not None else self._lookup("en", key, values)
 
     def __call__(self, key: str, **values: Any) -> str:
-        text = self._lookup(self.locale, key, values) or self._lookup("en", key, values) or key
+        text = self._text(key, values)
+        if text is None:
+            text = key
         if not values:
             return text
         return _FMT.vformat(text, (), {k: str(v) for k, v in values.items()})
