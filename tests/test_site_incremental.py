@@ -210,7 +210,8 @@ def test_a_page_state_templated_before_is_written_again_exactly(bundled_copy: Pa
 
 def test_templated_states_are_the_last_two_per_page_within_the_budget() -> None:
     """What the kept page states hold: a page's last two states, copies of their entries, and the budget in bytes."""
-    t = serve.Templated()
+    from specgen.site.servesearch import Templated
+    t = Templated()
     t.BUDGET = 100
     t.put("a", "d1", b"x" * 30, [{"location": "a", "tags": ["t"]}])
     t.put("a", "d2", b"y" * 30, [])
