@@ -15,6 +15,7 @@ from specgen.graph import SpecGraph
 from specgen.loader import load_spec
 from specgen.render import RenderOptions, render_site
 from specgen.render.html import highlight_asl
+from specgen.render.searchtext import CLOSE, OPEN
 from specgen.render.symbols import SYMBOLS, build_symbols
 from specgen.render.xref import SYMBOLS_OF, symbol_deps
 from htmltext import text as _text
@@ -41,7 +42,9 @@ def bundled_graph(bundled_root: Path) -> SpecGraph:
 
 def test_each_source_line_is_one_line_element_with_its_anchor() -> None:
     src = '// PTO-TEST: {"id":"X"}\nfunc F(x: bits(4)) => integer\nbegin\n  /* a <b>\n c */ return 1 << 2;\n\nend;\n'
-    out = str(highlight_asl(src, first_line=7, anchor="L"))
+    marked = str(highlight_asl(src, first_line=7, anchor="L"))
+    assert marked.startswith(OPEN) and marked.endswith(CLOSE)  # a region search never reads (searchtext.py)
+    out = marked.removeprefix(OPEN).removesuffix(CLOSE)
     lines = LINE.findall(out.split("<code", 1)[1].split(">", 1)[1])
     assert [ident for _, ident, _ in lines] == [f"L-{n}" for n in range(7, 14)]
     # every child of <code> is a line element: nothing between them for a grid to split apart

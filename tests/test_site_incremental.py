@@ -155,6 +155,8 @@ def test_a_helper_edit_reruns_exactly_the_tests_that_executed_it(bundled_copy: P
     begin = text.index("\nbegin\n", text.index("func ExecuteTileBinary(")) + 1  # same line: nothing else moves
     helper.write_text(text[:begin] + "begin let edited_marker = 1;" + text[begin + len("begin"):], encoding="utf-8")
     assert serve.spec_rebuild(plugin) is True
+    # the pages that only turned to "running" keep their search entries: templated, not indexed again
+    assert 0 < plugin.serving.unindexed < plugin.stats.changed
     times = plugin._times
     total = len(times.conformance.outcomes)
     pending = len(times.conformance.pending)
@@ -173,6 +175,7 @@ def test_a_helper_edit_reruns_exactly_the_tests_that_executed_it(bundled_copy: P
     for lang in ("en", "zh"):
         for page in (TMUL, "tests/" + TMUL, TADD):
             assert (out / lang / page).read_bytes() == (full / lang / page).read_bytes(), (lang, page)
+    assert _search_all(out) == _search_all(full)
 
 
 def test_a_page_state_templated_before_is_written_again_exactly(bundled_copy: Path, tmp_path: Path) -> None:

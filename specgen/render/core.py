@@ -31,6 +31,7 @@ from .kinds import KINDS, plan_site
 from ..asl.revision import record_part
 from .pages import ALL, Ctx, ReleaseSite, site_data
 from .plan import RECORD_OF, PageKind, PagePlan
+from .searchtext import globals_for_templates
 from .symbols import SYMBOLS
 from .xref import SYMBOLS_OF
 
@@ -115,6 +116,7 @@ def environment(templates_dir: Path | None) -> jinja2.Environment:
                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                              keep_trailing_newline=True)
     env.filters["short"] = lambda s: str(s)[:12]
+    env.globals.update(globals_for_templates())
     return env
 
 

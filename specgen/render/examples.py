@@ -22,6 +22,7 @@ from ..examples.results import ExampleResult, TileTable, run_suite
 from ..graph import SpecGraph
 from ..worked.generator import WORKED
 from .html import escape_text
+from .searchtext import CLOSE, OPEN
 
 SourceLink = Callable[[str, int, int], str]
 """``src(path, start, end)``: where a page links a source line range (``render.pages.Ctx.src``)."""
@@ -105,7 +106,7 @@ def highlight_program(text: str, *, anchor: str, mark_line: int = 0) -> Markup:
 
     ``mark_line`` (a faulting program line) gets a class and stays addressable as ``<anchor>-<n>``.
     """
-    out = ['<div class="highlight sg-program" data-search-exclude><pre><code>']
+    out = [f'{OPEN}<div class="highlight sg-program" data-search-exclude><pre><code>']
     for n, line in enumerate(text.rstrip("\n").split("\n"), 1):
         cls = "ln sg-fault-line" if n == mark_line else "ln"
         out.append(f'<span class="{cls}" id="{anchor}-{n}">{n}</span>')
@@ -124,7 +125,7 @@ def highlight_program(text: str, *, anchor: str, mark_line: int = 0) -> Markup:
             pos = m.end()
         out.append(escape_text(line[pos:]))
         out.append("\n")
-    out.append("</code></pre></div>")
+    out.append(f"</code></pre></div>{CLOSE}")
     return Markup("".join(out))
 
 

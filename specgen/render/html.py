@@ -17,6 +17,7 @@ from typing import Any, Callable, Protocol
 from markupsafe import Markup, escape
 from markdown_it import MarkdownIt
 from .lexer import CONSTANTS, KEYWORDS, TYPES
+from .searchtext import CLOSE, OPEN
 from .markdown import resolve_inline  # the documents' link rule: an ADR's links and images alike
 
 
@@ -147,12 +148,12 @@ def highlight_asl(text: str, *, first_line: int = 1, anchor: str | None = None,
     whole listings (both languages show the same ones).
     """
     style = f' style="counter-reset: sg-ln {first_line - 1}"' if first_line != 1 else ""
-    out = [f'<div class="highlight sg-asl copy" data-search-exclude><pre><code{style}>']
+    out = [f'{OPEN}<div class="highlight sg-asl copy" data-search-exclude><pre><code{style}>']
     for i, body in enumerate(_lines_html(text.rstrip("\n"), refs)):
         n = first_line + i
         ident = f' id="{anchor}-{n}"' if anchor else ""
         out.append(f'<span class="ln"{ident}>{body}\n</span>')
-    out.append("</code></pre></div>")
+    out.append(f"</code></pre></div>{CLOSE}")  # search never reads a listing (searchtext.py)
     return Markup("".join(out))
 
 
@@ -162,7 +163,7 @@ def highlight_diff(diff: str, max_lines: int) -> tuple[Markup, int]:
     lines are shown (a page stays within its budget); the second value is how many were left out."""
     lines = diff.split("\n")
     shown, cut = lines[:max_lines], max(0, len(lines) - max_lines)
-    out = ['<div class="highlight sg-diff" data-search-exclude><pre><code>']
+    out = [f'{OPEN}<div class="highlight sg-diff" data-search-exclude><pre><code>']
     for line in shown:
         if line.startswith(("---", "+++")):
             out.append(f'<span class="sg-diff-file">{escape_text(line)}\n</span>')
@@ -172,7 +173,7 @@ def highlight_diff(diff: str, max_lines: int) -> tuple[Markup, int]:
             kind = {"+": "add", "-": "del"}.get(line[:1], "ctx")
             out.append(f'<span class="sg-diff-{kind}"><span class="sg-diff-mark">{escape_text(line[:1] or " ")}'
                        f'</span>{_line_html(line[1:])}\n</span>')
-    out.append("</code></pre></div>")
+    out.append(f"</code></pre></div>{CLOSE}")
     return Markup("".join(out)), cut
 
 

@@ -38,6 +38,7 @@ import logging
 import os
 import shutil
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,7 +49,8 @@ from ..render import Page, RenderCache
 from ..render.core import DEFAULT_TEMPLATES
 from .inputs import PageFile, check_inputs, load_mkdocs_config, search_plugin
 from .liveresults import LiveResults
-from .servesearch import SearchOwner, Templated, search_entries, template_known, update_search
+from .servesearch import (SearchOwner, Templated, indexing_all_but, search_entries, template_known,
+                          unchanged_search, update_search)
 from .serve_server import RebuildStatus, SpecgenServer, stop_on_signals
 from .stats import BuildStats
 
@@ -135,9 +137,12 @@ class ServeState:
         self.live = LiveResults()  # AVS tests whose results are pending, run in the background
         self.templated = Templated()  # what mkdocs made of a page's recent states (spec rebuilds since the last full build)
         self.reused_states = 0  # pages the last spec rebuild wrote from ``templated``
+        self.unindexed = 0  # pages the last spec rebuild left out of indexing (their entries unchanged)
+        self.builds = 0  # builds started (a heap settle waiting for the server to be idle checks it)
 
     def before_build(self, root: Path) -> RecordCache | None:
         """A build starts: record what the background run measured since the last one; the record cache."""
+        self.builds += 1
         self.live.drain()
         return self.record_cache(root)
 
@@ -191,6 +196,25 @@ class ServeState:
             self.inputs = inputs
             self.templated = Templated()  # made with another config, navigation and environment
         settle_heap()
+
+
+    def settle_when_idle(self, delay: float = 1.0) -> None:
+        """Once no build has started for ``delay`` seconds and nothing runs in the background, settle the
+        heap (:func:`settle_heap`) in a timer thread.
+
+        A spec rebuild leaves about a million new objects behind on the corpus, a third of them garbage
+        cycles. Left to the collector, its full passes over them (0.4-0.9 s) fall in the middle of later
+        rebuilds; settled while the author reads the page, a rebuild's passes walk only what it made.
+        A background batch's end asks for a rebuild, which waits again after it."""
+        build = self.builds
+
+        def settle() -> None:
+            if self.builds == build and not self.live.busy:
+                settle_heap()
+
+        timer = threading.Timer(delay, settle)
+        timer.daemon = True
+        timer.start()
 
 
 def page_digest(p: Page) -> str:
@@ -252,19 +276,21 @@ def spec_rebuild(plugin: ServingPlugin, inputs_digest: str | None = None) -> boo
         for p in pages:
             if changed[p.url]:
                 by_uri[p.url].rewrite(p.markdown)
-        fresh = template_known(state.templated, state.handed, todo, search, handed, plugin.pages)
+        quiet = unchanged_search(todo, handed, plugin.pages)  # the index holds their entries already
+        fresh = template_known(state.templated, state.handed, todo, search, handed, plugin.pages, quiet)
         for f in fresh:
             _populate_page(f.page, config, files)
-        for f in fresh:
-            entries = search_entries(search)
-            before = len(entries) if entries is not None else 0
-            _build_page(f.page, config, doc_files, nav, env)
-            output = Path(f.abs_dest_path)
-            if output.is_file():
-                state.templated.put(f.src_uri, state.handed[f.src_uri][1], output.read_bytes(),
-                                    entries[before:] if entries is not None else [])
+        with indexing_all_but(search, quiet):
+            for f in fresh:
+                entries = search_entries(search)
+                before = len(entries) if entries is not None else 0
+                _build_page(f.page, config, doc_files, nav, env)
+                output = Path(f.abs_dest_path)
+                if output.is_file():
+                    found = None if f.src_uri in quiet else entries[before:] if entries is not None else []
+                    state.templated.put(f.src_uri, state.handed[f.src_uri][1], output.read_bytes(), found)
         if search is not None:
-            update_search(plugin, config, search, {f.url for f in todo}, doc_files)
+            update_search(plugin, config, search, {f.url for f in todo if f.src_uri not in quiet}, doc_files)
     except Exception as e:  # noqa: BLE001 - the full build reports it the way mkdocs does
         log.info("specgen: spec rebuild gave way to a full build (%s: %s)", type(e).__name__, e)
         state.handed = handed
@@ -272,9 +298,12 @@ def spec_rebuild(plugin: ServingPlugin, inputs_digest: str | None = None) -> boo
         return False
     state.last_build = last
     state.reused_states = len(todo) - len(fresh)
-    log.info("specgen: spec rebuild: %d page(s) re-templated (%d of them in a state templated before) in %.2f s",
-             len(todo), len(todo) - len(fresh), time.perf_counter() - t0)
+    state.unindexed = len(quiet)
+    log.info("specgen: spec rebuild: %d page(s) re-templated (%d of them in a state templated before, "
+             "%d with their search entries unchanged) in %.2f s",
+             len(todo), len(todo) - len(fresh), len(quiet), time.perf_counter() - t0)
     plugin.after_rebuild()
+    state.settle_when_idle()
     return True
 
 

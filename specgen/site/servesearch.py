@@ -9,10 +9,12 @@ page's entries changed, merged in a full build's order so its bytes are a full b
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Iterator, Protocol
 
 from ..render import Page
+from ..render.searchtext import search_key
 from .inputs import forget_rebuilt_pages
 
 
@@ -24,6 +26,51 @@ class SearchOwner(Protocol):
     def split_search_index(self, config: Any) -> None: ...
 
     def search_definitions_unchanged(self) -> bool: ...
+
+
+def unchanged_search(todo: list[Any], before: dict[str, tuple[Page, str]], pages: dict[str, Page]) -> set[str]:
+    """The pages of ``todo`` whose search entries are the ones the index holds (the source URIs).
+
+    A page's entries are a function of its :func:`~specgen.render.searchtext.search_key`; the index holds
+    the entries of the state mkdocs last received (``before``). A test result coming in, a listing that
+    changed: the page is templated again, but its entries stay, so it is not indexed again and keeps
+    its place in the index.
+    """
+    same = set()
+    for f in todo:
+        last = before.get(f.src_uri)
+        new = pages.get(f.src_uri)
+        if last is None or new is None:
+            continue
+        key = search_key(new)
+        if key is not None and key == search_key(last[0]):
+            same.add(f.src_uri)
+    return same
+
+
+@contextmanager
+def indexing_all_but(search: Any, quiet: set[str]) -> Iterator[None]:
+    """While templating, the search plugin indexes every page but those of ``quiet`` (source URIs).
+
+    The plugin's index object is the fresh one :func:`specgen.site.serve.spec_rebuild` made for this
+    rebuild; its ``add_entry_from_context`` (material's and mkdocs' own search both index a page through
+    it, from ``on_page_context``) is shadowed for the rebuild only.
+    """
+    index = getattr(search, "search_index", None) if search is not None else None
+    own = getattr(index, "add_entry_from_context", None)
+    if not quiet or own is None:
+        yield
+        return
+
+    def add_entry_from_context(page: Any) -> None:
+        if page.file.src_uri not in quiet:
+            own(page)
+
+    index.add_entry_from_context = add_entry_from_context
+    try:
+        yield
+    finally:
+        del index.add_entry_from_context
 
 
 class Templated:
@@ -42,19 +89,21 @@ class Templated:
     BUDGET = 256 << 20
 
     def __init__(self) -> None:
-        self.pages: dict[str, list[tuple[str, bytes, list[dict[str, Any]]]]] = {}
+        # url -> [(page digest, output, raw search entries or None when the state was templated unindexed)]
+        self.pages: dict[str, list[tuple[str, bytes, list[dict[str, Any]] | None]]] = {}
         self.size = 0
 
-    def get(self, url: str, digest: str) -> tuple[bytes, list[dict[str, Any]]] | None:
+    def get(self, url: str, digest: str) -> tuple[bytes, list[dict[str, Any]] | None] | None:
         for d, out, entries in self.pages.get(url, ()):
             if d == digest:
-                return out, [_copy_entry(e) for e in entries]
+                return out, None if entries is None else [_copy_entry(e) for e in entries]
         return None
 
-    def put(self, url: str, digest: str, output: bytes, entries: list[dict[str, Any]]) -> None:
+    def put(self, url: str, digest: str, output: bytes, entries: list[dict[str, Any]] | None) -> None:
         old = self.pages.pop(url, [])  # re-inserted below: the page last used is the last to go
         self.size -= sum(len(x[1]) for x in old)
-        states = [x for x in old if x[0] != digest] + [(digest, output, [_copy_entry(e) for e in entries])]
+        kept = None if entries is None else [_copy_entry(e) for e in entries]
+        states = [x for x in old if x[0] != digest] + [(digest, output, kept)]
         states = states[-self.STATES:]
         self.size += sum(len(x[1]) for x in states)
         self.pages[url] = states
@@ -79,25 +128,27 @@ def search_entries(search: Any) -> list[dict[str, Any]] | None:
 
 
 def template_known(templated: Templated, handed: dict[str, tuple[Page, str]], todo: list[Any], search: Any,
-                   before: dict[str, tuple[Page, str]], pages: dict[str, Page]) -> list[Any]:
+                   before: dict[str, tuple[Page, str]], pages: dict[str, Page], quiet: set[str]) -> list[Any]:
     """Write the pages of ``todo`` whose state mkdocs templated before (same title and HTML, same last full
-    build) from :class:`Templated`, their search entries with them; the files still to template.
+    build) from :class:`Templated`, their search entries with them unless the index has them (``quiet``);
+    the files still to template.
 
     A page whose title changed is templated (mkdocs' page object, which the navigation shows, takes the
-    new title only then)."""
+    new title only then); so is one whose kept state was not indexed when the index needs its entries."""
     fresh = []
     entries = search_entries(search)
     for f in todo:
         hit = templated.get(f.src_uri, handed[f.src_uri][1])
         last = before.get(f.src_uri)
-        if hit is None or last is None or last[0].title != pages[f.src_uri].title or (hit[1] and entries is None):
+        indexed = f.src_uri in quiet or (hit is not None and hit[1] is not None and (entries is not None or not hit[1]))
+        if hit is None or last is None or last[0].title != pages[f.src_uri].title or not indexed:
             fresh.append(f)
             continue
         output, found = hit
         path = Path(f.abs_dest_path)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(output)
-        if entries is not None:
+        if entries is not None and found and f.src_uri not in quiet:
             entries.extend(found)
     return fresh
 
@@ -142,4 +193,5 @@ def in_page_order(search: Any, doc_files: Any) -> None:
     search.search_index_prev = None  # material would merge again (its own way) otherwise
 
 
-__all__ = ["SearchOwner", "Templated", "search_entries", "template_known", "update_search", "in_page_order"]
+__all__ = ["SearchOwner", "Templated", "in_page_order", "indexing_all_but", "search_entries", "template_known",
+           "unchanged_search", "update_search"]
