@@ -133,7 +133,7 @@ def test_build_config_root_is_honoured(tmp_path: Path, bundled_copy: Path) -> No
 def test_serve_config_root_is_used(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """``specgen serve --config X`` hands no root of its own down, so X's root: is served."""
     seen: dict[str, object] = {}
-    import specgen.site.serve as serve_mod
+    import specgen.site.serve_server as serve_mod
     monkeypatch.setattr(serve_mod, "serve", lambda config_file, dev_addr, root=None: seen.update(
         config=config_file, root=root))
     cfg = tmp_path / "x.yml"

@@ -28,7 +28,7 @@ def test_site_modules_import_one_way_only() -> None:
     assert _imports("guard") == {"releases"}
     assert _imports("publish") == set()
     assert _imports("releases") == {"inputs"}
-    assert _imports("serve") == {"inputs", "liveresults", "servesearch", "serve_server", "stats"}
+    assert _imports("serve") == {"inputs", "liveresults", "servesearch", "stats"}
     assert _imports("servesearch") == {"inputs"}
     assert _imports("liveresults") == set()
     assert _imports("stats") == set()

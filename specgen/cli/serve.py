@@ -46,7 +46,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except EngineError as e:  # includes mkdocs imported first by an in-process caller
         raise UsageError(str(e)) from e
     from ..site.inputs import SiteInputError, default_config  # mkdocs: only serve pays
-    from ..site.serve import serve
+    from ..site.serve_server import serve
     from ..site.engine import logger
     mk_log = logger()
     try:

@@ -20,6 +20,7 @@ from mkdocs.structure.files import File
 
 from ..bundled import BundledMissing, mkdocs_config
 
+ROOT_ENV = "SPECGEN_SITE_ROOT"  # ``specgen serve --root``: the plugin reads it on every config load
 
 
 class SiteInputError(ValueError):

@@ -31,13 +31,13 @@ from ..render.i18n import LANGUAGES, set_document_lang
 from ..render.plan import Search
 from . import build, guard
 from . import notfound, searchindex
-from .inputs import SiteInputError, forget_rebuilt_pages, search_plugin
+from .inputs import ROOT_ENV, SiteInputError, forget_rebuilt_pages, search_plugin
 from .language import Chrome, hand_title, page_language, supplied_nav
 from .options import SpecgenConfig, declared_languages
 from .prepare import own_site
 from .releases import RELEASE_ASSETS, Graphs, Release, order, parse_releases, release_name, release_site
 from .liveresults import background_jobs
-from .serve import ROOT_ENV, ServeState, install, other_inputs_digest
+from .serve import ServeState, install, other_inputs_digest
 from .stats import BuildStats
 
 

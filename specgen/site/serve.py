@@ -36,8 +36,6 @@ import gc
 import hashlib
 import logging
 import os
-import shutil
-import tempfile
 import threading
 import time
 from dataclasses import dataclass
@@ -47,15 +45,13 @@ from typing import Any, Protocol
 from ..cache import RecordCache, cache_enabled
 from ..render import Page, RenderCache
 from ..render.core import DEFAULT_TEMPLATES
-from .inputs import PageFile, check_inputs, load_mkdocs_config, search_plugin
+from .inputs import PageFile, search_plugin
 from .liveresults import LiveResults
 from .servesearch import (SearchOwner, Templated, indexing_all_but, search_entries, template_known,
                           unchanged_search, update_search)
-from .serve_server import RebuildStatus, SpecgenServer, stop_on_signals
 from .stats import BuildStats
 
 log = logging.getLogger("mkdocs.plugins.specgen")
-ROOT_ENV = "SPECGEN_SITE_ROOT"  # ``specgen serve --root``: the plugin reads it on every config load
 
 
 class ServingPlugin(SearchOwner, Protocol):
@@ -227,10 +223,11 @@ def settle_heap() -> None:
 
     A dev server holds the whole site (records, pages, caches: ~1 GB on the corpus), and
     every full collection walks all of it; during a one-page rebuild those walks cost more
-    than the rebuild itself. After each full build the live heap is frozen, so collections
+    than the rebuild itself. After each full build, and once the server is idle after a spec
+    rebuild (:meth:`ServeState.settle_when_idle`), the live heap is frozen, so collections
     during rebuilds only walk what was made since. Frozen objects are still freed by
-    reference counting; the next full build unfreezes and collects before freezing again,
-    so garbage cycles do not pile up.
+    reference counting; every settle unfreezes and collects before freezing again, so
+    garbage cycles do not pile up.
     """
     gc.unfreeze()
     gc.collect()
@@ -371,82 +368,3 @@ def request_rebuild(server: Any) -> None:
     with server._rebuild_cond:
         server._want_rebuild = True
         server._rebuild_cond.notify_all()
-
-
-def serve(config_file: Path, dev_addr: str | None, root: Path | None = None) -> None:
-    """``specgen serve``: mkdocs' server for ``config_file`` with the spec root ``root`` (the config's when None).
-
-    A thin wrapper: the fast loop is the plugin's (:func:`install`, called from its ``on_serve``, the same
-    under plain ``mkdocs serve``). What this adds is the server's robustness (:mod:`.serve_server`): a
-    failed rebuild keeps the last good site with the error in a banner, a control character in a path is
-    a 400, and SIGINT, SIGTERM and SIGHUP stop it cleanly (the temporary site removed). Runs until
-    interrupted.
-    """
-    check_inputs(root, config_file)
-    load_mkdocs_config(config_file, root, None, strict=False)  # a bad value is a usage error (exit 2)
-    if root is not None:
-        os.environ[ROOT_ENV] = str(Path(root).absolute())  # as named (examples beside a linked root)
-    with stop_on_signals():  # SIGTERM and SIGHUP unwind like Ctrl-C: the temporary site is removed
-        site_dir = tempfile.mkdtemp(prefix="specgen-serve-")
-        try:
-            _serve(config_file, dev_addr, site_dir)
-        finally:
-            shutil.rmtree(site_dir, ignore_errors=True)
-
-
-def _serve(config_file: Path, dev_addr: str | None, site_dir: str) -> None:
-    """mkdocs 1.6's ``serve`` loop with :class:`SpecgenServer` and the rebuild guard around the builder."""
-    from urllib.parse import urlsplit
-
-    from mkdocs.commands.build import build
-    from mkdocs.config import load_config
-    from mkdocs.livereload import _serve_url
-
-    def get_config() -> Any:
-        return load_config(config_file=str(config_file), site_dir=site_dir, dev_addr=dev_addr)
-
-    config = get_config()
-    config.plugins.on_startup(command="serve", dirty=False)
-    host, port = config.dev_addr
-    mount_path = urlsplit(config.site_url or "/").path
-    config.site_url = serve_url = _serve_url(host, port, mount_path)
-
-    def builder(cfg: Any = None) -> None:
-        log.info("Building documentation...")
-        if cfg is None:
-            cfg = get_config()
-            cfg.site_url = serve_url
-        build(cfg, serve_url=serve_url)
-
-    status = RebuildStatus()  # a failed rebuild: the last good site, with the error shown (serve_server.py)
-    server = SpecgenServer(builder=builder, host=host, port=port, root=site_dir, mount_path=mount_path)
-    server.status = status
-
-    def error_handler(code: int) -> bytes | None:
-        failed = status.error_page()
-        if failed is not None:
-            return failed
-        if code in (404, 500):
-            page = Path(site_dir) / f"{code}.html"
-            if page.is_file():
-                return page.read_bytes()
-        return None
-
-    server.error_handler = error_handler
-    try:
-        builder(config)  # the first build: a failure ends the command (as mkdocs serve does)
-        server.watch(config.docs_dir)
-        if config.config_file_path:
-            server.watch(config.config_file_path)
-        server = config.plugins.on_serve(server, config=config, builder=builder)  # the plugin's fast path
-        server.builder = status.guard(server.builder)  # outermost: the fast path's failures are shown too
-        for item in config.watch:
-            server.watch(item)
-        try:
-            server.serve()
-        except KeyboardInterrupt:
-            log.info("Shutting down...")
-        finally:
-            server.shutdown()
-    finally:
-        config.plugins.on_shutdown()

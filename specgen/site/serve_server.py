@@ -18,21 +18,29 @@ the process before ``serve`` could remove its temporary site. Here:
   Ctrl-C, so the ``finally`` that removes the temporary folder runs; a second
   signal during that clean-up is ignored (it would leave the server's thread
   running and the process hanging at exit).
+
+:func:`serve` is ``specgen serve``: mkdocs' own serve loop with these around it. The fast
+loop itself is the plugin's (:func:`specgen.site.serve.install`), the same under a plain
+``mkdocs serve``.
 """
 
 from __future__ import annotations
 
 import html
 import logging
+import os
+import shutil
 import signal
+import tempfile
 import threading
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from mkdocs.livereload import LiveReloadServer
 
 from ..diagnostics import printable
-from .inputs import _Errors  # the error messages mkdocs logs (its exception only counts them)
+from .inputs import ROOT_ENV, _Errors, check_inputs, load_mkdocs_config  # _Errors: what mkdocs logs
 
 log = logging.getLogger("mkdocs.plugins.specgen")
 
@@ -138,3 +146,82 @@ def stop_on_signals() -> Iterator[None]:
     finally:
         for s, handler in before.items():
             signal.signal(s, handler)
+
+
+def serve(config_file: Path, dev_addr: str | None, root: Path | None = None) -> None:
+    """``specgen serve``: mkdocs' server for ``config_file`` with the spec root ``root`` (the config's when None).
+
+    A thin wrapper: the fast loop is the plugin's (:func:`install`, called from its ``on_serve``, the same
+    under plain ``mkdocs serve``). What this adds is the server's robustness (:mod:`.serve_server`): a
+    failed rebuild keeps the last good site with the error in a banner, a control character in a path is
+    a 400, and SIGINT, SIGTERM and SIGHUP stop it cleanly (the temporary site removed). Runs until
+    interrupted.
+    """
+    check_inputs(root, config_file)
+    load_mkdocs_config(config_file, root, None, strict=False)  # a bad value is a usage error (exit 2)
+    if root is not None:
+        os.environ[ROOT_ENV] = str(Path(root).absolute())  # as named (examples beside a linked root)
+    with stop_on_signals():  # SIGTERM and SIGHUP unwind like Ctrl-C: the temporary site is removed
+        site_dir = tempfile.mkdtemp(prefix="specgen-serve-")
+        try:
+            _serve(config_file, dev_addr, site_dir)
+        finally:
+            shutil.rmtree(site_dir, ignore_errors=True)
+
+
+def _serve(config_file: Path, dev_addr: str | None, site_dir: str) -> None:
+    """mkdocs 1.6's ``serve`` loop with :class:`SpecgenServer` and the rebuild guard around the builder."""
+    from urllib.parse import urlsplit
+
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+    from mkdocs.livereload import _serve_url
+
+    def get_config() -> Any:
+        return load_config(config_file=str(config_file), site_dir=site_dir, dev_addr=dev_addr)
+
+    config = get_config()
+    config.plugins.on_startup(command="serve", dirty=False)
+    host, port = config.dev_addr
+    mount_path = urlsplit(config.site_url or "/").path
+    config.site_url = serve_url = _serve_url(host, port, mount_path)
+
+    def builder(cfg: Any = None) -> None:
+        log.info("Building documentation...")
+        if cfg is None:
+            cfg = get_config()
+            cfg.site_url = serve_url
+        build(cfg, serve_url=serve_url)
+
+    status = RebuildStatus()  # a failed rebuild: the last good site, with the error shown (serve_server.py)
+    server = SpecgenServer(builder=builder, host=host, port=port, root=site_dir, mount_path=mount_path)
+    server.status = status
+
+    def error_handler(code: int) -> bytes | None:
+        failed = status.error_page()
+        if failed is not None:
+            return failed
+        if code in (404, 500):
+            page = Path(site_dir) / f"{code}.html"
+            if page.is_file():
+                return page.read_bytes()
+        return None
+
+    server.error_handler = error_handler
+    try:
+        builder(config)  # the first build: a failure ends the command (as mkdocs serve does)
+        server.watch(config.docs_dir)
+        if config.config_file_path:
+            server.watch(config.config_file_path)
+        server = config.plugins.on_serve(server, config=config, builder=builder)  # the plugin's fast path
+        server.builder = status.guard(server.builder)  # outermost: the fast path's failures are shown too
+        for item in config.watch:
+            server.watch(item)
+        try:
+            server.serve()
+        except KeyboardInterrupt:
+            log.info("Shutting down...")
+        finally:
+            server.shutdown()
+    finally:
+        config.plugins.on_shutdown()

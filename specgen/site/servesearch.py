@@ -1,10 +1,13 @@
 """What a spec rebuild hands the search plugin and mkdocs' page writer: page states templated before, the index.
 
-A spec rebuild (:func:`specgen.site.serve.spec_rebuild`) re-templates only the pages an edit changed. Two
-things keep that cheap: a page state mkdocs made before since the last full build is written again from
-memory (:class:`Templated`, :func:`template_known`), and the search index is written only when a rebuilt
-page's entries changed, merged in a full build's order so its bytes are a full build's
-(:func:`update_search`). Split from :mod:`.serve`, which keeps the rebuild itself and the server's state.
+A spec rebuild (:func:`specgen.site.serve.spec_rebuild`) re-templates only the pages an edit changed. Three
+things keep that cheap: a page whose search key (:func:`specgen.render.searchtext.search_key`) is the one
+of the state the index holds is templated without being indexed again (:func:`unchanged_search`,
+:func:`indexing_all_but`: a result coming in, a listing edited); a page state mkdocs made before since the
+last full build is written again from memory (:class:`Templated`, :func:`template_known`); and the search
+index is written only when a rebuilt page's entries changed, merged in a full build's order so its bytes
+are a full build's (:func:`update_search`). Split from :mod:`.serve`, which keeps the rebuild itself and
+the server's state.
 """
 
 from __future__ import annotations
