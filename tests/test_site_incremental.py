@@ -229,3 +229,21 @@ def test_templated_states_are_the_last_two_per_page_within_the_budget() -> None:
     assert got is not None
     got[1][0]["tags"].append("changed")  # the search index's shaping changes entries in place
     assert t.get("c", "f1") == (b"v" * 10, [{"location": "c", "tags": ["t"]}])
+
+
+def test_a_server_settles_its_heap_only_when_idle(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a spec rebuild the heap is collected and frozen once the server is idle: not when another build
+    started meanwhile, nor while tests run in the background (their end asks for a rebuild that waits again)."""
+    import threading
+    settled = threading.Event()
+    monkeypatch.setattr(serve, "settle_heap", settled.set)
+    state = serve.ServeState()
+    state.settle_when_idle(0.05)
+    assert settled.wait(5)
+    settled.clear()
+    state.settle_when_idle(0.2)
+    state.builds += 1  # a build started before the server was idle for long
+    assert not settled.wait(0.6)
+    monkeypatch.setattr(type(state.live), "busy", property(lambda self: True))
+    state.settle_when_idle(0.05)
+    assert not settled.wait(0.5)

@@ -193,7 +193,6 @@ class ServeState:
             self.templated = Templated()  # made with another config, navigation and environment
         settle_heap()
 
-
     def settle_when_idle(self, delay: float = 1.0) -> None:
         """Once no build has started for ``delay`` seconds and nothing runs in the background, settle the
         heap (:func:`settle_heap`) in a timer thread.
@@ -341,6 +340,8 @@ def install(plugin: ServingPlugin, server: Any) -> Any:
     original = server.builder
 
     def builder(config: Any = None) -> None:
+        if plugin.serving is not None:
+            plugin.serving.builds += 1  # a heap settle waiting for the server to be idle stands down
         if config is None and spec_rebuild(plugin):
             return
         log.info("Building documentation...")
