@@ -177,6 +177,12 @@ def highlight_diff(diff: str, max_lines: int) -> tuple[Markup, int]:
     return Markup("".join(out)), cut
 
 
+def forget_linked_listings() -> None:
+    """Empty the line and listing caches (a new graph's resolvers start: see :func:`specgen.render.xref._resolvers`)."""
+    _line_html.cache_clear()
+    highlight_asl.cache_clear()
+
+
 def escape_text(s: str) -> str:
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 

@@ -25,7 +25,7 @@ from typing import Any, Callable
 from markupsafe import Markup
 
 from ..graph import Derived, SpecGraph
-from .html import escape_text, highlight_asl
+from .html import escape_text, forget_linked_listings, highlight_asl
 from .links import dest_url, relative, source_uri, unit_uri
 from .symbols import SYMBOLS, Definition, SymbolTable, words
 
@@ -94,7 +94,16 @@ def title_of(ds: tuple[Definition, ...]) -> str:
     return "\n".join(sigs)
 
 
-_RESOLVERS: Derived[dict[tuple[Any, ...], PageRefs]] = Derived(lambda graph: {})
+def _resolvers(graph: SpecGraph) -> dict[tuple[Any, ...], PageRefs]:
+    """A graph's resolvers, made when it first renders a listing. The listing caches of
+    :mod:`.html` are keyed by resolver identity, and a resolver holds its graph: a server renders a new
+    graph at every edit, so the entries of earlier graphs (which can never hit again) are dropped here
+    rather than keeping those graphs alive until the caches evict them."""
+    forget_linked_listings()
+    return {}
+
+
+_RESOLVERS: Derived[dict[tuple[Any, ...], PageRefs]] = Derived(_resolvers)
 
 
 def page_refs(cx: Any) -> PageRefs:
