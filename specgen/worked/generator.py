@@ -36,43 +36,32 @@ edit of a helper reruns exactly the examples that executed it.
 from __future__ import annotations
 
 import json
-import random
 from dataclasses import replace
 from typing import Callable, Iterator, TypeVar
 
 from .. import speccontract as contract
 from ..asl.revision import PARTS, REVISION, asl_keys, generation_reads
 from ..cache.layer import Reads, code_digest
-from ..diagnostics import Sentence
-from ..encoding.asm_names import gpr_name
-from ..examples.outcome import result_from_run
 from ..examples.runner import CODE
-from ..executor.datatypes import show_value, show_word
-from ..executor.executor import Executor, RunError, executor_for
+from ..executor.executor import Executor, executor_for
 from ..graph import Derived, SpecGraph
 from ..models.instruction import InstructionHeader
 from ..models.located import AslUnit
-from ..program.reader import ProgramError, parse_program
 from ..prose import datatype_sentence
 from ..vocabulary import VOCABULARY, DataType
+from . import matrixplan, planstate
 from .composition import Reason, Template, composition_lines, is_block_program, read_template
 from .entry import Attempt, Worked, WorkedEntry, WorkedSuite
-from .instantiate import (COLUMNS, SCALAR_GPR, SIZE_CODE, VALID_COLUMNS, VALID_ROWS, Instance, Plan, Producer,
-                          block_lines, instantiate, needs_predicate, predicate_producers)
+from .instantiate import SIZE_CODE, VALID_COLUMNS, Plan, Producer, predicate_producers
 from .operandchecks import OperandChecks
-from .operands import (RELATIONS, WIDE, LegalityText, OperationFacts, complete_bindings, datr_line, index_datatypes,
-                       is_index_operand, legality_text, operation_facts, role_type, scalar_types, sketch_sizes,
-                       source_roles)
-from .seeds import seed_of
-from . import matrixplan, planstate
+from .operands import (RELATIONS, WIDE, LegalityText, OperationFacts, complete_bindings, datr_line, legality_text,
+                       operation_facts, sketch_sizes, source_roles)
+from .trial import GENERATOR, PREFERRED, has_broadcast, run_trial, scalar_lines
 
-GENERATOR = "worked-9"
 VERSION = code_digest(*CODE)  # the examples' code: a worked example runs through the same executor
 PAD = "Max"
 MAX_RUNS = 4
-# the order DataTypes are tried in when neither the sketch nor the composition names one: common widths first
 T = TypeVar("T")
-PREFERRED = ("S32", "FP32", "FP16", "S16", "U32", "U16", "BF16", "S8", "U8", "S64", "U64", "FP64")
 
 
 def _producers_part(graph: SpecGraph, _path: str) -> str:
@@ -114,9 +103,10 @@ class Generator:
         self._producer: list[tuple[str, Template]] | None = None
         self.rerun: list[str] = []  # the mnemonics whose entry this run computed (not reused)
         self.computed: list[str] = []  # the layer keys of those entries
-        self._spelling: tuple[str, str] | None = None  # the BSTART command and operation of the current entry
-        self._roles: list[tuple[str, str]] = []  # the current entry's catalog operands: field, role
-        self._prose = ""  # the current entry's summary and memory effects (what its indices mean)
+        # the current entry's, which its trials share (:class:`specgen.worked.trial.Context`)
+        self.spelling: tuple[str, str] | None = None  # the BSTART command and operation
+        self.roles: list[tuple[str, str]] = []  # the catalog operands: field, role
+        self.prose = ""  # the summary and memory effects (what its indices mean)
         self._pes = 0b0001  # the PE mask the current matrix Block's predicate requires of its bindings
         self._products: dict[str, bool] = {}  # legality handler -> whether its text states a matrix product
 
@@ -265,16 +255,16 @@ class Generator:
                                for r in ins.catalog_records), default=-1))
         roles = source_roles(ins)
         entry.omitted = list(tpl.omitted)
-        self._roles = [(str(getattr(o, "field", "")), str(getattr(o, "role", ""))) for r in ins.catalog_records
+        self.roles = [(str(getattr(o, "field", "")), str(getattr(o, "role", ""))) for r in ins.catalog_records
                        for o in (getattr(r, "operands", None) or ())]
         record = getattr(ins, "contract", None)
-        self._prose = " ".join([str(getattr(ins, "summary", "") or "")] +
+        self.prose = " ".join([str(getattr(ins, "summary", "") or "")] +
                                [str(x) for x in (getattr(record, "memory_effects", None) or [])])
         # a matrix or memory Block is planned by planstate (its sources are CUBE Tiles or memory, not value Tiles)
         datr, self._pes = "", 0b0001
         if self.executor().supported:  # a matrix product: its sources as its operand-legality predicate states
             datr = self._matrix(ins, tpl)
-        special = tpl.matrix or planstate.memory_plan(tpl, self._roles, self._prose) is not None
+        special = tpl.matrix or planstate.memory_plan(tpl, self.roles, self.prose) is not None
         if self.executor().supported and tpl.bindings and not special:
             facts = self.facts(ins.mnemonic)
             if tpl.datr == "required":  # derive the fields the composition requires from the line and the ASL
@@ -294,9 +284,9 @@ class Generator:
         if not ex.supported:
             entry.reason = Reason("no-executor", (("missing", ", ".join(ex.missing)),))
             return entry
-        self._spelling = planstate.spelling_of(ex.words.encodings if ex.words is not None else None, tpl,
+        self.spelling = planstate.spelling_of(ex.words.encodings if ex.words is not None else None, tpl,
                                               ins.mnemonic)
-        if self._spelling is None:
+        if self.spelling is None:
             entry.reason = Reason("spelling", (("command", tpl.spelling),))
             return entry
         cands = self.candidates(unit, tpl)
@@ -312,12 +302,12 @@ class Generator:
         runs = 0
         # the PadValue with edge values first; a rejected B.DATR is not retried with other values
         # a broadcast operand is a row vector (1 x ValidCol) or a column vector (ValidRow x 1): both are tried
-        shapes = ("row", "column") if self._has_broadcast(tpl) else ("",)
+        shapes = ("row", "column") if has_broadcast(tpl) else ("",)
         plans = [Plan(p, e, sh, datr=datr) for p, e, sh in ([(PAD, True, shapes[0])] if tpl.datr == "pad" else []) +
                  [(pad, edges, shape) for pad, edges in (("", True), ("", False)) for shape in shapes]]
         budget = MAX_RUNS + len(shapes) - 1
         facts = self.facts(ins.mnemonic)
-        scalar = bool(self._scalar_lines(tpl)) or bool(facts is not None and facts.gpr_fields)
+        scalar = bool(scalar_lines(tpl)) or bool(facts is not None and facts.gpr_fields)
         if scalar:  # a B.IOR with seeded GPRs first, then the Block without it (default zero)
             plans = [replace(x, ior=True) for x in plans] + [x for x in plans if not x.pad]
             budget += 2
@@ -332,7 +322,7 @@ class Generator:
         budget += len(extra)
         if special and scalar and not tpl.matrix:  # a gather or scatter needs its base register
             plans = [x for x in plans if x.ior]
-            mplan = planstate.memory_plan(tpl, self._roles, self._prose)
+            mplan = planstate.memory_plan(tpl, self.roles, self.prose)
             if mplan is not None and mplan.mask_sources:  # then a lane mask made a predicate Tile by the spec's Block
                 plans += [replace(x, relation="predicate") for x in plans]
                 budget += 2
@@ -354,7 +344,7 @@ class Generator:
             for plan in plans + (extra if ci == 0 else []):
                 if runs >= budget:
                     break
-                got = self._try(unit, tpl, et, plan, prose_ok, len(entry.examples) + 1)
+                got = run_trial(self, unit, tpl, et, plan, prose_ok, len(entry.examples) + 1)
                 if got is None:  # the relation does not apply to this Block: not a run
                     continue
                 runs += 1
@@ -370,7 +360,7 @@ class Generator:
         if not entry.examples and tpl.matrix and self._pes != 0b1111 and entry.attempts:
             # a product whose every run faulted: the Block may want every PE bound (the predicate or the dispatch
             # can say so where the text above did not); the sources are installed in each of them
-            got = self._try(unit, tpl, cands[0][0], replace(plans[0], pes=0b1111), cands[0][1], 1)
+            got = run_trial(self, unit, tpl, cands[0][0], replace(plans[0], pes=0b1111), cands[0][1], 1)
             if isinstance(got, Worked):
                 entry.examples.append(got)
             elif got is not None:
@@ -378,7 +368,7 @@ class Generator:
         if not entry.examples and not special and bound:
             # every run was rejected at a binding itself: the ASL wants more PEs than one (0.58.0 GMOV: all four)
             for plan in [x for x in plans if x.ior] or plans[:1]:
-                got = self._try(unit, tpl, cands[0][0], replace(plan, pes=0b1111), cands[0][1], 1)
+                got = run_trial(self, unit, tpl, cands[0][0], replace(plan, pes=0b1111), cands[0][1], 1)
                 if isinstance(got, Worked):
                     entry.examples.append(got)
                     break
@@ -387,7 +377,7 @@ class Generator:
         if entry.examples:
             self._prose_excluded(unit, tpl, entry, cands)
             if entry.examples[0].scalars:  # the B.IOR the composition names is in the program
-                entry.omitted = [x for x in entry.omitted if x not in self._scalar_lines(tpl)]
+                entry.omitted = [x for x in entry.omitted if x not in scalar_lines(tpl)]
             else:
                 entry.defaulted = list(tpl.scalar_lines)
         elif (legal is not None and legal.destination_needs and entry.attempts
@@ -413,20 +403,11 @@ class Generator:
                     first = entry.examples[0]
                     plan = Plan(first.pad, first.edges, first.broadcast, bool(first.scalars), first.relation,
                                 first.datr)
-                    got = self._try(unit, tpl, et, plan, False, len(entry.examples) + 1)
+                    got = run_trial(self, unit, tpl, et, plan, False, len(entry.examples) + 1)
                     if isinstance(got, Worked):
                         entry.examples.append(got)
                     elif got is not None:
                         entry.attempts.append(Attempt(et.name, first.pad, first.edges, got))
-
-    @staticmethod
-    def _scalar_lines(tpl: Template) -> list[str]:
-        """The composition's B.IOR lines, required or optional (a generated B.IOR binds one seeded GPR)."""
-        return tpl.scalar_lines + [x for x in tpl.omitted if x.strip().upper().startswith("B.IOR")]
-
-    @staticmethod
-    def _has_broadcast(tpl: Template) -> bool:
-        return any(b.broadcast(k) for b in tpl.bindings for k in range(b.sources or 0))
 
     @staticmethod
     def _handler(ins: InstructionHeader) -> str:
@@ -488,105 +469,5 @@ class Generator:
                 if other is not None and (admitted is None or name in admitted):
                     return Producer(mnemonic, tpl, other)
         return None
-
-    def _try(self, unit: AslUnit, tpl: Template, et: DataType, plan: Plan, prose_ok: bool,
-             n: int) -> Worked | str | None:
-        """Run one instantiation: the example, what went wrong (English), or None when the plan does not apply."""
-        ins = unit.instruction
-        assert ins is not None
-        seed = seed_of(ins.mnemonic, et.name, GENERATOR)
-        rng = random.Random(seed)
-        bstart = planstate.bstart_line(self._spelling or (tpl.spelling, tpl.operation), et)
-        mplan = None if tpl.matrix else planstate.memory_plan(tpl, self._roles, self._prose)
-        if tpl.matrix or mplan is not None:
-            inst = self._planned(tpl, et, plan, rng, bstart, mplan)
-        else:
-            facts = self.facts(ins.mnemonic)
-            index_type = None
-            if any(is_index_operand(x) for b in tpl.bindings for x in b.names):
-                order = [self.vocabulary.datatype(x) for x in (et.name, *PREFERRED)]
-                names = index_datatypes(self.executor().interp, ins.mnemonic, et, [x for x in order if x is not None])
-                index_type = self.vocabulary.datatype(names[0]) if names else None
-            producer = self.producer(et) if needs_predicate(tpl) else None
-            kinds = [role_type(x, self.vocabulary) for x in source_roles(ins)]
-            inst = instantiate(tpl, et, plan, rng, facts, index_type, producer,
-                               scalar_types(self._scalar_lines(tpl), self.vocabulary), kinds, bstart)
-            if inst is None:
-                return None if plan.relation != "same" else Sentence(
-                    "worked.problem.no_predicate", "no Block that writes a predicate Tile to bind as the predicate")
-        try:
-            program = parse_program(inst.text, self.vocabulary, path=unit.path)
-        except ProgramError as e:
-            return Sentence("worked.problem.parse", f"the generated program does not parse: line {e.line}: {e.message}",
-                            line=e.line, detail=e.message)
-        rows = 128 * 2 ** (SIZE_CODE - 1) * 8 // (COLUMNS * et.bits)
-        try:
-            run = self.executor().run(program, inst.tiles, inst.gprs, mplan.cells if mplan is not None else None)
-        except RunError as e:
-            return Sentence("worked.problem.cannot_run", f"cannot run: {e.message}", detail=e.message)
-        if run.fault is not None:
-            fault = run.fault.describe()
-            if plan.relation == "same":
-                return fault
-            return Sentence("worked.problem.fault_sources", f"{fault} (sources {plan.relation})", fault=fault,
-                            relation=Sentence(f"worked.relation.{plan.relation}", plan.relation))
-        if not run.outputs and not (mplan is not None and mplan.store and any(m.after != m.before
-                                                                            for m in run.memory)):
-            if mplan is not None:
-                return Sentence("worked.problem.no_output_memory", "the run wrote no destination Tile and no memory")
-            return Sentence("worked.problem.no_output", "the run wrote no destination Tile")
-        ident = f"{ins.id}#worked-{n}"
-        res = result_from_run("worked", ins.mnemonic, ident, "", program, run, unit.path,
-                              unit.header_span.line if unit.header_span else 1)
-        res.verified = True
-        # the shape the page states is the destination's (the last Block's output; TCI's is one row)
-        # (its first destination: a second one, TSORT's indices, is shown but does not set the shape)
-        last = [x.destination for x in res.lines if x.destination]
-        out = next((t for t in res.outputs if last and t.register == last[-1]),
-                   res.outputs[-1] if res.outputs else None)
-        shape = (out.rows, out.columns, out.valid_rows, out.valid_columns) if out is not None else \
-            (rows, COLUMNS, VALID_ROWS, VALID_COLUMNS)
-        dims = planstate.dimensions(tpl, plan.relation) if tpl.matrix else {}
-        return Worked(res, et.name, plan.pad, plan.edges, seed, *shape, prose_ok,
-                      plan.broadcast if self._has_broadcast(tpl) else "",
-                      tuple((gpr_name(k), show_word(v) if mplan is not None else  # an address
-                             f"{show_value(v, inst.gpr_types[k]) if k in inst.gpr_types else v} ({show_word(v)})")
-                            for k, v in inst.gprs.items()),
-                      plan.relation, inst.producer, plan.datr,
-                      memory=tuple((f"0x{m.address:X}", "" if m.before is None else show_value(m.before, et),
-                                    "" if m.after is None else show_value(m.after, et)) for m in run.memory),
-                      dims=tuple((n, dims[n]) for _lb, n in sorted(tpl.dims.items()) if n in dims))
-
-    def _planned(self, tpl: Template, et: DataType, plan: Plan, rng: random.Random, bstart: str,
-                 mplan: planstate.MemoryPlan | None) -> Instance:
-        """A matrix or memory Block's program and inputs: CUBE Tiles, or index Tiles, a base GPR and memory."""
-        if tpl.matrix:
-            interp = self.executor().interp
-            if plan.relation == "core":
-                tpl = replace(tpl, matrix=matrixplan.core(tpl.matrix))
-            text, _ = planstate.matrix_program(tpl, self._spelling or (tpl.spelling, tpl.operation), et,
-                                               planstate.destination_size_code(interp, tpl), plan.datr,
-                                               plan.relation, plan.pes)
-            acc = planstate.accumulator_type(interp, self.vocabulary, et)
-            return Instance(text, planstate.matrix_inputs(tpl, et, rng, plan.edges, acc, plan.relation,
-                                                          self.vocabulary, plan.pes), {}, plan.relation)
-        assert mplan is not None
-        regs = [f"T{k + 1}" for k in range(sum(b.sources if b.sources is not None else 1 for b in tpl.bindings))]
-        producer = self.producer(et) if mplan.mask_sources and plan.relation == "predicate" else None
-        if producer is not None:  # the lane mask is a predicate Tile: the spec's own Block makes it, as T0
-            regs = [("T0" if k in mplan.mask_sources else r) for k, r in enumerate(regs)]
-        gprs = {SCALAR_GPR: planstate.BASE_ADDRESS} if plan.ior else {}
-        if plan.ior and mplan.stride:  # the row stride in elements: one physical row of the example's Tiles
-            gprs[SCALAR_GPR + 1] = COLUMNS
-        lines = block_lines(tpl, et, plan.pad, regs, "same", sorted(gprs), bstart=bstart, store=mplan.store)
-        tiles = planstate.memory_inputs(mplan, self.vocabulary, et, regs, VALID_ROWS, VALID_COLUMNS, rng,
-                                        plan.edges, planstate.INDEX_TYPES[0])
-        made = ""
-        if producer is not None:
-            tiles = [t for t in tiles if t.register != "T0"]
-            pre, ptiles = planstate.predicate_block(producer, len(regs) + 1, VALID_ROWS, VALID_COLUMNS, rng)
-            lines, tiles, made = pre + lines, tiles + ptiles, producer.mnemonic
-        return Instance("\n".join(lines), tiles, gprs, plan.relation, made)
-
 
 __all__ = ["GENERATOR", "WORKED", "Worked", "WorkedEntry", "WorkedSuite", "worked_examples"]
