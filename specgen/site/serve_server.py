@@ -151,9 +151,9 @@ def stop_on_signals() -> Iterator[None]:
 def serve(config_file: Path, dev_addr: str | None, root: Path | None = None) -> None:
     """``specgen serve``: mkdocs' server for ``config_file`` with the spec root ``root`` (the config's when None).
 
-    A thin wrapper: the fast loop is the plugin's (:func:`install`, called from its ``on_serve``, the same
-    under plain ``mkdocs serve``). What this adds is the server's robustness (:mod:`.serve_server`): a
-    failed rebuild keeps the last good site with the error in a banner, a control character in a path is
+    A thin wrapper: the fast loop is the plugin's (:func:`specgen.site.serve.install`, called from its
+    ``on_serve``, the same under plain ``mkdocs serve``). What this adds is the server's robustness (this
+    module's :class:`SpecgenServer` and :class:`RebuildStatus`): a failed rebuild keeps the last good site with the error in a banner, a control character in a path is
     a 400, and SIGINT, SIGTERM and SIGHUP stop it cleanly (the temporary site removed). Runs until
     interrupted.
     """
@@ -193,7 +193,7 @@ def _serve(config_file: Path, dev_addr: str | None, site_dir: str) -> None:
             cfg.site_url = serve_url
         build(cfg, serve_url=serve_url)
 
-    status = RebuildStatus()  # a failed rebuild: the last good site, with the error shown (serve_server.py)
+    status = RebuildStatus()  # a failed rebuild: the last good site, with the error shown
     server = SpecgenServer(builder=builder, host=host, port=port, root=site_dir, mount_path=mount_path)
     server.status = status
 
