@@ -153,9 +153,9 @@ def serve(config_file: Path, dev_addr: str | None, root: Path | None = None) -> 
 
     A thin wrapper: the fast loop is the plugin's (:func:`specgen.site.serve.install`, called from its
     ``on_serve``, the same under plain ``mkdocs serve``). What this adds is the server's robustness (this
-    module's :class:`SpecgenServer` and :class:`RebuildStatus`): a failed rebuild keeps the last good site with the error in a banner, a control character in a path is
-    a 400, and SIGINT, SIGTERM and SIGHUP stop it cleanly (the temporary site removed). Runs until
-    interrupted.
+    module's :class:`SpecgenServer` and :class:`RebuildStatus`): a failed rebuild keeps the last good
+    site with the error in a banner, a control character in a path is a 400, and SIGINT, SIGTERM and
+    SIGHUP stop it cleanly (the temporary site removed). Runs until interrupted.
     """
     check_inputs(root, config_file)
     load_mkdocs_config(config_file, root, None, strict=False)  # a bad value is a usage error (exit 2)

@@ -256,10 +256,10 @@ class Generator:
         roles = source_roles(ins)
         entry.omitted = list(tpl.omitted)
         self.roles = [(str(getattr(o, "field", "")), str(getattr(o, "role", ""))) for r in ins.catalog_records
-                       for o in (getattr(r, "operands", None) or ())]
+                      for o in (getattr(r, "operands", None) or ())]
         record = getattr(ins, "contract", None)
         self.prose = " ".join([str(getattr(ins, "summary", "") or "")] +
-                               [str(x) for x in (getattr(record, "memory_effects", None) or [])])
+                              [str(x) for x in (getattr(record, "memory_effects", None) or [])])
         # a matrix or memory Block is planned by planstate (its sources are CUBE Tiles or memory, not value Tiles)
         datr, self._pes = "", 0b0001
         if self.executor().supported:  # a matrix product: its sources as its operand-legality predicate states
@@ -285,7 +285,7 @@ class Generator:
             entry.reason = Reason("no-executor", (("missing", ", ".join(ex.missing)),))
             return entry
         self.spelling = planstate.spelling_of(ex.words.encodings if ex.words is not None else None, tpl,
-                                              ins.mnemonic)
+                                             ins.mnemonic)
         if self.spelling is None:
             entry.reason = Reason("spelling", (("command", tpl.spelling),))
             return entry
