@@ -13,6 +13,8 @@ import enum
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from .cache import codec
+
 
 def printable(text: str) -> str:
     """``text`` as one safe line: every character that is not printable (control characters, line and
@@ -155,3 +157,16 @@ class Sentence(str):
 
 def _sentence(key: str, text: str, params: dict[str, object]) -> Sentence:
     return Sentence(key, text, **params)
+
+
+def _sentence_state(s: Sentence) -> list[object]:
+    return [s.key, str(s), s.params]
+
+
+def _sentence_of(state: list) -> Sentence:
+    key, text, params = state
+    return Sentence(key, text, **params)
+
+
+codec.register(Severity, Span, Finding)
+codec.register(Sentence, encode=_sentence_state, decode=_sentence_of)

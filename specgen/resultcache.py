@@ -16,8 +16,8 @@ only): the point of a hit is not to import pydantic, the loader or the
 interpreter at all.
 
 Entries live in ``$SPECGEN_CACHE_DIR/check`` (or the user cache directory's ``specgen/check``),
-never inside the spec root; each is one pickle behind a magic line and the
-SHA-256 of its payload, written atomically. A damaged or foreign entry is a
+never inside the spec root; each is one value encoded by :mod:`specgen.cache.codec` (data, never
+code) behind a magic line and the SHA-256 of its payload, written atomically. A damaged or foreign entry is a
 miss. ``SPECGEN_NO_CACHE=1`` or ``specgen check --no-cache`` turns reuse off.
 """
 
@@ -25,16 +25,15 @@ from __future__ import annotations
 
 import hashlib
 import os
-import pickle
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
-from .cache import atomic_write, cache_dir, cache_enabled, prune
+from .cache import atomic_write, cache_dir, cache_enabled, codec, prune
 from .diagnostics import Finding
 
-MAGIC = b"specgen-check-result 1\n"
+MAGIC = b"specgen-check-result 2 " + codec.FORMAT + b"\n"
 KEEP = 32  # entries beyond this many (other roots, other option sets) are pruned, oldest first
 _PACKAGE = Path(__file__).resolve().parent
 # libraries whose behaviour reaches findings (models, schemas, ASL parsing and arithmetic)
@@ -52,6 +51,9 @@ class CheckResult:
     release: str | None
     content_sha256: str | None = None  # the manifest's declared content hash, printed whole by the text report
     log: dict[tuple[str, str], object] = field(default_factory=dict)
+
+
+codec.register(CheckResult)
 
 
 def code_version() -> str:
@@ -116,7 +118,10 @@ def lookup(root: Path, options: Sequence[str]) -> CheckResult | None:
     """The stored result when every observation it was computed from still holds, else None."""
     if not cache_enabled():
         return None
-    path = cache_dir("check") / f"{entry_key(root, options)}.pickle"
+    d = cache_dir("check")
+    if d is None:
+        return None
+    path = d / f"{entry_key(root, options)}.entry"
     try:
         blob = path.read_bytes()
     except OSError:
@@ -125,8 +130,8 @@ def lookup(root: Path, options: Sequence[str]) -> CheckResult | None:
     if not head.startswith(MAGIC) or head[len(MAGIC):].decode("ascii", "replace") != hashlib.sha256(payload).hexdigest():
         return None
     try:
-        result = pickle.loads(payload)
-    except Exception:  # noqa: BLE001 - a damaged entry is a miss, never a crash
+        result = codec.decode(payload)
+    except ValueError:  # a damaged or foreign entry is a miss, never a crash
         return None
     if not isinstance(result, CheckResult) or not isinstance(result.log, dict):
         return None
@@ -140,9 +145,14 @@ def store(root: Path, options: Sequence[str], result: CheckResult) -> bool:
     if not cache_enabled():
         return False
     d = cache_dir("check")
-    payload = pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
-    blob = MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n" + b"-" * 8 + b"\n" + payload
-    if not atomic_write(d / f"{entry_key(root, options)}.pickle", blob):
+    if d is None:
         return False
-    prune(d, "*.pickle", KEEP)
+    try:
+        payload = codec.encode(result)
+    except TypeError:  # a value of a class nobody registered: not stored
+        return False
+    blob = MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n" + b"-" * 8 + b"\n" + payload
+    if not atomic_write(d / f"{entry_key(root, options)}.entry", blob):
+        return False
+    prune(d, "*.entry", KEEP)
     return True

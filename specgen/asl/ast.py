@@ -1,17 +1,20 @@
-"""The ASL syntax tree: small positional nodes that pickle fast.
+"""The ASL syntax tree: small positional nodes that encode fast.
 
 Every node carries its 1-based line and column; the path lives on the
 enclosing :class:`Module` and declaration, so a node plus its declaration
 gives a full :class:`~specgen.diagnostics.Span`. Nodes are deliberately
 generic (a ``kind`` string plus positional ``args``) because the evaluator
 compiles them to closures once and never walks them again; a class per kind
-would only slow pickling of the on-disk cache.
+would only slow encoding for the on-disk cache (:mod:`specgen.cache.codec` writes a tree of
+nodes as one flat program).
 """
 
 from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+
+from ..cache import codec
 
 
 class Node:
@@ -102,6 +105,9 @@ class Module:
     path: str
     decls: list[Decl] = field(default_factory=list)
 
+
+codec.register_node(Node)
+codec.register(FuncDecl, TypeDecl, GlobalDecl, Module)
 
 _CLOSE = object()
 

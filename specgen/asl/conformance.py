@@ -31,6 +31,7 @@ from .coverage import unit_figures
 from .revision import REVISION, Revision, asl_keys
 from .runkey import DEFAULT_PROFILE
 from .runner import Hits, TestCase, TestRunReport, discover, run_cases, test_key, unpack_hits
+from ..cache import codec
 
 VERSION = package_digest()  # a result computed by other code is never shown (issue 24)
 STATES = ("complete", "running", "skipped")
@@ -279,3 +280,7 @@ def changed(store: Store, revision: Revision, cases: list[TestCase], profile: st
 
 __all__ = ["CONFORMANCE", "Conformance", "Measured", "TestOutcome", "VERSION", "affected", "case_name", "changed",
            "conformance", "record", "result_key", "tests_store", "unit_coverage", "valid_result"]
+
+
+# what the dependency-tracked layer may hold of this module (specgen.cache.codec)
+codec.register(Measured, TestOutcome)

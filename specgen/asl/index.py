@@ -6,12 +6,12 @@ leading outside the root, an unreadable file) is never parsed, so none of its
 names can be called.
 
 A run needs a small part of the spec's ASL, so each unit's parsed
-:class:`Module` is pickled under ``cache_dir("asl")``, keyed by the SHA-256
-of (parser version, path, content), and the index (name -> where it is
-defined) is pickled under a key made of all unit keys. A warm run loads the
-small index and unpickles only the modules whose definitions the program
-reaches; a module whose pickle is gone is parsed again from the unit's text,
-never from disk. The units' pickles are one pack per tree (one file write on
+:class:`Module` is encoded (:mod:`specgen.cache.codec`: data, never code) under
+``cache_dir("asl")``, keyed by the SHA-256 of (parser version, path, content), and
+the index (name -> where it is defined) is encoded under a key made of all unit
+keys. A warm run loads the small index and decodes only the modules whose
+definitions the program reaches; a module whose entry is gone is parsed again
+from the unit's text. The units' entries are one pack per tree (one file write on
 a cold run, not one per unit: the writes cost as much as the parse), and the
 parse runs with the cyclic garbage collector paused, since the loaded spec's
 millions of objects made each collection pass walk them all.
@@ -21,12 +21,11 @@ from __future__ import annotations
 
 import gc
 import hashlib
-import pickle
 import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from ..cache import cache_dir, read_pickle, write_pickle
+from ..cache import cache_file, codec, read_entry, write_entry
 from ..loader import UNPARSED_STUB
 from ..loader.tree import Spec
 from ..models.located import AslUnit
@@ -39,7 +38,7 @@ _VERSION: str | None = None
 
 
 def parser_version() -> str:
-    """Digest of the parser sources: a parser change never serves a stale pickled module."""
+    """Digest of the parser sources: a parser change never serves a stale cached module."""
     global _VERSION
     if _VERSION is None:
         h = hashlib.sha256()
@@ -59,17 +58,17 @@ def module_key(rel: str, text: bytes) -> str:
     return h.hexdigest()
 
 
-def _module_path(key: str) -> Path:
-    return cache_dir("asl") / "modules" / f"{key}.pickle"
+def _module_path(key: str) -> Path | None:
+    return cache_file("asl/modules", f"{key}.entry")
 
 
 def parse_cached(text: bytes, rel: str) -> Module:
     """Parse one file, reusing the on-disk cache; raises ASLError on bad syntax."""
     key = module_key(rel, text)
-    mod = read_pickle(_module_path(key), Module)
+    mod = read_entry(_module_path(key), Module)
     if mod is None:
         mod = parse_source(text.decode("utf-8"), rel)
-        write_pickle(_module_path(key), mod)
+        write_entry(_module_path(key), mod)
     return mod
 
 
@@ -234,9 +233,9 @@ def _build_index(spec: Spec, use_cache: bool) -> SpecIndex:
     texts = [u.text.encode("utf-8") for u in units]
     keys = [module_key(u.path, t) for u, t in zip(units, texts)]
     top = hashlib.sha256("\n".join(keys).encode()).hexdigest()
-    index_path = cache_dir("asl") / f"index{SUMMARY_FORMAT}-{top}.pickle"
+    index_path = cache_file("asl", f"index{SUMMARY_FORMAT}-{top}.entry") if use_cache else None
     if use_cache:
-        cached = read_pickle(index_path, tuple)
+        cached = read_entry(index_path, tuple)
         if cached is not None and len(cached) == 4:
             defs, refs, errors, digests = cached
             return SpecIndex(units, keys, defs, refs, errors, digests)
@@ -247,9 +246,9 @@ def _build_index(spec: Spec, use_cache: bool) -> SpecIndex:
     refs: dict[tuple[int, int], frozenset[str]] = {}
     digests: dict[tuple[int, int], str] = {}
     # What each file declares and uses, by its content key: after a one-file edit only that
-    # file is parsed (or unpickled); every other file's summary comes from one pack.
-    pack_path = cache_dir("asl") / f"summaries{SUMMARY_FORMAT}.pickle"
-    summaries: dict[str, FileSummary] = (_held(pack_path) if use_cache else None) or {}
+    # file is parsed (or decoded); every other file's summary comes from one pack.
+    pack_path = cache_file("asl", f"summaries{SUMMARY_FORMAT}.entry") if use_cache else None
+    summaries: dict[str, FileSummary] = (_held(pack_path) if pack_path is not None else None) or {}
     collecting = gc.isenabled()
     gc.disable()  # new trees only, no cycles: a collection pass would walk the whole loaded spec
     try:
@@ -268,15 +267,15 @@ def _build_index(spec: Spec, use_cache: bool) -> SpecIndex:
             digests[(fi, di)] = digest
             for name, kind in entries:
                 defs.setdefault(name, []).append((kind, fi, di))
-    if use_cache:
+    if pack_path is not None:
         if fresh:
             live = set(keys)
             if len(summaries) > SUMMARY_PACK_LIMIT:  # other trees' entries go first
                 summaries = {k: v for k, v in summaries.items() if k in live}
-            write_pickle(pack_path, summaries)
+            write_entry(pack_path, summaries)
             _HELD[pack_path] = summaries
             _write_pack(units, keys, modules)
-        write_pickle(index_path, (defs, refs, errors, digests))
+        write_entry(index_path, (defs, refs, errors, digests))
     return SpecIndex(units, keys, defs, refs, errors, digests, modules)
 
 
@@ -301,21 +300,23 @@ def _summarise(units: list[AslUnit], keys: list[str], summaries: dict[str, FileS
     return fresh
 
 
-def _pack_path(units: list[AslUnit]) -> Path:
+def _pack_path(units: list[AslUnit]) -> Path | None:
     """One pack per set of unit paths: the bundled spec and a corpus never evict each other."""
     digest = hashlib.sha256("\0".join(u.path for u in units).encode()).hexdigest()[:16]
-    return cache_dir("asl") / f"modules-{digest}.pack"
+    return cache_file("asl", f"modules-{digest}.entry")
 
 
 _HELD: dict[Path, dict] = {}  # pack path -> the pack as this process last read or wrote it
 
 
-def _held(path: Path) -> dict:
-    """A pack, read from disk once per process: a server's rebuilds do not unpickle the whole tree's summaries
+def _held(path: Path | None) -> dict:
+    """A pack, read from disk once per process: a server's rebuilds do not decode the whole tree's summaries
     and modules again after a one-file edit (each write keeps what it wrote)."""
+    if path is None:
+        return {}
     held = _HELD.get(path)
     if held is None:
-        held = read_pickle(path, dict) or {}
+        held = read_entry(path, dict) or {}
         while len(_HELD) >= 4:  # the bundled spec and a corpus, summaries and modules
             _HELD.pop(next(iter(_HELD)))
         _HELD[path] = held
@@ -331,15 +332,19 @@ def _write_pack(units: list[AslUnit], keys: list[str], modules: dict[int, Module
     live = set(keys)
     pack = {k: v for k, v in _read_pack(units).items() if k in live} if len(modules) < len(keys) else {}
     for fi, mod in modules.items():
-        pack[keys[fi]] = pickle.dumps(mod, protocol=pickle.HIGHEST_PROTOCOL)
-    write_pickle(_pack_path(units), pack)
-    _HELD[_pack_path(units)] = pack
+        pack[keys[fi]] = codec.encode(mod)
+    path = _pack_path(units)
+    if path is not None:
+        write_entry(path, pack)
+        _HELD[path] = pack
 
 
-def _loads(blob: bytes) -> Module | None:
+def _loads(blob: object) -> Module | None:
+    if type(blob) is not bytes:
+        return None
     try:
-        mod = pickle.loads(blob)
-    except Exception:  # noqa: BLE001 - a damaged entry is a miss: the unit is parsed again
+        mod = codec.decode(blob)
+    except ValueError:  # a damaged entry is a miss: the unit is parsed again
         return None
     return mod if isinstance(mod, Module) else None
 

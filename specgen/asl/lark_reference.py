@@ -1,7 +1,8 @@
 """The reference parse of ``asl1.lark``: its syntax errors are the ones users see.
 
 One LALR(1) Lark parser with the contextual lexer, built once per process
-(its tables are cached by Lark on disk), building the tree while parsing (a
+(not cached on disk: Lark's cache is a pickle, and a cache holds data, never
+code), building the tree while parsing (a
 Lark transformer passed to the parser). :mod:`specgen.asl.parser` parses with
 the hand-written :mod:`specgen.asl.descent` and comes here only for text that
 one rejects, so Lark is imported only when a file has a syntax error (its
@@ -16,7 +17,6 @@ from pathlib import Path
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from specgen.cache import cache_dir
 from specgen.diagnostics import Span
 
 from .ast import FuncDecl, GlobalDecl, Module, Node, TypeDecl
@@ -395,7 +395,6 @@ def _parser() -> tuple[Lark, _Build]:
             lexer="contextual",
             maybe_placeholders=True,
             transformer=_BUILDER,
-            cache=str(cache_dir("asl") / "asl1-grammar.lark-cache"),
         )
     assert _BUILDER is not None
     return _PARSER, _BUILDER

@@ -30,6 +30,7 @@ from ..loader.tree import Spec
 from .ast import FuncDecl, Module, TypeDecl, decl_digest
 from .catalog_modules import generated_modules
 from .index import SpecIndex, build_index
+from ..cache import codec
 
 # part resolvers by the text after "#": (graph, path before "#") -> digest; packages add their own
 PARTS: dict[str, Callable[[SpecGraph, str], str]] = {}
@@ -171,3 +172,7 @@ def asl_keys(names: frozenset[str] | set[str]) -> list[str]:
 
 __all__ = ["PARTS", "REVISION", "Generated", "Revision", "asl_keys", "generated_table", "generation_reads",
            "record_part"]
+
+
+# what the dependency-tracked layer may hold of this module (specgen.cache.codec)
+codec.register(Generated)

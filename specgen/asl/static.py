@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from ..cache import cache_dir, read_pickle, write_pickle
+from ..cache import cache_file, read_entry, write_entry
 from ..catalog_asl.sources import SHARD_PREFIXES, generated_sources
 from ..diagnostics import Finding, Severity
 from ..graph import Derived, SpecGraph
@@ -277,18 +277,18 @@ def asl_findings(spec: Spec, index: SpecIndex | None = None) -> list[Finding]:
     """Every ASL finding of ``spec``: syntax errors, then unknown names, arities and result types.
 
     Cached by the content of every unit (and this module): a warm ``validate`` reads
-    one pickle instead of walking hundreds of parsed units. ``index`` is ``spec``'s ASL
+    one cache entry instead of walking hundreds of parsed units. ``index`` is ``spec``'s ASL
     index when the caller holds it.
     """
     index = index if index is not None else build_index(spec)
-    path = cache_dir("asl") / f"static-{_cache_key(spec, index)}.pickle"
-    out = read_pickle(path, list)
+    path = cache_file("asl", f"static-{_cache_key(spec, index)}.entry")
+    out = read_entry(path, list)
     if out is None:
         base = generated_sources(spec, shards=False)
         headers = generated_headers(spec, index, base)
         out = (syntax_findings(index) + static_findings(index, known_names(index, headers))
                + generation_findings(spec) + contract_findings(spec, index, base, headers))
-        write_pickle(path, out)
+        write_entry(path, out)
     # a line the loader already diagnosed (an NDF body line that is not a comment) is one cause
     told = {(f.path, f.line) for f in spec.findings if f.severity is Severity.ERROR}
     return [f for f in out if f.rule != "asl-syntax" or (f.path, f.line) not in told]
@@ -307,7 +307,7 @@ def test_syntax_findings(spec: Spec) -> list[Finding]:
     ``asl-type`` mismatches a reader can see in the tests that do (``validate``).
 
     A test is parsed as ``specgen test`` parses it (through the same on-disk module cache), and the
-    findings of one set of test contents are kept as one pickle, so only a cold run pays for parsing.
+    findings of one set of test contents are kept as one cache entry, so only a cold run pays for parsing.
     ``check`` leaves tests to ``specgen test``, which fails a test that does not parse.
     """
     h = hashlib.sha256(_version().encode())
@@ -315,8 +315,8 @@ def test_syntax_findings(spec: Spec) -> list[Finding]:
         h.update(f"{t.path}\0{t.sha256}\n".encode())
     index = build_index(spec)
     h.update(_cache_key(spec, index).encode())  # the result types of the spec's functions count too
-    path = cache_dir("asl") / f"test-syntax-{h.hexdigest()}.pickle"
-    out = read_pickle(path, list)
+    path = cache_file("asl", f"test-syntax-{h.hexdigest()}.entry")
+    out = read_entry(path, list)
     if out is None:
         out = []
         broken = {e[0] for e in index.parse_errors}
@@ -332,7 +332,7 @@ def test_syntax_findings(spec: Spec) -> list[Finding]:
             returns = return_kinds([*spec_decls, *own])
             out.extend(Finding("asl-type", Severity.ERROR, t.path, node.line, message, subject=d.name, col=node.col)
                        for d in own for node, message in type_mismatches(d, returns))
-        write_pickle(path, out)
+        write_entry(path, out)
     return out
 
 

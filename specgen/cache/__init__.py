@@ -1,4 +1,4 @@
-"""specgen's one on-disk cache: its base directory, atomic writes, pickled entries and packs.
+"""specgen's one on-disk cache: its base directory, atomic writes, encoded entries and packs.
 
 Every cache of specgen (the loader's records, parsed ASL modules and index summaries,
 checked-example results, check results, the grammar) lives under :func:`cache_base`
@@ -14,10 +14,12 @@ costs one read and one hash. The pack lives in ``$SPECGEN_CACHE_DIR/loader``
 or the user cache directory (:func:`cache_base`) and never inside the spec root (a corpus may be
 read-only, and a cache is not part of a spec).
 
-Safety: the pack is one pickle with a SHA-256 of its payload in the header,
-written atomically (temp file + rename). A pack whose header, version or
-checksum does not match is ignored as a whole; an entry that does not unpickle
-into the expected type is ignored alone; both are recomputed and rewritten.
+Safety: a cache holds data, never code. Every file is encoded by :mod:`specgen.cache.codec`
+(MessagePack; classes only from its registry of specgen's plain-data classes), in folders
+:mod:`specgen.cache.trust` made private (0700, owned by the user) or refused. The pack is one
+encoded table with a SHA-256 of its payload in the header, written atomically (temp file +
+rename). A pack whose header, version or checksum does not match is ignored as a whole; an entry
+that does not decode into the expected type is ignored alone; both are recomputed and rewritten.
 The version covers the specgen version, the Python, pydantic and jsonschema
 versions, and a digest of the model and loader sources, so a change to a model
 (its schema) or to the scanner can never serve stale records. ``SPECGEN_NO_CACHE=1``
@@ -28,14 +30,17 @@ from __future__ import annotations
 
 import hashlib
 import os
-import pickle
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-MAGIC = b"specgen-loader-cache\n"
+from . import codec
+from .trust import private_dir
+
+MAGIC = b"specgen-loader-cache " + codec.FORMAT + b"\n"
+ENTRY = b"specgen-cache-entry " + codec.FORMAT + b"\n"  # the header of a one-value file
 KEEP_PACKS = 16  # packs of other roots (test trees, old checkouts) beyond this many are pruned
 _PACKAGE = Path(__file__).resolve().parent.parent  # specgen/
 
@@ -55,16 +60,10 @@ def cache_enabled() -> bool:
     return os.environ.get("SPECGEN_NO_CACHE", "") in ("", "0")
 
 
-def cache_dir(name: str) -> Path:
-    """``cache_base()/name``, created; the temp directory stands in when the base cannot be written."""
-    path = cache_base() / name
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-        return path
-    except OSError:
-        fallback = Path(tempfile.gettempdir()) / "specgen-cache" / name
-        fallback.mkdir(parents=True, exist_ok=True)
-        return fallback
+def cache_dir(name: str) -> Path | None:
+    """``cache_base()/name``, created private (0700); None when it is not private or cannot be made
+    (one warning per process; the caller runs without that cache, never from a shared folder)."""
+    return private_dir(cache_base(), name)
 
 
 _PACKAGE_DIGEST: list[str] = []
@@ -121,19 +120,36 @@ def atomic_write(path: Path, data: bytes, *, mode: int | None = None) -> bool:
     return True
 
 
-def read_pickle(path: Path, kind: type | tuple[type, ...] = object) -> Any:
-    """The value pickled at ``path`` if it is a ``kind``; None for a missing or damaged entry."""
+def read_entry(path: Path | None, kind: type | tuple[type, ...] = object) -> Any:
+    """The value encoded at ``path`` if it is a ``kind``; None for no cache, a missing, damaged or foreign entry."""
+    if path is None:
+        return None
     try:
-        with open(path, "rb") as fh:
-            value = pickle.load(fh)
-    except Exception:  # noqa: BLE001 - any unreadable cache entry is a miss, rebuilt by the caller
+        blob = path.read_bytes()
+        if not blob.startswith(ENTRY):
+            return None
+        value = codec.decode(memoryview(blob)[len(ENTRY):])
+    except (OSError, ValueError):  # any unreadable cache entry is a miss, rebuilt by the caller
         return None
     return value if isinstance(value, kind) else None
 
 
-def write_pickle(path: Path, value: Any) -> bool:
-    """Pickle ``value`` to ``path`` atomically; False when it cannot be written (that only costs time)."""
-    return atomic_write(path, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+def write_entry(path: Path | None, value: Any) -> bool:
+    """Encode ``value`` to ``path`` atomically; False when there is no cache or it cannot be written
+    (that only costs time)."""
+    if path is None:
+        return False
+    try:
+        data = codec.encode(value)
+    except TypeError:  # a class nobody registered: not cached (tests/test_cache_trust.py keeps them registered)
+        return False
+    return atomic_write(path, ENTRY + data)
+
+
+def cache_file(name: str, filename: str) -> Path | None:
+    """``cache_dir(name)/filename``; None when that cache is refused."""
+    d = cache_dir(name)
+    return d / filename if d is not None else None
 
 
 def prune(directory: Path, pattern: str, keep: int) -> None:
@@ -157,7 +173,7 @@ def cache_version() -> str:
 
         from .. import __version__
         h = hashlib.sha256()
-        parts = [__version__, sys.version, f"pickle{pickle.HIGHEST_PROTOCOL}"]
+        parts = [__version__, sys.version, codec.FORMAT.decode()]
         for dist in ("pydantic", "pydantic-core", "jsonschema"):
             try:
                 parts.append(f"{dist}={metadata.version(dist)}")
@@ -178,19 +194,19 @@ def _inside(path: Path, root: Path) -> bool:
 
 
 class RecordCache:
-    """Per-root pack of ``key -> pickled value``; entries are unpickled only when asked for."""
+    """Per-root pack of ``key -> encoded value``; entries are decoded only when asked for."""
 
     def __init__(self, root: Path, directory: Path | None = None, *, keep_objects: bool = False) -> None:
         self.root = root.resolve()
         # a long-lived process (``specgen serve``) reuses one cache across loads; keeping the
-        # unpickled records saves unpickling ~4,000 of them per rebuild. Records are per-file
-        # pure values (their key names the file's hash), so a kept one is what unpickling gives.
+        # decoded records saves decoding ~4,000 of them per rebuild. Records are per-file
+        # pure values (their key names the file's hash), so a kept one is what decoding gives.
         self.objects: dict[str, Any] | None = {} if keep_objects else None
         self._touched: set[str] = set()
-        self._volatile: set[str] = set()  # kept as objects only: never pickled into the pack
+        self._volatile: set[str] = set()  # kept as objects only: never written into the pack
         base = (directory if directory is not None else cache_base()).expanduser()
         self.dir = (base / "loader").resolve()
-        self.enabled = not _inside(self.dir, self.root)
+        self.enabled = not _inside(self.dir, self.root) and private_dir(base, "loader") is not None
         digest = hashlib.sha256(str(self.root).encode()).hexdigest()[:24]
         self.path = self.dir / f"{digest}.pack"
         self._old: dict[str, bytes] = {}
@@ -217,11 +233,11 @@ class RecordCache:
             self.rejected += 1
             return {}
         try:
-            table = pickle.loads(payload)
-        except Exception:  # noqa: BLE001 - any unreadable pack is ignored and rewritten
+            table = codec.decode(payload)
+        except ValueError:  # any unreadable pack is ignored and rewritten
             self.rejected += 1
             return {}
-        if not isinstance(table, dict):
+        if not isinstance(table, dict) or not all(type(v) is bytes for v in table.values()):
             self.rejected += 1
             return {}
         return table
@@ -230,7 +246,7 @@ class RecordCache:
         """Write the entries used or made by this run (atomically); False when nothing was written."""
         if not self.enabled or (not self.misses and not self.rejected and self._new.keys() == self._old.keys()):
             return False
-        payload = pickle.dumps(self._new, protocol=pickle.HIGHEST_PROTOCOL)
+        payload = codec.encode(self._new)
         data = (MAGIC + cache_version().encode() + b"\n" + hashlib.sha256(payload).hexdigest().encode()
                 + b"\n" + payload)
         if not atomic_write(self.path, data):
@@ -249,7 +265,7 @@ class RecordCache:
 
     # -- entries ------------------------------------------------------------------------
     def get(self, key: str, kind: type | tuple[type, ...], *, disk: bool = True) -> Any:
-        """The cached value under ``key`` if it unpickles to a ``kind``; None otherwise (a miss).
+        """The cached value under ``key`` if it decodes to a ``kind``; None otherwise (a miss).
 
         ``disk=False``: a key :meth:`put` keeps as an object only; its absence is no miss of the pack.
         """
@@ -260,8 +276,9 @@ class RecordCache:
             if kept is not None and isinstance(kept, kind):
                 self._touched.add(key)
                 if key not in self._volatile:
-                    self._new.setdefault(key, self._old.get(key)
-                                         or pickle.dumps(kept, protocol=pickle.HIGHEST_PROTOCOL))
+                    old = self._old.get(key) or _encoded(kept)
+                    if old is not None:
+                        self._new.setdefault(key, old)
                 self.hits += 1
                 return kept
         if not disk:
@@ -271,8 +288,8 @@ class RecordCache:
             self.misses += 1
             return None
         try:
-            value = pickle.loads(blob)
-        except Exception:  # noqa: BLE001 - a bad entry is recomputed and rewritten
+            value = codec.decode(blob)
+        except ValueError:  # a bad entry is recomputed and rewritten
             value = None
         if not isinstance(value, kind):
             self.rejected += 1
@@ -288,13 +305,14 @@ class RecordCache:
     def put(self, key: str, value: Any, *, disk: bool = True) -> None:
         """Keep ``value`` under ``key``; ``disk=False``: only as an object in a long-lived process.
 
-        A record that unpickles no faster than it is computed (an AVS test's header, a
-        catalog's pydantic model) is not worth pickling on a cold run and reading on every
+        A record that decodes no faster than it is computed (an AVS test's header, a
+        catalog's pydantic model) is not worth encoding on a cold run and reading on every
         warm one; ``specgen serve`` still keeps it between its rebuilds.
         """
         if self.enabled:
-            if disk:
-                self._new[key] = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+            blob = _encoded(value) if disk else None
+            if blob is not None:
+                self._new[key] = blob
                 self._volatile.discard(key)
             else:
                 self._volatile.add(key)
@@ -310,6 +328,14 @@ class RecordCache:
         self._touched = set()
         self._old, self._new = (self._new or self._old), {}
         self.hits = self.misses = self.rejected = 0
+
+
+def _encoded(value: Any) -> bytes | None:
+    """``value`` encoded for the pack; None for a value of a class nobody registered (kept in memory only)."""
+    try:
+        return codec.encode(value)
+    except TypeError:
+        return None
 
 
 def open_cache(root: Path, cache: "RecordCache | bool | None" = None) -> RecordCache | None:

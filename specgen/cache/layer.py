@@ -34,8 +34,9 @@ its page alone. A clean build and any sequence of incremental builds give the sa
 (``tests/test_incremental_property.py``).
 
 Stores live in ``$SPECGEN_CACHE_DIR/derived`` (never inside the spec root), one pack per
-(family, root): a magic line, the family's version, the SHA-256 of the payload, then the pickled
-entries, written atomically. A pack another process wrote meanwhile is merged on save (its
+(family, root): a magic line, the family's version, the SHA-256 of the payload, then the entries
+encoded by :mod:`specgen.cache.codec` (data only: each family's value classes are registered there
+by their modules), written atomically. A pack another process wrote meanwhile is merged on save (its
 entries are kept unless this process recomputed them). ``SPECGEN_NO_CACHE=1`` keeps stores in
 memory only.
 """
@@ -50,9 +51,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
-from . import atomic_write, cache_dir, cache_enabled, prune
+from . import atomic_write, cache_dir, cache_enabled, codec, prune
 
-MAGIC = b"specgen-derived 1\n"
+MAGIC = b"specgen-derived 2 " + codec.FORMAT + b"\n"
 KEEP = 96  # packs beyond this many (other roots, old code) are pruned, oldest first
 _REVISIONS = itertools.count(1)
 _PACKAGE = Path(__file__).resolve().parent.parent
@@ -127,8 +128,24 @@ def stamp_of(reads: Iterable[str], inputs: Inputs) -> str:
 
 
 def value_digest(value: Any) -> str:
-    """The digest dependents compare (early cutoff): the pickled value (deterministic for plain data)."""
-    return hashlib.blake2b(pickle.dumps(value, protocol=4), digest_size=16).hexdigest()
+    """The digest dependents compare (early cutoff): the encoded value, the same bytes in every process
+    (sets sorted); a value of a class the codec does not know is digested as its pickle, never read back."""
+    try:
+        data = codec.encode(value)
+    except TypeError:
+        data = pickle.dumps(value, protocol=4)
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+codec.register(StoredResult)
+
+
+def _encodable(entry: StoredResult) -> bool:
+    try:
+        codec.encode(entry)
+    except TypeError:
+        return False
+    return True
 
 
 class Reads:
@@ -174,8 +191,8 @@ class Store:
         self.computed = 0  # results recomputed since the last reset_counts()
         self.reused = 0
         rootkey = hashlib.sha256(str(Path(root).resolve()).encode()).hexdigest()[:20]
-        self.path: Path | None = (cache_dir("derived") / f"{family}-{rootkey}.pack"
-                                  if persist and cache_enabled() else None)
+        folder = cache_dir("derived") if persist and cache_enabled() else None
+        self.path: Path | None = folder / f"{family}-{rootkey}.pack" if folder is not None else None
         if self.path is not None:
             self.entries = self._read()
 
@@ -279,8 +296,8 @@ class Store:
         if hashlib.sha256(payload).hexdigest().encode() != digest:
             return {}
         try:
-            table = pickle.loads(payload)
-        except Exception:  # noqa: BLE001 - a damaged pack is a miss: every entry is recomputed
+            table = codec.decode(payload)
+        except ValueError:  # a damaged or foreign pack is a miss: every entry is recomputed
             return {}
         if not isinstance(table, dict):
             return {}
@@ -299,7 +316,10 @@ class Store:
             if k not in self.entries:
                 self.entries[k] = e
                 self._keys = None
-        payload = pickle.dumps(merged, protocol=pickle.HIGHEST_PROTOCOL)
+        try:
+            payload = codec.encode(merged)
+        except TypeError:  # a value of a class nobody registered stays in memory only
+            payload = codec.encode({k: e for k, e in merged.items() if _encodable(e)})
         if not atomic_write(self.path, self._head() + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload):
             return False
         self._mine.clear()

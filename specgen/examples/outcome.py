@@ -15,6 +15,7 @@ from ..executor.runstate import TileShape
 from ..executor.scalar import SCALAR_ENTRY
 from ..executor.words import COMMAND_ENTRY
 from ..program.reader import Program
+from ..cache import codec
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,3 +127,7 @@ def result_from_run(kind: str, mnemonic: str, ident: str, summary: str, program:
     return ExampleResult(kind, mnemonic, ident, summary, program.source, run.profile, path, line,
                          parsed_lines(program, run), [TileTable.of(t) for t in run.inputs.values()],
                          [TileTable.of(t) for t in run.outputs.values()], _fault_info(run))
+
+
+# what the dependency-tracked layer may hold of this module (specgen.cache.codec)
+codec.register(TileTable, ParsedLine, FaultInfo, ExampleResult)

@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 
 from .common import Closed, NonEmptyStr, UniqueStrList
+from ..cache import codec
 
 AdrId = Annotated[str, Field(pattern=r"^ADR-[0-9]{4}$")]
 NdfRef = Annotated[str, Field(pattern=r"^PTO-[A-Z0-9]+(?:-[A-Z0-9]+)*$")]
@@ -88,3 +89,7 @@ class MarkdownAdrHeader(AdrFrontMatter):
     @model_validator(mode="after")
     def _status(self) -> "MarkdownAdrHeader":
         return self  # no relation is required: a generation that does not record one cannot contradict it
+
+
+# what the record cache may hold of this module (specgen.cache.codec)
+codec.register(AdrFrontMatter, MarkdownAdrHeader)

@@ -12,6 +12,7 @@ from pydantic import Field
 
 from .common import Closed, NonEmptyStr, Open
 from .instruction import Constraint, EncodedForm, EncodingWord, Piece, TileOperation
+from ..cache import codec
 
 
 class FormCatalog(Open):
@@ -63,3 +64,7 @@ CATALOG_MODELS: dict[str, type[Open]] = {
 #: The catalogs that hold encoding reservations, by generation (same record shape); all are read.
 RESERVATION_STEMS: tuple[str, ...] = ("extension-encoding-reservations", "linx-vector-reservations")
 CATALOG_STEMS: tuple[str, ...] = tuple(CATALOG_MODELS)
+
+
+# what the record cache may hold of this module (specgen.cache.codec)
+codec.register(FormCatalog, TileOperationCatalog, ReservationField, Reservation, ReservationCatalog)

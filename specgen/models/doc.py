@@ -13,6 +13,7 @@ from typing import Annotated
 from pydantic import Field
 
 from .common import Closed, RelPath, Sha256
+from ..cache import codec
 
 
 class ProseDoc(Closed):
@@ -32,3 +33,7 @@ class ProseDoc(Closed):
     body: str
     body_line: Annotated[int, Field(ge=1)]
     generated_from: RelPath | None = None
+
+
+# what the record cache may hold of this module (specgen.cache.codec)
+codec.register(ProseDoc)

@@ -11,6 +11,7 @@ from typing import Any, Literal
 from pydantic import ConfigDict, Field
 
 from .common import Closed, NonEmptyStr, PtoId, RelPath, Sha256, forbid_keys
+from ..cache import codec
 
 
 class InstructionContractRef(Closed):
@@ -118,3 +119,7 @@ def traceability_model(data: Any) -> type[TraceabilityView]:
             and "mnemonics_without_semantic_tests" not in summary:
         return BareTraceabilityView
     return TraceabilityView
+
+
+# what the record cache may hold of this module (specgen.cache.codec)
+codec.register(InstructionContractRef, UnitRow, RequirementRow, TestRow, TraceabilitySummary, TraceabilityView, BareUnitRow, BareRequirementRow, BareTraceabilitySummary, BareTraceabilityView)

@@ -14,6 +14,7 @@ from pydantic import Discriminator, Field, Tag, model_validator
 
 from .common import (Closed, DependsOn, NonEmptyStr, NonEmptyUniqueStrList, PtoId, forbid_keys, slug_upper,
                      variant_without)
+from ..cache import codec
 
 Surface = Literal["scalar", "tile", "block"]
 Engine = Literal["VEC", "SFU", "CUBE", "TLSU"]
@@ -354,3 +355,7 @@ class PreContractInstruction(InstructionHeader):
 def instruction_model(data: Any) -> type[InstructionHeader]:
     """The variant that validates one PTO-INSTRUCTION record (decided by its structure)."""
     return variant_without(data, "contract", InstructionHeader, PreContractInstruction)
+
+
+# what the record cache may hold of this module (specgen.cache.codec)
+codec.register(FieldRole, FieldRef, Contract, Argument, DatrContract, TileOperation, EncodingWord, Piece, EncodedField, Constraint, AguAttributes, EncodingVariant, ExcludedValueOwner, EncodedForm, FieldDomainValue, FieldDomain, InstructionHeader, PreContractInstruction)

@@ -15,6 +15,7 @@ from .instruction import InstructionHeader
 from .ndf import NdfAttributes
 from .test import TestHeader
 from .unit import ReviewRecord, StateRecord, UnitHeader
+from ..cache import codec
 
 
 @dataclass(slots=True)
@@ -118,3 +119,7 @@ class JsonArtifact:
         """1-based line of the first occurrence of ``needle`` in the raw text (0 if absent)."""
         i = self.text.find(needle)
         return self.text.count("\n", 0, i) + 1 if i >= 0 else 0
+
+
+# what the record cache may hold of this module (specgen.cache.codec)
+codec.register(NdfClause, DocRegion, AslUnit, AvsTest, Adr, JsonArtifact)

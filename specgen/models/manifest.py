@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, field_validator
 
 from .common import Closed, NonEmptyStr, Open, PtoId, RelPath, Sha256, forbid_keys, variant_without
+from ..cache import codec
 
 
 class HashedPath(Closed):
@@ -95,3 +96,7 @@ class UnselectedReleaseManifest(ReleaseManifest):
 def manifest_model(data: Any) -> type[ReleaseManifest]:
     """The variant that validates a manifest (decided by its structure)."""
     return variant_without(data, "release_selection", ReleaseManifest, UnselectedReleaseManifest)
+
+
+# what the record cache may hold of this module (specgen.cache.codec)
+codec.register(HashedPath, OwnedArtifact, NdfDigest, ReleaseSelection, HashContract, HardwareProfileRef, ReleaseManifest, UnselectedReleaseManifest)

@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import model_validator
 
 from .common import Closed
+from ..cache import codec
 
 KIND_LEVEL = {"intent": "L0", "contract": "L1", "mechanism": "L2", "executable": "L3"}
 Layer = Literal["architecture", "scalar", "block", "tile", "state", "memory", "concurrency"]
@@ -25,3 +26,7 @@ class NdfAttributes(Closed):
         if KIND_LEVEL[self.kind] != self.level:
             raise ValueError(f"kind={self.kind} requires level={KIND_LEVEL[self.kind]}, not {self.level}")
         return self
+
+
+# what the record cache may hold of this module (specgen.cache.codec)
+codec.register(NdfAttributes)

@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, field_validator
 
 from .common import Closed, NonEmptyStr, RelPath, UniqueStrList
+from ..cache import codec
 
 TestKind = Literal["execution", "boundary", "fault", "decode-positive", "decode-negative",
                    "static-invariant", "state-transition", "ordering", "atomicity"]
@@ -67,3 +68,7 @@ def test_model(data: Any, file_stem: str) -> type[TestHeader]:
 
 
 test_model.__test__ = False  # type: ignore[attr-defined]  # not a pytest function
+
+
+# what the record cache may hold of this module (specgen.cache.codec)
+codec.register(TestHeader, IdNamedTestHeader)

@@ -8,6 +8,7 @@ from pydantic import Field, field_validator
 
 from .common import Closed, DependsOn, NonEmptyStr, PtoId
 from .instruction import FieldDomain
+from ..cache import codec
 
 REVIEWED_FIELDS = ["assembly", "encoding", "defaults", "operation", "state", "memory",
                    "ordering", "faults", "reserved"]
@@ -65,3 +66,7 @@ class StateRecord(Closed):
     owner: PtoId
     members: list[NonEmptyStr]
     depends_on: list[str]
+
+
+# what the record cache may hold of this module (specgen.cache.codec)
+codec.register(ReservationReviewRecord, ReservationReview, UnitHeader, ReviewRecord, StateRecord)

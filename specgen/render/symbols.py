@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from ..asl.ast import FuncDecl, GlobalDecl, TypeDecl
 from ..asl.index import SpecIndex, build_index
-from ..cache import cache_dir, read_pickle, write_pickle
+from ..cache import cache_file, read_entry, write_entry
 from ..graph import Derived, SpecGraph
 
 SIGNATURE_MAX = 200  # characters of a declaration shown on hover (long enumerations are cut)
@@ -103,7 +103,7 @@ def _unit_entries(index: SpecIndex, fi: int, wanted: list[tuple[str, str, int]])
 def _entries(index: SpecIndex, use_cache: bool) -> dict[int, tuple[Entry, ...]]:
     """Per unit, its entries: from the on-disk pack (by the unit's content key), else derived.
 
-    Unpickling every defining unit's module costs ~1.7 s on the corpus, so the
+    Decoding every defining unit's module costs ~1.7 s on the corpus, so the
     derived entries are kept by content: after a one-unit edit only that unit
     is read again (what ``specgen serve`` needs).
     """
@@ -111,8 +111,8 @@ def _entries(index: SpecIndex, use_cache: bool) -> dict[int, tuple[Entry, ...]]:
     for name, locs in index.defs.items():
         for kind, fi, di in locs:
             wanted.setdefault(fi, []).append((name, kind, di))
-    path = cache_dir("asl") / "symbols.pickle"
-    pack: dict[str, tuple[Entry, ...]] = (read_pickle(path, dict) if use_cache else None) or {}
+    path = cache_file("asl", "symbols.entry") if use_cache else None
+    pack: dict[str, tuple[Entry, ...]] = (read_entry(path, dict) if use_cache else None) or {}
     out: dict[int, tuple[Entry, ...]] = {}
     fresh = False
     for fi, names in wanted.items():
@@ -126,7 +126,7 @@ def _entries(index: SpecIndex, use_cache: bool) -> dict[int, tuple[Entry, ...]]:
         live = set(index.keys)
         if len(pack) > PACK_LIMIT:
             pack = {k: v for k, v in pack.items() if k in live}
-        write_pickle(path, pack)
+        write_entry(path, pack)
     return out
 
 

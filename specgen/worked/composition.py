@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..models.instruction import InstructionHeader
+from ..cache import codec
 
 # the spellings that name the operation after them (``BSTART.VEC TMUL, FP16``); any other BSTART spelling names it
 # itself (``BSTART.TMATMUL AType``) or is an older generation's engine spelling (``BSTART.CUBE TMATMUL, AType``), which
@@ -271,3 +272,7 @@ def _binding(line: str, rest: str) -> Binding:
     destination = "->" in line or "destination" in low
     last = "last" in low or "l=1" in low
     return Binding(sources, destination, last, "->predicate" in low.replace(" ", ""), names)
+
+
+# what the dependency-tracked layer may hold of this module (specgen.cache.codec)
+codec.register(Reason)

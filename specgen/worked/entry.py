@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from .composition import Reason
 from ..examples.outcome import ExampleResult
+from ..cache import codec
 
 
 @dataclass(slots=True)
@@ -85,3 +86,7 @@ class WorkedSuite:
 
 
 __all__ = ["Attempt", "Worked", "WorkedEntry", "WorkedSuite"]
+
+
+# what the dependency-tracked layer may hold of this module (specgen.cache.codec)
+codec.register(Attempt, Worked, WorkedEntry)
