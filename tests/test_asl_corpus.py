@@ -269,11 +269,11 @@ def test_index_cache_is_outside_the_spec_root(corpus_spec, tmp_path, monkeypatch
     monkeypatch.setattr(index_module, "_BUILT", {})  # an index this process kept for the spec would write nothing
     idx = build_index(corpus_spec)
     assert "TileDataType" in idx.defs
-    assert any((tmp_path / "cache" / "asl").glob("index*-*.pickle"))  # index<summary format>-<key>.pickle
+    assert any((tmp_path / "cache" / "asl").glob("index*-*.entry"))  # index<summary format>-<key>.entry
     monkeypatch.setattr(index_module, "_BUILT", {})  # from the disk cache, not the index this process kept
     again = build_index(corpus_spec)
     assert again.defs.keys() == idx.defs.keys()
-    assert again.loaded_module_count == 0  # warm: nothing unpickled until used
+    assert again.loaded_module_count == 0  # warm: nothing decoded until used
     it = Interpreter(again)
     assert it.call("TileVecArithmeticDataTypeSupported", "TileDataType_U64") is True
     assert 0 < again.loaded_module_count < len(again.files) // 4

@@ -75,7 +75,7 @@ def test_a_bad_entry_is_ignored_alone(tree: Path, tmp_path: Path) -> None:
     c = RecordCache(tree, tmp_path / "c")
     load_spec(tree, cache=c)
     key = next(k for k in c._new if k.startswith("unit\0"))
-    c._new[key] = b"not a pickle"
+    c._new[key] = b"not an encoded value"
     c.misses = 1  # force the write
     c.save()
     bad = RecordCache(tree, tmp_path / "c")

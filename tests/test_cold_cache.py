@@ -1,16 +1,15 @@
-"""What a cold load writes to the record cache: only records that pay for their pickling.
+"""What a cold load writes to the record cache: only records that pay for their encoding.
 
-An AVS test's header and a catalog's pydantic model unpickle in about the time they take to
-compute, so pickling them on a cold run (0.1 s of the corpus's cold check) bought nothing;
+An AVS test's header and a catalog's pydantic model decode in about the time they take to
+compute, so encoding them on a cold run (0.1 s of the corpus's cold check) bought nothing;
 they stay out of the pack and a long-lived process (``specgen serve``) still keeps them.
 """
 
 from __future__ import annotations
 
-import pickle
 from pathlib import Path
 
-from specgen.cache import RecordCache
+from specgen.cache import RecordCache, codec
 from specgen.loader import load_spec
 
 from test_cache import dump
@@ -20,7 +19,7 @@ from treecopy import copy_tree
 def _pack_keys(cache: RecordCache) -> set[str]:
     blob = cache.path.read_bytes()
     payload = blob.split(b"\n", 3)[3]  # magic, version, digest, payload
-    return set(pickle.loads(payload))
+    return set(codec.decode(payload))
 
 
 def test_tests_and_models_stay_out_of_the_pack_and_a_warm_load_writes_nothing(tmp_path: Path,

@@ -43,7 +43,7 @@ def findings(report: str) -> list[tuple[str, str, str]]:
 
 def test_repeat_is_reused_and_byte_identical(bundled_copy: Path, own_cache: Path) -> None:
     first = check(bundled_copy, "--format", "json")
-    assert list((own_cache / "check").glob("*.pickle")), "a finished check stores its result"
+    assert list((own_cache / "check").glob("*.entry")), "a finished check stores its result"
     again = check(bundled_copy, "--format", "json")
     fresh = check(bundled_copy, "--format", "json", "--no-cache")
     assert first == again == fresh
@@ -110,7 +110,7 @@ def test_unobserved_file_keeps_the_result(bundled_copy: Path) -> None:
 def test_damaged_entries_are_misses(bundled_copy: Path, own_cache: Path) -> None:
     rc, want = check(bundled_copy, "--format", "json")
     for n, damage in enumerate([b"", b"garbage", None]):
-        for p in (own_cache / "check").glob("*.pickle"):
+        for p in (own_cache / "check").glob("*.entry"):
             blob = p.read_bytes()
             p.write_bytes(blob[:-7] + b"\x00" * 7 if damage is None else damage)
         assert check(bundled_copy, "--format", "json") == (rc, want), n

@@ -186,6 +186,8 @@ def encode(value: Any) -> bytes:
 
 def _build(ops: bytes, vals: list) -> Any:
     node = _NODE_TYPE[0] if _NODE_TYPE else None
+    if node is None and _NODE in ops:
+        raise ValueError("syntax-tree nodes in a process that has not imported their class")
     stack: list[Any] = []
     push = stack.append
     i = 0
@@ -211,7 +213,7 @@ def _build(ops: bytes, vals: list) -> Any:
             else:
                 t = ()
             push(t)
-    if len(stack) != 1 or node is None and _NODE in ops:
+    if len(stack) != 1:
         raise ValueError("malformed flat program")
     return stack[0]
 
