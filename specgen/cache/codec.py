@@ -33,7 +33,7 @@ import msgpack
 FORMAT = b"msgpack-1"
 
 _FLAT, _SET, _FROZENSET, _INT, _OBJ, _DATE, _FRACTION = 1, 2, 3, 4, 5, 6, 7
-_LEAF, _TUPLE, _NODE = 0, 1, 2
+_LEAF, _TUPLE, _NODE, _LEAF_NODE, _LEAF_TUPLE = 0, 1, 2, 3, 4  # the last two: items all leaves
 
 Encoder = Callable[[Any], Any]
 Decoder = Callable[[Any], Any]
@@ -132,11 +132,22 @@ def _flat(root: Any) -> msgpack.ExtType:
         x = stack.pop()
         t = type(x)
         if t is tuple:
+            if all(type(a) is not tuple and type(a) is not node for a in x):
+                ops.append(_LEAF_TUPLE)
+                vals.append(len(x))
+                vals.extend(x)
+                continue
             stack.append(_End(len(x)))
             stack.extend(reversed(x))
         elif t is node:
+            args = x.args
+            if all(type(a) is not tuple and type(a) is not node for a in args):
+                ops.append(_LEAF_NODE)
+                vals.extend((x.kind, x.line, x.col, len(args)))
+                vals.extend(args)
+                continue
             stack.append(_End(x))
-            stack.extend(reversed(x.args))
+            stack.extend(reversed(args))
         elif t is _End:
             o = x.obj
             if type(o) is int:
@@ -186,33 +197,39 @@ def encode(value: Any) -> bytes:
 
 def _build(ops: bytes, vals: list) -> Any:
     node = _NODE_TYPE[0] if _NODE_TYPE else None
-    if node is None and _NODE in ops:
+    if node is None and (_NODE in ops or _LEAF_NODE in ops):
         raise ValueError("syntax-tree nodes in a process that has not imported their class")
     stack: list[Any] = []
     push = stack.append
     i = 0
-    for op in ops:
-        if op == _LEAF:
+    for op in ops:  # the operations' numbers as literals: the loop runs once per node
+        if op == 3:  # _LEAF_NODE
+            j = i + 4 + vals[i + 3]
+            push(node(vals[i], vals[i + 1], vals[i + 2], tuple(vals[i + 4:j])))  # type: ignore[misc]
+            i = j
+        elif op == 0:  # _LEAF
             push(vals[i])
             i += 1
-        elif op == _NODE:
+        elif op == 4:  # _LEAF_TUPLE
+            j = i + 1 + vals[i]
+            push(tuple(vals[i + 1:j]))
+            i = j
+        elif op == 2:  # _NODE
             n = vals[i + 3]
+            args = tuple(stack[-n:]) if n else ()
             if n:
-                args = tuple(stack[-n:])
                 del stack[-n:]
-            else:
-                args = ()
             push(node(vals[i], vals[i + 1], vals[i + 2], args))  # type: ignore[misc]
             i += 4
-        else:
+        elif op == 1:  # _TUPLE
             n = vals[i]
             i += 1
+            t = tuple(stack[-n:]) if n else ()
             if n:
-                t = tuple(stack[-n:])
                 del stack[-n:]
-            else:
-                t = ()
             push(t)
+        else:
+            raise ValueError(f"unknown operation {op} in a flat program")
     if len(stack) != 1:
         raise ValueError("malformed flat program")
     return stack[0]
