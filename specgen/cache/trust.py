@@ -55,7 +55,8 @@ def private_dir(base: Path, name: str) -> Path | None:
         try:
             path.mkdir(mode=0o700, parents=not part, exist_ok=True)
         except OSError as exc:
-            warn_once(f"cache {path} cannot be created ({exc.strerror or exc})")
+            why = "is not a directory" if path.exists() and not path.is_dir() else "cannot be created"
+            warn_once(f"cache {path} {why} ({exc.strerror or exc})")
             return None
         why = why_not_private(path)
         if why is not None:
