@@ -1,7 +1,7 @@
 """specgen's one on-disk cache: its base directory, atomic writes, encoded entries and packs.
 
 Every cache of specgen (the loader's records, parsed ASL modules and index summaries,
-checked-example results, check results, the grammar) lives under :func:`cache_base`
+checked-example results, check results) lives under :func:`cache_base`
 and is written through :func:`atomic_write`; nothing else computes a cache path or
 hand-rolls a temp-file-and-rename.
 
