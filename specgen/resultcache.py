@@ -53,7 +53,23 @@ class CheckResult:
     log: dict[tuple[str, str], object] = field(default_factory=dict)
 
 
-codec.register(CheckResult)
+def _state(r: CheckResult) -> list:
+    """The result as plain lists: the log's thousands of (kind, path) keys flattened, since a tuple costs
+    the codec an extension each (decoding took 25 ms instead of 3 ms for the corpus' check)."""
+    keys = [part for key in r.log for part in key]
+    return [r.findings, [list(x) for x in r.rules], r.counts, r.release, r.content_sha256, keys, list(r.log.values())]
+
+
+def _result(state: list) -> CheckResult:
+    findings, rules, counts, release, content, keys, values = state
+    it = iter(keys)
+    log = dict(zip(zip(it, it), values))
+    if len(log) != len(values) or len(keys) != 2 * len(values):
+        raise ValueError("a check result's log does not pair up")
+    return CheckResult(findings, [tuple(x) for x in rules], counts, release, content, log)  # type: ignore[misc]
+
+
+codec.register(CheckResult, encode=_state, decode=_result)
 
 
 def code_version() -> str:

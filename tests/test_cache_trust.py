@@ -168,7 +168,7 @@ def test_a_cache_others_can_write_is_refused(tmp_path: Path, where: str, mode: i
     target.mkdir(parents=True)
     os.chmod(cache, 0o700)
     os.chmod(target, mode)
-    (target / f"summaries2.entry").write_bytes(_payload(marker))
+    (target / "summaries2.entry").write_bytes(_payload(marker))
     env = _env(tmp_path, SPECGEN_CACHE_DIR=str(cache))
     run = _run(["validate"], env)
     assert run.returncode == 0, run.stderr
