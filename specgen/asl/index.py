@@ -24,6 +24,7 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+from typing import Callable
 
 from ..cache import cache_file, codec, read_entry, write_entry
 from ..loader import UNPARSED_STUB
@@ -31,6 +32,7 @@ from ..loader.tree import Spec
 from ..models.located import AslUnit
 from .ast import Decl, FuncDecl, GlobalDecl, Module, TypeDecl, decl_digest
 from .errors import ASLError
+from .indexpack import index_of, index_state, summaries_of, summaries_state
 from .parser import parse_source
 
 _PARSER_FILES = ("parser.py", "descent.py", "descent_expr.py", "lark_reference.py", "ast.py", "asl1.lark")
@@ -235,10 +237,14 @@ def _build_index(spec: Spec, use_cache: bool) -> SpecIndex:
     top = hashlib.sha256("\n".join(keys).encode()).hexdigest()
     index_path = cache_file("asl", f"index{SUMMARY_FORMAT}-{top}.entry") if use_cache else None
     if use_cache:
-        cached = read_entry(index_path, tuple)
-        if cached is not None and len(cached) == 4:
-            defs, refs, errors, digests = cached
-            return SpecIndex(units, keys, defs, refs, errors, digests)
+        cached = read_entry(index_path, list)
+        if cached is not None:
+            try:
+                defs, refs, errors, digests = index_of(cached)
+            except (ValueError, TypeError, IndexError):  # another shape: a miss, rebuilt below
+                pass
+            else:
+                return SpecIndex(units, keys, defs, refs, errors, digests)
 
     modules: dict[int, Module] = {}
     errors: list[tuple[str, int, int, str]] = []
@@ -248,7 +254,7 @@ def _build_index(spec: Spec, use_cache: bool) -> SpecIndex:
     # What each file declares and uses, by its content key: after a one-file edit only that
     # file is parsed (or decoded); every other file's summary comes from one pack.
     pack_path = cache_file("asl", f"summaries{SUMMARY_FORMAT}.entry") if use_cache else None
-    summaries: dict[str, FileSummary] = (_held(pack_path) if pack_path is not None else None) or {}
+    summaries: dict[str, FileSummary] = (_held(pack_path, summaries_of) if pack_path is not None else None) or {}
     collecting = gc.isenabled()
     gc.disable()  # new trees only, no cycles: a collection pass would walk the whole loaded spec
     try:
@@ -272,10 +278,10 @@ def _build_index(spec: Spec, use_cache: bool) -> SpecIndex:
             live = set(keys)
             if len(summaries) > SUMMARY_PACK_LIMIT:  # other trees' entries go first
                 summaries = {k: v for k, v in summaries.items() if k in live}
-            write_entry(pack_path, summaries)
+            write_entry(pack_path, summaries_state(summaries))
             _HELD[pack_path] = summaries
             _write_pack(units, keys, modules)
-        write_entry(index_path, (defs, refs, errors, digests))
+        write_entry(index_path, index_state(defs, refs, errors, digests))
     return SpecIndex(units, keys, defs, refs, errors, digests, modules)
 
 
@@ -309,7 +315,7 @@ def _pack_path(units: list[AslUnit]) -> Path | None:
 _HELD: dict[Path, dict] = {}  # pack path -> the pack as this process last read or wrote it
 
 
-def _held(path: Path | None) -> dict:
+def _held(path: Path | None, convert: Callable[[dict], dict] | None = None) -> dict:
     """A pack, read from disk once per process: a server's rebuilds do not decode the whole tree's summaries
     and modules again after a one-file edit (each write keeps what it wrote)."""
     if path is None:
@@ -317,6 +323,11 @@ def _held(path: Path | None) -> dict:
     held = _HELD.get(path)
     if held is None:
         held = read_entry(path, dict) or {}
+        if convert is not None:
+            try:
+                held = convert(held)
+            except (ValueError, TypeError, IndexError):  # another shape: every file is summarised again
+                held = {}
         while len(_HELD) >= 4:  # the bundled spec and a corpus, summaries and modules
             _HELD.pop(next(iter(_HELD)))
         _HELD[path] = held
@@ -352,7 +363,7 @@ def _loads(blob: object) -> Module | None:
 # per file: for each declaration, its (name, kind) entries, the names it uses and its digest; or, for a
 # file that does not parse, (line, col, message)
 FileSummary = tuple
-SUMMARY_FORMAT = 2  # in the summary pack's and index's names: a summary of another shape is never read
+SUMMARY_FORMAT = 3  # in the summary pack's and index's names: a summary of another shape is never read
 SUMMARY_PACK_LIMIT = 20000
 
 
