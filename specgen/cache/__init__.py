@@ -183,7 +183,7 @@ def cache_version() -> str:
         for sub in ("models", "loader"):
             for p in sorted((_PACKAGE / sub).glob("*.py")):
                 h.update(p.name.encode() + b"\0" + p.read_bytes())
-        for name in ("diagnostics.py", "cache/__init__.py", "files.py"):
+        for name in ("diagnostics.py", "cache/__init__.py", "cache/codec.py", "files.py"):
             h.update(name.encode() + b"\0" + (_PACKAGE / name).read_bytes())
         _VERSION = h.hexdigest()
     return _VERSION

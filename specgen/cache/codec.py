@@ -12,6 +12,7 @@ extension naming what it is:
 * a set or frozenset, an integer beyond 64 bits, a fraction, a date;
 * an instance of a class of specgen's own that its module registered (:func:`register`): a
   dataclass, a named tuple, a pydantic model, an enum or a class with its own pair of functions.
+  A class stored by position (dataclass, named tuple) has the digest of its field names in its tag.
 
 Decoding resolves a class only through that registry, which holds the classes themselves: a name
 in a file selects among them and never imports anything. A file whose bytes do not decode, or name
@@ -25,8 +26,9 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import enum
+import hashlib
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 import msgpack
 
@@ -74,14 +76,22 @@ def register(*classes: type, encode: Encoder | None = None, decode: Decoder | No
             enc, dec = _enum_value, cls
         elif dataclasses.is_dataclass(cls):
             enc, dec = _dataclass_codec(cls)
+            tag += _shape(f.name for f in dataclasses.fields(cls))
         elif issubclass(cls, tuple) and hasattr(cls, "_fields"):
             enc, dec = list, (lambda items, c=cls: c(*items))
+            tag += _shape(cls._fields)
         elif hasattr(cls, "model_fields"):
             enc, dec = _model_state, (lambda state, c=cls: _model(c, state))
         else:
             raise ValueError(f"{cls!r}: not a dataclass, named tuple, pydantic model or enum; give encode and decode")
         _BY_TYPE[cls] = (tag, enc)
         _BY_TAG[tag] = dec
+
+
+def _shape(names: Iterable[str]) -> str:
+    """The field names of a class stored by position, in its tag: a file written before a field was
+    added, removed or moved names another tag, and is a miss rather than values in the wrong fields."""
+    return "/" + hashlib.blake2b("\0".join(names).encode(), digest_size=4).hexdigest()
 
 
 def _enum_value(obj: enum.Enum) -> Any:
