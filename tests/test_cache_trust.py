@@ -255,6 +255,12 @@ def test_codec_refuses_pickles_and_unknown_classes(tmp_path: Path) -> None:
         codec.decode(foreign)
     with pytest.raises(TypeError, match="not registered"):
         codec.encode(_Plant(marker))
+    from specgen.diagnostics import Finding, Severity
+    blob = codec.encode(Finding("r", Severity.ERROR, "p", 1, "m"))
+    tag = next(t for t in codec._BY_TAG if t.startswith("specgen.diagnostics.Finding/")).encode()
+    assert tag in blob  # a class stored by position: its field names' digest is in the tag
+    with pytest.raises(ValueError, match="unknown class"):  # as if Finding's fields had changed since
+        codec.decode(blob.replace(tag, tag[:-8] + b"00000000"))
 
 
 def test_codec_round_trips_the_spec_and_a_deep_tree() -> None:
