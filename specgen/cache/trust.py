@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 _WARNED: list[str] = []
+_PRIVATE: dict[tuple[Path, str], Path] = {}  # folders checked in this process
 
 
 def warn_once(message: str) -> None:
@@ -48,7 +49,10 @@ def why_not_private(path: Path, uid: int | None = None) -> str | None:
 
 def private_dir(base: Path, name: str) -> Path | None:
     """``base/name`` (``name`` may have several parts), each folder created 0700 and checked; None when
-    any is refused (after one warning per process)."""
+    any is refused (after one warning per process). A folder found private before costs one ``stat``."""
+    known = _PRIVATE.get((base, name))
+    if known is not None and why_not_private(known) is None:
+        return known
     path = base
     for part in [""] + [p for p in name.split("/") if p]:
         path = path / part if part else path
@@ -62,6 +66,7 @@ def private_dir(base: Path, name: str) -> Path | None:
         if why is not None:
             warn_once(f"cache {path} {why}")
             return None
+    _PRIVATE[(base, name)] = path
     return path
 
 
