@@ -30,7 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .diagnostics import Finding, Known, Severity, finding_key
+from .diagnostics import Finding, KnownFinding, Severity, finding_key
 from .files import SpecFiles
 
 BASELINE_FORMAT = "specgen-baseline"
@@ -53,7 +53,7 @@ class BaselineError(ValueError):
 
 
 @dataclass(frozen=True)
-class Entry:
+class BaselineEntry:
     """One known finding of a baseline file (``message`` is there for the reader of the file)."""
 
     rule: str
@@ -88,7 +88,7 @@ class Applied:
     """The findings (with this module's own notes and warnings added) and which of them are known."""
 
     findings: list[Finding]
-    known: dict[str, Known] = field(default_factory=dict)
+    known: dict[str, KnownFinding] = field(default_factory=dict)
 
 
 # ------------------------------------------------------------------ the baseline file
@@ -113,7 +113,7 @@ def is_baseline(path: Path) -> bool:
         return False
 
 
-def read_baseline(path: Path) -> list[Entry]:
+def read_baseline(path: Path) -> list[BaselineEntry]:
     """The entries of a baseline file; :class:`BaselineError` with one line saying why not."""
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
@@ -128,7 +128,7 @@ def read_baseline(path: Path) -> list[Entry]:
     for i, e in enumerate(doc["findings"]):
         if not isinstance(e, dict) or not all(isinstance(e.get(k), str) for k in ("rule", "path", "key")):
             raise BaselineError(f"{path}:0:0: baseline-unreadable: entry {i} needs the strings rule, path and key")
-        entries.append(Entry(e["rule"], e["path"], e["key"], str(e.get("message", ""))))
+        entries.append(BaselineEntry(e["rule"], e["path"], e["key"], str(e.get("message", ""))))
     return entries
 
 
@@ -202,7 +202,7 @@ def _commented_files(files: SpecFiles, findings: Sequence[Finding], log_paths: I
 
 
 # ------------------------------------------------------------------ applying them
-def apply(root: Path, findings: Sequence[Finding], *, baseline: Sequence[Entry] | None = None,
+def apply(root: Path, findings: Sequence[Finding], *, baseline: Sequence[BaselineEntry] | None = None,
           baseline_label: str = "", judged: frozenset[str] | None = None,
           read_paths: Iterable[str] = ()) -> Applied:
     """Mark the known findings and add the notes about stale entries and the warnings about bad ones.
@@ -216,7 +216,7 @@ def apply(root: Path, findings: Sequence[Finding], *, baseline: Sequence[Entry] 
     inline, inline_problems = comment_suppressions(files, _commented_files(files, findings, read_paths))
     suppressions += inline
     problems += inline_problems
-    known: dict[str, Known] = {}
+    known: dict[str, KnownFinding] = {}
     used: set[int] = set()
     for f in findings:
         if f.rule in OWN_RULES:
@@ -224,7 +224,7 @@ def apply(root: Path, findings: Sequence[Finding], *, baseline: Sequence[Entry] 
         for i, s in enumerate(suppressions):
             if s.matches(f):
                 used.add(i)
-                known.setdefault(finding_key(f), Known(s.kind, s.reason, f"{s.path}:{s.line}"))
+                known.setdefault(finding_key(f), KnownFinding(s.kind, s.reason, f"{s.path}:{s.line}"))
     notes: list[Finding] = []
 
     def judged_rule(rule: str) -> bool:
@@ -239,7 +239,7 @@ def apply(root: Path, findings: Sequence[Finding], *, baseline: Sequence[Entry] 
         current = {finding_key(f) for f in findings}
         for e in baseline:
             if e.key in current:
-                known.setdefault(e.key, Known("baseline", "", baseline_label))
+                known.setdefault(e.key, KnownFinding("baseline", "", baseline_label))
             elif judged_rule(e.rule):
                 notes.append(Finding(STALE_BASELINE, Severity.NOTE, e.path, 0,
                                      f"the baseline {baseline_label} lists a {e.rule} finding that is gone "

@@ -111,7 +111,7 @@ def finding_key(finding: Finding) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class Known:
+class KnownFinding:
     """A finding the team already knows of: ``kind`` ``baseline`` (recorded by ``check --write-baseline``),
     ``inSource`` (a ``specgen: ignore[rule]`` comment beside it) or ``external`` (``[[specgen.suppress]]`` in
     ``specification.toml``), with the reason given (a baseline entry's is empty). Reported, never dropped;

@@ -19,7 +19,8 @@ from .common import UsageError, output_error, root_arg
 from .exitcodes import ExitCode
 
 if TYPE_CHECKING:
-    from ..diagnostics import Finding, Known
+    from ..baseline import BaselineEntry
+    from ..diagnostics import Finding, KnownFinding
     from ..report.summary import CheckSummary
     from ..resultcache import CheckResult
 
@@ -124,6 +125,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         except OutputRefused as e:
             print(str(e), file=err)
             return ExitCode.USAGE
+    entries = read_known(args)
     progress = Progress(err, NAME)
     options = ["only=" + ",".join(sorted(set(args.only))), "disable=" + ",".join(sorted(set(args.disable))),
                "examples=" + ("no" if args.no_examples else "yes")]
@@ -142,7 +144,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             progress.stage("store")
             store(args.root, options, result)
     progress.finish()
-    findings, known = known_findings(args, result)
+    findings, known = known_findings(args, result, entries)
     repo_root, spec_in_repo = (repo_location(args.root, args.repo_root) if args.format in ("sarif", "github")
                                else (None, None))
     shown, hidden = at_least(findings, args.min_severity, args.strict)
@@ -211,37 +213,46 @@ def write_step_summary(findings: "Sequence[Finding]", summary: "CheckSummary", e
         print(output_error(e, Path(target)), file=err)
 
 
-def new_findings(findings: "Sequence[Finding]", known: "dict[str, Known]") -> list["Finding"]:
+def new_findings(findings: "Sequence[Finding]", known: "dict[str, KnownFinding]") -> list["Finding"]:
     """The findings no baseline or suppression knows: only these fail the check."""
     from ..diagnostics import finding_key
     return [f for f in findings if finding_key(f) not in known] if known else list(findings)
 
 
-def known_findings(args: argparse.Namespace, result: "CheckResult") -> tuple[list["Finding"], "dict[str, Known]"]:
+def read_known(args: argparse.Namespace) -> "list[BaselineEntry] | None":
+    """Before any work: the ``--baseline`` entries (a file that is not one is a usage error), and a
+    ``--write-baseline`` target that exists and is not a baseline refused."""
+    from ..baseline import BaselineError, is_baseline, read_baseline
+    target = args.write_baseline
+    if target is not None and target.exists() and not is_baseline(target):
+        raise UsageError(f"{target}:0:0: output-refused: --write-baseline {target} exists and is not a specgen "
+                         f"baseline; choose another file or remove it")
+    try:
+        return read_baseline(args.baseline) if args.baseline is not None and target is None else None
+    except BaselineError as e:
+        raise UsageError(str(e)) from e
+
+
+def known_findings(args: argparse.Namespace, result: "CheckResult",
+                   entries: "list[BaselineEntry] | None") -> tuple[list["Finding"], "dict[str, KnownFinding]"]:
     """Write the baseline if asked, then mark what the baseline and the tree's suppressions know."""
-    from ..baseline import BaselineError, apply, baseline_document, is_baseline, read_baseline
+    from ..baseline import apply, baseline_document, read_baseline
     from ..check import RULES
     if args.write_baseline is not None:
         target = args.write_baseline
-        if target.exists() and not is_baseline(target):
-            raise UsageError(f"{target}:0:0: output-refused: --write-baseline {target} exists and is not a specgen "
-                             f"baseline; choose another file or remove it")
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(baseline_document(result.findings, result.release), encoding="utf-8")
         except OSError as e:
             raise UsageError(output_error(e, target)) from e
+        entries = read_baseline(target)
+    if not args.root.is_dir():
+        return list(result.findings), {}
     source = args.write_baseline if args.write_baseline is not None else args.baseline
-    try:
-        entries = read_baseline(source) if source is not None else None
-    except BaselineError as e:
-        raise UsageError(str(e)) from e
     ran = {r[0] for r in result.rules}
     skipped = {r for r in RULES if r not in ran}  # disabled or not run on this tree: their absence says nothing
-    judged = frozenset({f.rule for f in result.findings} | ran | {e.rule for e in entries or ()} - skipped)
-    read_paths = [k[1] for k in result.log if k[0] == "file"] if args.root.is_dir() else []
+    judged = frozenset(({f.rule for f in result.findings} | ran | {e.rule for e in entries or ()}) - skipped)
+    read_paths = [k[1] for k in result.log if k[0] == "file"]
     applied = apply(args.root, result.findings, baseline=entries, baseline_label=str(source or ""),
-                    judged=judged, read_paths=read_paths) if args.root.is_dir() else None
-    if applied is None:
-        return list(result.findings), {}
+                    judged=judged, read_paths=read_paths)
     return applied.findings, applied.known

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import NamedTuple
 
-from specgen.diagnostics import Finding, Known, Severity, finding_key
+from specgen.diagnostics import Finding, KnownFinding, Severity, finding_key
 
 
 class RuleInfo(NamedTuple):
@@ -55,12 +55,12 @@ class CheckSummary:
     hidden: Mapping[str, int] = field(default_factory=dict)
     # findings a baseline or a suppression knows, by ``diagnostics.finding_key``: every format reports them as
     # known (SARIF baselineState/suppressions, JSON baseline/suppressed, JUnit skipped), none fails the check
-    known: Mapping[str, Known] = field(default_factory=dict)
+    known: Mapping[str, KnownFinding] = field(default_factory=dict)
     baseline: str | None = None  # the baseline file the check compared with (SARIF baselineState is then set)
     # repository-relative paths a pull request changed: GitHub annotations rank their findings first
     changed_files: frozenset[str] = frozenset()
 
-    def known_as(self, finding: Finding) -> Known | None:
+    def known_as(self, finding: Finding) -> KnownFinding | None:
         """How the team already knows ``finding``, or None when it is new."""
         return self.known.get(finding_key(finding)) if self.known else None
 
