@@ -15,7 +15,7 @@ STAMP := $(VENV)/.specgen-installed
 $(RUNTIME): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e .
+	$(PY) -m pip install --quiet -e '.[site]'
 	touch $(RUNTIME)
 
 $(STAMP): $(RUNTIME)

@@ -126,7 +126,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             print(str(e), file=err)
             return ExitCode.USAGE
     entries = read_known(args)
-    progress = Progress(err, NAME)
+    progress = Progress(err, NAME, quiet=True)  # off a terminal the report alone (hooks, CI)
     options = ["only=" + ",".join(sorted(set(args.only))), "disable=" + ",".join(sorted(set(args.disable))),
                "examples=" + ("no" if args.no_examples else "yes")]
     result = None if args.no_cache or not args.root.is_dir() else lookup(args.root, options)
