@@ -82,6 +82,69 @@ def test_pre_commit_hook_through_try_repo(tmp_path: Path, bundled_root: Path) ->
     assert EDITED_UNIT in log
 
 
+# what a team's pre-commit clones: the sources of this checkout as they are (uncommitted edits included)
+HOOK_SOURCES = ("pyproject.toml", "README.md", "LICENSE", "mkdocs.yml", ".pre-commit-hooks.yaml", "specgen", "spec",
+                "site", "templates")
+
+
+def _hook_repository(where: Path) -> str:
+    """This checkout's sources committed into a repository of their own; the commit a config pins."""
+    where.mkdir(parents=True)
+    for name in HOOK_SOURCES:
+        p = REPO / name
+        if p.is_dir():
+            shutil.copytree(p, where / name, symlinks=True,
+                            ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "*.pyc"))
+        else:
+            shutil.copy2(p, where / name)
+    _git(where, "init", "-q", "-b", "main")
+    _git(where, "add", "-A")
+    _git(where, "commit", "-q", "-m", "specgen")
+    return subprocess.run(["git", "-C", str(where), "rev-parse", "HEAD"], capture_output=True, text=True,
+                          check=True).stdout.strip()
+
+
+@pytest.mark.corpus
+@pytest.mark.slow
+def test_pre_commit_hook_on_a_real_release_with_a_baseline(tmp_path: Path, corpus_root: Path) -> None:
+    """Issue 41: 0.58.3 as released fails the check (one true manifest-missing-file), so the hook failed from
+    its first run. With a baseline written once and committed, the hook passes; one new defect fails it."""
+    hook = tmp_path / "specgen-src"
+    rev = _hook_repository(hook)
+    repo = tmp_path / "pto-spec"
+    copy_tree(corpus_root, repo)
+    env = {**os.environ, **GIT_ENV, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"),
+           "SPECGEN_CACHE_DIR": str(tmp_path / "cache"), "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+    env.pop("VIRTUAL_ENV", None)
+    specgen = [sys.executable, "-m", "specgen", "check", "--root", ".", "--min-severity", "warning"]
+    first = subprocess.run(specgen, cwd=repo, env=env, capture_output=True, text=True, timeout=1800, check=False)
+    assert first.returncode == 1 and "manifest-missing-file" in first.stdout, first.stdout + first.stderr
+    made = subprocess.run([*specgen, "--write-baseline", "specgen-baseline.json"], cwd=repo, env=env,
+                          capture_output=True, text=True, timeout=1800, check=False)
+    assert made.returncode == 0, made.stdout + made.stderr
+    config = {"repos": [{"repo": str(hook), "rev": rev, "hooks": [{"id": "specgen-check", "args": [
+        "--root", ".", "--min-severity", "warning", "--baseline", "specgen-baseline.json"]}]}]}
+    (repo / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    _git(repo, "init", "-q", "-b", "main")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "0.58.3 and its baseline")
+    argv = [sys.executable, "-m", "pre_commit", "run", "specgen-check", "--all-files", "--verbose"]
+    proc = subprocess.run(argv, cwd=repo, env=env, capture_output=True, text=True, timeout=1800, check=False)
+    log = proc.stdout + proc.stderr
+    assert proc.returncode == 0 and re.search(r"specgen check\.+Passed", log), log
+    assert "39 known findings: 39 in the baseline" in log and "specgen check: load" not in log, log
+
+    unit = repo / "asl" / "tile" / "elementwise-tile-tile" / "arithmetic" / "TMUL.asl"
+    unit.write_text(unit.read_text(encoding="utf-8") + "// a new defect\n", encoding="utf-8")
+    _git(repo, "add", "-A")
+    proc = subprocess.run(argv, cwd=repo, env=env, capture_output=True, text=True, timeout=1800, check=False)
+    log = proc.stdout + proc.stderr
+    assert proc.returncode == 1 and re.search(r"specgen check\.+Failed", log), log
+    report = log.split("manifest content_sha256")[0]
+    assert "manifest-hash-mismatch" in report and "TMUL.asl" in report
+    assert "manifest-missing-file" not in report, "a known finding is counted, not listed"
+
+
 # ------------------------------------------------------------------ the Action, emulated
 _TERM = re.compile(r"^(?P<left>[a-z]+(?:\.[\w-]+)+)\s*(?P<op>==|!=)\s*(?:'(?P<right>[^']*)'|(?P<bool>true|false))$")
 # the parts of the github context the Action reads; a run is a push unless a test says otherwise
