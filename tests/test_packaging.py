@@ -204,3 +204,25 @@ def test_site_commands_without_the_site_stack_say_what_to_install(argv: list[str
     assert proc.returncode == 2, proc.stdout + proc.stderr
     lines = [line for line in proc.stderr.splitlines() if "error" in line]
     assert len(lines) == 1 and "install specgen[site]" in lines[0] and "Traceback" not in proc.stderr, proc.stderr
+
+
+def test_the_package_description_stands_alone_on_an_index_page() -> None:
+    """The index shows ``readme`` without the repository around it: a relative link there is dead
+    (issue 41). Every link of the description is absolute and the page is declared with its URLs."""
+    project = PYPROJECT["project"]
+    text = (REPO / project["readme"]).read_text(encoding="utf-8")
+    links = re.findall(r"\]\(([^)]+)\)", text)
+    assert links, "the description links to the documentation"
+    assert all(re.match(r"https://", link) for link in links), links
+    urls = project["urls"]
+    assert {"Homepage", "Source", "Changelog"} <= set(urls)
+    assert all(u.startswith("https://") for u in urls.values())
+    assert any(c.startswith("Programming Language :: Python :: 3.11") for c in project["classifiers"])
+    assert "License ::" not in " ".join(project["classifiers"]), "the SPDX expression states the licence"
+
+
+def test_the_changelog_dates_the_current_version() -> None:
+    """A released version has its own dated section (Keep a Changelog), not only "Unreleased"."""
+    text = (REPO / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert re.search(rf"^## \[{re.escape(specgen.__version__)}\] - \d{{4}}-\d{{2}}-\d{{2}}$", text, re.M), \
+        specgen.__version__

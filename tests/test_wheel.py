@@ -28,7 +28,7 @@ import pytest
 from served import free_port, stop, wait_for
 
 REPO = Path(__file__).resolve().parent.parent
-SOURCES = ("pyproject.toml", "README.md", "LICENSE", "mkdocs.yml", "specgen", "spec", "site", "templates")
+SOURCES = ("pyproject.toml", "README.md", "PACKAGE.md", "LICENSE", "mkdocs.yml", "specgen", "spec", "site", "templates")
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("wheel")]  # beside the site builds, not after them
 
 
