@@ -4,4 +4,4 @@ Data flows one way: files -> :mod:`specgen.loader` -> validated :mod:`specgen.mo
 -> :mod:`specgen.graph` -> :mod:`specgen.check`, :mod:`specgen.render`, :mod:`specgen.asl`.
 """
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

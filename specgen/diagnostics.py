@@ -10,6 +10,7 @@ source lines it came from.
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -94,6 +95,33 @@ class Finding:
             "message": self.message,
             "related": list(self.related),
         }
+
+
+#: ``file.asl:12`` or ``file.asl:12:3`` and ``line 12`` inside a message: where another thing is, which moves
+#: with unrelated edits and so stays out of a finding's key
+_LOCATION_IN_TEXT = re.compile(r"(?<=[\w.]):\d+(?::\d+)?\b|\b(line|lines|col|column) \d+(?:[-\u2013]\d+)?")
+
+
+def finding_key(finding: Finding) -> str:
+    """What a finding *is*, for a baseline or a suppression: its rule, path, subject and message (locations
+    inside the message reduced to their file), never its own line, so an edit elsewhere in the file keeps the
+    key and a different defect at the same place gets a new one. 32 hex digits of SHA-256."""
+    import hashlib
+    message = _LOCATION_IN_TEXT.sub(lambda m: f"{m.group(1)} N" if m.group(1) else ":N", finding.message)
+    key = "\0".join((finding.rule, finding.path, finding.subject, message))
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+@dataclass(frozen=True, slots=True)
+class KnownFinding:
+    """A finding the team already knows of: ``kind`` ``baseline`` (recorded by ``check --write-baseline``),
+    ``inSource`` (a ``specgen: ignore[rule]`` comment beside it) or ``external`` (``[[specgen.suppress]]`` in
+    ``specification.toml``), with the reason given (a baseline entry's is empty). Reported, never dropped;
+    it does not fail the check."""
+
+    kind: str
+    reason: str = ""
+    where: str = ""  # the suppression's own location (``path:line``), for the reader who wants to remove it
 
 
 def sorted_unique(findings: list[Finding]) -> list[Finding]:

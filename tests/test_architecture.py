@@ -26,7 +26,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("models", ("specgen.models", "specgen.hashing")),  # hashing digests model records
     ("loader", ("specgen.loader",)),
     ("graph", ("specgen.graph",)),
-    ("domain", ("specgen.check", "specgen.resultcache", "specgen.trace", "specgen.manifest", "specgen.encoding",
+    ("domain", ("specgen.check", "specgen.resultcache", "specgen.baseline", "specgen.trace", "specgen.manifest", "specgen.encoding",
                 "specgen.asl", "specgen.catalog_asl", "specgen.program", "specgen.executor", "specgen.examples",
                 "specgen.worked", "specgen.render", "specgen.report", "specgen.schema", "specgen.vocabulary",
                 "specgen.prose", "specgen.diff", "specgen.speccontract")),
@@ -56,7 +56,7 @@ DOMAIN: dict[str, set[str]] = {
     "schema": {"report"},
 }
 EVERY_DOMAIN = {"speccontract"}  # domain modules every domain package may import (they import no other)
-DOMAIN_UNIT = {"specgen.resultcache": "check"}  # the check's result cache is part of the check
+DOMAIN_UNIT = {"specgen.resultcache": "check", "specgen.baseline": "check"}  # the check's result cache and baseline are part of the check
 
 # The entry point of ``python -m specgen`` is the one module outside specgen/cli/ that runs the CLI.
 CLI_ENTRY_POINTS = {"specgen.__main__"}

@@ -28,6 +28,12 @@ pytestmark = [pytest.mark.corpus, pytest.mark.slow]
 
 RUN_AVS = Path(__file__).resolve().parent.parent.parent / "shared" / "aslref" / "run-avs"
 
+# What bounds this test is how many tests it hands ASLRef, not the clock: a fixed 600 s for the whole run
+# was exceeded on a loaded machine (issue 41) and stopped `make` before the browser tests. The clock only
+# stops an oracle that hangs, at a budget per test far above its 2-25 s (one shared run assembles the spec once).
+MAX_ORACLE_TESTS = 4
+ORACLE_SECONDS_PER_TEST = 900
+
 # folder -> a fast test of it (paths under the corpus root)
 FIXED = {
     "arch": "tests/asl/arch/profile/reset/arch-static-reset-contract-001.asl",
@@ -46,7 +52,12 @@ def _oracle() -> Path:
 
 
 def _aslref_verdicts(root: Path, paths: list[str]) -> dict[str, bool]:
-    proc = subprocess.run([str(_oracle()), str(root), *paths], capture_output=True, text=True, timeout=600)
+    assert len(paths) <= MAX_ORACLE_TESTS, f"ASLRef is slow: hand it at most {MAX_ORACLE_TESTS} tests a run"
+    budget = ORACLE_SECONDS_PER_TEST * (len(paths) + 1)  # +1: assembling the spec
+    try:
+        proc = subprocess.run([str(_oracle()), str(root), *paths], capture_output=True, text=True, timeout=budget)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"ASLRef did not finish {len(paths)} tests in {budget} s: it hangs (each takes 2-25 s alone)")
     verdicts = {}
     for line in proc.stdout.splitlines():
         m = re.match(r"(PASS|FAIL|MISSING) (\S+)", line)
@@ -57,6 +68,7 @@ def _aslref_verdicts(root: Path, paths: list[str]) -> dict[str, bool]:
 
 
 def test_fixed_set_covers_every_top_level_folder(corpus_root):
+    assert len(FIXED) <= MAX_ORACLE_TESTS
     folders = {p.name for p in (corpus_root / "tests" / "asl").iterdir() if p.is_dir()}
     assert folders == set(FIXED)
     assert all((corpus_root / p).is_file() for p in FIXED.values())

@@ -16,6 +16,7 @@ import tomllib
 from importlib.metadata import packages_distributions
 from pathlib import Path
 
+import pytest
 import yaml
 
 import specgen
@@ -39,12 +40,19 @@ def _names(node: ast.AST) -> set[str]:
     return set()
 
 
-def _imported_modules() -> tuple[set[str], set[str]]:
+# the packages of the site (build, serve, export): what they import is the ``site`` extra, not the core
+SITE_PACKAGES = ("site", "render")
+
+
+def _imported_modules(site: bool = False) -> tuple[set[str], set[str]]:
     """Top-level modules ``specgen/`` imports that are neither the standard library nor specgen: those it
-    always needs, and those imported only inside ``try: … except ImportError`` (an optional engine)."""
+    always needs, and those imported only inside ``try: … except ImportError`` (an optional engine). ``site``:
+    those of the site packages (:data:`SITE_PACKAGES`) instead of those of the rest."""
     found: set[str] = set()
     guarded: set[str] = set()
     for path in (REPO / "specgen").rglob("*.py"):
+        if (path.relative_to(REPO / "specgen").parts[0] in SITE_PACKAGES) != site:
+            continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             found |= _names(node)
@@ -58,30 +66,44 @@ def _imported_modules() -> tuple[set[str], set[str]]:
     return keep - guarded, keep & guarded
 
 
-def test_runtime_dependencies_are_exactly_what_specgen_imports() -> None:
-    declared = {_name(r) for r in PYPROJECT["project"]["dependencies"]}
+def _distributions(modules: set[str]) -> dict[str, str]:
     dists = packages_distributions()
-    imported: dict[str, str] = {}
-    required, optional = _imported_modules()
-    engines = {_name(r) for r in PYPROJECT["project"]["optional-dependencies"]["engines"]}
-    for module in optional:  # imported when the user chooses it (an engine): an extra, not a dependency
-        name = _name(dists[module][0])
-        assert name in engines or name in declared, f"{module}: optional import in neither the dependencies nor 'engines'"
-        if name in declared:
-            imported[name] = module
-    for module in required:
+    out = {}
+    for module in modules:
         providers = dists.get(module)
         assert providers, f"specgen imports {module!r}, which no installed distribution provides"
-        imported[_name(providers[0])] = module
-    # the theme the bundled mkdocs.yml names is used through mkdocs' entry points, not imported
+        out[_name(providers[0])] = module
+    return out
+
+
+def test_runtime_dependencies_are_exactly_what_specgen_imports() -> None:
+    """The core dependencies are what specgen imports outside the site packages; the ``site`` extra is what the
+    site packages import beyond the core, plus the theme the bundled mkdocs.yml names (issue 41: the hook's
+    environment installed the whole site stack to run ``check``)."""
+    declared = {_name(r) for r in PYPROJECT["project"]["dependencies"]}
+    extras = PYPROJECT["project"]["optional-dependencies"]
+    site = {_name(r) for r in extras["site"]}
+    engines = {_name(r) for r in extras["engines"]}
+    required, optional = _imported_modules()
+    site_required, site_optional = _imported_modules(site=True)
+    for name in _distributions(optional | site_optional):  # imported when the user chooses it: an extra
+        assert name in engines | declared | site, f"{name}: optional import in no dependency list"
+    core = set(_distributions(required))
+    assert sorted(core - declared) == [], f"imported but not declared: {sorted(core - declared)}"
+    assert sorted(declared - core) == [], f"declared but never imported: {sorted(declared - core)}"
     config = yaml.safe_load((REPO / "mkdocs.yml").read_text(encoding="utf-8"))
-    assert config["theme"]["name"] == "material"
-    used = set(imported) | {"mkdocs-material"}
-    assert sorted(used - declared) == [], f"imported but not declared: {sorted(used - declared)}"
-    assert sorted(declared - used) == [], f"declared but never imported: {sorted(declared - used)}"
-    assert "wavedrom" not in declared and {"watchdog", "platformdirs"} <= declared
-    for r in PYPROJECT["project"]["dependencies"]:
+    assert config["theme"]["name"] == "material"  # used through mkdocs' entry points, not imported
+    # the site's guarded imports (jieba, watchdog: a plain mkdocs build runs without them) are the site's too
+    site_used = (set(_distributions(site_required | site_optional)) - declared - engines) | {"mkdocs-material"}
+    assert sorted(site_used - site) == [], f"the site imports, [site] lacks: {sorted(site_used - site)}"
+    assert sorted(site - site_used) == [], f"in [site], never imported: {sorted(site - site_used)}"
+    assert not declared & site and "wavedrom" not in declared | site and {"watchdog"} <= site
+    assert {"mkdocs", "jinja2", "jieba", "pygments"} & declared == set(), "the hook installs no site stack"
+    for r in PYPROJECT["project"]["dependencies"] + extras["site"]:
         assert "<" in r and ">=" in r, f"{r}: every dependency has a lower and an upper bound"
+    from specgen.cli import SITE_MODULES
+    assert {m for m in _imported_modules(site=True)[0] if _name(packages_distributions()[m][0]) in site} \
+        <= SITE_MODULES, "specgen.cli.SITE_MODULES names every module of the site extra"
 
 
 def test_test_only_tools_stay_out_of_the_runtime_dependencies() -> None:
@@ -89,8 +111,9 @@ def test_test_only_tools_stay_out_of_the_runtime_dependencies() -> None:
     test = {_name(r) for r in PYPROJECT["project"]["optional-dependencies"]["test"]}
     assert {"pre-commit", "properdocs", "zensical", "playwright", "hypothesis", "pytest"} <= test
     assert not runtime & test, runtime & test
+    assert "specgen[site]" in PYPROJECT["project"]["optional-dependencies"]["test"], "the tests build sites"
     for r in PYPROJECT["project"]["optional-dependencies"]["test"]:
-        assert "<" in r and ">=" in r, f"{r}: bounded"
+        assert r == "specgen[site]" or ("<" in r and ">=" in r), f"{r}: bounded"
 
 
 def test_one_version_source() -> None:
@@ -139,5 +162,67 @@ def test_make_serve_installs_runtime_dependencies_only(tmp_path: Path) -> None:
     installs = [line for line in serve.splitlines() if "pip install" in line and "--upgrade pip" not in line]
     assert installs and all("[test]" not in line for line in installs), serve
     assert "specgen serve" in serve
+    assert any("'.[site]'" in line for line in installs), "make serve installs the site stack"
     test = _make_dry_run("test", tmp_path)
     assert any("'.[test]'" in line for line in test.splitlines()), test
+
+
+_WITHOUT_SITE = """
+import sys
+from specgen.cli import SITE_MODULES, main
+
+class Blocker:  # the site stack is not installed (a core install: pip install specgen, the pre-commit hook)
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in SITE_MODULES:
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+
+sys.meta_path.insert(0, Blocker())
+for name in [m for m in sys.modules if m.split(".")[0] in SITE_MODULES]:
+    del sys.modules[name]
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize("argv", [["validate"], ["check", "--no-cache"], ["test", "--jobs", "1"], ["rules"],
+                                  ["trace", "TADD"], ["decode", "0x1"]])
+def test_core_commands_run_without_the_site_stack(argv: list[str], tmp_path: Path) -> None:
+    env = {**os.environ, "SPECGEN_CACHE_DIR": str(tmp_path / "cache")}
+    proc = subprocess.run([sys.executable, "-c", _WITHOUT_SITE, *argv], capture_output=True, text=True,
+                          cwd=tmp_path, env=env, timeout=600, check=False)
+    assert proc.returncode in (0, 1) and "Traceback" not in proc.stderr, proc.stderr
+    assert "specgen[site]" not in proc.stderr
+    if argv[0] != "decode":  # an unknown word is exit 1, the command ran
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("argv", [["build", "--skip-tests"], ["export"], ["serve"]])
+def test_site_commands_without_the_site_stack_say_what_to_install(argv: list[str], tmp_path: Path) -> None:
+    env = {**os.environ, "SPECGEN_CACHE_DIR": str(tmp_path / "cache")}
+    proc = subprocess.run([sys.executable, "-c", _WITHOUT_SITE, *argv, "--out" if argv[0] != "serve" else "--root",
+                           str(tmp_path / "out") if argv[0] != "serve" else str(REPO / "spec")],
+                          capture_output=True, text=True, cwd=tmp_path, env=env, timeout=600, check=False)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    lines = [line for line in proc.stderr.splitlines() if "error" in line]
+    assert len(lines) == 1 and "install specgen[site]" in lines[0] and "Traceback" not in proc.stderr, proc.stderr
+
+
+def test_the_package_description_stands_alone_on_an_index_page() -> None:
+    """The index shows ``readme`` without the repository around it: a relative link there is dead
+    (issue 41). Every link of the description is absolute and the page is declared with its URLs."""
+    project = PYPROJECT["project"]
+    text = (REPO / project["readme"]).read_text(encoding="utf-8")
+    links = re.findall(r"\]\(([^)]+)\)", text)
+    assert links, "the description links to the documentation"
+    assert all(re.match(r"https://", link) for link in links), links
+    urls = project["urls"]
+    assert {"Homepage", "Source", "Changelog"} <= set(urls)
+    assert all(u.startswith("https://") for u in urls.values())
+    assert any(c.startswith("Programming Language :: Python :: 3.11") for c in project["classifiers"])
+    assert "License ::" not in " ".join(project["classifiers"]), "the SPDX expression states the licence"
+
+
+def test_the_changelog_dates_the_current_version() -> None:
+    """A released version has its own dated section (Keep a Changelog), not only "Unreleased"."""
+    text = (REPO / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert re.search(rf"^## \[{re.escape(specgen.__version__)}\] - \d{{4}}-\d{{2}}-\d{{2}}$", text, re.M), \
+        specgen.__version__

@@ -217,7 +217,11 @@ def test_progress_one_line_per_stage_off_a_terminal_and_one_rewritten_line_on_on
     monkeypatch.delenv("SPECGEN_PROGRESS", raising=False)
     rc, out, err = _cli("check", "--root", str(bundled_copy), "--format", "json", "--no-cache")
     assert rc == ExitCode.OK and json.loads(out)["findings"] is not None  # stdout is the report alone
+    assert err == ""  # check, a hook's command, is quiet off a terminal (issue 41): the report alone
+    monkeypatch.setenv("SPECGEN_PROGRESS", "1")
+    rc, out, err = _cli("check", "--root", str(bundled_copy), "--format", "json", "--no-cache")
     assert [line.split(" (")[0] for line in err.splitlines()] == ["specgen check: load", "specgen check: rules"]
+    monkeypatch.delenv("SPECGEN_PROGRESS")
     rc, out, err = _cli("test", "--root", str(bundled_copy), "--jobs", "1", "TAND")
     assert rc == ExitCode.OK and err.splitlines()[0].startswith("specgen test: load")
     assert len(err.splitlines()) == 2  # counts are not logged off a terminal

@@ -28,7 +28,7 @@ import pytest
 from served import free_port, stop, wait_for
 
 REPO = Path(__file__).resolve().parent.parent
-SOURCES = ("pyproject.toml", "README.md", "LICENSE", "mkdocs.yml", "specgen", "spec", "site", "templates")
+SOURCES = ("pyproject.toml", "README.md", "PACKAGE.md", "LICENSE", "mkdocs.yml", "specgen", "spec", "site", "templates")
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("wheel")]  # beside the site builds, not after them
 
 
@@ -79,11 +79,11 @@ def venv(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert proc.returncode == 0, proc.stderr
     py = env_dir / "bin" / "python"
     if full:
-        proc = _run([str(py), "-m", "pip", "install", "-q", str(wheel)])
+        proc = _run([str(py), "-m", "pip", "install", "-q", f"{wheel}[site]"])  # build and serve need the site
     else:
         site = Path(_run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"]).stdout.strip())
         (site / "specgen-test-deps.pth").write_text(f"{_deps_overlay(root / 'deps')}\n")
-        proc = _run([sys.executable, "-m", "pip", "--python", str(py), "install", "-q", "--no-index", str(wheel)])
+        proc = _run([sys.executable, "-m", "pip", "--python", str(py), "install", "-q", "--no-index", f"{wheel}[site]"])
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return env_dir / "bin"
 
@@ -112,6 +112,9 @@ def test_wheel_carries_the_bundled_sample(wheel: Path) -> None:
     metadata = zipfile.ZipFile(wheel).read(f"{info}/METADATA").decode()
     assert f"Version: {specgen.__version__}" in metadata and "License-Expression: BSD-3-Clause" in metadata
     assert "Requires-Dist: wavedrom" not in metadata and "Requires-Dist: platformdirs" in metadata
+    # the core installs no site stack (the pre-commit hook's environment); the extra `site` does (issue 41)
+    assert "Provides-Extra: site" in metadata
+    assert all('extra == "site"' in line for line in metadata.splitlines() if line.startswith("Requires-Dist: mkdocs"))
 
 
 def test_installed_wheel_validates_checks_builds_and_serves_from_an_empty_folder(venv: Path, tmp_path: Path) -> None:

@@ -42,6 +42,10 @@ from .exitcodes import ExitCode
 
 SUBCOMMANDS = ("validate", "check", "rules", "trace", "manifest", "schema", "render", "decode", "asm", "test", "run",
                "build", "serve", "export", "diff", "completion")
+# what only the site commands (build, serve, export) import: the optional ``site`` extra of pyproject.toml, which
+# a core install (``pip install specgen``: validate, check, test, the pre-commit hook) leaves out
+SITE_MODULES = frozenset({"mkdocs", "material", "jinja2", "markupsafe", "markdown_it", "pygments", "jieba",
+                          "watchdog", "yaml"})
 # the arguments naming spec trees, where it is not ``--root`` (checked like it: exit 2 for a non-tree)
 TREE_ARGS = {"diff": ("old", "new")}
 _CHOICE = re.compile(r"invalid choice: '(?P<word>[^']*)' \(choose from (?P<choices>.*)\)")
@@ -171,6 +175,13 @@ def _main(argv: Sequence[str] | None, out: TextIO, err: TextIO) -> int:
     except CommandFailed as e:
         print(error_line(args.command, str(e), args.color_err), file=err)
         return ExitCode.FINDINGS
+    except ModuleNotFoundError as e:
+        if (e.name or "").split(".")[0] not in SITE_MODULES:
+            raise
+        # a core install (validate, check, test, ...) without the site stack: one line, never a traceback
+        print(error_line(args.command, f"this command needs the site stack ({e.name} is not installed): "
+                                       f"install specgen[site] (pip install 'specgen[site]')", args.color_err), file=err)
+        return ExitCode.USAGE
     except KeyboardInterrupt:
         print(error_line(args.command, "interrupted", args.color_err), file=err)
         return ExitCode.INTERRUPTED

@@ -3,9 +3,11 @@
 The one progress reporter of the command line (``check``, ``test``, ``build``). On a terminal one line
 is rewritten in place (stage, count or a bar over the known stages, elapsed time); anywhere else (a CI
 log, a pipe, a test's ``StringIO``) each stage is one line when it starts, and counts inside a stage
-are not printed at all, so a log of a 3,000-test run is a handful of lines. Nothing goes to stdout: a
+are not printed at all, so a log of a 3,000-test run is a handful of lines. A command whose output is
+its report and that runs in hooks (``check``: ``quiet=True``) prints nothing off a terminal, so a failing
+pre-commit hook shows the findings alone. Nothing goes to stdout: a
 ``--format json`` report there stays exactly what it was. ``SPECGEN_PROGRESS=0`` turns it off and
-``SPECGEN_PROGRESS=1`` forces the one-line-per-stage form even on a terminal.
+``SPECGEN_PROGRESS=1`` forces the one-line-per-stage form even on a terminal (and for a quiet command).
 """
 
 from __future__ import annotations
@@ -27,14 +29,15 @@ class Progress:
     handed to a lower layer as a plain ``callable(stage_name)``.
     """
 
-    def __init__(self, err: TextIO, command: str, stages: tuple[str, ...] = ()) -> None:
+    def __init__(self, err: TextIO, command: str, stages: tuple[str, ...] = (), *, quiet: bool = False) -> None:
         self.err = err
         self.command = command
         self.stages = stages
         mode = os.environ.get("SPECGEN_PROGRESS", "")
-        self.enabled = mode != "0"
         isatty = getattr(err, "isatty", None)
-        self.tty = self.enabled and mode != "1" and bool(isatty and isatty())
+        on_tty = bool(isatty and isatty())
+        self.enabled = mode != "0" and (on_tty or mode == "1" or not quiet)
+        self.tty = self.enabled and mode != "1" and on_tty
         self.t0 = time.perf_counter()
         self.stage_name = ""
         self._started = 0  # stages started, for the bar

@@ -86,3 +86,21 @@ def rule_catalogue(summary: CheckSummary, findings: Sequence[Finding]) -> list[R
 
 def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def known_counts(findings: Sequence[Finding], summary: CheckSummary) -> dict[str, int]:
+    """``{"baseline": n, "suppressed": n}``: the findings a baseline or a suppression knows."""
+    counts = {"baseline": 0, "suppressed": 0}
+    for finding in findings:
+        known = summary.known_as(finding)
+        if known is not None:
+            counts["baseline" if known.kind == "baseline" else "suppressed"] += 1
+    return counts
+
+
+def known_label(finding: Finding, summary: CheckSummary) -> str:
+    """``in the baseline`` / ``suppressed: <reason>``, or "" for a new finding."""
+    known = summary.known_as(finding)
+    if known is None:
+        return ""
+    return "in the baseline" if known.kind == "baseline" else f"suppressed: {known.reason}"

@@ -10,7 +10,8 @@ import json
 from collections.abc import Sequence
 
 from specgen.diagnostics import Finding, Severity
-from specgen.report._common import TOOL_NAME, clean_data, elapsed, ordered, rule_catalogue, severity_counts
+from specgen.report._common import (TOOL_NAME, clean_data, elapsed, known_counts, ordered, rule_catalogue,
+                                    severity_counts)
 from specgen.report.summary import CheckSummary
 
 REPORT_FORMAT_VERSION = 1
@@ -20,6 +21,8 @@ def report_document(findings: Sequence[Finding], summary: CheckSummary) -> dict[
     """The report as plain data, for callers that embed it rather than print it."""
     items = ordered(findings)
     summary_obj: dict[str, object] = {**severity_counts(items), "counts": dict(summary.counts)}
+    if summary.known or summary.baseline:
+        summary_obj["known"] = known_counts(items, summary)
     seconds = elapsed(summary)
     if seconds is not None:
         summary_obj["elapsed_seconds"] = seconds
@@ -31,9 +34,20 @@ def report_document(findings: Sequence[Finding], summary: CheckSummary) -> dict[
         "root": summary.root,
         "release": summary.release,
         "summary": summary_obj,
-        "findings": [f.to_json() for f in items],
+        "findings": [_finding(f, summary) for f in items],
     }
     return clean_data(document)  # type: ignore[return-value]
+
+
+def _finding(finding: Finding, summary: CheckSummary) -> dict[str, object]:
+    """``Finding.to_json`` plus ``"baseline": true`` or ``"suppressed": {kind, reason, where}`` when known."""
+    data = finding.to_json()
+    known = summary.known_as(finding)
+    if known is not None and known.kind == "baseline":
+        data["baseline"] = True
+    elif known is not None:
+        data["suppressed"] = {"kind": known.kind, "reason": known.reason, "where": known.where}
+    return data
 
 
 def render(findings: Sequence[Finding], summary: CheckSummary) -> str:

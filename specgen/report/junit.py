@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from specgen.diagnostics import Finding, Severity
-from specgen.report._common import TOOL_NAME, clean_text, elapsed, ordered, rule_catalogue
+from specgen.report._common import TOOL_NAME, clean_text, elapsed, known_label, ordered, rule_catalogue
 from specgen.report.summary import CheckSummary
 
 SUITE_NAME = "specgen check"
@@ -173,9 +173,12 @@ def _fails(finding: Finding, strict: bool) -> bool:
     return severity is Severity.ERROR or (strict and severity is Severity.WARNING)
 
 
-def _finding_case(rule: str, name: str, group: Sequence[Finding], strict: bool) -> Case:
+def _finding_case(rule: str, name: str, group: Sequence[Finding], strict: bool, summary: CheckSummary) -> Case:
+    """A failure for new failing findings; ``<skipped>`` when every failing one is known (a baseline or a
+    suppression: not checked against, with the reason); otherwise it passes with the findings in system-out."""
     first = group[0]
-    failing = [f for f in group if _fails(f, strict)]
+    failing = [f for f in group if _fails(f, strict) and not known_label(f, summary)]
+    known = [f for f in group if _fails(f, strict) and known_label(f, summary)]
     notes = [f for f in group if not _fails(f, strict)]
     outcome = None
     if failing:
@@ -184,7 +187,12 @@ def _finding_case(rule: str, name: str, group: Sequence[Finding], strict: bool) 
         if len(failing) > 1:
             message += f" (and {len(failing) - 1} more)"
         outcome = Outcome("failure", message, rule, "\n".join(_describe(f) for f in failing))
-    return Case(rule, name, first.path, first.line, None, outcome, "\n".join(_describe(f) for f in notes))
+        notes = known + notes
+    elif known:
+        outcome = Outcome("skipped", f"known ({known_label(known[0], summary)}): {known[0].message}", rule,
+                          "\n".join(f"{_describe(f)} ({known_label(f, summary)})" for f in known))
+    return Case(rule, name, first.path, first.line, None, outcome, "\n".join(
+        _describe(f) + (f" ({known_label(f, summary)})" if known_label(f, summary) else "") for f in notes))
 
 
 def _properties(summary: CheckSummary) -> tuple[tuple[str, str], ...]:
@@ -205,7 +213,7 @@ def render(findings: Sequence[Finding], summary: CheckSummary, strict: bool = Fa
     groups: dict[tuple[str, str], list[Finding]] = {}
     for finding in items:
         groups.setdefault((finding.rule, _case_name(finding)), []).append(finding)
-    cases = [_finding_case(rule, name, group, strict) for (rule, name), group in sorted(groups.items())]
+    cases = [_finding_case(rule, name, group, strict, summary) for (rule, name), group in sorted(groups.items())]
     ruled = {rule for rule, _ in groups}
     cases += [Case(rule.id, PASSING_CASE_NAME, system_out=rule.description)
               for rule in rule_catalogue(summary, items) if rule.id not in ruled]

@@ -107,6 +107,14 @@ def _result(finding: Finding, rule_index: int, summary: CheckSummary) -> dict[st
                 region["startColumn"] = finding.col
             physical["region"] = region
         result["locations"] = [{"physicalLocation": physical}]
+    known = summary.known_as(finding)
+    if summary.baseline:  # compared with a baseline: every result says whether it is new
+        result["baselineState"] = "unchanged" if known is not None and known.kind == "baseline" else "new"
+    if known is not None and known.kind != "baseline":
+        suppression: dict[str, object] = {"kind": known.kind, "status": "accepted", "justification": known.reason}
+        if known.where:
+            suppression["properties"] = {"where": known.where}
+        result["suppressions"] = [suppression]
     properties: dict[str, object] = {}
     if finding.subject:
         properties["subject"] = finding.subject

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import NamedTuple
 
-from specgen.diagnostics import Severity
+from specgen.diagnostics import Finding, KnownFinding, Severity, finding_key
 
 
 class RuleInfo(NamedTuple):
@@ -53,9 +53,20 @@ class CheckSummary:
     # findings below ``--min-severity`` left out of the report, by plural severity ({"notes": 143}); the
     # text summary says so, so a shorter report never passes for a cleaner tree
     hidden: Mapping[str, int] = field(default_factory=dict)
+    # findings a baseline or a suppression knows, by ``diagnostics.finding_key``: every format reports them as
+    # known (SARIF baselineState/suppressions, JSON baseline/suppressed, JUnit skipped), none fails the check
+    known: Mapping[str, KnownFinding] = field(default_factory=dict)
+    baseline: str | None = None  # the baseline file the check compared with (SARIF baselineState is then set)
+    # repository-relative paths a pull request changed: GitHub annotations rank their findings first
+    changed_files: frozenset[str] = frozenset()
+
+    def known_as(self, finding: Finding) -> KnownFinding | None:
+        """How the team already knows ``finding``, or None when it is new."""
+        return self.known.get(finding_key(finding)) if self.known else None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "counts", _frozen_counts(self.counts))
         object.__setattr__(self, "hidden", _frozen_counts(self.hidden))
+        object.__setattr__(self, "known", MappingProxyType(dict(self.known)))
         object.__setattr__(self, "rules", tuple(
             RuleInfo(r[0], Severity(r[1]), *r[2:]) for r in self.rules))

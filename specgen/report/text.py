@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from itertools import groupby
 
 from specgen.diagnostics import Finding, Severity, printable
-from specgen.report._common import TOOL_NAME, clean_text, elapsed, ordered, plural, severity_counts
+from specgen.report._common import (TOOL_NAME, clean_text, elapsed, known_counts, known_label, ordered, plural,
+                                    severity_counts)
 from specgen.report.summary import CheckSummary
 
 _COLOURS = {Severity.ERROR: "\x1b[31m", Severity.WARNING: "\x1b[33m", Severity.NOTE: "\x1b[36m"}
@@ -39,7 +40,7 @@ def _paint(text: str, code: str, color: bool) -> str:
     return f"{code}{text}{_RESET}" if color else text
 
 
-def _rows(findings: Sequence[Finding], color: bool) -> list[str]:
+def _rows(findings: Sequence[Finding], color: bool, summary: CheckSummary | None = None) -> list[str]:
     loc_w = max(len(_location(f)) for f in findings)
     sev_w = max(len(Severity(f.severity).value) for f in findings)
     rule_w = max(len(_visible(f.rule)) for f in findings)
@@ -52,7 +53,8 @@ def _rows(findings: Sequence[Finding], color: bool) -> list[str]:
             head = f"  {_location(finding).rjust(loc_w)}  {sev}  {_visible(finding.rule).ljust(rule_w)}  "
             if finding.subject:
                 head += f"[{_visible(finding.subject)}]  "
-            message_lines = _visible(finding.message).split("\n")
+            label = known_label(finding, summary) if summary is not None else ""
+            message_lines = (_visible(finding.message) + (f"  ({_visible(label)})" if label else "")).split("\n")
             lines.append((head + message_lines[0]).rstrip())
             indent = " " * (4 + loc_w + sev_w + 2 + rule_w + 2)
             lines.extend((indent + more).rstrip() for more in message_lines[1:])
@@ -86,6 +88,10 @@ def summary_line(findings: Sequence[Finding], summary: CheckSummary) -> str:
                                               ("note", summary.hidden.get("notes", 0))) if n]
     if hidden:
         parts[0] += f" ({' and '.join(hidden)} below --min-severity not shown)"
+    known = known_counts(findings, summary)
+    if any(known.values()):
+        parts[0] += (f" ({plural(sum(known.values()), 'known finding')}: {known['baseline']} in the baseline, "
+                     f"{known['suppressed']} suppressed; they do not fail the check)")
     if summary.counts:
         parts.append(", ".join(f"{_visible(k)}: {v}" for k, v in summary.counts.items()))
     seconds = elapsed(summary)
@@ -112,8 +118,10 @@ def render(findings: Sequence[Finding], summary: CheckSummary, *, color: bool = 
     colour only when ``color``."""
     items = ordered(findings)
     notes = [] if list_notes else [f for f in items if Severity(f.severity) is Severity.NOTE]
-    listed = [f for f in items if list_notes or Severity(f.severity) is not Severity.NOTE]
-    lines = _rows(listed, color) if listed else []
+    # known findings (baseline, suppressions) are counted in the summary line; --verbose lists them, marked
+    listed = [f for f in items if list_notes or (Severity(f.severity) is not Severity.NOTE
+                                                  and summary.known_as(f) is None)]
+    lines = _rows(listed, color, summary) if listed else []
     if notes:
         lines.extend(([""] if lines else []) + notes_by_rule(notes, color))
     if lines:
