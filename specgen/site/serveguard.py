@@ -70,38 +70,45 @@ def _refuse(start_response: Any, status: str, text: str, extra: tuple[tuple[str,
     return [body]
 
 
-def guarded(app: App, rule: HostRule) -> App:
-    """``app`` behind the Host and method rules of this module."""
+class Guarded:
+    """A WSGI application behind the Host and method rules of this module."""
 
-    def filtered(environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
+    def __init__(self, app: App, rule: HostRule) -> None:
+        self.app = app
+        self.rule = rule
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
         host = environ.get("HTTP_HOST")
         if host is None:
             if environ.get("SERVER_PROTOCOL", "HTTP/1.0") != "HTTP/1.0":
                 return _refuse(start_response, "400 Bad Request", "no Host header")
-        elif not rule.allows(host):
+        elif not self.rule.allows(host):
             return _refuse(start_response, "421 Misdirected Request",
                            "this development server answers only to its own address")
         method = environ.get("REQUEST_METHOD", "GET").upper()
         if method not in METHODS:
             return _refuse(start_response, "405 Method Not Allowed", "only GET and HEAD",
                            (("Allow", ", ".join(METHODS)),))
-        result = app(environ, start_response)
+        result = self.app(environ, start_response)
         if method == "HEAD":
             close = getattr(result, "close", None)
             if close is not None:
                 close()
             return []
         return result
-    filtered._specgen_guarded = True  # type: ignore[attr-defined]
-    return filtered
+
+
+def guarded(app: App, rule: HostRule) -> App:
+    """``app`` behind the Host and method rules of this module."""
+    return Guarded(app, rule)
 
 
 def guard_server(server: Any) -> None:
     """Put the filter in front of a ``LiveReloadServer`` (or any wsgiref server) not yet guarded."""
     app = server.get_app()
-    if getattr(app, "_specgen_guarded", False):
+    if isinstance(app, Guarded):
         return
     server.set_app(guarded(app, HostRule(str(server.server_address[0]))))
 
 
-__all__ = ["HostRule", "guard_server", "guarded", "host_name"]
+__all__ = ["Guarded", "HostRule", "guard_server", "guarded", "host_name"]
