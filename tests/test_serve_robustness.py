@@ -325,3 +325,43 @@ def test_workers_die_with_a_killed_server(tmp_path: Path, bundled_root: Path) ->
         server.communicate()
     assert not [p for p in started if alive(p)]
     assert port_free(port)
+
+
+@pytest.mark.slow
+def test_plain_mkdocs_serve_gets_the_same_guard_and_stop(tmp_path: Path, bundled_root: Path) -> None:
+    """A user's ``mkdocs serve`` with the plugin line: the plugin's ``on_serve`` installs the Host and method
+    filter and the SIGTERM handling, so a SIGTERM in the middle of background work ends mkdocs, its workers
+    and its temporary site (before: the process died at once, its workers and temporary folder left)."""
+    root = copy_tree(bundled_root, tmp_path / "spec")
+    _slow(root)
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    port = free_port()
+    config = serve_config(tmp_path, root, "      jobs: 3\n")
+    server = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", "-f", str(config), "-a", f"127.0.0.1:{port}"],
+                              env={**os.environ, "TMPDIR": str(tmp)}, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True)
+    try:
+        code, _ = wait_for(server, f"http://127.0.0.1:{port}/en/index.html", 600)
+        assert code == 200, "mkdocs serve never answered"
+        assert request(port, "/en/index.html", host="evil.example")[0] == 421
+        assert request(port, "/en/index.html", "POST")[0] == 405
+        deadline = time.monotonic() + 120
+        while not descendants(server.pid) and time.monotonic() < deadline and server.poll() is None:
+            time.sleep(0.5)
+        started = descendants(server.pid)
+        assert started, "no background worker started"
+        assert [p for p in tmp.iterdir() if p.name.startswith("mkdocs_")]
+        server.send_signal(signal.SIGTERM)
+        server.wait(60)
+        deadline = time.monotonic() + 10
+        while any(alive(p) for p in started) and time.monotonic() < deadline:
+            time.sleep(0.2)
+    finally:
+        if server.poll() is None:
+            server.kill()
+        log = server.communicate()[0] or ""
+    assert not [p for p in started if alive(p)], "a worker was left running"
+    assert port_free(port)
+    assert server.returncode == 0 and "Traceback" not in log, log[-5000:]
+    assert not [p for p in tmp.iterdir() if p.name.startswith("mkdocs_")], "the temporary site was left"
