@@ -136,3 +136,37 @@ def request(port: int, path: str, method: str = "GET", host: str | None = "127.0
     lines = top.decode("latin-1").split("\r\n")
     headers = dict((k.strip().lower(), v.strip()) for k, _, v in (line.partition(":") for line in lines[1:]))
     return int(lines[0].split()[1]), headers, body
+
+
+def reap(server: subprocess.Popen, started: set[int]) -> str:
+    """End the server and the processes it started that are still running (a failed probe leaves them, and
+    they hold the server's output pipe); what the server printed."""
+    if server.poll() is None:
+        server.kill()
+    for pid in started:
+        if alive(pid):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+    try:
+        log, _ = server.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        return ""
+    return log or ""
+
+
+def wait_for_workers(server: subprocess.Popen, seconds: float = 120) -> set[int]:
+    """The processes below the server once there are any (its background work started), within ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not descendants(server.pid) and time.monotonic() < deadline and server.poll() is None:
+        time.sleep(0.5)
+    return descendants(server.pid)
+
+
+def wait_gone(pids: set[int], seconds: float = 10) -> list[int]:
+    """Wait up to ``seconds`` for ``pids`` to end; those still running."""
+    deadline = time.monotonic() + seconds
+    while any(alive(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return [p for p in pids if alive(p)]

@@ -15,8 +15,8 @@ import time
 from pathlib import Path
 
 import pytest
-from served import (alive, descendants, fetch, free_port, port_free, request, serve_config, start_serve, stop,
-                    wait_for)
+from served import (descendants, fetch, free_port, port_free, reap, request, serve_config, start_serve, stop,
+                    wait_for, wait_for_workers, wait_gone)
 from treecopy import copy_tree
 
 from specgen.site.serveguard import HostRule, guarded
@@ -275,30 +275,27 @@ def test_serve_stops_clean_in_the_middle_of_background_work(tmp_path: Path, bund
     root = copy_tree(bundled_root, tmp_path / "spec")
     _slow(root)
     server, port = _serve(tmp_path, root, "      jobs: 3\n")  # two background workers on any machine
+    started: set[int] = set()
     try:
-        deadline = time.monotonic() + 120
-        while not descendants(server.pid) and time.monotonic() < deadline and server.poll() is None:
-            time.sleep(0.5)
-        started = descendants(server.pid)
+        started = wait_for_workers(server)
         assert started, "no background worker started"
         time.sleep(2)  # the workers are in the middle of a test
         started |= descendants(server.pid)
         assert not port_free(port)
         t0 = time.monotonic()
         server.send_signal(sig)
-        server.wait(60)
+        try:
+            server.wait(60)
+        except subprocess.TimeoutExpired:
+            pass
         stopped = time.monotonic() - t0
-        deadline = time.monotonic() + 10
-        while any(alive(p) for p in started) and time.monotonic() < deadline:
-            time.sleep(0.2)
-        left = [p for p in started if alive(p)]
+        left = wait_gone(started)
+        held = not port_free(port)
     finally:
-        if server.poll() is None:
-            server.kill()
-        log = server.communicate()[0] or ""
+        log = reap(server, started)
     assert not left, f"left running: {left}"
     assert stopped < 20, f"the stop took {stopped:.1f} s"
-    assert port_free(port), "the port is still held"
+    assert not held, "the port is still held"
     assert server.returncode == 0 and "Traceback" not in log, log[-5000:]
 
 
@@ -308,23 +305,18 @@ def test_workers_die_with_a_killed_server(tmp_path: Path, bundled_root: Path) ->
     root = copy_tree(bundled_root, tmp_path / "spec")
     _slow(root)
     server, port = _serve(tmp_path, root, "      jobs: 3\n")
+    started: set[int] = set()
     try:
-        deadline = time.monotonic() + 120
-        while not descendants(server.pid) and time.monotonic() < deadline and server.poll() is None:
-            time.sleep(0.5)
-        started = descendants(server.pid)
+        started = wait_for_workers(server)
         assert started, "no background worker started"
         server.kill()
         server.wait(30)
-        deadline = time.monotonic() + 10
-        while any(alive(p) for p in started) and time.monotonic() < deadline:
-            time.sleep(0.2)
+        left = wait_gone(started)
+        held = not port_free(port)
     finally:
-        if server.poll() is None:
-            server.kill()
-        server.communicate()
-    assert not [p for p in started if alive(p)]
-    assert port_free(port)
+        reap(server, started)
+    assert not left, f"left running: {left}"
+    assert not held, "the port is still held"
 
 
 @pytest.mark.slow
@@ -341,27 +333,25 @@ def test_plain_mkdocs_serve_gets_the_same_guard_and_stop(tmp_path: Path, bundled
     server = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", "-f", str(config), "-a", f"127.0.0.1:{port}"],
                               env={**os.environ, "TMPDIR": str(tmp)}, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, text=True)
+    started: set[int] = set()
     try:
         code, _ = wait_for(server, f"http://127.0.0.1:{port}/en/index.html", 600)
         assert code == 200, "mkdocs serve never answered"
         assert request(port, "/en/index.html", host="evil.example")[0] == 421
         assert request(port, "/en/index.html", "POST")[0] == 405
-        deadline = time.monotonic() + 120
-        while not descendants(server.pid) and time.monotonic() < deadline and server.poll() is None:
-            time.sleep(0.5)
-        started = descendants(server.pid)
+        started = wait_for_workers(server)
         assert started, "no background worker started"
         assert [p for p in tmp.iterdir() if p.name.startswith("mkdocs_")]
         server.send_signal(signal.SIGTERM)
-        server.wait(60)
-        deadline = time.monotonic() + 10
-        while any(alive(p) for p in started) and time.monotonic() < deadline:
-            time.sleep(0.2)
+        try:
+            server.wait(60)
+        except subprocess.TimeoutExpired:
+            pass
+        left = wait_gone(started)
+        held = not port_free(port)
     finally:
-        if server.poll() is None:
-            server.kill()
-        log = server.communicate()[0] or ""
-    assert not [p for p in started if alive(p)], "a worker was left running"
-    assert port_free(port)
+        log = reap(server, started)
+    assert not left, f"left running: {left}"
+    assert not held, "the port is still held"
     assert server.returncode == 0 and "Traceback" not in log, log[-5000:]
     assert not [p for p in tmp.iterdir() if p.name.startswith("mkdocs_")], "the temporary site was left"
