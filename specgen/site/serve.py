@@ -40,7 +40,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 from ..cache import RecordCache, cache_enabled
 from ..workers import stop_children
@@ -140,7 +140,7 @@ class ServeState:
         self.unindexed = 0  # pages the last spec rebuild left out of indexing (their entries unchanged)
         self.builds = 0  # builds started (a heap settle waiting for the server to be idle checks it)
         self.sentinel: Sentinel | None = None  # re-arms the watches of a tree replaced under the server
-        self.restore_signals: Any = None  # gives back SIGTERM and SIGHUP (taken under a plain ``mkdocs serve``)
+        self.restore_signals: Callable[[], None] | None = None  # gives back SIGTERM and SIGHUP (plain mkdocs serve)
 
     def stop(self) -> None:
         """The server stops (the plugin's ``on_shutdown``): the background work and its processes end
@@ -353,6 +353,10 @@ def install(plugin: ServingPlugin, server: Any) -> Any:
 
     The server's own builder stays the fallback for anything but a spec edit; its observer is replaced
     by a native one holding the same watches (:func:`change_observer`), unless polling was asked for.
+    Issue 37's edges, the same under ``specgen serve`` and a plain ``mkdocs serve``: requests pass the
+    Host and method filter (:mod:`.serveguard`), a watched tree replaced under the server is watched
+    again (:mod:`.servewatch`), and SIGTERM and SIGHUP unwind like Ctrl-C (:mod:`.servestop`); the
+    plugin's ``on_shutdown`` then ends the background work (:meth:`ServeState.stop`).
     """
     original = server.builder
 
