@@ -28,11 +28,15 @@ def test_site_modules_import_one_way_only() -> None:
     assert _imports("guard") == {"releases"}
     assert _imports("publish") == set()
     assert _imports("releases") == {"inputs"}
-    assert _imports("serve") == {"inputs", "liveresults", "servesearch", "stats"}
+    assert _imports("serve") == {"inputs", "liveresults", "serveguard", "servesearch", "servestop", "servewatch",
+                                 "stats"}
+    assert _imports("serveguard") == set()
+    assert _imports("servestop") == set()
+    assert _imports("servewatch") == set()
     assert _imports("servesearch") == {"inputs"}
     assert _imports("liveresults") == set()
     assert _imports("stats") == set()
-    assert _imports("serve_server") == {"inputs"}
+    assert _imports("serve_server") == {"inputs", "servestop"}
     assert _imports("options") == {"budget", "language"}
     assert _imports("language") == set()
     assert _imports("searchindex") == set()

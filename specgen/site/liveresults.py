@@ -84,6 +84,7 @@ class LiveResults:
         self._running: _Batch | None = None
         self._done: list[_Batch] = []
         self._failed: tuple[str, bool, bool] | None = None  # (tree, tests stopped, worked examples stopped)
+        self._stopped = False  # the server stops: no batch starts, no process is forked
 
     @property
     def busy(self) -> bool:
@@ -108,7 +109,7 @@ class LiveResults:
         batch = _Batch(graph, pending, conformance.profile, conformance.max_steps, conformance.max_value_bits,
                        tuple(worked))
         with self._lock:
-            if self._running is not None:
+            if self._running is not None or self._stopped:
                 return
             self._running = batch
         self._start(batch, jobs)
@@ -123,12 +124,14 @@ class LiveResults:
             t0 = time.perf_counter()
             pool = future = None
             try:
+                if self._stopped:
+                    raise RuntimeError("the server stopped")
                 if batch.worked:  # one process beside the tests; it inherits the spec as loaded now
                     _FORKED = batch.graph
                     pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"),
                                                initializer=forked_worker)
                     future = pool.submit(_run_worked, batch.worked)
-                if batch.cases:
+                if batch.cases and not self._stopped:
                     batch.report = run_cases(batch.graph.spec, batch.cases, jobs, batch.profile, batch.max_steps,
                                              coverage=True, max_value_bits=batch.max_value_bits)
                 batch.seconds = time.perf_counter() - t0
@@ -183,6 +186,20 @@ class LiveResults:
             log.info("specgen: AVS tests re-ran in the background: %d (%d passed, %d failed, %d error) in %.1f s",
                      len(b.report.results), c["passed"], c["failed"], c["error"], b.seconds)
         return n
+
+    def stop(self, seconds: float = 5.0) -> None:
+        """The server stops: no batch starts again and the running one's processes are ended, not waited
+        for (:func:`specgen.workers.stop_children`). Tests running in this process (one job) end with it."""
+        from ..workers import stop_children
+        self._stopped = True
+        self.trigger = lambda: None
+        deadline = time.monotonic() + seconds
+        thread = self._thread
+        while thread is not None and thread.is_alive() and time.monotonic() < deadline:
+            if not stop_children(0.5):  # nothing forked: the thread runs in-process work, or is ending
+                thread.join(0.2)
+                if not multiprocessing.active_children():
+                    break
 
     def wait(self, timeout: float = 600.0) -> bool:
         """Block until nothing runs (tests and benchmarks); False on timeout."""

@@ -269,6 +269,11 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         server.watch(str(DEFAULT_TEMPLATES.parent))
         return install(self, server)
 
+    def on_shutdown(self) -> None:
+        """The server stops: its background work and worker processes end with it (:meth:`ServeState.stop`)."""
+        if self.serving is not None:
+            self.serving.stop()
+
     def after_rebuild(self) -> None:
         """A server's build finished: the AVS tests it found pending run in the background."""
         times = self._times

@@ -40,13 +40,17 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 from ..cache import RecordCache, cache_enabled
+from ..workers import stop_children
 from ..render import Page, RenderCache
 from ..render.core import DEFAULT_TEMPLATES
 from .inputs import PageFile, search_plugin
 from .liveresults import LiveResults
+from .serveguard import guard_server
+from .servestop import install_stop_signals
+from .servewatch import Sentinel, request_rebuild
 from .servesearch import (SearchOwner, Templated, indexing_all_but, search_entries, template_known,
                           unchanged_search, update_search)
 from .stats import BuildStats
@@ -135,6 +139,19 @@ class ServeState:
         self.reused_states = 0  # pages the last spec rebuild wrote from ``templated``
         self.unindexed = 0  # pages the last spec rebuild left out of indexing (their entries unchanged)
         self.builds = 0  # builds started (a heap settle waiting for the server to be idle checks it)
+        self.sentinel: Sentinel | None = None  # re-arms the watches of a tree replaced under the server
+        self.restore_signals: Callable[[], None] | None = None  # gives back SIGTERM and SIGHUP (plain mkdocs serve)
+
+    def stop(self) -> None:
+        """The server stops (the plugin's ``on_shutdown``): the background work and its processes end
+        within seconds (:mod:`.servestop`), the watcher stops, the signals are given back."""
+        if self.sentinel is not None:
+            self.sentinel.stop()
+        self.live.stop()
+        stop_children()
+        if self.restore_signals is not None:
+            self.restore_signals()
+            self.restore_signals = None
 
     def before_build(self, root: Path) -> RecordCache | None:
         """A build starts: record what the background run measured since the last one; the record cache."""
@@ -325,7 +342,7 @@ def change_observer() -> Any:
     class ChangeObserver(Observer):  # type: ignore[misc, valid-type]
         def schedule(self, event_handler: Any, path: str, *, recursive: bool = False,
                      event_filter: Any = None, follow_symlink: bool = False) -> Any:
-            return super().schedule(event_handler, path, recursive=recursive,
+            return super().schedule(event_handler, os.path.realpath(path), recursive=recursive,
                                     event_filter=event_filter or changes, follow_symlink=follow_symlink)
 
     return ChangeObserver() if "polling" not in Observer.__module__ else None
@@ -336,6 +353,10 @@ def install(plugin: ServingPlugin, server: Any) -> Any:
 
     The server's own builder stays the fallback for anything but a spec edit; its observer is replaced
     by a native one holding the same watches (:func:`change_observer`), unless polling was asked for.
+    Issue 37's edges, the same under ``specgen serve`` and a plain ``mkdocs serve``: requests pass the
+    Host and method filter (:mod:`.serveguard`), a watched tree replaced under the server is watched
+    again (:mod:`.servewatch`), and SIGTERM and SIGHUP unwind like Ctrl-C (:mod:`.servestop`); the
+    plugin's ``on_shutdown`` then ends the background work (:meth:`ServeState.stop`).
     """
     original = server.builder
 
@@ -359,13 +380,13 @@ def install(plugin: ServingPlugin, server: Any) -> Any:
         for path, n in watched.items():
             for _ in range(n):
                 server.watch(path)
-    if plugin.serving is not None:
-        plugin.serving.live.trigger = lambda: request_rebuild(server)
+    guard_server(server)  # its author's browser only, GET and HEAD only (:mod:`.serveguard`)
+    state = plugin.serving
+    if state is not None:
+        state.live.trigger = lambda: request_rebuild(server)
+        if state.sentinel is None and hasattr(server, "_watch_refs"):
+            state.sentinel = Sentinel(server)
+            state.sentinel.start()
+        if state.restore_signals is None:
+            state.restore_signals = install_stop_signals()
     return server
-
-
-def request_rebuild(server: Any) -> None:
-    """Ask the server for a rebuild as a file change would (background results are in)."""
-    with server._rebuild_cond:
-        server._want_rebuild = True
-        server._rebuild_cond.notify_all()

@@ -14,10 +14,14 @@ the process before ``serve`` could remove its temporary site. Here:
 - :class:`SpecgenServer` answers a path with a NUL or another control
   character with ``400 Bad Request`` before it reaches the file system, and
   shows the error page above.
-- :func:`stop_on_signals` turns SIGTERM and SIGHUP into the same unwinding as
-  Ctrl-C, so the ``finally`` that removes the temporary folder runs; a second
-  signal during that clean-up is ignored (it would leave the server's thread
-  running and the process hanging at exit).
+- :func:`~specgen.site.servestop.stop_on_signals` turns SIGTERM and SIGHUP into the
+  same unwinding as Ctrl-C, so the ``finally`` that removes the temporary folder
+  runs, after the plugin's ``on_shutdown`` ended the background work's processes
+  (:mod:`.servestop`); a second signal during that clean-up is ignored.
+
+What the plugin installs in any server (``specgen serve`` or a plain ``mkdocs serve``) is
+elsewhere: who may ask what (:mod:`.serveguard`: 421 for a foreign ``Host``, 405 for a method but
+GET and HEAD) and watches that follow a tree replaced under the server (:mod:`.servewatch`).
 
 :func:`serve` is ``specgen serve``: mkdocs' own serve loop with these around it. The fast
 loop itself is the plugin's (:func:`specgen.site.serve.install`), the same under a plain
@@ -30,17 +34,17 @@ import html
 import logging
 import os
 import shutil
-import signal
 import tempfile
 import threading
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable
 
 from mkdocs.livereload import LiveReloadServer
 
 from ..diagnostics import printable
+from ..workers import stop_children
 from .inputs import ROOT_ENV, _Errors, check_inputs, load_mkdocs_config  # _Errors: what mkdocs logs
+from .servestop import stop_on_signals
 
 log = logging.getLogger("mkdocs.plugins.specgen")
 
@@ -119,35 +123,6 @@ class SpecgenServer(LiveReloadServer):
         return content[:at] + banner + content[at:]  # type: ignore[no-any-return]
 
 
-class _Stop(KeyboardInterrupt):
-    """A terminating signal, unwound like Ctrl-C."""
-
-
-@contextmanager
-def stop_on_signals() -> Iterator[None]:
-    """While serving, SIGINT, SIGTERM and SIGHUP unwind once, like Ctrl-C (main thread only; elsewhere a no-op)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    stopping: list[int] = []
-
-    def stop(signum: int, frame: Any) -> None:
-        if stopping:  # a second signal (``timeout`` forwards its own) must not interrupt the clean-up
-            return
-        stopping.append(signum)
-        raise _Stop(signal.Signals(signum).name)
-
-    wanted = [s for s in (signal.SIGINT, getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None))
-              if s is not None]
-    before = {s: signal.signal(s, stop) for s in wanted}
-    try:
-        yield
-    finally:
-        for s, handler in before.items():
-            signal.signal(s, handler)
-
-
 def serve(config_file: Path, dev_addr: str | None, root: Path | None = None) -> None:
     """``specgen serve``: mkdocs' server for ``config_file`` with the spec root ``root`` (the config's when None).
 
@@ -155,7 +130,7 @@ def serve(config_file: Path, dev_addr: str | None, root: Path | None = None) -> 
     ``on_serve``, the same under plain ``mkdocs serve``). What this adds is the server's robustness (this
     module's :class:`SpecgenServer` and :class:`RebuildStatus`): a failed rebuild keeps the last good
     site with the error in a banner, a control character in a path is a 400, and SIGINT, SIGTERM and
-    SIGHUP stop it cleanly (the temporary site removed). Runs until interrupted.
+    SIGHUP stop it cleanly (the temporary site removed, no worker process left). Runs until interrupted.
     """
     check_inputs(root, config_file)
     load_mkdocs_config(config_file, root, None, strict=False)  # a bad value is a usage error (exit 2)
@@ -166,6 +141,7 @@ def serve(config_file: Path, dev_addr: str | None, root: Path | None = None) -> 
         try:
             _serve(config_file, dev_addr, site_dir)
         finally:
+            stop_children()  # the plugin's on_shutdown ended the background work; nothing may outlive serve
             shutil.rmtree(site_dir, ignore_errors=True)
 
 
