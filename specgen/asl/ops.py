@@ -36,6 +36,22 @@ def sized(r: object, what: str) -> object:
     return r
 
 
+def _rbits(x: object) -> int:
+    """An integer's bit length, a real's larger part's; 0 for anything else."""
+    if type(x) is Fraction:
+        return max(x.numerator.bit_length(), x.denominator.bit_length())  # type: ignore[union-attr]
+    return abs(x).bit_length() if type(x) is int else 0  # type: ignore[arg-type]
+
+
+def _real(a: object, b: object, what: str) -> None:
+    """Charge real arithmetic before it runs, as integers are: a sum, product or quotient of reals multiplies
+    numerators by denominators (the result up to both sizes added) and reduces by a gcd (quadratic)."""
+    sa, sb = _rbits(a), _rbits(b)
+    size = sa + sb + 1
+    if size > FREE_BITS:
+        produce(size, what, heavy(size, size))
+
+
 def _heavy(a: int, b: int, size: int, what: str) -> None:
     """Charge a product or quotient of ``a`` and ``b`` (superlinear: words times words) before it runs."""
     produce(size, what, heavy(abs(a).bit_length(), abs(b).bit_length()))
@@ -53,6 +69,8 @@ def _add(a, b):
         if n > FREE_BITS:
             produce(n, "a sum")
         return Bits((a + b.v) & ((1 << n) - 1), n)
+    if type(a) is Fraction or type(b) is Fraction:
+        _real(a, b, "a sum")
     r = a + b
     return r if type(r) is int and -_FREE < r < _FREE else sized(r, "a sum")
 
@@ -69,6 +87,8 @@ def _sub(a, b):
         if n > FREE_BITS:
             produce(n, "a difference")
         return Bits((a - b.v) & ((1 << n) - 1), n)
+    if type(a) is Fraction or type(b) is Fraction:
+        _real(a, b, "a difference")
     r = a - b
     return r if type(r) is int and -_FREE < r < _FREE else sized(r, "a difference")
 
@@ -86,6 +106,8 @@ def _mul(a, b):
             return r if -_FREE < r < _FREE else sized(r, "a product")
         _heavy(a, b, abs(a).bit_length() + abs(b).bit_length(), "a product")  # before a slow multiplication
         return a * b
+    if type(a) is Fraction or type(b) is Fraction:
+        _real(a, b, "a product")
     return sized(a * b, "a product")
 
 
@@ -157,30 +179,33 @@ def _mod(a, b):
 def _rdiv(a, b):
     if b == 0:
         raise ZeroDivisionError("division by zero")
+    _real(a, b, "a quotient")
     return sized(Fraction(a) / b, "a quotient")
 
 
 def _pow(a, b):
+    if type(a) is int and type(b) is int and b < 0:  # ASLRef: "Illegal application of operator ^"
+        raise ArithmeticError(f"{show(a)} ^ {show(b)}: an integer power with a negative exponent")
     if type(b) is int:  # the result's size, known before it is computed
         big = max(a.numerator.bit_length(), a.denominator.bit_length()) if isinstance(a, Fraction) \
             else abs(a).bit_length() if type(a) is int else 0
         if big > 1 and (big - 1) * abs(b) > FREE_BITS:
             size = (big - 1) * abs(b) + 1
             produce(size, "a power", heavy(size // 2, size // 2))  # its last squaring dominates
-    if isinstance(a, Fraction):
-        return a**b
-    if b < 0:
-        return Fraction(a) ** b
-    return a**b
+    return a**b  # a real base takes a negative exponent (ASLRef: 2.0 ^ -1 is 0.5)
 
 
 def _shl(a, b):
+    if type(b) is int and b < 0:  # ASLRef: "Illegal application of operator <<"
+        raise ArithmeticError(f"{show(a)} << {show(b)}: a shift by a negative amount")
     if type(a) is int and type(b) is int and a and (b > 64 or not -_FREE < a < _FREE):
         produce(a.bit_length() + max(0, b), "a left shift")
     return a << b
 
 
 def _shr(a, b):
+    if type(b) is int and b < 0:  # ASLRef: "Illegal application of operator >>"
+        raise ArithmeticError(f"{show(a)} >> {show(b)}: a shift by a negative amount")
     if type(a) is int and not -_FREE < a < _FREE:
         produce(a.bit_length(), "a right shift")
     return a >> b
