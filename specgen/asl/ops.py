@@ -59,38 +59,44 @@ def _heavy(a: int, b: int, size: int, what: str) -> None:
 
 def _add(a, b):
     ta = type(a)
+    tb = type(b)
+    if ta is int and tb is int:  # the common case first
+        r = a + b
+        return r if -_FREE < r < _FREE else sized(r, "a sum")
     if ta is Bits:
         n = a.n
         if n > FREE_BITS:
             produce(n, "a sum")
-        return Bits((a.v + (b.v if type(b) is Bits else b)) & ((1 << n) - 1), n)
-    if type(b) is Bits:
+        return Bits((a.v + (b.v if tb is Bits else b)) & ((1 << n) - 1), n)
+    if tb is Bits:
         n = b.n
         if n > FREE_BITS:
             produce(n, "a sum")
         return Bits((a + b.v) & ((1 << n) - 1), n)
-    if type(a) is Fraction or type(b) is Fraction:
+    if ta is Fraction or tb is Fraction:  # charged before: real arithmetic multiplies and reduces
         _real(a, b, "a sum")
-    r = a + b
-    return r if type(r) is int and -_FREE < r < _FREE else sized(r, "a sum")
+    return sized(a + b, "a sum")
 
 
 def _sub(a, b):
     ta = type(a)
+    tb = type(b)
+    if ta is int and tb is int:  # the common case first
+        r = a - b
+        return r if -_FREE < r < _FREE else sized(r, "a difference")
     if ta is Bits:
         n = a.n
         if n > FREE_BITS:
             produce(n, "a difference")
-        return Bits((a.v - (b.v if type(b) is Bits else b)) & ((1 << n) - 1), n)
-    if type(b) is Bits:
+        return Bits((a.v - (b.v if tb is Bits else b)) & ((1 << n) - 1), n)
+    if tb is Bits:
         n = b.n
         if n > FREE_BITS:
             produce(n, "a difference")
         return Bits((a - b.v) & ((1 << n) - 1), n)
-    if type(a) is Fraction or type(b) is Fraction:
+    if ta is Fraction or tb is Fraction:  # charged before: real arithmetic multiplies and reduces
         _real(a, b, "a difference")
-    r = a - b
-    return r if type(r) is int and -_FREE < r < _FREE else sized(r, "a difference")
+    return sized(a - b, "a difference")
 
 
 def _mul(a, b):
