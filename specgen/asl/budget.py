@@ -76,7 +76,7 @@ _KIB_SHIFT = 13  # a larger value costs one step per KiB (8,192 bits) it holds
 _WORDS_SHIFT = 7  # a product or quotient: one step per 128 products of 64-bit words
 #: steps counted between two looks at the process' peak resident size (see "Memory" above)
 WINDOW = 1 << 16
-#: the deepest ASL calls may nest: the real trees reach 11 (docs-internal/asl-interpreter.md); Python's own
+#: the deepest ASL calls may nest: the real trees reach 22 (docs-internal/asl-interpreter.md); Python's own
 #: limit (20,000 frames in ``specgen test``, about six a call) would stop a plain recursion near 3,300
 MAX_DEPTH = 2000
 

@@ -21,7 +21,7 @@ DEFAULT_MAX_STEPS = 120_000_000
 #: pto-spec-0.58.3), 256x their longest array (65,536 elements); docs-internal/robustness.md
 DEFAULT_MAX_VALUE_BITS = 1 << 24
 #: The most bytes one run of spec code may hold at once (its globals and frames, see ``specgen.asl.budget``):
-#: 1 GiB, about 20x what the largest AVS test of the real trees holds (docs-internal/asl-interpreter.md)
+#: 1 GiB, 180x what the largest AVS test of the real trees holds (5.8 MB, 0.58.3) (docs-internal/asl-interpreter.md)
 DEFAULT_MAX_MEMORY_BYTES = 1 << 30
 #: Largest ASL unit or AVS test parsed, run and rendered (the corpus' largest unit is 28 KB): a
 #: bigger one is one finding, so a 30 MB unit costs seconds, not minutes and gigabytes
