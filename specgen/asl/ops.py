@@ -202,19 +202,21 @@ def _pow(a, b):
 
 
 def _shl(a, b):
-    if type(b) is int and b < 0:  # ASLRef: "Illegal application of operator <<"
-        raise ArithmeticError(f"{show(a)} << {show(b)}: a shift by a negative amount")
     if type(a) is int and type(b) is int and a and (b > 64 or not -_FREE < a < _FREE):
         produce(a.bit_length() + max(0, b), "a left shift")
-    return a << b
+    try:
+        return a << b
+    except ValueError:  # a negative amount (ASLRef: "Illegal application of operator <<"); free to catch
+        raise ArithmeticError(f"{show(a)} << {show(b)}: a shift by a negative amount") from None
 
 
 def _shr(a, b):
-    if type(b) is int and b < 0:  # ASLRef: "Illegal application of operator >>"
-        raise ArithmeticError(f"{show(a)} >> {show(b)}: a shift by a negative amount")
     if type(a) is int and not -_FREE < a < _FREE:
         produce(a.bit_length(), "a right shift")
-    return a >> b
+    try:
+        return a >> b
+    except ValueError:  # a negative amount (ASLRef: "Illegal application of operator >>")
+        raise ArithmeticError(f"{show(a)} >> {show(b)}: a shift by a negative amount") from None
 
 
 def cmp_type(a: object, b: object) -> None:
