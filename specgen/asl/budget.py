@@ -141,7 +141,7 @@ class _Active:
         self.charged: list[int] = [0]  # of the steps spent, those charged for big values (memo.py tells them apart)
         self.memory = DEFAULT_MAX_MEMORY_BYTES
         self.account = 0  # bytes: live at the last measurement plus everything charged since (hold)
-        # the run's live bytes and the objects visited to count them (specgen.asl.memory.live), once installed
+        # the run's live bytes and the work of counting them (specgen.asl.memory.live), once installed
         self.measure: Callable[[], tuple[int, int]] | None = None
         self.mark = 0  # the peak resident size (KiB) at the last measurement
         self.high = 0  # the most bytes a measurement found live (bench/ reads it)
@@ -183,18 +183,18 @@ def hold(nbytes: int, what: str) -> None:
 def _settle(a: _Active, what: str, about: int) -> None:
     """The account passed the limit: measure what is live; over the limit with ``about`` more is the finding.
 
-    The measurement's work is charged in steps (one per 128 objects), so a run that keeps its live state
-    near the limit and measures again and again still ends by the step budget.
+    The measurement's work is charged in steps (one per 128 objects and references read), so a run that
+    keeps its live state near the limit and measures again and again still ends by the step budget.
     """
     if a.measure is None:
         return
-    live, visited = a.measure()
+    live, work = a.measure()
     a.high = max(a.high, live)
     if live + about > a.memory:
         raise MemoryBudgetExceeded(what, live + about, a.memory)
     a.account = live + about
     a.mark = peak_kib()
-    cost = visited >> 7
+    cost = work >> 7
     a.charged[0] += cost
     a.steps[0] -= cost
 
