@@ -11,6 +11,7 @@ from __future__ import annotations
 from specgen.diagnostics import Span
 
 from .ast import Node
+from .budget import MAX_DEPTH, DepthBudgetExceeded
 from .compile_base import NOCONST, Compiler, Expr, Scope
 from .errors import ASLError
 from .ops import BINOPS
@@ -35,6 +36,7 @@ def call_expr(c: Compiler, name: str, params: tuple, args: tuple, ctx: Scope, sp
     frame_entry = (name, span)
     compile_func = c._compile_func
     nargs = len(ac)
+    depth = MAX_DEPTH  # a closure's own cell: cheaper than the module global on every call
 
     if nargs == 0:
         def call0(fr):
@@ -43,6 +45,8 @@ def call_expr(c: Compiler, name: str, params: tuple, args: tuple, ctx: Scope, sp
                 compile_func(fn)
                 impl = fn.impl
             stack.append(frame_entry)
+            if len(stack) > depth:
+                raise DepthBudgetExceeded(len(stack))
             r = impl()
             stack.pop()
             return r
@@ -57,6 +61,8 @@ def call_expr(c: Compiler, name: str, params: tuple, args: tuple, ctx: Scope, sp
                 impl = fn.impl
             v0 = a0(fr)
             stack.append(frame_entry)
+            if len(stack) > depth:
+                raise DepthBudgetExceeded(len(stack))
             r = impl(v0)
             stack.pop()
             return r
@@ -72,6 +78,8 @@ def call_expr(c: Compiler, name: str, params: tuple, args: tuple, ctx: Scope, sp
             v0 = a0(fr)
             v1 = a1(fr)
             stack.append(frame_entry)
+            if len(stack) > depth:
+                raise DepthBudgetExceeded(len(stack))
             r = impl(v0, v1)
             stack.pop()
             return r
@@ -84,6 +92,8 @@ def call_expr(c: Compiler, name: str, params: tuple, args: tuple, ctx: Scope, sp
             impl = fn.impl
         vals = [x(fr) for x in ac]
         stack.append(frame_entry)
+        if len(stack) > depth:
+            raise DepthBudgetExceeded(len(stack))
         r = impl(*vals)
         stack.pop()
         return r

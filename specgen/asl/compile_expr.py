@@ -226,11 +226,12 @@ def _slice_range(base: Expr, spec: tuple, x: Expr, y: Expr) -> Expr:
         hi_c = spec[1].args[0]
         lo_c = spec[2].args[0]
         w_c = hi_c - lo_c + 1
-        m_c = (1 << w_c) - 1 if w_c >= 0 else 0
+        small = 0 <= w_c <= FREE_BITS  # a wider slice's mask is made by slice_read, after its size is checked
+        m_c = (1 << w_c) - 1 if small else 0
 
         def slice_const(fr):
             v = base(fr)
-            if type(v) is Bits and hi_c < v.n and w_c >= 0:
+            if type(v) is Bits and hi_c < v.n and small:
                 return Bits((v.v >> lo_c) & m_c, w_c)
             return slice_read(v, lo_c, w_c)
         return slice_const

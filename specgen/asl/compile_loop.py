@@ -10,7 +10,7 @@ from __future__ import annotations
 from sys import getrefcount
 
 from .ast import Node
-from .budget import StepBudgetExceeded
+from .budget import hold, refill
 from .compile_base import NOCONST, Compiler, LoopLimit, Scope, Stmt, guard
 from .compile_call import fold
 
@@ -37,7 +37,7 @@ def s_for(c: Compiler, node: Node, ctx: Scope) -> Stmt:
             if hi >= lo:
                 budget[0] -= hi - lo + 1
                 if budget[0] < 0:
-                    raise StepBudgetExceeded(max_steps())
+                    refill(budget, max_steps())
                 fill(fr, lo, hi)
                 fr[var] = hi
         return guard(c, s_for_fill, span)
@@ -53,7 +53,7 @@ def s_for(c: Compiler, node: Node, ctx: Scope) -> Stmt:
         for i in rng:
             budget[0] -= 1
             if budget[0] < 0:
-                raise StepBudgetExceeded(max_steps())
+                refill(budget, max_steps())
             fr[var] = i
             r = blk(fr)
             if r is not None:
@@ -96,6 +96,8 @@ def _fill_loop(c: Compiler, var: str, body: tuple, ctx: Scope):
         if lo < 0 or hi >= len(arr):
             raise IndexError(f"array index {hi if hi >= len(arr) else lo} outside 0..{len(arr) - 1}")
         if getrefcount(arr) > 3:
+            if len(arr) > 1024:
+                hold(len(arr) << 3, f"a copy of an array of {len(arr):,} elements")
             arr = arr.copy()
             store[name] = arr
         arr[lo:hi + 1] = [value] * (hi - lo + 1)
@@ -116,7 +118,7 @@ def s_while(c: Compiler, node: Node, ctx: Scope) -> Stmt:
         while cond(fr):
             budget[0] -= 1
             if budget[0] < 0:
-                raise StepBudgetExceeded(max_steps())
+                refill(budget, max_steps())
             count += 1
             if n is not None and count > n:
                 raise LoopLimit(f"while loop exceeds looplimit {n}")
@@ -140,7 +142,7 @@ def s_repeat(c: Compiler, node: Node, ctx: Scope) -> Stmt:
         while True:
             budget[0] -= 1
             if budget[0] < 0:
-                raise StepBudgetExceeded(max_steps())
+                refill(budget, max_steps())
             count += 1
             if n is not None and count > n:
                 raise LoopLimit(f"repeat loop exceeds looplimit {n}")

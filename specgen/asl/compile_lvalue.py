@@ -16,7 +16,7 @@ from __future__ import annotations
 from sys import getrefcount
 
 from .ast import Node
-from .budget import touch
+from .budget import hold, touch
 from .compile_base import Compiler, DispatchTable, Scope, Setter, Undefined
 from .compile_expr import compile_slices
 from .errors import ASLError
@@ -64,9 +64,11 @@ def _discard(fr, v) -> None:
 
 
 def copied(container: list | dict) -> list | dict:
-    """A copy of a shared array or record; a long array's copy costs steps (budget.py: 64 bits a reference)."""
+    """A copy of a shared array or record; a long array's copy costs steps (budget.py: 64 bits a reference)
+    and its references are charged to the memory account before they are made."""
     n = len(container)
     if n > 1024:
+        hold(n << 3, f"a copy of an array of {n:,} elements")
         touch(n << 6)
     return container.copy()
 

@@ -160,7 +160,7 @@ def default(ti: TypeInfo) -> object:
         if type(n) is not int or n < 0:
             raise TypeError(f"array size {show(n)} is not a non-negative integer")
         if n > 1024:  # making n references costs about as much as copying 64 bits each
-            produce(n, f"an array of {n:,} elements", n >> 7)
+            produce(n, f"an array of {n:,} elements", n >> 7, n << 3)  # 8 bytes a reference
         return [default(ti.elem)] * n
     if k == "tuple":
         return tuple(default(t) for t in ti.items)

@@ -3,7 +3,7 @@
 Each test's verdict and the statements it executed (its coverage) are one entry of the ``tests``
 store of :mod:`specgen.cache.layer`, keyed by the test (:func:`specgen.asl.runner.test_key`: its path,
 or ``<path>::<function>`` for a shard's test function), the profile and every budget that changes a
-result (``max_steps``, ``max_value_bits``), in a store whose version is specgen's source digest
+result (``max_steps``, ``max_value_bits``, ``max_memory_bytes``), in a store whose version is specgen's source digest
 (issue 24's rule: a result under another key reads "not run"), and valid while nothing it read has
 changed: the test file and every ASL definition its run executed or asked about
 (:mod:`specgen.asl.trail`). :func:`conformance` is what a build runs: the tests without a valid
@@ -27,6 +27,7 @@ from typing import Callable
 from ..cache import package_digest
 from ..cache.layer import Reads, Store
 from ..graph import Derived, SpecGraph
+from ..loader.config import DEFAULT_MAX_MEMORY_BYTES
 from .coverage import unit_figures
 from .revision import REVISION, Revision, asl_keys
 from .runkey import DEFAULT_PROFILE
@@ -85,6 +86,7 @@ class Conformance:
     rerun: int = 0
     reused: int = 0
     seconds: float = 0.0
+    max_memory: int = DEFAULT_MAX_MEMORY_BYTES  # bytes one test may hold at once
 
     def counts(self) -> dict[str, int]:
         out: dict[str, int] = {}
@@ -103,13 +105,13 @@ class Conformance:
                 + (f", in {self.seconds:.1f} s" if self.rerun else "") + ")")
 
 
-def result_key(name: str, profile: str, max_steps: int, max_value_bits: int) -> str:
+def result_key(name: str, profile: str, max_steps: int, max_value_bits: int, max_memory: int) -> str:
     """The layer's key of one test's result (``name``: :func:`specgen.asl.runner.test_key`)."""
-    return f"{name}@{_settings(profile, max_steps, max_value_bits)}"
+    return f"{name}@{_settings(profile, max_steps, max_value_bits, max_memory)}"
 
 
-def _settings(profile: str, max_steps: int, max_value_bits: int) -> str:
-    return f"{profile}@{max_steps}@{max_value_bits}"
+def _settings(profile: str, max_steps: int, max_value_bits: int, max_memory: int) -> str:
+    return f"{profile}@{max_steps}@{max_value_bits}@{max_memory}"
 
 
 def case_name(case: TestCase) -> str:
@@ -121,11 +123,12 @@ def tests_store(revision: Revision) -> Store:
     return revision.layer.store("tests", VERSION)
 
 
-def record(store: Store, revision: Revision, report: TestRunReport, max_steps: int, max_value_bits: int) -> None:
+def record(store: Store, revision: Revision, report: TestRunReport, max_steps: int, max_value_bits: int,
+           max_memory: int) -> None:
     """Keep each result of ``report`` (a run of ``revision``'s spec under these budgets) with what it read."""
     for r in report.results:
         name = test_key(r.path, r.id)
-        key = result_key(name, report.profile, max_steps, max_value_bits)
+        key = result_key(name, report.profile, max_steps, max_value_bits, max_memory)
         if report.coverage is None:  # a run without coverage keeps a valid result that has it (same verdict)
             old = store.valid(key, revision.inputs)
             if old is not None and isinstance(old.value, Measured) and old.value.hits is not None:
@@ -140,9 +143,9 @@ def record(store: Store, revision: Revision, report: TestRunReport, max_steps: i
 
 
 def valid_result(store: Store, revision: Revision, case: TestCase, profile: str, max_steps: int,
-                 max_value_bits: int, coverage: bool) -> tuple[Measured, str, int] | None:
+                 max_value_bits: int, max_memory: int, coverage: bool) -> tuple[Measured, str, int] | None:
     """The result of ``case`` measured on exactly this revision (with coverage when asked), else None."""
-    e = store.valid(result_key(case_name(case), profile, max_steps, max_value_bits), revision.inputs)
+    e = store.valid(result_key(case_name(case), profile, max_steps, max_value_bits, max_memory), revision.inputs)
     if e is None or not isinstance(e.value, Measured) or (coverage and e.value.hits is None):
         return None
     return e.value, e.stamp, len(e.reads)
@@ -150,7 +153,7 @@ def valid_result(store: Store, revision: Revision, case: TestCase, profile: str,
 
 def conformance(graph: SpecGraph, *, jobs: int = 1, run: bool = True, skip: bool = False,
                 profile: str = DEFAULT_PROFILE, max_steps: int | None = None, max_value_bits: int | None = None,
-                progress: Callable[[int, int], None] | None = None) -> Conformance:
+                max_memory: int | None = None, progress: Callable[[int, int], None] | None = None) -> Conformance:
     """The suite for ``graph``: valid results reused, the others run (``run``) or left pending.
 
     ``skip``: nothing runs and every page says the suite was skipped (a quick build).
@@ -158,37 +161,41 @@ def conformance(graph: SpecGraph, *, jobs: int = 1, run: bool = True, skip: bool
     spec = graph.spec
     budget = max_steps or spec.config.max_steps
     bits = max_value_bits or spec.config.max_value_bits
+    memory = max_memory or spec.config.max_memory_bytes
     cases = discover(spec)
     if skip:
-        return Conformance("skipped", {case_name(c): TestOutcome("skipped") for c in cases}, profile, budget, bits)
+        return Conformance("skipped", {case_name(c): TestOutcome("skipped") for c in cases}, profile, budget, bits,
+                           max_memory=memory)
     t0 = time.perf_counter()
     revision = REVISION(graph)
     store = tests_store(revision)
     found: dict[str, tuple[Measured, str, int]] = {}
     pending: list[TestCase] = []
     for c in cases:
-        got = valid_result(store, revision, c, profile, budget, bits, coverage=True)
+        got = valid_result(store, revision, c, profile, budget, bits, memory, coverage=True)
         if got is None:
             pending.append(c)
         else:
             found[case_name(c)] = got
     reused = len(found)
     if run and pending:
-        report = run_cases(spec, pending, jobs, profile, budget, coverage=True, progress=progress, max_value_bits=bits)
-        record(store, revision, report, budget, bits)
+        report = run_cases(spec, pending, jobs, profile, budget, coverage=True, progress=progress, max_value_bits=bits,
+                           max_memory=memory)
+        record(store, revision, report, budget, bits, memory)
         for c in pending:
-            got = valid_result(store, revision, c, profile, budget, bits, coverage=True)
+            got = valid_result(store, revision, c, profile, budget, bits, memory, coverage=True)
             if got is not None:
                 found[case_name(c)] = got
         pending = [c for c in pending if case_name(c) not in found]
-    settings = _settings(profile, budget, bits)
-    live = {result_key(case_name(c), profile, budget, bits) for c in cases}
+    settings = _settings(profile, budget, bits, memory)
+    live = {result_key(case_name(c), profile, budget, bits, memory) for c in cases}
     store.drop(lambda k: k in live or not k.endswith("@" + settings))
     store.save()
     outcomes = {case_name(c): (TestOutcome(found[case_name(c)][0].status, *found[case_name(c)])
                                if case_name(c) in found else TestOutcome("running")) for c in cases}
     conf = Conformance("running" if pending else "complete", outcomes, profile, budget, bits, pending,
-                       rerun=len(found) - reused, reused=reused, seconds=time.perf_counter() - t0)
+                       rerun=len(found) - reused, reused=reused, seconds=time.perf_counter() - t0,
+                       max_memory=memory)
     conf.coverage, conf.measuring = unit_coverage(revision, store, cases, found, pending, settings)
     return conf
 
@@ -258,23 +265,23 @@ CONFORMANCE: Derived[Conformance | None] = Derived(_unset)
 
 
 def affected(store: Store, cases: list[TestCase], what: str, profile: str, max_steps: int, max_value_bits: int,
-             root_rel: Callable[[str], str | None]) -> list[TestCase]:
+             max_memory: int, root_rel: Callable[[str], str | None]) -> list[TestCase]:
     """The tests whose last recorded reads include the file or ASL definition ``what``."""
     rel = root_rel(what)
     keys = {f"file:{rel}"} if rel is not None else set()
     keys |= {f"asl:{what}", f"file:{what}"}
     out = []
     for c in cases:
-        e = store.entries.get(result_key(case_name(c), profile, max_steps, max_value_bits))
+        e = store.entries.get(result_key(case_name(c), profile, max_steps, max_value_bits, max_memory))
         if e is not None and not keys.isdisjoint(e.reads):
             out.append(c)
     return out
 
 
 def changed(store: Store, revision: Revision, cases: list[TestCase], profile: str, max_steps: int,
-            max_value_bits: int) -> list[TestCase]:
+            max_value_bits: int, max_memory: int) -> list[TestCase]:
     """The tests without a result valid for this revision (never run, or something they read changed)."""
-    return [c for c in cases if valid_result(store, revision, c, profile, max_steps, max_value_bits,
+    return [c for c in cases if valid_result(store, revision, c, profile, max_steps, max_value_bits, max_memory,
                                              coverage=False) is None]
 
 

@@ -85,14 +85,15 @@ def _statements(stmts: Iterable[Node]) -> Iterable[Node]:
 
 
 def tree_key(spec: Spec, profile: str = DEFAULT_PROFILE, max_steps: int | None = None,
-             max_value_bits: int | None = None) -> str:
+             max_value_bits: int | None = None, max_memory: int | None = None) -> str:
     """The key coverage is stored under: the tree and its tests, the run's budgets and profile, specgen's
     code (:func:`specgen.asl.runkey.run_key`); the site reads the key of a plain ``specgen test --coverage``."""
-    return run_key(spec, profile, max_steps, max_value_bits, tests=True)
+    return run_key(spec, profile, max_steps, max_value_bits, tests=True, max_memory=max_memory)
 
 
 def measure(spec: Spec, hits: set[tuple[str, int, int]], profile: str = DEFAULT_PROFILE,
-            max_steps: int | None = None, max_value_bits: int | None = None) -> Coverage:
+            max_steps: int | None = None, max_value_bits: int | None = None,
+            max_memory: int | None = None) -> Coverage:
     """Per-unit coverage of the spec's source units (unparseable units have nothing to count)."""
     index = build_index(spec)
     units = []
@@ -104,7 +105,7 @@ def measure(spec: Spec, hits: set[tuple[str, int, int]], profile: str = DEFAULT_
         for line, col in statements:
             uc.statements[(line, col)] = (path, line, col) in hits
         units.append(uc)
-    return Coverage(units, tree_key(spec, profile, max_steps, max_value_bits))
+    return Coverage(units, tree_key(spec, profile, max_steps, max_value_bits, max_memory))
 
 
 _COUNTABLE: dict[str, tuple[tuple[tuple[str, int], ...], tuple[tuple[int, int], ...]]] = {}

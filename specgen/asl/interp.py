@@ -28,6 +28,7 @@ its private state; the compilers reach it through :class:`~specgen.asl.compile_b
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Callable, Iterable
@@ -39,7 +40,9 @@ from .compile_base import AsFailure, Expr, Function, Scope, Setter, Stmt, Undefi
 from .compile_expr import compile_expr
 from .compile_lvalue import compile_lvalue
 from .compile_stmt import collect_locals, compile_block, compile_stmt
-from .budget import ACTIVE, DEFAULT_MAX_STEPS, DEFAULT_MAX_VALUE_BITS, BudgetExceeded, StepBudgetExceeded
+from .budget import (ACTIVE, DEFAULT_MAX_MEMORY_BYTES, DEFAULT_MAX_STEPS, DEFAULT_MAX_VALUE_BITS, MAX_DEPTH,
+                     BudgetExceeded, peak_kib, refill, split, steps_left)
+from .memory import measurer
 from .compile_types import TypeInfo, named_type, type_of
 from .errors import ASLAssertionError, ASLError, MissingFunction, NotDerivable
 from .generated_names import GeneratedNames
@@ -82,13 +85,15 @@ class Interpreter(Resolver):
         max_steps: int = DEFAULT_MAX_STEPS,
         memoize: bool = True,
         max_value_bits: int = DEFAULT_MAX_VALUE_BITS,
+        max_memory: int = DEFAULT_MAX_MEMORY_BYTES,
     ) -> None:
         self.index = index
         self.memoize = memoize  # replay state-independent zero-argument functions (see memo.py)
         self.read_log: list | None = None  # values read from global variables, when recording (memo.py)
         self._max_steps = max_steps
-        self.budget: list[int] = [max_steps]  # steps left in this run; see budget.py
+        self.budget: list[int] = split(max_steps)  # steps left in this run: [this window, after it]; budget.py
         self.max_value_bits = max_value_bits  # the largest value a run may make (budget.produce)
+        self.max_memory = max_memory  # the most bytes a run may hold at once (budget.hold, memory.py)
         self.charged: list[int] = [0]  # steps of this run charged for work on big values (budget.py)
         self.coverage: set[tuple[str, int, int]] | None = None  # statements run, when measured
         self.trail = Trail()  # the definitions a recorded run executed or asked about (see trail.py)
@@ -207,12 +212,12 @@ class Interpreter(Resolver):
     @max_steps.setter
     def max_steps(self, value: int) -> None:
         self._max_steps = value
-        self.budget[0] = value
+        self.budget[:] = split(value)
 
     @property
     def steps_used(self) -> int:
         """Steps the current run has taken so far."""
-        return self._max_steps - self.budget[0]
+        return self._max_steps - steps_left(self.budget)
 
     def measure_coverage(self) -> set[tuple[str, int, int]]:
         """Record every statement (and function, keyed by its declaration) that runs from now on.
@@ -229,7 +234,7 @@ class Interpreter(Resolver):
 
     def reset(self) -> None:
         """Forget global variables, the call stack and the overlay; refill the step budget."""
-        self.budget[0] = self._max_steps
+        self.budget[:] = split(self._max_steps)
         self.charged[0] = 0
         self.globals.clear()
         self.stack.clear()
@@ -270,7 +275,11 @@ class Interpreter(Resolver):
         self.stack.clear()
         self.stack.append((name, Span(decl.path, decl.line, decl.col) if decl else Span("<python>")))
         active = ACTIVE
-        before = (active.value_bits, active.steps, active.max_steps, active.charged)
+        before = (active.value_bits, active.steps, active.max_steps, active.charged, active.memory, active.account,
+                  active.measure, active.mark)
+        if active.steps is not self.budget or active.measure is None:  # a run starts (not a hook calling back)
+            active.memory, active.account, active.mark = self.max_memory, 0, peak_kib()
+            active.measure = measurer(self.globals, sys._getframe())
         active.value_bits, active.steps, active.max_steps, active.charged = (self.max_value_bits, self.budget,
                                                                              self._max_steps, self.charged)
         try:
@@ -282,10 +291,12 @@ class Interpreter(Resolver):
         except BudgetExceeded as exc:
             raise self._wrap(exc, Span(decl.path, decl.line, decl.col) if decl else Span("<python>")) from None
         except RecursionError:
-            raise ASLError("ASL call depth exceeded", Span(decl.path if decl else "<python>", decl.line if decl else 0),
-                           "runtime", self._snapshot(None)) from None
+            raise ASLError(_too_deep(len(self.stack)), Span(decl.path if decl else "<python>",
+                                                            decl.line if decl else 0),
+                           "budget", self._snapshot(None)) from None
         finally:
-            active.value_bits, active.steps, active.max_steps, active.charged = before
+            (active.value_bits, active.steps, active.max_steps, active.charged, active.memory, active.account,
+             active.measure, active.mark) = before
 
     def get_global(self, name: str) -> object:
         """The current value of a global variable or constant."""
@@ -337,7 +348,9 @@ class Interpreter(Resolver):
         if isinstance(exc, IndexError):
             return ASLError(f"index error: {exc}", span, "runtime", self._snapshot(span))
         if isinstance(exc, RecursionError):
-            return ASLError("ASL call depth exceeded", span, "runtime", self._snapshot(span))
+            return ASLError(_too_deep(len(self.stack)), span, "budget", self._snapshot(span))
+        if isinstance(exc, MemoryError):  # the account's estimate fell short of the allocator: still located
+            return ASLError("memory budget: the process ran out of memory", span, "budget", self._snapshot(span))
         return ASLError(f"internal evaluation error: {type(exc).__name__}: {exc}", span,
                         "runtime", self._snapshot(span))
 
@@ -378,7 +391,7 @@ class Interpreter(Resolver):
             def run(a0):
                 budget[0] -= 1
                 if budget[0] < 0:
-                    raise StepBudgetExceeded(max_steps())
+                    refill(budget, max_steps())
                 if mark[0] != epoch[0]:
                     mark[0] = epoch[0]
                     current[0].update(notes)
@@ -390,7 +403,7 @@ class Interpreter(Resolver):
             def run(*args):
                 budget[0] -= 1
                 if budget[0] < 0:
-                    raise StepBudgetExceeded(max_steps())
+                    refill(budget, max_steps())
                 if mark[0] != epoch[0]:
                     mark[0] = epoch[0]
                     current[0].update(notes)
@@ -404,7 +417,7 @@ class Interpreter(Resolver):
             def run(*args):
                 budget[0] -= 1
                 if budget[0] < 0:
-                    raise StepBudgetExceeded(max_steps())
+                    refill(budget, max_steps())
                 if mark[0] != epoch[0]:
                     mark[0] = epoch[0]
                     current[0].update(notes)
@@ -416,7 +429,7 @@ class Interpreter(Resolver):
             def run(a0):
                 budget[0] -= 1
                 if budget[0] < 0:
-                    raise StepBudgetExceeded(max_steps())
+                    refill(budget, max_steps())
                 if mark[0] != epoch[0]:
                     mark[0] = epoch[0]
                     current[0].update(notes)
@@ -426,7 +439,7 @@ class Interpreter(Resolver):
             def run(*args):
                 budget[0] -= 1
                 if budget[0] < 0:
-                    raise StepBudgetExceeded(max_steps())
+                    refill(budget, max_steps())
                 if mark[0] != epoch[0]:
                     mark[0] = epoch[0]
                     current[0].update(notes)
@@ -499,6 +512,11 @@ class Interpreter(Resolver):
 
     def _is_generated_type(self, name: str) -> bool:
         return self.synthesize_generated and self.generated.is_type(name)
+
+
+def _too_deep(depth: int) -> str:
+    return (f"call depth budget: Python's recursion limit reached at {depth:,} nested calls "
+            f"(the limit is {MAX_DEPTH:,}; a call with deeply nested expressions takes more Python frames)")
 
 
 def _recording(run: Callable, hit: Callable, key: tuple[str, int, int]) -> Callable:

@@ -140,7 +140,7 @@ def _admitted_by_graph(graph: SpecGraph) -> dict[str, frozenset[str]]:
             return "error", None
         finally:
             reads.update(asl_keys(interp.definitions.reads(interp.trail.pop())))
-            reads.update(("config:max_steps", "config:max_value_bits"))
+            reads.update(("config:max_steps", "config:max_value_bits", "config:max_memory_bytes"))
 
     for mn in names:
         status, got = store.get(mn, revision.inputs, lambda reads, mn=mn: compute(reads, mn))

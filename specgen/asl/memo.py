@@ -40,6 +40,7 @@ import os
 from fractions import Fraction
 from typing import Any, Callable
 
+from .budget import steps_left
 from .compile_base import Function
 from .hooks import Replace
 from .values import Bits
@@ -289,9 +290,9 @@ def memoizing(interp: Interpreter, fn: Function, run: Callable[[], object]) -> C
     name = fn.name
 
     def first(*args: object) -> object:
-        before = budget[0]
+        before = steps_left(budget)
         r = run()
-        steps = before - budget[0]
+        steps = before - steps_left(budget)
         fn.impl = second if MIN_STEPS <= steps <= MAX_STEPS else run
         return r
 
@@ -316,7 +317,7 @@ def replay_of(interp: Interpreter, effect: Effect, run: Callable[[], object]) ->
     hits, coverage = effect.hits, interp.coverage
 
     def replay(*args: object) -> object:
-        if budget[0] < steps or (overlay and not functions.isdisjoint(overlay)):
+        if steps_left(budget) < steps or (overlay and not functions.isdisjoint(overlay)):
             return run()
         budget[0] -= steps
         current[0].update(executed)

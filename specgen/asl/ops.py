@@ -36,6 +36,22 @@ def sized(r: object, what: str) -> object:
     return r
 
 
+def _rbits(x: object) -> int:
+    """An integer's bit length, a real's larger part's; 0 for anything else."""
+    if type(x) is Fraction:
+        return max(x.numerator.bit_length(), x.denominator.bit_length())  # type: ignore[union-attr]
+    return abs(x).bit_length() if type(x) is int else 0  # type: ignore[arg-type]
+
+
+def _real(a: object, b: object, what: str) -> None:
+    """Charge real arithmetic before it runs, as integers are: a sum, product or quotient of reals multiplies
+    numerators by denominators (the result up to both sizes added) and reduces by a gcd (quadratic)."""
+    sa, sb = _rbits(a), _rbits(b)
+    size = sa + sb + 1
+    if size > FREE_BITS:
+        produce(size, what, heavy(size, size))
+
+
 def _heavy(a: int, b: int, size: int, what: str) -> None:
     """Charge a product or quotient of ``a`` and ``b`` (superlinear: words times words) before it runs."""
     produce(size, what, heavy(abs(a).bit_length(), abs(b).bit_length()))
@@ -43,34 +59,44 @@ def _heavy(a: int, b: int, size: int, what: str) -> None:
 
 def _add(a, b):
     ta = type(a)
+    tb = type(b)
+    if ta is int and tb is int:  # the common case first
+        r = a + b
+        return r if -_FREE < r < _FREE else sized(r, "a sum")
     if ta is Bits:
         n = a.n
         if n > FREE_BITS:
             produce(n, "a sum")
-        return Bits((a.v + (b.v if type(b) is Bits else b)) & ((1 << n) - 1), n)
-    if type(b) is Bits:
+        return Bits((a.v + (b.v if tb is Bits else b)) & ((1 << n) - 1), n)
+    if tb is Bits:
         n = b.n
         if n > FREE_BITS:
             produce(n, "a sum")
         return Bits((a + b.v) & ((1 << n) - 1), n)
-    r = a + b
-    return r if type(r) is int and -_FREE < r < _FREE else sized(r, "a sum")
+    if ta is Fraction or tb is Fraction:  # charged before: real arithmetic multiplies and reduces
+        _real(a, b, "a sum")
+    return sized(a + b, "a sum")
 
 
 def _sub(a, b):
     ta = type(a)
+    tb = type(b)
+    if ta is int and tb is int:  # the common case first
+        r = a - b
+        return r if -_FREE < r < _FREE else sized(r, "a difference")
     if ta is Bits:
         n = a.n
         if n > FREE_BITS:
             produce(n, "a difference")
-        return Bits((a.v - (b.v if type(b) is Bits else b)) & ((1 << n) - 1), n)
-    if type(b) is Bits:
+        return Bits((a.v - (b.v if tb is Bits else b)) & ((1 << n) - 1), n)
+    if tb is Bits:
         n = b.n
         if n > FREE_BITS:
             produce(n, "a difference")
         return Bits((a - b.v) & ((1 << n) - 1), n)
-    r = a - b
-    return r if type(r) is int and -_FREE < r < _FREE else sized(r, "a difference")
+    if ta is Fraction or tb is Fraction:  # charged before: real arithmetic multiplies and reduces
+        _real(a, b, "a difference")
+    return sized(a - b, "a difference")
 
 
 def _mul(a, b):
@@ -86,6 +112,8 @@ def _mul(a, b):
             return r if -_FREE < r < _FREE else sized(r, "a product")
         _heavy(a, b, abs(a).bit_length() + abs(b).bit_length(), "a product")  # before a slow multiplication
         return a * b
+    if type(a) is Fraction or type(b) is Fraction:
+        _real(a, b, "a product")
     return sized(a * b, "a product")
 
 
@@ -157,33 +185,38 @@ def _mod(a, b):
 def _rdiv(a, b):
     if b == 0:
         raise ZeroDivisionError("division by zero")
+    _real(a, b, "a quotient")
     return sized(Fraction(a) / b, "a quotient")
 
 
 def _pow(a, b):
+    if type(a) is int and type(b) is int and b < 0:  # ASLRef: "Illegal application of operator ^"
+        raise ArithmeticError(f"{show(a)} ^ {show(b)}: an integer power with a negative exponent")
     if type(b) is int:  # the result's size, known before it is computed
         big = max(a.numerator.bit_length(), a.denominator.bit_length()) if isinstance(a, Fraction) \
             else abs(a).bit_length() if type(a) is int else 0
         if big > 1 and (big - 1) * abs(b) > FREE_BITS:
             size = (big - 1) * abs(b) + 1
             produce(size, "a power", heavy(size // 2, size // 2))  # its last squaring dominates
-    if isinstance(a, Fraction):
-        return a**b
-    if b < 0:
-        return Fraction(a) ** b
-    return a**b
+    return a**b  # a real base takes a negative exponent (ASLRef: 2.0 ^ -1 is 0.5)
 
 
 def _shl(a, b):
     if type(a) is int and type(b) is int and a and (b > 64 or not -_FREE < a < _FREE):
         produce(a.bit_length() + max(0, b), "a left shift")
-    return a << b
+    try:
+        return a << b
+    except ValueError:  # a negative amount (ASLRef: "Illegal application of operator <<"); free to catch
+        raise ArithmeticError(f"{show(a)} << {show(b)}: a shift by a negative amount") from None
 
 
 def _shr(a, b):
     if type(a) is int and not -_FREE < a < _FREE:
         produce(a.bit_length(), "a right shift")
-    return a >> b
+    try:
+        return a >> b
+    except ValueError:  # a negative amount (ASLRef: "Illegal application of operator >>")
+        raise ArithmeticError(f"{show(a)} >> {show(b)}: a shift by a negative amount") from None
 
 
 def cmp_type(a: object, b: object) -> None:

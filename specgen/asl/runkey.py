@@ -24,7 +24,7 @@ CONFIG_FILE = "specification.toml"
 
 
 def run_key(spec: Spec, profile: str = DEFAULT_PROFILE, max_steps: int | None = None,
-            max_value_bits: int | None = None, *, tests: bool = False) -> str:
+            max_value_bits: int | None = None, *, tests: bool = False, max_memory: int | None = None) -> str:
     """The key of results computed over ``spec`` with these settings (None: the tree's own budget).
 
     ``tests``: the AVS tests' content counts too (a coverage measurement depends on what ran; a
@@ -36,7 +36,8 @@ def run_key(spec: Spec, profile: str = DEFAULT_PROFILE, max_steps: int | None = 
     if tests:
         entries += [(t.path, t.sha256) for t in spec.tests]
     settings = {"profile": profile, "max_steps": max_steps or spec.config.max_steps,
-                "max_value_bits": max_value_bits or spec.config.max_value_bits, "specgen": package_digest()}
+                "max_value_bits": max_value_bits or spec.config.max_value_bits,
+                "max_memory": max_memory or spec.config.max_memory_bytes, "specgen": package_digest()}
     return content_key(sorted(entries) + [("\0settings", json.dumps(settings, sort_keys=True))])
 
 

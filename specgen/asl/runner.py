@@ -175,14 +175,17 @@ _BATCH = 16  # tests per batch sent to a worker (fewer when there are few tests)
 
 
 def _make_interpreter(spec: Spec, profile: str, max_steps: int | None = None,
-                      coverage: bool = False, max_value_bits: int | None = None) -> Interpreter:
-    return _make_interpreter_from(spec, None, profile, max_steps, coverage, max_value_bits)
+                      coverage: bool = False, max_value_bits: int | None = None,
+                      max_memory: int | None = None) -> Interpreter:
+    return _make_interpreter_from(spec, None, profile, max_steps, coverage, max_value_bits, max_memory)
 
 
 def _make_interpreter_from(spec: Spec, generated: list | None, profile: str, max_steps: int | None,
-                           coverage: bool, max_value_bits: int | None = None) -> Interpreter:
+                           coverage: bool, max_value_bits: int | None = None,
+                           max_memory: int | None = None) -> Interpreter:
     interp = interpreter_for(spec, generated=generated, max_steps=max_steps or spec.config.max_steps,
-                             max_value_bits=max_value_bits or spec.config.max_value_bits)
+                             max_value_bits=max_value_bits or spec.config.max_value_bits,
+                             max_memory=max_memory or spec.config.max_memory_bytes)
     if coverage:
         interp.measure_coverage()
     get_profile(profile).install(interp)
@@ -190,7 +193,7 @@ def _make_interpreter_from(spec: Spec, generated: list | None, profile: str, max
 
 
 def _init_worker(root: str, profile: str, max_steps: int | None = None, coverage: bool = False,
-                 max_value_bits: int | None = None) -> None:
+                 max_value_bits: int | None = None, max_memory: int | None = None) -> None:
     """A forked worker uses the loaded spec and generated ASL it inherited; a spawned one
     loads the spec itself (cheap from the record cache) and generates again."""
     forked_worker()  # the parent's signal handlers (a server's) are not the worker's
@@ -201,7 +204,8 @@ def _init_worker(root: str, profile: str, max_steps: int | None = None, coverage
     else:
         spec = load_spec(Path(root))
         generated = generated_modules(spec)
-    _WORKER["interp"] = _make_interpreter_from(spec, generated, profile, max_steps, coverage, max_value_bits)
+    _WORKER["interp"] = _make_interpreter_from(spec, generated, profile, max_steps, coverage, max_value_bits,
+                                               max_memory)
     _WORKER["units"] = _source_paths(spec)
 
 
@@ -296,10 +300,12 @@ def _run_batch(cases: list[TestCase]) -> list[tuple[TestResult, frozenset[str], 
 def run_tests(spec: Spec, selectors: list[str], jobs: int = 1,
               profile: str = "reference", max_steps: int | None = None,
               coverage: bool = False, progress: Callable[[int, int], None] | None = None,
-              only: set[str] | None = None, max_value_bits: int | None = None) -> TestRunReport:
+              only: set[str] | None = None, max_value_bits: int | None = None,
+              max_memory: int | None = None) -> TestRunReport:
     """Run the selected AVS tests of ``spec``; see the module docstring for statuses.
 
-    ``max_steps`` overrides the tree's step budget per test, ``max_value_bits`` its value budget; ``coverage``
+    ``max_steps`` overrides the tree's step budget per test, ``max_value_bits`` its value budget,
+    ``max_memory`` its memory budget (bytes one test may hold); ``coverage``
     records the statements run (merged over the workers) in the report;
     ``progress(done, total)`` is told as results come in (the command line's progress);
     ``only`` keeps the selected tests with these keys (:func:`test_key`; one shard, :mod:`specgen.asl.sharding`).
@@ -307,13 +313,13 @@ def run_tests(spec: Spec, selectors: list[str], jobs: int = 1,
     cases = select(discover(spec), list(selectors))
     if only is not None:
         cases = [c for c in cases if test_key(c.path, c.id) in only]
-    return run_cases(spec, cases, jobs, profile, max_steps, coverage, progress, max_value_bits)
+    return run_cases(spec, cases, jobs, profile, max_steps, coverage, progress, max_value_bits, max_memory)
 
 
 def run_cases(spec: Spec, cases: list[TestCase], jobs: int = 1, profile: str = "reference",
               max_steps: int | None = None, coverage: bool = False,
               progress: Callable[[int, int], None] | None = None,
-              max_value_bits: int | None = None) -> TestRunReport:
+              max_value_bits: int | None = None, max_memory: int | None = None) -> TestRunReport:
     """Run ``cases`` (see :func:`run_tests`); the report also holds what each test read and ran
     (by :func:`test_key`)."""
     tell = progress or (lambda done, total: None)
@@ -325,7 +331,7 @@ def run_cases(spec: Spec, cases: list[TestCase], jobs: int = 1, profile: str = "
     recorded: list[tuple[TestResult, frozenset[str], Hits]] = []
     if jobs == 1:
         sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
-        interp = _make_interpreter(spec, profile, max_steps, coverage, max_value_bits)
+        interp = _make_interpreter(spec, profile, max_steps, coverage, max_value_bits, max_memory)
         load = time.perf_counter() - t_load
         units = _source_paths(spec)
         for c in cases:
@@ -342,7 +348,8 @@ def run_cases(spec: Spec, cases: list[TestCase], jobs: int = 1, profile: str = "
         shards = [cases[i:i + size] for i in range(0, len(cases), size)]
         try:
             with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, mp_context=ctx,
-                                     initargs=(str(spec.root), profile, max_steps, coverage, max_value_bits)) as pool:
+                                     initargs=(str(spec.root), profile, max_steps, coverage, max_value_bits,
+                                               max_memory)) as pool:
                 for batch in pool.map(_run_batch, shards):
                     recorded.extend(batch)
                     tell(len(recorded), len(cases))

@@ -28,6 +28,7 @@ def interpreter_for(spec: Spec, *, generated: Iterable[Module] | None = None, **
         generated = generated_modules(spec)
     kw.setdefault("max_steps", spec.config.max_steps)
     kw.setdefault("max_value_bits", spec.config.max_value_bits)
+    kw.setdefault("max_memory", spec.config.max_memory_bytes)
     interp = Interpreter(build_index(spec), generated=generated, **kw)
     interp.absence_reason = absence_resolver(spec)  # a name the generated ASL needs and the tree lacks
     return interp

@@ -13,7 +13,7 @@ import math
 from fractions import Fraction
 from typing import Callable
 
-from .budget import FREE_BITS, produce, touch
+from .budget import FREE_BITS, heavy, produce, touch
 from .ops import touched
 from .values import Bits
 
@@ -269,8 +269,9 @@ def b_sqrt_rounded(params, args):
         raise BuiltinError("SqrtRounded of a negative value")
     if type(bits) is not int or bits < 0:
         raise BuiltinError(f"SqrtRounded to {bits!r} fraction bits")
-    if 2 * bits > FREE_BITS:
-        produce(2 * bits, "SqrtRounded's scale")
+    size = max(value.numerator.bit_length(), value.denominator.bit_length()) + 2 * bits
+    if size > FREE_BITS:  # the scaled value, its square root and the squares that round it: charged first
+        produce(size, "SqrtRounded's scale", heavy(size, size))
     scale = 1 << bits
     scaled = value * scale * scale
     root = math.isqrt(math.floor(scaled))

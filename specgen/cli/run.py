@@ -44,6 +44,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-value-bits", type=positive_int, default=None, metavar="N",
                    help="largest bitvector width, integer bit length or array length the run may make "
                         "(default: [specgen] max_value_bits of specification.toml, else 16777216)")
+    p.add_argument("--max-memory", type=positive_int, default=None, metavar="BYTES",
+                   help="most bytes the run may hold at once (values in its globals and frames) "
+                        "(default: [specgen] max_memory_bytes of specification.toml, else 1073741824)")
     p.add_argument("--tiles", type=Path, default=None,
                    help="initial tiles (JSON) for a plain program file (default: FILE.tiles.json)")
 
@@ -111,6 +114,8 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             executor.interp.max_steps = args.max_steps
         if args.max_value_bits is not None:
             executor.interp.max_value_bits = args.max_value_bits
+        if args.max_memory is not None:
+            executor.interp.max_memory = args.max_memory
         result = executor.run(program, tiles)
     except RunError as e:
         print(f"{shown}: cannot run: {e.message}", file=err)

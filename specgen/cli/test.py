@@ -44,6 +44,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-value-bits", type=positive_int, default=None, metavar="N",
                    help="largest bitvector width, integer bit length or array length one test may make "
                         "(default: [specgen] max_value_bits of specification.toml, else 16777216)")
+    p.add_argument("--max-memory", type=positive_int, default=None, metavar="BYTES",
+                   help="most bytes one test may hold at once (values in its globals and frames) "
+                        "(default: [specgen] max_memory_bytes of specification.toml, else 1073741824)")
     p.add_argument("--coverage", action="store_true",
                    help="record which ASL statements and functions of the spec the tests run; print a table")
     p.add_argument("--coverage-json", type=Path, default=None, metavar="FILE",
@@ -112,6 +115,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     store = tests_store(revision)
     budget = args.max_steps or spec.config.max_steps
     bits = args.max_value_bits or spec.config.max_value_bits
+    memory = args.max_memory or spec.config.max_memory_bytes
     cases = select(discover(spec), selectors)
     only, info = None, None
     if shard is not None:
@@ -121,18 +125,18 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.affected_by:
         hit: set[str] = set()
         for what in args.affected_by:
-            hit |= {case_name(c) for c in affected(store, cases, what, args.profile, budget, bits,
+            hit |= {case_name(c) for c in affected(store, cases, what, args.profile, budget, bits, memory,
                                                    lambda p: _root_relative(p, Path(root)))}
         cases = [c for c in cases if case_name(c) in hit]
     if args.changed:
-        cases = changed(store, revision, cases, args.profile, budget, bits)
+        cases = changed(store, revision, cases, args.profile, budget, bits, memory)
     if (args.changed or args.affected_by) and not cases:
         progress.finish()
         print(f"no test {'changed' if args.changed else 'read ' + ', '.join(args.affected_by)} "
               "since its last recorded result", file=out)
         return ExitCode.OK
     report = run_cases(spec, cases, jobs=max(1, args.jobs), profile=args.profile, max_steps=args.max_steps,
-                       coverage=coverage, progress=progress.count, max_value_bits=args.max_value_bits)
+                       coverage=coverage, progress=progress.count, max_value_bits=args.max_value_bits, max_memory=args.max_memory)
     progress.finish()
     # a unit or test whose bytes were not usable as written ran as replaced text (or not at all):
     # say so, at its file and line, and fail the run whatever the verdicts
@@ -142,7 +146,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print(f.format(), file=out if args.format == "text" else err)
     if not report.results and info is None:
         raise UsageError(f"no test matched {' '.join(selectors) or '(all)'} under {root / test_root}")
-    record(store, revision, report, budget, bits)  # the site's pages, --changed and --affected-by read it
+    record(store, revision, report, budget, bits, memory)  # the site's pages, --changed and --affected-by read it
     store.save()
     if args.format == "json":
         json.dump(testreport.to_json(report, info), out, indent=1)
@@ -228,7 +232,7 @@ def _write_coverage(spec: "Spec", hits: set, args: argparse.Namespace, out: Text
     the files asked for (each test's own coverage is in the layer's record: the site's unit pages use it)."""
     from ..asl.coverage import format_table, measure, to_json, to_lcov
 
-    cov = measure(spec, hits, args.profile, args.max_steps, args.max_value_bits)
+    cov = measure(spec, hits, args.profile, args.max_steps, args.max_value_bits, args.max_memory)
     if args.format == "text":
         out.write(format_table(cov))
     if args.coverage_json:

@@ -114,7 +114,7 @@ class Runner:
         step budget, and the trail of every interpreter its runs used."""
         reads.update(own)
         generation_reads(self.spec, reads)
-        reads.update(("config:max_steps", "config:max_value_bits", f"file:{self.spec.config.hardware_profile}"))
+        reads.update(("config:max_steps", "config:max_value_bits", "config:max_memory_bytes", f"file:{self.spec.config.hardware_profile}"))
         self._interps = []
         try:
             return compute()

@@ -20,6 +20,9 @@ DEFAULT_MAX_STEPS = 120_000_000
 #: (see ``specgen.asl.budget``): 32x the widest bitvector of the real trees (524,288 bits in
 #: pto-spec-0.58.3), 256x their longest array (65,536 elements); docs-internal/robustness.md
 DEFAULT_MAX_VALUE_BITS = 1 << 24
+#: The most bytes one run of spec code may hold at once (its globals and frames, see ``specgen.asl.budget``):
+#: 1 GiB, 180x what the largest AVS test of the real trees holds (5.8 MB, 0.58.3) (docs-internal/asl-interpreter.md)
+DEFAULT_MAX_MEMORY_BYTES = 1 << 30
 #: Largest ASL unit or AVS test parsed, run and rendered (the corpus' largest unit is 28 KB): a
 #: bigger one is one finding, so a 30 MB unit costs seconds, not minutes and gigabytes
 DEFAULT_MAX_UNIT_BYTES = 1 << 20
@@ -48,6 +51,7 @@ class SpecConfig:
     hardware_profile: str = "spec/hardware-conformance-profile.json"
     max_steps: int = DEFAULT_MAX_STEPS
     max_value_bits: int = DEFAULT_MAX_VALUE_BITS
+    max_memory_bytes: int = DEFAULT_MAX_MEMORY_BYTES
     max_unit_bytes: int = DEFAULT_MAX_UNIT_BYTES
     page_budget_bytes: int = DEFAULT_PAGE_BUDGET_BYTES
     #: BCP 47 tag of the spec's own prose (``[specgen] text_language``; pages of another language mark it with
@@ -92,6 +96,7 @@ def load_config(text: str | None, path: str, findings: list[Finding]) -> SpecCon
                                 f"using {DEFAULT_MAX_STEPS}"))
         max_steps = DEFAULT_MAX_STEPS
     max_value_bits = _positive(sg, "max_value_bits", DEFAULT_MAX_VALUE_BITS, text, path, findings)
+    max_memory = _positive(sg, "max_memory_bytes", DEFAULT_MAX_MEMORY_BYTES, text, path, findings)
     max_unit = _positive(sg, "max_unit_bytes", DEFAULT_MAX_UNIT_BYTES, text, path, findings)
     page_budget = _positive(sg, "page_budget_bytes", DEFAULT_PAGE_BUDGET_BYTES, text, path, findings)
     return SpecConfig(
@@ -109,6 +114,7 @@ def load_config(text: str | None, path: str, findings: list[Finding]) -> SpecCon
         example_root=text_of(sg, "example_root", "examples"),
         max_steps=max_steps,
         max_value_bits=max_value_bits,
+        max_memory_bytes=max_memory,
         max_unit_bytes=max_unit,
         page_budget_bytes=page_budget,
         text_language=_text_language(text_of(sg, "text_language", "en"), text, path, findings),

@@ -114,7 +114,7 @@ def page_key(graph: SpecGraph, tests: Iterable[AvsTest], unit_path: str | None =
     # not the suite's state: a test page changes when one of its own tests' outcome does, not when another
     # test starts running somewhere (which would re-render every test page for a one-test edit)
     # shown with each result
-    h = hashlib.blake2b(f"{conf.profile}\0{conf.max_steps}\0{conf.max_value_bits}".encode(), digest_size=16)
+    h = hashlib.blake2b(f"{conf.profile}\0{conf.max_steps}\0{conf.max_value_bits}\0{conf.max_memory}".encode(), digest_size=16)
     for t in tests:
         for p in names_of(graph, t):
             h.update(b"\0" + p.encode() + b"\0" + conf.outcomes.get(p, TestOutcome("not-run")).digest().encode())

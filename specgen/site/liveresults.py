@@ -44,6 +44,7 @@ class _Batch:
     profile: str
     max_steps: int
     max_value_bits: int
+    max_memory: int
     worked: tuple[str, ...] = ()  # mnemonics whose worked example is computed in this batch
     report: TestRunReport | None = None
     entries: list[tuple[str, StoredResult]] | None = None  # the worked examples' entries, with their reads
@@ -107,7 +108,7 @@ class LiveResults:
         if not pending and not worked:
             return
         batch = _Batch(graph, pending, conformance.profile, conformance.max_steps, conformance.max_value_bits,
-                       tuple(worked))
+                       conformance.max_memory, tuple(worked))
         with self._lock:
             if self._running is not None or self._stopped:
                 return
@@ -133,7 +134,8 @@ class LiveResults:
                     future = pool.submit(_run_worked, batch.worked)
                 if batch.cases and not self._stopped:
                     batch.report = run_cases(batch.graph.spec, batch.cases, jobs, batch.profile, batch.max_steps,
-                                             coverage=True, max_value_bits=batch.max_value_bits)
+                                             coverage=True, max_value_bits=batch.max_value_bits,
+                                             max_memory=batch.max_memory)
                 batch.seconds = time.perf_counter() - t0
             except Exception as e:  # noqa: BLE001 - said in the log; the pages keep saying "running"
                 batch.error = f"{type(e).__name__}: {e}"
@@ -179,7 +181,7 @@ class LiveResults:
                 continue
             revision = REVISION(b.graph)
             store = tests_store(revision)
-            record(store, revision, b.report, b.max_steps, b.max_value_bits)
+            record(store, revision, b.report, b.max_steps, b.max_value_bits, b.max_memory)
             store.save()
             n += len(b.report.results)
             c = b.report.counts

@@ -141,7 +141,7 @@ class Generator:
         read, the configuration, and the trail of the interpreter's runs (:mod:`specgen.asl.trail`)."""
         reads.add(f"part:{unit.path}#record")
         generation_reads(self.spec, reads)  # the catalogs (forms, operands), the vocabulary
-        reads.update(("config:max_steps", "config:max_value_bits", f"file:{self.spec.config.hardware_profile}"))
+        reads.update(("config:max_steps", "config:max_value_bits", "config:max_memory_bytes", f"file:{self.spec.config.hardware_profile}"))
         self.rerun.append(unit.instruction.mnemonic if unit.instruction is not None else unit.path)
         it = self.executor().interp
         it.trail.push()
