@@ -159,8 +159,7 @@ def _main(argv: Sequence[str] | None, out: TextIO, err: TextIO) -> int:
     if getattr(commands[args.command], "COLLECT", False):
         gc.enable()
     try:
-        if getattr(args, "root", "absent") is None:
-            args.root = default_root()
+        _resolve_roots(args)
         _refuse_non_tree(args)
         code = int(commands[args.command].run(args, out, err))
         out.flush()  # a closed pipe shows here, inside the handler, not at interpreter exit
@@ -194,6 +193,22 @@ def _color_word(words: list[str]) -> str | None:
         if w == "--color" and i + 1 < len(words):
             return words[i + 1]
     return None
+
+
+def _resolve_roots(args: argparse.Namespace) -> None:
+    """Every tree the command reads, as :func:`~specgen.cli.common.default_root` finds it: a ``--root`` left
+    out is looked for (``build``/``serve``/``export`` look for theirs themselves: a ``--config`` names one);
+    ``sample`` names the bundled sample, here and in the arguments of :data:`TREE_ARGS`."""
+    root = getattr(args, "root", "absent")
+    if root is None:
+        args.root = default_root()
+    elif isinstance(root, list):
+        args.root = [default_root(r) for r in root]
+    elif isinstance(root, Path):
+        args.root = default_root(root)
+    for name in TREE_ARGS.get(args.command, ()):
+        if getattr(args, name, None) is not None:
+            setattr(args, name, default_root(getattr(args, name)))
 
 
 def _refuse_non_tree(args: argparse.Namespace) -> None:
