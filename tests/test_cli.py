@@ -49,7 +49,7 @@ def test_help_lists_the_subcommands_in_registry_order_without_loading_the_models
 
 def test_usage_errors_exit_2_with_one_line(tmp_path: Path) -> None:
     assert _cli("frob")[0] == ExitCode.USAGE
-    rc, out, err = _cli("check", "--no-cache", "--only", "no-such-rule")
+    rc, out, err = _cli("check", "--root", "sample", "--no-cache", "--only", "no-such-rule")
     assert (rc, out) == (ExitCode.USAGE, "") and err.startswith("specgen check: error: unknown rule id(s): no-such-rule")
     rc, _, err = _cli("check", "--no-cache", "--root", str(tmp_path / "absent"))
     assert rc == ExitCode.USAGE and err.startswith("specgen check: error: spec root ")

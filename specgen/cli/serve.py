@@ -62,6 +62,8 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise UsageError(str(e)) from e
     except KeyboardInterrupt:
         return ExitCode.OK
+    except UsageError:  # no tree found (default_root): exit 2, as every command
+        raise
     except Exception as e:
         raise CommandFailed(f"{type(e).__name__}: {e}") from e
     return ExitCode.OK
