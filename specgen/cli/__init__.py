@@ -159,7 +159,7 @@ def _main(argv: Sequence[str] | None, out: TextIO, err: TextIO) -> int:
     if getattr(commands[args.command], "COLLECT", False):
         gc.enable()
     try:
-        _resolve_roots(args)
+        _resolve_roots(args, commands[args.command])
         _refuse_non_tree(args)
         code = int(commands[args.command].run(args, out, err))
         out.flush()  # a closed pipe shows here, inside the handler, not at interpreter exit
@@ -195,11 +195,14 @@ def _color_word(words: list[str]) -> str | None:
     return None
 
 
-def _resolve_roots(args: argparse.Namespace) -> None:
+def _resolve_roots(args: argparse.Namespace, command: ModuleType) -> None:
     """Every tree the command reads, as :func:`~specgen.cli.common.default_root` finds it: a ``--root`` left
-    out is looked for (``build``/``serve``/``export`` look for theirs themselves: a ``--config`` names one);
-    ``sample`` names the bundled sample, here and in the arguments of :data:`TREE_ARGS`."""
+    out is looked for (``build``/``serve``/``export`` look for theirs themselves: a ``--config`` names one;
+    a module's ``reads_tree(args)`` may say this run reads none, as ``test --merge``); ``sample`` names the
+    bundled sample, here and in the arguments of :data:`TREE_ARGS`."""
     root = getattr(args, "root", "absent")
+    if root is None and not getattr(command, "reads_tree", lambda a: True)(args):
+        return
     if root is None:
         args.root = default_root()
     elif isinstance(root, list):

@@ -69,6 +69,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="only the tests whose last recorded run read this file or ASL definition (repeatable)")
 
 
+def reads_tree(args: argparse.Namespace) -> bool:
+    """``--merge`` reads reports only: no tree is looked for."""
+    return not args.merge
+
+
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """0 every selected test of the shard passes, 1 otherwise, 2 nothing to run or a bad option (one
     ``specgen test: error:`` line on stderr); ``--merge`` reads reports instead of running anything."""
