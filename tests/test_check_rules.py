@@ -202,6 +202,13 @@ def test_doc_case_collision(bundled_copy: Path) -> None:
     assert f.severity == "warning" and f.related == ("docs/development/Reading-The-Spec.md",)
     lines = site_warnings(SpecGraph.build(load_spec(bundled_copy)))
     assert lines == [f"warning: {f.format()}"]
+    import io
+    from specgen.cli import main
+    out = io.StringIO()  # issue 41: JUnit says the warning --min-severity hid, not "no findings"
+    assert main(["check", "--root", str(bundled_copy), "--no-cache", "--format", "junit", "--min-severity", "error"],
+                out, io.StringIO()) == 0
+    assert 'classname="doc-case-collision" name="no findings shown (1 finding hidden by --min-severity)"' \
+        in out.getvalue()
 
 
 def test_build_warns_of_a_doc_link_leaving_the_root(bundled_copy: Path, tmp_path: Path) -> None:

@@ -53,9 +53,12 @@ class CheckSummary:
     # findings below ``--min-severity`` left out of the report, by plural severity ({"notes": 143}); the
     # text summary says so, so a shorter report never passes for a cleaner tree
     hidden: Mapping[str, int] = field(default_factory=dict)
+    # the same, by rule ({"example-sketch": 143}): JUnit says how many a rule's passing testcase hides
+    hidden_rules: Mapping[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "counts", _frozen_counts(self.counts))
         object.__setattr__(self, "hidden", _frozen_counts(self.hidden))
+        object.__setattr__(self, "hidden_rules", _frozen_counts(self.hidden_rules))
         object.__setattr__(self, "rules", tuple(
             RuleInfo(r[0], Severity(r[1]), *r[2:]) for r in self.rules))
