@@ -16,7 +16,8 @@ command reads is ``--root`` (``sample``: the bundled sample), else ``$SPECGEN_RO
 ``specification.toml`` from the working directory upward, and none found is exit 2 with one line saying
 where specgen looked; a ``--root`` that is not a spec tree is refused before any work (exit 2); every
 usage error and every failure a command raises (:class:`~specgen.cli.common.UsageError`,
-:class:`~specgen.cli.common.CommandFailed`) is printed as ``specgen CMD: error: …``, in red on a terminal that wants colour.
+:class:`~specgen.cli.common.CommandFailed`) is printed as ``specgen CMD: error: …``, in red on a
+terminal that wants colour.
 
 A command is one batch over a loaded spec, so the cyclic garbage collector is
 paused for it (:mod:`specgen.memory`: a quarter of a cold ``check``'s CPU time,
