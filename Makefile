@@ -23,10 +23,10 @@ $(STAMP): $(RUNTIME)
 	touch $(STAMP)
 
 serve: $(RUNTIME)
-	$(VENV)/bin/specgen serve
+	$(VENV)/bin/specgen serve --root sample
 
 build: $(RUNTIME)
-	$(VENV)/bin/specgen build
+	$(VENV)/bin/specgen build --root sample
 
 # Debian's chromium drives the browser tests (Playwright cannot download its own here); a CJK font
 # (fonts-wqy-microhei, the smallest Debian package with Simplified Chinese glyphs: 1.6 MB) lets the zh

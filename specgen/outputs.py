@@ -22,7 +22,8 @@ both paths (docs-internal/robustness.md, "Output safety"):
   release or add one the manifest does not list.
 
 Paths are compared after resolving symbolic links, so a link to the spec
-root is the spec root.
+root is the spec root, and by device and inode, so a hard link to a file of
+the tree (or a bind mount of a folder) is that file or folder too.
 """
 
 from __future__ import annotations
@@ -60,6 +61,60 @@ def _real(p: Path | str) -> Path:
     return Path(os.path.realpath(os.path.abspath(os.fspath(p))))
 
 
+def _same(a: Path, b: Path) -> bool:
+    """Whether two resolved paths are one file or folder: by name, else by device and inode (a hard link,
+    a bind mount); a path that does not exist is only ever itself."""
+    if a == b:
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _inside(child: Path, top: Path) -> bool:
+    """Whether ``child`` is ``top`` or lies inside it, by name or by the device and inode of a folder above it."""
+    if child == top or child.is_relative_to(top):
+        return True
+    try:
+        st = os.stat(top)
+    except OSError:
+        return False
+    for d in (child, *child.parents):
+        try:
+            sd = os.stat(d)
+        except OSError:
+            continue
+        if (sd.st_dev, sd.st_ino) == (st.st_dev, st.st_ino):
+            return True
+    return False
+
+
+def _linked_into(file: Path, tree: Path) -> Path | None:
+    """The file of ``tree`` that the existing regular ``file`` is a hard link of (its device and inode), or None.
+
+    Only a file with more than one link is looked for, so a report written afresh or over an earlier
+    report costs one ``stat``.
+    """
+    try:
+        st = os.stat(file)
+    except OSError:
+        return None
+    if not os.path.isfile(file) or st.st_nlink < 2:
+        return None
+    want = (st.st_dev, st.st_ino)
+    for dirpath, _dirs, names in os.walk(tree):
+        for name in names:
+            p = os.path.join(dirpath, name)
+            try:
+                sp = os.stat(p, follow_symlinks=False)
+            except OSError:
+                continue
+            if (sp.st_dev, sp.st_ino) == want:
+                return Path(p)
+    return None
+
+
 def checkout_top(p: Path | str) -> Path | None:
     """The top level of the git checkout holding ``p`` (a ``.git`` folder or file), or None."""
     here = _real(p)
@@ -91,13 +146,13 @@ def check_site_dir(out: Path | str, inputs: Iterable[Input], force: bool = False
     real = _real(given)
     for i in _inputs_with_checkouts(inputs):
         p = _real(i.path)
-        if real == p:
+        if _same(real, p):
             raise OutputRefused(given, f"the site folder {real} is {i.label} ({p}); a build replaces its output "
                                        f"folder whole: choose another {flag}")
-        if p.is_relative_to(real):
+        if _inside(p, real):
             raise OutputRefused(given, f"the site folder {real} contains {i.label} ({p}); a build replaces its "
                                        f"output folder whole: choose another {flag}")
-        if i.tree and real.is_relative_to(p):
+        if i.tree and _inside(real, p):
             raise OutputRefused(given, f"the site folder {real} lies inside {i.label} ({p}), which the build "
                                        f"reads: choose {flag} outside it")
     if (real / ".git").exists():
@@ -134,9 +189,14 @@ def write_marker(folder: Path | str) -> None:
 
 
 def check_report_file(out: Path | str, tree: Path | str, label: str = "the spec root", flag: str = "--output") -> None:
-    """Refuse a report file that is, or lies inside, the tree being read (a file of the release)."""
+    """Refuse a report file that is, or lies inside, the tree being read (a file of the release), or that is a
+    hard link to one of its files (writing it would change that file)."""
     given = Path(out)
     real, top = _real(given), _real(tree)
-    if real == top or real.is_relative_to(top):
+    if _inside(real, top):
         raise OutputRefused(given, f"{flag} {real} lies inside {label} ({top}) that this command reads: "
                                    f"writing there would overwrite or add a file of the tree; choose {flag} outside it")
+    twin = _linked_into(real, top)
+    if twin is not None:
+        raise OutputRefused(given, f"{flag} {real} is a hard link to {twin}, a file of {label} ({top}) that this "
+                                   f"command reads: writing it would overwrite that file; choose {flag} elsewhere")

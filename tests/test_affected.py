@@ -69,3 +69,30 @@ def test_changed_and_affected_by_follow_what_each_test_read(bundled_copy: Path, 
     unit.write_text(unit.read_text(encoding="utf-8") + "// a note at the end\n", encoding="utf-8")
     rc, out = _test(bundled_copy, "--changed")
     assert "no test changed" in out
+
+
+def test_changed_fails_while_a_recorded_failure_stands(bundled_copy: Path, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 37: ``--changed`` re-runs nothing whose inputs held, but a failure it recorded still stands: exit 1
+    and the failure listed, until the test passes again."""
+    monkeypatch.setenv("SPECGEN_CACHE_DIR", str(tmp_path / "cache"))
+    failing = bundled_copy / "tests/asl/arch/data-types/integer/arch-exec-integer-word-modulo-001.asl"
+    text = failing.read_text(encoding="utf-8")
+    failing.write_text(text.replace("    return 0;", "    return 1;"), encoding="utf-8")
+    where = "tests/asl/arch/data-types"
+    rc, out = _test(bundled_copy, where)
+    assert rc == 1 and "1 failed" in out
+    rc, out = _test(bundled_copy, "--changed", where)  # nothing changed: nothing runs, the failure stands
+    assert rc == 1, out
+    assert "no test changed since its last recorded result" in out
+    assert f"FAILED (recorded, unchanged since): {where}/integer/{failing.name}" in out
+    assert "main() returned 1, expected 0" in out and "1 recorded failure still stands" in out
+    other = bundled_copy / "tests/asl/arch/data-types/floating-formats/arch-exec-floating-formats-classify-001.asl"
+    other.write_text(other.read_text(encoding="utf-8") + "// touched\n", encoding="utf-8")
+    rc, out = _test(bundled_copy, "--changed", where)  # the changed test runs and passes; the failure still stands
+    assert rc == 1 and _ran(out) == 1 and "1 passed, 0 failed" in out and "1 recorded failure still stands" in out
+    failing.write_text(text, encoding="utf-8")  # fixed: it runs (its file changed) and passes
+    rc, out = _test(bundled_copy, "--changed", where)
+    assert rc == 0 and _ran(out) == 1 and "still stand" not in out, out
+    rc, out = _test(bundled_copy, "--changed", where)
+    assert rc == 0 and "no test changed" in out

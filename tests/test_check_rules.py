@@ -189,6 +189,42 @@ def test_evidence_stale(bundled_copy: Path) -> None:
     assert [(r, p) for r, p, _ in hits] == [("evidence-stale", view)]
 
 
+def test_doc_case_collision(bundled_copy: Path) -> None:
+    """Issue 37: two documents whose paths differ only in case are one page (and one file) on macOS and
+    Windows: a warning at the later one, naming the other; the site build says so too."""
+    from specgen.site.prepare import site_warnings
+    docs = bundled_copy / "docs" / "development"
+    (docs / "Reading-The-Spec.md").write_text("# Reading, again\n")
+    (docs / "Other.md").write_text("# Other\n")  # no twin: no finding
+    assert found(bundled_copy) == {("doc-case-collision", "docs/development/reading-the-spec.md", 1)}
+    findings, _ = run_checks(SpecGraph.build(load_spec(bundled_copy)))
+    f = next(x for x in findings if x.rule == "doc-case-collision")
+    assert f.severity == "warning" and f.related == ("docs/development/Reading-The-Spec.md",)
+    lines = site_warnings(SpecGraph.build(load_spec(bundled_copy)))
+    assert lines == [f"warning: {f.format()}"]
+    import io
+    from specgen.cli import main
+    out = io.StringIO()  # issue 41: JUnit says the warning --min-severity hid, not "no findings"
+    assert main(["check", "--root", str(bundled_copy), "--no-cache", "--format", "junit", "--min-severity", "error"],
+                out, io.StringIO()) == 0
+    assert 'classname="doc-case-collision" name="no findings shown (1 finding hidden by --min-severity)"' \
+        in out.getvalue()
+
+
+def test_build_warns_of_a_doc_link_leaving_the_root(bundled_copy: Path, tmp_path: Path) -> None:
+    """Issue 37: a symbolic link in docs/ to a file outside the root is not read; check reports it as
+    ``path-outside-root`` and the build's summary carries the same line."""
+    from specgen.site.prepare import not_rendered
+    outside = tmp_path / "outside.md"
+    outside.write_text("# Not part of the tree\n")
+    (bundled_copy / "docs" / "development" / "leak.md").symlink_to(outside)
+    assert ("path-outside-root", "docs/development/leak.md", 0) in found(bundled_copy)
+    lines = not_rendered(SpecGraph.build(load_spec(bundled_copy)))
+    assert [x for x in lines if "path-outside-root" in x] == [
+        "warning: docs/development/leak.md:0:0: path-outside-root: symbolic link leads outside the spec root; "
+        "it is not read"]
+
+
 def test_adr_link_schemes(bundled_copy: Path) -> None:
     p = next((bundled_copy / "docs/status/decisions").glob("0001-*.md"))
     text = p.read_text() + "\nSee [x](javascript:alert(1)) and [y](missing-file.md).\n"

@@ -49,7 +49,7 @@ def test_help_lists_the_subcommands_in_registry_order_without_loading_the_models
 
 def test_usage_errors_exit_2_with_one_line(tmp_path: Path) -> None:
     assert _cli("frob")[0] == ExitCode.USAGE
-    rc, out, err = _cli("check", "--no-cache", "--only", "no-such-rule")
+    rc, out, err = _cli("check", "--root", "sample", "--no-cache", "--only", "no-such-rule")
     assert (rc, out) == (ExitCode.USAGE, "") and err.startswith("specgen check: error: unknown rule id(s): no-such-rule")
     rc, _, err = _cli("check", "--no-cache", "--root", str(tmp_path / "absent"))
     assert rc == ExitCode.USAGE and err.startswith("specgen check: error: spec root ")
@@ -163,3 +163,68 @@ def test_test_selector_may_be_a_file_path(bundled_root: Path, tmp_path: Path, mo
     err = io.StringIO()
     assert main(["test", "--root", str(bundled_root), "/elsewhere/nothing.asl"], out=io.StringIO(), err=err) == 2
     assert "specgen test: error: no test matched" in err.getvalue(), err.getvalue()
+
+
+def test_the_tree_is_found_as_git_finds_a_repository(tmp_path: Path, bundled_copy: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 41: ``--root``, else ``SPECGEN_ROOT``, else the nearest ``specification.toml`` from the working
+    directory upward; the bundled sample only when named; none found is exit 2 and one line saying where."""
+    from specgen.bundled import spec_root
+    monkeypatch.delenv("SPECGEN_ROOT", raising=False)
+    monkeypatch.setenv("SPECGEN_CACHE_DIR", str(tmp_path / "cache"))
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    monkeypatch.chdir(empty)
+    for argv in (["check"], ["validate"], ["trace", "TMUL"], ["build", "--out", str(tmp_path / "site")],
+                 ["export", "--out", str(tmp_path / "export")]):
+        rc, out, err = _cli(*argv)
+        assert (rc, out) == (ExitCode.USAGE, ""), (argv, err)
+        assert err.count("\n") == 1 and "no spec tree" in err and f"no specification.toml in {empty} " in err, err
+        assert "--root sample" in err
+    assert not (tmp_path / "site").exists() and not (tmp_path / "export").exists()
+
+    def checked(*argv: str) -> str:
+        rc, out, err = _cli("check", "--no-cache", "--only", "ndf-duplicate-id", "--format", "json", *argv)
+        assert rc == 0, err
+        return json.loads(out)["root"]
+
+    assert Path(checked("--root", "sample")) == spec_root()  # named: the keyword
+    assert Path(checked("--root", str(bundled_copy))) == bundled_copy
+    monkeypatch.chdir(bundled_copy / "asl" / "tile")  # found upward from a folder inside the tree
+    assert Path(checked()) == bundled_copy
+    monkeypatch.setenv("SPECGEN_ROOT", "sample")  # the environment before the working directory
+    assert Path(checked()) == spec_root()
+    monkeypatch.setenv("SPECGEN_ROOT", str(bundled_copy))
+    monkeypatch.chdir(empty)
+    assert Path(checked()) == bundled_copy
+    assert Path(checked("--root", "sample")) == spec_root()  # --root before the environment
+    (empty / "sample").mkdir()  # a folder named like the keyword is the folder (it is no spec tree: exit 2)
+    rc, _, err = _cli("check", "--root", "sample")
+    assert rc == ExitCode.USAGE and "not a spec tree" in err
+
+
+def test_the_plugin_root_is_explicit_then_environment_then_found(tmp_path: Path, bundled_copy: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 41: the plugin's explicit ``root:`` wins over ``SPECGEN_ROOT``; without it the environment, then
+    the nearest ``specification.toml`` from the config's folder upward, else a one-line error."""
+    from specgen.bundled import NoRoot, config_root, spec_root
+    from specgen.site.export import ExportError, read_settings
+    other = tmp_path / "other"
+    other.mkdir()
+    monkeypatch.setenv("SPECGEN_ROOT", str(other))
+    cfg = bundled_copy / "site" / "mkdocs.yml"  # a config inside a tree
+    cfg.parent.mkdir()
+    cfg.write_text("site_name: x\nplugins:\n  - specgen:\n      root: ..\n", encoding="utf-8")
+    assert config_root("..", cfg) == bundled_copy / "site" / ".."  # explicit, relative to the config
+    assert read_settings(cfg).root == bundled_copy / "site" / ".."  # the export reads it the same way
+    assert config_root("sample", cfg) == spec_root()
+    assert config_root(None, cfg) == other  # no root: the environment
+    monkeypatch.delenv("SPECGEN_ROOT")
+    assert config_root(None, cfg) == bundled_copy  # then upward from the config's folder
+    lone = tmp_path / "lone" / "mkdocs.yml"
+    lone.parent.mkdir()
+    lone.write_text("site_name: x\nplugins:\n  - specgen\n", encoding="utf-8")
+    with pytest.raises(NoRoot, match=f"no specification.toml in {lone.parent} or any folder above it"):
+        config_root(None, lone)
+    with pytest.raises(ExportError, match="set root: in the plugin's config"):
+        read_settings(lone)

@@ -22,7 +22,7 @@ def test_the_process_entry_freezes_what_dies_with_it(tmp_path: Path) -> None:
     """``main()`` as the process entry freezes the heap, so neither re-enabling the collector nor the
     interpreter's exit walks the loaded spec (0.6-0.9 s of a cold check); the report is complete first."""
     code = ("import gc, sys\nfrom specgen.cli import main\n"
-            "sys.argv = ['specgen', 'check', '--no-cache', '--only', 'ndf-duplicate-id']\n"
+            "sys.argv = ['specgen', 'check', '--root', 'sample', '--no-cache', '--only', 'ndf-duplicate-id']\n"
             "rc = main()\nprint('rc', rc, 'frozen', gc.get_freeze_count() > 1000, 'enabled', gc.isenabled())\n")
     env = {**os.environ, "SPECGEN_CACHE_DIR": str(tmp_path / "cache")}
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO, env=env)
@@ -36,7 +36,7 @@ def test_a_caller_in_process_keeps_its_collector_and_nothing_frozen(tmp_path: Pa
     exempted from collection behind their back."""
     monkeypatch.setenv("SPECGEN_CACHE_DIR", str(tmp_path / "cache"))
     before = gc.get_freeze_count()
-    rc = main(["check", "--no-cache", "--only", "ndf-duplicate-id"], io.StringIO(), io.StringIO())
+    rc = main(["check", "--root", "sample", "--no-cache", "--only", "ndf-duplicate-id"], io.StringIO(), io.StringIO())
     assert rc == 0
     assert gc.get_freeze_count() == before and gc.isenabled()
 

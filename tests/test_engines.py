@@ -59,7 +59,7 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """``specgen export`` of the bundled spec, run in a fresh interpreter that must never import mkdocs."""
     out = tmp_path_factory.mktemp("export") / "project"
     code = ("import sys\nfrom specgen.cli import main\n"
-            f"rc = main(['export', '--out', {str(out)!r}, '--jobs', '1'])\n"
+            f"rc = main(['export', '--root', 'sample', '--out', {str(out)!r}, '--jobs', '1'])\n"
             "print('RESULT', rc, 'mkdocs' in sys.modules, 'properdocs' in sys.modules)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=600,
                           check=False)
@@ -102,7 +102,7 @@ def test_export_refuses_a_folder_that_is_not_an_export_and_replaces_one(exported
     (tmp_path / "mine").mkdir()
     (tmp_path / "mine" / "notes.txt").write_text("keep me")
     err = io.StringIO()
-    assert main(["export", "--out", str(tmp_path / "mine")], io.StringIO(), err) == ExitCode.USAGE
+    assert main(["export", "--root", "sample", "--out", str(tmp_path / "mine")], io.StringIO(), err) == ExitCode.USAGE
     assert err.getvalue().startswith("specgen export: error: ") and "not an earlier export" in err.getvalue()
     assert (tmp_path / "mine" / "notes.txt").read_text() == "keep me"
 
@@ -119,7 +119,7 @@ def test_a_spec_teams_export_has_no_specgen_pages(bundled_copy: Path, tmp_path: 
 def test_build_with_zensical(tmp_path: Path, rendered: dict[str, str]) -> None:
     """CI's smoke build of the bundled spec with Zensical: the export, zensical build, the atomic publish."""
     out = tmp_path / "site"
-    proc = _specgen("build", "--engine", "zensical", "--out", str(out), "--jobs", "1")
+    proc = _specgen("build", "--engine", "zensical", "--root", "sample", "--out", str(out), "--jobs", "1")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert re.search(r"built \d+ generated pages \(.*\) with zensical into", proc.stdout)
     assert [ln.split(":")[1].split("(")[0].strip() for ln in proc.stderr.splitlines() if ln.startswith("specgen build:")] \
@@ -152,7 +152,7 @@ def test_build_with_properdocs_runs_the_plugin_unchanged(tmp_path: Path, rendere
     import mkdocs  # noqa: F401  (as in any process that built with mkdocs before)
     out, err = io.StringIO(), io.StringIO()
     site = tmp_path / "site"
-    rc = main(["build", "--engine", "properdocs", "--out", str(site), "--jobs", "1"], out, err)
+    rc = main(["build", "--engine", "properdocs", "--root", "sample", "--out", str(site), "--jobs", "1"], out, err)
     assert rc == ExitCode.OK, err.getvalue()
     assert "with properdocs into" in out.getvalue() and "warnings: 0" in out.getvalue()
     page = (site / f"{TMUL}.html").read_text(encoding="utf-8")

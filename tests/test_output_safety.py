@@ -143,6 +143,24 @@ def test_check_output_refuses_a_file_of_the_tree(project: Path) -> None:
     assert code in (0, 1) and (project / "report.json").is_file(), err
 
 
+def test_check_output_through_a_hard_link_to_the_manifest_is_refused(project: Path) -> None:
+    """Issue 37: a report path outside the tree that is a hard link to the manifest is the manifest (same
+    device and inode); writing it would overwrite the release's manifest."""
+    root = project / "spec"
+    manifest = root / "spec" / "release-manifest.json"
+    link = project / "mine" / "report.json"
+    os.link(manifest, link)
+    before = _snapshot(project)
+    code, _, err = _run("check", "--root", str(root), "--format", "json", "--output", str(link))
+    assert code == 2, err
+    line = _refused(err, link, manifest)
+    assert "hard link" in line
+    assert _snapshot(project) == before
+    code, _, err = _run("test", "--root", str(root), "--lcov", str(link), "TADD")
+    assert code == 2 and "hard link" in _refused(err, link, manifest)
+    assert _snapshot(project) == before
+
+
 def test_test_coverage_files_refuse_the_tree(project: Path) -> None:
     root = project / "spec"
     before = _snapshot(project)
@@ -191,6 +209,13 @@ def test_report_file_rule(tmp_path: Path) -> None:
     (tmp_path / "link").symlink_to(tmp_path / "spec")
     with pytest.raises(OutputRefused):
         check_report_file(tmp_path / "link" / "report.sarif", tmp_path / "spec")
+    (tmp_path / "spec" / "kept.txt").write_text("a file of the tree\n")
+    os.link(tmp_path / "spec" / "kept.txt", tmp_path / "twin.txt")
+    with pytest.raises(OutputRefused, match="hard link"):
+        check_report_file(tmp_path / "twin.txt", tmp_path / "spec")
+    (tmp_path / "plain.txt").write_text("x")
+    os.link(tmp_path / "plain.txt", tmp_path / "plain-twin.txt")  # a hard link outside the tree is fine
+    check_report_file(tmp_path / "plain-twin.txt", tmp_path / "spec")
 
 
 @pytest.mark.slow

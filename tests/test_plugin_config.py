@@ -15,6 +15,7 @@ import pytest
 from mkdocs.config.base import ValidationError
 
 from specgen.cli import main
+from specgen.cli.common import UsageError
 from specgen.site.inputs import SiteInputError, load_mkdocs_config
 from specgen.site.options import Languages, Navigation, SiteNames, declared_languages
 
@@ -130,7 +131,7 @@ def test_build_config_root_is_honoured(tmp_path: Path, bundled_copy: Path) -> No
     assert "Summary of the copy named by root." in page.read_text()
 
 
-def test_serve_config_root_is_used(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_serve_config_root_is_used(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, bundled_root: Path) -> None:
     """``specgen serve --config X`` hands no root of its own down, so X's root: is served."""
     seen: dict[str, object] = {}
     import specgen.site.serve_server as serve_mod
@@ -141,5 +142,12 @@ def test_serve_config_root_is_used(monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
     from specgen.cli.serve import run as cmd_serve
     assert cmd_serve(argparse.Namespace(config=cfg, dev_addr="127.0.0.1:0"), io.StringIO(), io.StringIO()) == 0
     assert seen == {"config": cfg, "root": None}
+    monkeypatch.delenv("SPECGEN_ROOT", raising=False)
+    monkeypatch.chdir(tmp_path)  # no --config, no --root, no tree found from here: a usage error, nothing served
+    seen.clear()
+    with pytest.raises(UsageError, match="no spec tree"):
+        cmd_serve(argparse.Namespace(config=None, dev_addr="127.0.0.1:0"), io.StringIO(), io.StringIO())
+    assert seen == {}
+    monkeypatch.chdir(bundled_root / "asl")  # the tree found upward from the working directory
     assert cmd_serve(argparse.Namespace(config=None, dev_addr="127.0.0.1:0"), io.StringIO(), io.StringIO()) == 0
-    assert seen["root"] is not None and seen["config"] != cfg
+    assert seen["root"] == bundled_root.absolute() and seen["config"] != cfg

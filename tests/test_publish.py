@@ -232,7 +232,7 @@ def test_disk_full_while_writing_fails_the_build_and_keeps_the_site(tmp_path: Pa
 def test_cli_build_into_a_folder_that_cannot_be_written(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
-    proc = subprocess.run([sys.executable, "-m", "specgen", "build", "--out", str(blocker / "site")],
+    proc = subprocess.run([sys.executable, "-m", "specgen", "build", "--root", "sample", "--out", str(blocker / "site")],
                           capture_output=True, text=True, cwd=tmp_path,
                           env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=120)
     assert proc.returncode == 1, proc.stderr

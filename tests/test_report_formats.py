@@ -418,3 +418,37 @@ def test_sarif_locations_relative_to_the_repository_root(
                                                                 spec_in_repo="")))["runs"][0]
     assert same["originalUriBaseIds"]["SPECROOT"] == {"uriBaseId": "REPOROOT"}
     assert same["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "asl/tadd.asl"
+
+
+def test_sarif_rules_link_their_documented_section() -> None:
+    """Issue 41: every rule of a SARIF log has a ``helpUri``: its row of docs-internal/check-rules.md, by an
+    anchor named by its id, which must exist; a rule no registry declares links the paragraph about those."""
+    from specgen.check import all_rules
+    from specgen.report._common import RULES_DOC_URL
+    doc = (Path(__file__).resolve().parent.parent / "docs-internal" / "check-rules.md").read_text(encoding="utf-8")
+    anchors = set(re.findall(r'<a id="([^"]+)"></a>', doc))
+    registered = tuple(RuleInfo(r.id, r.severity, r.description, r.help) for r in all_rules())
+    summary = CheckSummary(tool_version="0.1.0", root="/srv/pto-spec", rules=registered)
+    stray = Finding("path-outside-root", Severity.ERROR, "docs/x.md", 0, "symbolic link leads outside")
+    log = json.loads(render_report("sarif", [stray], summary))
+    rules = log["runs"][0]["tool"]["driver"]["rules"]
+    assert len(rules) == len(registered) + 1
+    for rule in rules:
+        base, _, anchor = rule["helpUri"].partition("#")
+        assert base == RULES_DOC_URL and anchor in anchors, rule["helpUri"]
+    by_id = {r["id"]: r["helpUri"].partition("#")[2] for r in rules}
+    assert all(by_id[r.id] == r.id for r in registered)
+    assert by_id["path-outside-root"] == "findings-without-a-rule"
+
+
+def test_junit_says_how_many_findings_min_severity_hid() -> None:
+    """Issue 41: a rule whose findings ``--min-severity`` left out is not "no findings": its passing testcase
+    says how many it hides; a rule that found nothing still says "no findings"."""
+    summary = CheckSummary(tool_version="0.1.0", root="/srv/pto-spec", rules=RULES,
+                           hidden={"notes": 3}, hidden_rules={"doc-style": 3})
+    shown = [f for f in make_findings() if f.rule not in ("doc-style",)]
+    root = ET.fromstring(render_report("junit", shown, summary))
+    names = {(c.get("classname"), c.get("name")) for c in root.iter("testcase")}
+    assert ("doc-style", "no findings shown (3 findings hidden by --min-severity)") in names
+    assert ("catalog-unique", "no findings") in names
+    assert not [n for c, n in names if c == "doc-style" and n == "no findings"]

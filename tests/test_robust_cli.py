@@ -136,10 +136,10 @@ def test_run_reads_its_file_through_the_reader_rules(tmp_path: Path) -> None:
     }
     for name, (data, what) in cases.items():
         (tmp_path / name).write_bytes(data)
-        rc, out, err = _cli("run", str(tmp_path / name))
+        rc, out, err = _cli("run", str(tmp_path / name), "--root", "sample")
         assert "Traceback" not in out + err
         assert rc == ExitCode.USAGE and what in err and err.count("\n") == 1, (name, err)
-    rc, out, err = _cli("run", str(tmp_path))  # a directory
+    rc, out, err = _cli("run", str(tmp_path), "--root", "sample")  # a directory
     assert rc == ExitCode.USAGE and "Is a directory" in err
 
 
@@ -148,7 +148,7 @@ def test_an_output_that_cannot_be_written_is_one_line_and_exit_2(tmp_path: Path)
     blocker.write_text("x", encoding="utf-8")
     rc, out, err = _cli("schema", "--out", str(blocker / "schemas"))
     assert (rc, out) == (ExitCode.USAGE, "") and "output-unwritable" in err and err.count("\n") == 1
-    rc, out, err = _cli("check", "--output", str(blocker / "report.txt"))
+    rc, out, err = _cli("check", "--root", "sample", "--output", str(blocker / "report.txt"))
     assert rc == ExitCode.USAGE and "output-unwritable" in err and "Traceback" not in err
 
 

@@ -29,7 +29,7 @@ def test_checkout_uses_the_top_level_sample() -> None:
     assert bundled.mkdocs_config() == REPO / "mkdocs.yml"
     from specgen.cli.common import default_root
     from specgen.site.inputs import default_config
-    assert default_root() == REPO / "spec" and default_config() == REPO / "mkdocs.yml"
+    assert default_root("sample") == REPO / "spec" and default_config() == REPO / "mkdocs.yml"
 
 
 def test_package_sample_links_point_at_the_top_level() -> None:
@@ -66,7 +66,7 @@ def test_a_broken_install_is_a_usage_error_not_a_traceback(tmp_path, monkeypatch
     monkeypatch.delenv("SPECGEN_ROOT", raising=False)
     monkeypatch.setattr(bundled, "_PKG", tmp_path / "specgen")
     monkeypatch.setattr(bundled, "_CHECKOUT", tmp_path)
-    for argv in (["validate"], ["build", "--root", str(REPO / "spec"), "--out", str(tmp_path / "out")]):
+    for argv in (["validate", "--root", "sample"], ["build", "--root", str(REPO / "spec"), "--out", str(tmp_path / "out")]):
         err = io.StringIO()
         assert main(argv, io.StringIO(), err) == 2, argv
         assert "bundled sample is missing" in err.getvalue() and "reinstall specgen" in err.getvalue()

@@ -126,16 +126,22 @@ def test_installed_wheel_validates_checks_builds_and_serves_from_an_empty_folder
     assert Path(where.stdout.strip()).is_relative_to(venv.parent), f"specgen imported from {where.stdout}"
     specgen = str(venv / "specgen")
 
-    proc = _run([specgen, "validate"], cwd=work, env=env)
+    for command in ("validate", "check", "build"):  # no tree here, none named: exit 2, one line saying where
+        proc = _run([specgen, command], cwd=work, env=env)
+        assert proc.returncode == 2 and proc.stdout == "", proc.stdout + proc.stderr
+        assert proc.stderr.count("\n") == 1 and f"no specification.toml in {work} or any folder above it" in proc.stderr
+    assert sorted(p.name for p in work.iterdir()) == []
+
+    proc = _run([specgen, "validate", "--root", "sample"], cwd=work, env=env)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "0 error(s)" in proc.stdout and "instruction records" in proc.stdout
 
-    proc = _run([specgen, "check"], cwd=work, env=env)
+    proc = _run([specgen, "check", "--root", "sample"], cwd=work, env=env)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "0 errors" in proc.stdout and str(venv.parent) in proc.stdout  # the bundled spec, inside the venv
     assert sorted(p.name for p in work.iterdir()) == []
 
-    proc = _run([specgen, "build"], cwd=work, env=env)
+    proc = _run([specgen, "build", "--root", "sample"], cwd=work, env=env)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     site = work / "build" / "site"
     assert (site / "index.html").is_file() and (site / "sitemap.xml").is_file()
@@ -144,7 +150,7 @@ def test_installed_wheel_validates_checks_builds_and_serves_from_an_empty_folder
     assert len(list(site.rglob("*.html"))) > 200
 
     port = free_port()
-    server = subprocess.Popen([specgen, "serve", "--dev-addr", f"127.0.0.1:{port}"], cwd=work, env=env,
+    server = subprocess.Popen([specgen, "serve", "--root", "sample", "--dev-addr", f"127.0.0.1:{port}"], cwd=work, env=env,
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         _code, body = wait_for(server, f"http://127.0.0.1:{port}/en/index.html", 240)

@@ -42,6 +42,7 @@ RULES: tuple[str, ...] = (
     "adr-dangling-link",
     "adr-dangling-affected",
     "evidence-stale",
+    "doc-case-collision",
     "asl-syntax",
     "asl-unknown-name",
     "asl-arity",

@@ -11,10 +11,13 @@ interpreter, mkdocs) happen inside ``run``, so ``specgen --help`` and
 ``specgen validate`` stay fast. Nothing outside this package imports it.
 
 What every command shares is done here once: ``--root`` and ``--color`` are accepted before the
-subcommand as well as after it; a mistyped subcommand or option gets a "did you mean"; a ``--root``
-that is not a spec tree is refused before any work (exit 2); every usage error and every failure a
-command raises (:class:`~specgen.cli.common.UsageError`, :class:`~specgen.cli.common.CommandFailed`)
-is printed as ``specgen CMD: error: …``, in red on a terminal that wants colour.
+subcommand as well as after it; a mistyped subcommand or option gets a "did you mean"; the tree a
+command reads is ``--root`` (``sample``: the bundled sample), else ``$SPECGEN_ROOT``, else the nearest
+``specification.toml`` from the working directory upward, and none found is exit 2 with one line saying
+where specgen looked; a ``--root`` that is not a spec tree is refused before any work (exit 2); every
+usage error and every failure a command raises (:class:`~specgen.cli.common.UsageError`,
+:class:`~specgen.cli.common.CommandFailed`) is printed as ``specgen CMD: error: …``, in red on a
+terminal that wants colour.
 
 A command is one batch over a loaded spec, so the cyclic garbage collector is
 paused for it (:mod:`specgen.memory`: a quarter of a cold ``check``'s CPU time,
@@ -163,8 +166,7 @@ def _main(argv: Sequence[str] | None, out: TextIO, err: TextIO) -> int:
     if getattr(commands[args.command], "COLLECT", False):
         gc.enable()
     try:
-        if getattr(args, "root", "absent") is None:
-            args.root = default_root()
+        _resolve_roots(args, commands[args.command])
         _refuse_non_tree(args)
         code = int(commands[args.command].run(args, out, err))
         out.flush()  # a closed pipe shows here, inside the handler, not at interpreter exit
@@ -205,6 +207,25 @@ def _color_word(words: list[str]) -> str | None:
         if w == "--color" and i + 1 < len(words):
             return words[i + 1]
     return None
+
+
+def _resolve_roots(args: argparse.Namespace, command: ModuleType) -> None:
+    """Every tree the command reads, as :func:`~specgen.cli.common.default_root` finds it: a ``--root`` left
+    out is looked for (``build``/``serve``/``export`` look for theirs themselves: a ``--config`` names one;
+    a module's ``reads_tree(args)`` may say this run reads none, as ``test --merge``); ``sample`` names the
+    bundled sample, here and in the arguments of :data:`TREE_ARGS`."""
+    root = getattr(args, "root", "absent")
+    if root is None and not getattr(command, "reads_tree", lambda a: True)(args):
+        return
+    if root is None:
+        args.root = default_root()
+    elif isinstance(root, list):
+        args.root = [default_root(r) for r in root]
+    elif isinstance(root, Path):
+        args.root = default_root(root)
+    for name in TREE_ARGS.get(args.command, ()):
+        if getattr(args, name, None) is not None:
+            setattr(args, name, default_root(getattr(args, name)))
 
 
 def _refuse_non_tree(args: argparse.Namespace) -> None:

@@ -32,8 +32,9 @@ EPILOG = """examples:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--root", type=Path, action="append", default=argparse.SUPPRESS,
-                   help="spec tree root (default: the config's root: with --config, else the bundled sample "
-                        "spec or $SPECGEN_ROOT); give one per release for a multi-release site with a release switcher")
+                   help="spec tree root (default: with --config, the config's root:; else $SPECGEN_ROOT, else the "
+                        "nearest folder from here upward holding a specification.toml; 'sample': the bundled sample "
+                        "spec); give one per release for a multi-release site with a release switcher")
     p.add_argument("--out", type=Path, default=Path("build/site"),
                    help="site directory to write (default: %(default)s)")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
@@ -60,7 +61,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     engine = getattr(args, "engine", "mkdocs")
     given = getattr(args, "root", None)
     roots = [Path(r) for r in (given if isinstance(given, list) else [given]) if r]
-    if not roots and args.config is None:  # the bundled config: the bundled spec, or $SPECGEN_ROOT
+    if not roots and args.config is None:  # the bundled config: $SPECGEN_ROOT or the tree found from here
         roots = [default_root()]
     if engine == "zensical" and len(roots) > 1:
         raise UsageError("--engine zensical builds one release; a site of several releases needs mkdocs or properdocs")

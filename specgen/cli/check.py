@@ -148,12 +148,17 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     repo_root, spec_in_repo = (repo_location(args.root, args.repo_root) if args.format in ("sarif", "github")
                                else (None, None))
     shown, hidden = at_least(findings, args.min_severity, args.strict)
+    kept = {id(f) for f in shown}
+    hidden_rules: dict[str, int] = {}
+    for f in findings:
+        if id(f) not in kept:
+            hidden_rules[f.rule] = hidden_rules.get(f.rule, 0) + 1
     summary = CheckSummary(
         tool_version=__version__, root=str(args.root), release=result.release, counts=result.counts,
         rules=[RuleInfo(*r) for r in result.rules],
         elapsed_seconds=None if args.format != "text" else round(time.perf_counter() - t0, 2),
         reused=reused, repo_root=repo_root, spec_in_repo=spec_in_repo, content_sha256=getattr(result, "content_sha256", None),
-        hidden=hidden, known=known, baseline=str(args.baseline or args.write_baseline or "") or None,
+        hidden=hidden, hidden_rules=hidden_rules, known=known, baseline=str(args.baseline or args.write_baseline or "") or None,
         changed_files=changed_files(args, repo_root) if args.format == "github" else frozenset(),
     )
     options: dict[str, object] = {"strict": args.strict} if args.format == "junit" else {}

@@ -62,22 +62,24 @@ def error(err: TextIO, args: argparse.Namespace, message: str) -> None:
     print(error_line(getattr(args, "command", None), message, bool(getattr(args, "color_err", False))), file=err)
 
 
-def default_root() -> Path:
-    """The bundled sample spec (checkout or installed package), unless ``SPECGEN_ROOT`` says otherwise."""
-    env = os.environ.get("SPECGEN_ROOT")
-    if env:
-        return Path(env)
-    from ..bundled import BundledMissing, spec_root
+def default_root(given: Path | str | None = None) -> Path:
+    """The tree a command reads, found as git finds a repository: ``given`` (``--root``; ``sample`` names the
+    bundled sample), else ``$SPECGEN_ROOT``, else the nearest ``specification.toml`` from the working directory
+    upward; none is a usage error saying where it looked (:func:`specgen.bundled.resolve_root`)."""
+    from ..bundled import BundledMissing, NoRoot, resolve_root
     try:
-        return spec_root()
-    except BundledMissing as e:
+        return resolve_root(given)
+    except (BundledMissing, NoRoot) as e:
         raise UsageError(str(e)) from e
 
 
+ROOT_HELP = ("spec tree root (default: $SPECGEN_ROOT, else the nearest folder from here upward holding a "
+             "specification.toml; 'sample': the bundled sample spec)")
+
+
 def root_arg(p: argparse.ArgumentParser) -> None:
-    """``--root``; ``main`` fills in :func:`default_root` when it is left out."""
-    p.add_argument("--root", type=Path, default=None,
-                   help="spec tree root (default: the bundled sample spec)")
+    """``--root``; ``main`` resolves it (and finds one when it is left out) with :func:`default_root`."""
+    p.add_argument("--root", type=Path, default=None, help=ROOT_HELP)
 
 
 def positive_int(text: str) -> int:

@@ -28,8 +28,9 @@ EPILOG = """examples:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--root", type=Path, default=argparse.SUPPRESS,
-                   help="spec tree root (default: the config's root: with --config, else the bundled sample spec "
-                        "or $SPECGEN_ROOT)")
+                   help="spec tree root (default: with --config, the config's root:; else $SPECGEN_ROOT, else the "
+                        "nearest folder from here upward holding a specification.toml; 'sample': the bundled sample "
+                        "spec)")
     p.add_argument("--out", type=Path, default=Path("build/export"),
                    help="project folder to write: new, empty or an earlier export (default: %(default)s)")
     p.add_argument("--config", type=Path, default=None,

@@ -29,8 +29,9 @@ EPILOG = """examples:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--root", type=Path, default=argparse.SUPPRESS,
-                   help="spec tree root (default: the config's root: with --config, else the bundled sample spec "
-                        "or $SPECGEN_ROOT)")
+                   help="spec tree root (default: with --config, the config's root:; else $SPECGEN_ROOT, else the "
+                        "nearest folder from here upward holding a specification.toml; 'sample': the bundled sample "
+                        "spec)")
     p.add_argument("--dev-addr", default="127.0.0.1:8000", help="HOST:PORT to listen on (default: %(default)s)")
     p.add_argument("--config", type=Path, default=None, help="mkdocs.yml to use")
     p.add_argument("--engine", choices=("mkdocs", "properdocs"), default="mkdocs",
@@ -61,6 +62,8 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise UsageError(str(e)) from e
     except KeyboardInterrupt:
         return ExitCode.OK
+    except UsageError:  # no tree found (default_root): exit 2, as every command
+        raise
     except Exception as e:
         raise CommandFailed(f"{type(e).__name__}: {e}") from e
     return ExitCode.OK

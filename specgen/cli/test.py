@@ -12,7 +12,10 @@ from .common import UsageError, positive_int, root_arg
 from .exitcodes import ExitCode
 
 if TYPE_CHECKING:
+    from ..asl.revision import Revision
+    from ..asl.runner import TestCase
     from ..asl.sharding import ShardInfo
+    from ..cache.layer import Store
     from ..loader import Spec
 
 COLLECT = True  # runs long or runs spec code without bound: keep the cyclic collector (see specgen.cli)
@@ -67,6 +70,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "they read (the test, an ASL definition they ran) changed since their last result")
     p.add_argument("--affected-by", action="append", default=[], metavar="PATH|NAME",
                    help="only the tests whose last recorded run read this file or ASL definition (repeatable)")
+
+
+def reads_tree(args: argparse.Namespace) -> bool:
+    """``--merge`` reads reports only: no tree is looked for."""
+    return not args.merge
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -128,13 +136,20 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             hit |= {case_name(c) for c in affected(store, cases, what, args.profile, budget, bits, memory,
                                                    lambda p: _root_relative(p, Path(root)))}
         cases = [c for c in cases if case_name(c) in hit]
+    standing: list[str] = []  # --changed: recorded failures of the tests it does not re-run still stand
     if args.changed:
-        cases = changed(store, revision, cases, args.profile, budget, bits, memory)
+        picked = changed(store, revision, cases, args.profile, budget, bits, memory)
+        names = {case_name(c) for c in picked}
+        standing = _standing(store, revision, [c for c in cases if case_name(c) not in names], args.profile,
+                             budget, bits, memory)
+        cases = picked
     if (args.changed or args.affected_by) and not cases:
         progress.finish()
         print(f"no test {'changed' if args.changed else 'read ' + ', '.join(args.affected_by)} "
               "since its last recorded result", file=out)
-        return ExitCode.OK
+        for line in standing:
+            print(line, file=out)
+        return ExitCode.FINDINGS if standing else ExitCode.OK
     report = run_cases(spec, cases, jobs=max(1, args.jobs), profile=args.profile, max_steps=args.max_steps,
                        coverage=coverage, progress=progress.count, max_value_bits=args.max_value_bits, max_memory=args.max_memory)
     progress.finish()
@@ -159,8 +174,31 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         out.write(painted(format_text(report, spec), bool(getattr(args, "color_out", False))))
     if coverage:
         _write_coverage(spec, report.coverage or set(), args, out)
+    for line in standing:  # after the report (stdout stays one document in JSON and JUnit)
+        print(line, file=out if args.format == "text" else err)
     ok = report.ok or (info is not None and not report.results)  # an empty shard of a small suite passes
-    return ExitCode.OK if ok and not unusable else ExitCode.FINDINGS
+    return ExitCode.OK if ok and not unusable and not standing else ExitCode.FINDINGS
+
+
+def _standing(store: "Store", revision: "Revision", cases: "list[TestCase]", profile: str, max_steps: int,
+              max_value_bits: int, max_memory: int) -> list[str]:
+    """The recorded failures (and errors) of ``cases`` that are valid for the tree as it is, one report line
+    each and a count: ``--changed`` does not re-run them, and a green exit would say they were fixed."""
+    from ..asl.conformance import valid_result
+    from ..diagnostics import printable
+    lines: list[str] = []
+    for c in cases:
+        got = valid_result(store, revision, c, profile, max_steps, max_value_bits, max_memory, coverage=False)
+        if got is not None and got[0].status in ("failed", "error"):
+            m = got[0]
+            lines.append(printable(f"{m.status.upper()} (recorded, unchanged since): {m.path} ({m.id})"))
+            lines.append(printable(f"  {m.location}: {m.message}"))
+    n = len(lines) // 2
+    if n:
+        lines.append(f"{n} recorded failure{'s' if n != 1 else ''} still stand{'s' if n == 1 else ''}: nothing "
+                     f"{'it' if n == 1 else 'they'} read changed since {'its' if n == 1 else 'their'} last run "
+                     "('specgen test PATH' runs a test again)")
+    return lines
 
 
 def _shard(args: argparse.Namespace) -> tuple[int, int, dict[str, float]] | None:

@@ -10,6 +10,16 @@ from specgen.diagnostics import Finding, Severity, sorted_unique
 from specgen.report.summary import CheckSummary, RuleInfo
 
 TOOL_NAME = "specgen"
+# Where each rule is documented: its row of the rules table, anchored by its id (``#asl-syntax``); a finding
+# of no registered rule (the reader's and the loader's) links the paragraph about them. One constant: the
+# repository's address is set here (tests/test_report_formats.py checks every rule's anchor exists).
+RULES_DOC_URL = "https://github.com/your-org/specgen/blob/main/docs-internal/check-rules.md"
+UNREGISTERED_ANCHOR = "findings-without-a-rule"
+
+
+def help_uri(rule: RuleInfo) -> str:
+    """The address of ``rule``'s documentation: its own anchor when it is registered (it has a description)."""
+    return f"{RULES_DOC_URL}#{rule.id if rule.description else UNREGISTERED_ANCHOR}"
 
 # A Python str decoded with ``surrogateescape`` carries lone surrogates; they
 # cannot be encoded as UTF-8, so writing the report would crash.

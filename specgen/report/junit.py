@@ -203,6 +203,15 @@ def _properties(summary: CheckSummary) -> tuple[tuple[str, str], ...]:
     return tuple(pairs)
 
 
+def _passing_case(rule: str, description: str, hidden: int) -> Case:
+    """A rule with nothing reported: "no findings" only when it found none; findings ``--min-severity`` left
+    out are counted in the name, so a shorter report never reads as a cleaner tree."""
+    if not hidden:
+        return Case(rule, PASSING_CASE_NAME, system_out=description)
+    what = f"{hidden} finding{'s' if hidden != 1 else ''} hidden by --min-severity"
+    return Case(rule, f"no findings shown ({what})", system_out=f"{description}\n{what}")
+
+
 def render(findings: Sequence[Finding], summary: CheckSummary, strict: bool = False) -> str:
     """A ``<testsuites>`` document with one ``specgen check`` suite.
 
@@ -215,7 +224,7 @@ def render(findings: Sequence[Finding], summary: CheckSummary, strict: bool = Fa
         groups.setdefault((finding.rule, _case_name(finding)), []).append(finding)
     cases = [_finding_case(rule, name, group, strict, summary) for (rule, name), group in sorted(groups.items())]
     ruled = {rule for rule, _ in groups}
-    cases += [Case(rule.id, PASSING_CASE_NAME, system_out=rule.description)
+    cases += [_passing_case(rule.id, rule.description, summary.hidden_rules.get(rule.id, 0))
               for rule in rule_catalogue(summary, items) if rule.id not in ruled]
     seconds = elapsed(summary)
     return document([TestSuite(SUITE_NAME, tuple(cases), _properties(summary), seconds)], seconds=seconds)

@@ -18,7 +18,7 @@ from pathlib import PurePosixPath, PureWindowsPath
 from urllib.parse import quote
 
 from specgen.diagnostics import Finding, Severity
-from specgen.report._common import TOOL_NAME, clean_data, clean_text, elapsed, ordered, rule_catalogue
+from specgen.report._common import TOOL_NAME, clean_data, clean_text, elapsed, help_uri, ordered, rule_catalogue
 from specgen.report.summary import CheckSummary, RuleInfo
 
 SARIF_SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -86,6 +86,7 @@ def _rule(rule: RuleInfo) -> dict[str, object]:
         "shortDescription": {"text": description},
         "fullDescription": {"text": description},
         "help": {"text": rule.help or description},
+        "helpUri": help_uri(rule),
         "defaultConfiguration": {"level": _LEVEL[Severity(rule.severity)]},
     }
 

@@ -63,10 +63,13 @@ class CheckSummary:
     def known_as(self, finding: Finding) -> KnownFinding | None:
         """How the team already knows ``finding``, or None when it is new."""
         return self.known.get(finding_key(finding)) if self.known else None
+    # the same, by rule ({"example-sketch": 143}): JUnit says how many a rule's passing testcase hides
+    hidden_rules: Mapping[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "counts", _frozen_counts(self.counts))
         object.__setattr__(self, "hidden", _frozen_counts(self.hidden))
         object.__setattr__(self, "known", MappingProxyType(dict(self.known)))
+        object.__setattr__(self, "hidden_rules", _frozen_counts(self.hidden_rules))
         object.__setattr__(self, "rules", tuple(
             RuleInfo(r[0], Severity(r[1]), *r[2:]) for r in self.rules))

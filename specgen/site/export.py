@@ -28,6 +28,7 @@ from typing import Any
 
 import yaml
 
+from ..bundled import NoRoot, config_root
 from ..outputs import Input, OutputRefused, check_site_dir
 from ..graph import SpecGraph
 from ..render import Page, RenderOptions, render_site
@@ -157,9 +158,14 @@ def read_settings(config_file: Path, root: Path | None = None) -> ExportSettings
         raise ExportError(f"{config_file}: plugin 'specgen' option 'page_budget': {e}") from None
     docs = base / str(cfg.get("docs_dir") or "docs")
     templates = plugin.get("templates_dir")
+    langs = _langs(plugin, theme, extra, config_file)  # a bad key is named before a missing tree
+    try:  # as the plugin finds it: root:, else $SPECGEN_ROOT, else the nearest specification.toml
+        root = Path(root) if root is not None else config_root(plugin.get("root"), config_file)
+    except NoRoot as e:
+        raise ExportError(str(e)) from None
     return ExportSettings(
-        root=Path(root) if root is not None else base / str(plugin.get("root") or "spec"),
-        site_name=str(cfg.get("site_name") or "Specification"), langs=_langs(plugin, theme, extra, config_file),
+        root=root,
+        site_name=str(cfg.get("site_name") or "Specification"), langs=langs,
         names={str(k): str(v) for k, v in names.items()}, site_description=str(cfg.get("site_description") or ""),
         docs_dir=docs if docs.is_dir() else None, specgen_pages=tuple(pages),
         source_url=plugin.get("source_url"), commit=plugin.get("commit"),

@@ -18,7 +18,7 @@ from mkdocs.config import load_config
 from . import engine
 from mkdocs.structure.files import File
 
-from ..bundled import BundledMissing, mkdocs_config
+from ..bundled import BundledMissing, NoRoot, config_root, mkdocs_config
 
 ROOT_ENV = "SPECGEN_SITE_ROOT"  # ``specgen serve --root``: the plugin reads it on every config load
 
@@ -72,6 +72,11 @@ def load_mkdocs_config(config_file: Path, root: Path | None, site_dir: Path | No
         raise SiteInputError(f"{config_file} does not enable the specgen plugin (add '- specgen' under plugins:)")
     if root is not None:  # absolute, not resolved: a root named through a link keeps its examples beside it
         plugin.config.root = str(root.absolute())
+    elif not plugin.config.releases:  # the plugin's own rule, settled once so the output guard sees it too
+        try:
+            plugin.config.root = str(config_root(plugin.config.root, config_file).absolute())
+        except NoRoot as e:
+            raise SiteInputError(str(e)) from e
     return cfg
 
 

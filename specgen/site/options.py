@@ -95,7 +95,7 @@ class ByteSize(_Option):
 class SpecgenConfig(Config):
     """The keys of ``plugins: [specgen: {...}]``; the user page ``site/plugin.md`` lists them all."""
 
-    root = c.Type(str, default="spec")
+    root = c.Optional(c.Type(str))  # None: $SPECGEN_ROOT, else the nearest specification.toml (bundled.config_root)
     lang = Languages(default=None)  # None: what mkdocs.yml declares (theme language, extra.alternate), else en
     site_name = SiteNames(default={})
     nav = Navigation(default="auto")

@@ -24,6 +24,7 @@ from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.toc import get_toc
 
+from ..bundled import NoRoot, config_root
 from ..graph import SpecGraph
 from ..render import Page, ReleaseSite, RenderCache, RenderOptions
 from ..render.core import DEFAULT_TEMPLATES
@@ -97,9 +98,22 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
             p = Path(config.config_file_path or ".").resolve().parent / p
         return p
 
+    def _spec_root(self, config: Any) -> Path | None:
+        """``specgen serve --root`` (passed here because mkdocs re-reads the config on every rebuild), else the
+        explicit ``root:``, else ``$SPECGEN_ROOT``, else the nearest ``specification.toml`` from the config's
+        folder upward (:func:`specgen.bundled.config_root`); a site of ``releases:`` needs none."""
+        given = os.environ.get(ROOT_ENV)
+        if given:
+            return Path(given)
+        if self.config.releases:
+            return None
+        try:
+            return config_root(self.config.root, Path(config.config_file_path or "mkdocs.yml"))
+        except NoRoot as e:
+            raise PluginError(f"specgen: {e}") from e
+
     def on_config(self, config: Any) -> Any:
-        # ``specgen serve --root`` passes the root here: mkdocs re-reads the config on every rebuild.
-        self.root = self._resolve(os.environ.get(ROOT_ENV) or self.config.root, config)
+        self.root = self._spec_root(config)
         if self.serving is None:  # a server writes only its own temporary folder
             self._guard_site_dir(config)
         self._configure_releases(config)

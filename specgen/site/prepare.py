@@ -148,4 +148,14 @@ def not_rendered(graph: SpecGraph) -> list[str]:
              for fact, gap in GAPS(graph).items()]
     if not graph.adrs:
         lines.append(f"not rendered: the ADR index is empty (no readable ADR under {graph.spec.config.adr_dir}/)")
-    return lines
+    return lines + site_warnings(graph)
+
+
+def site_warnings(graph: SpecGraph) -> list[str]:
+    """What ``specgen check`` would warn of that the site itself shows wrong, as the build's ``warning:`` lines:
+    a symbolic link leaving the root (its file is not read, so its page is missing) and documents whose pages
+    differ only in letter case (one overwrites the other on macOS and Windows)."""
+    from ..check import rule
+    found = [f for f in graph.spec.findings if f.rule == "path-outside-root"]
+    found += list(rule("doc-case-collision").check(graph))
+    return [f"warning: {f.format()}" for f in sorted(found, key=lambda f: f.sort_key)]
