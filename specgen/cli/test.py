@@ -121,7 +121,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.affected_by:
         hit: set[str] = set()
         for what in args.affected_by:
-            hit |= {case_name(c) for c in affected(store, cases, what, args.profile, budget, bits,
+            hit |= {case_name(c) for c in affected(store, revision, cases, what, args.profile, budget, bits,
                                                    lambda p: _root_relative(p, Path(root)))}
         cases = [c for c in cases if case_name(c) in hit]
     if args.changed:
@@ -131,8 +131,10 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print(f"no test {'changed' if args.changed else 'read ' + ', '.join(args.affected_by)} "
               "since its last recorded result", file=out)
         return ExitCode.OK
+    # coverage is always measured (~8 % CPU): a result is the layer's one kind, with the statements it ran,
+    # so a build, a server or the plugin reuses it instead of running the test again (issue 38)
     report = run_cases(spec, cases, jobs=max(1, args.jobs), profile=args.profile, max_steps=args.max_steps,
-                       coverage=coverage, progress=progress.count, max_value_bits=args.max_value_bits)
+                       coverage=True, progress=progress.count, max_value_bits=args.max_value_bits)
     progress.finish()
     # a unit or test whose bytes were not usable as written ran as replaced text (or not at all):
     # say so, at its file and line, and fail the run whatever the verdicts
