@@ -45,7 +45,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="largest bitvector width, integer bit length or array length one test may make "
                         "(default: [specgen] max_value_bits of specification.toml, else 16777216)")
     p.add_argument("--coverage", action="store_true",
-                   help="record which ASL statements and functions of the spec the tests run; print a table")
+                   help="print a table of which ASL statements and functions of the spec the tests ran "
+                        "(always recorded with each result: the site's unit pages show it)")
     p.add_argument("--coverage-json", type=Path, default=None, metavar="FILE",
                    help="write the coverage as JSON (implies --coverage)")
     p.add_argument("--lcov", type=Path, default=None, metavar="FILE",
