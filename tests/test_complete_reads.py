@@ -23,66 +23,12 @@ from pathlib import Path
 
 import pytest
 
+from readedits import PROBES, PROBE_UNIT, add_probes, probe_id, probe_path
+from readedits import edit_probe as edit
 from specgen.cache import layer
 from specgen.cli import main as cli
 
-UNIT = "asl/arch/data-types/integer.asl"
-TESTS = "tests/asl/arch/data-types/integer"
-
-# appended to UNIT (the end of the file: no other declaration moves); each read by one probe only
-DEFINITIONS = """
-constant PROBE_LIMIT = 7;
-config PROBE_DEPTH : integer = 3;
-var ProbeCounter : integer = 5;
-type ProbeNibble of bits(4);
-type ProbeColour of enumeration {
-    ProbeColour_Red,
-    ProbeColour_Green
-};
-"""
-
-# kind -> (the definition's name, the probe's main body, the edit of UNIT that makes it fail)
-PROBES: dict[str, tuple[str, str, tuple[str, str]]] = {
-    "constant": ("PROBE_LIMIT", "assert PROBE_LIMIT == 7;",
-                 ("constant PROBE_LIMIT = 7;", "constant PROBE_LIMIT = 8;")),
-    "config": ("PROBE_DEPTH", "assert PROBE_DEPTH + 1 == 4;",
-               ("config PROBE_DEPTH : integer = 3;", "config PROBE_DEPTH : integer = 4;")),
-    "global": ("ProbeCounter", "ProbeCounter = ProbeCounter + 1;\n    assert ProbeCounter == 6;",
-               ("var ProbeCounter : integer = 5;", "var ProbeCounter : integer = 9;")),
-    "bitvector": ("ProbeNibble", "var n : ProbeNibble;\n    assert Len(n) == 4;",
-                  ("type ProbeNibble of bits(4);", "type ProbeNibble of bits(5);")),
-    "enumeration": ("ProbeColour", "var c : ProbeColour;\n    assert c == ProbeColour_Red;",
-                    ("    ProbeColour_Red,\n    ProbeColour_Green", "    ProbeColour_Green,\n    ProbeColour_Red")),
-}
-
-
-def _probe_id(kind: str) -> str:
-    return f"PTO-AVS-ARCH-INTEGER-PROBE-{kind.upper()}-001"
-
-
-def _probe_path(kind: str) -> str:
-    return f"{TESTS}/arch-exec-integer-probe-{kind}-001.asl"
-
-
-def add_probes(root: Path) -> None:
-    """The five definitions and the five tests reading them, in a copy of the bundled spec."""
-    unit = root / UNIT
-    unit.write_text(unit.read_text(encoding="utf-8") + DEFINITIONS, encoding="utf-8")
-    for kind, (name, body, _edit) in PROBES.items():
-        header = {"id": _probe_id(kind), "source": UNIT, "requirements": [], "kind": "execution",
-                  "summary": f"the probe reads {name}", "pass_condition": f"{name} is as declared",
-                  "related_sources": []}
-        (root / _probe_path(kind)).write_text(
-            f"// PTO-TEST: {json.dumps(header, separators=(',', ':'))}\nfunc main() => integer\nbegin\n"
-            f"    {body}\n    return 0;\nend;\n", encoding="utf-8")
-
-
-def edit(root: Path, kind: str) -> None:
-    old, new = PROBES[kind][2]
-    unit = root / UNIT
-    text = unit.read_text(encoding="utf-8")
-    assert text.count(old) == 1
-    unit.write_text(text.replace(old, new), encoding="utf-8")
+UNIT = PROBE_UNIT
 
 
 def _test(root: Path, *args: str) -> tuple[int, dict[str, str], str]:
@@ -120,17 +66,20 @@ def test_an_edited_definition_is_seen_by_changed_affected_by_and_the_build(kind:
         shutil.copytree(recorded, cache)
 
     edit(root, kind)
-    probe = _probe_id(kind)
+    probe = probe_id(kind)
 
     rc, statuses, _ = _test(root, "--changed")
     assert rc == 1 and statuses.get(probe) == "failed"
-    assert not any(_probe_id(k) in statuses for k in PROBES if k != kind)  # exactly the results that read it
+    assert not any(probe_id(k) in statuses for k in PROBES if k != kind)  # exactly the results that read it
 
     for what in (PROBES[kind][0], UNIT, str(root / UNIT)):
         restore()
         rc, statuses, text = _test(root, "--affected-by", what)
         assert statuses.get(probe) == "failed", (what, text[-300:])
-        assert not any(_probe_id(k) in statuses for k in PROBES if k != kind) or what != PROBES[kind][0]
+        if what == PROBES[kind][0]:  # exactly the tests that read the definition
+            assert not any(probe_id(k) in statuses for k in PROBES if k != kind)
+        else:  # every test that read a definition the file holds
+            assert all(probe_id(k) in statuses for k in PROBES)
 
     restore()  # what `specgen build` asks: the suite for this tree, stored results reused
     from specgen.asl.conformance import conformance
@@ -138,7 +87,7 @@ def test_an_edited_definition_is_seen_by_changed_affected_by_and_the_build(kind:
     from specgen.loader import load_spec
     layer._LAYERS.clear()
     conf = conformance(SpecGraph.build(load_spec(root)), jobs=1)
-    assert conf.outcomes[_probe_path(kind)].status == "failed"
+    assert conf.outcomes[probe_path(kind)].status == "failed"
     assert conf.rerun == 1 and conf.reused == len(conf.outcomes) - 1, conf.summary()
 
 
@@ -147,15 +96,15 @@ def test_a_test_read_by_its_own_constant_is_recorded_through_it(bundled_copy: Pa
     """A test's own declarations count: a constant of the test file initialised from a tree constant."""
     monkeypatch.setenv("SPECGEN_CACHE_DIR", str(tmp_path / "cache"))
     add_probes(bundled_copy)
-    path = bundled_copy / _probe_path("constant")
+    path = bundled_copy / probe_path("constant")
     path.write_text(path.read_text(encoding="utf-8").replace(
         "func main()", "constant Mine = PROBE_LIMIT + 1;\nfunc main()").replace(
         "assert PROBE_LIMIT == 7;", "assert Mine == 8;"), encoding="utf-8")
     rc, statuses, _ = _test(bundled_copy, "constant")
-    assert rc == 0 and statuses == {_probe_id("constant"): "passed"}
+    assert rc == 0 and statuses == {probe_id("constant"): "passed"}
     edit(bundled_copy, "constant")
     rc, statuses, _ = _test(bundled_copy, "--changed")
-    assert statuses.get(_probe_id("constant")) == "failed"
+    assert statuses.get(probe_id("constant")) == "failed"
 
 
 def _status_on_page(site: Path, test_id: str) -> str:
@@ -184,11 +133,11 @@ def test_one_store_test_then_build_runs_nothing_and_the_pages_follow_each_edit(b
     out = _specgen(cache, *build)
     assert "AVS tests: 65 passed (0 run, 65 reused)" in out, out  # the test run's results, not run again
     for kind in PROBES:
-        assert _status_on_page(site, _probe_id(kind)) == "passed"
+        assert _status_on_page(site, probe_id(kind)) == "passed"
         edit(bundled_copy, kind)
     out = _specgen(cache, *build)
     assert "(5 run, 60 reused" in out, out  # exactly the five probes read what changed
     for kind in PROBES:
-        assert _status_on_page(site, _probe_id(kind)) == "failed", kind
+        assert _status_on_page(site, probe_id(kind)) == "failed", kind
     out = _specgen(cache, "test", "--root", str(bundled_copy), "--jobs", "1", "--changed")
     assert "no test changed since its last recorded result" in out, out[-500:]  # the build's results, reused
