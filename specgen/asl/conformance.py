@@ -135,6 +135,7 @@ def record(store: Store, revision: Revision, report: TestRunReport, max_steps: i
                 continue
         reads = Reads()
         reads.file(r.path)
+        reads.config("source_roots")  # which units the names resolve in, and whose statements are counted
         reads.update(asl_keys(report.reads.get(name, frozenset())))
         hits = report.hits.get(name) if report.coverage is not None else None
         value = Measured(r.id, r.path, r.status, r.message, r.location, tuple(r.stack), r.reason,
@@ -264,12 +265,16 @@ CONFORMANCE: Derived[Conformance | None] = Derived(_unset)
 """The suite a site build measured for this graph (set by the site; None: no build asked)."""
 
 
-def affected(store: Store, cases: list[TestCase], what: str, profile: str, max_steps: int, max_value_bits: int,
-             max_memory: int, root_rel: Callable[[str], str | None]) -> list[TestCase]:
-    """The tests whose last recorded reads include the file or ASL definition ``what``."""
-    rel = root_rel(what)
-    keys = {f"file:{rel}"} if rel is not None else set()
-    keys |= {f"asl:{what}", f"file:{what}"}
+def affected(store: Store, revision: Revision, cases: list[TestCase], what: str, profile: str, max_steps: int,
+             max_value_bits: int, max_memory: int, root_rel: Callable[[str], str | None]) -> list[TestCase]:
+    """The tests whose last recorded reads include the file or ASL definition ``what``.
+
+    A test read a file when it read the file itself (the test, a text shown) or a definition the file
+    holds (:meth:`~specgen.asl.revision.Revision.declared_in`: a unit's names; a catalog's generated ASL).
+    """
+    keys = {f"asl:{what}", f"file:{what}"}
+    for rel in {root_rel(what), what} - {None}:
+        keys |= {f"file:{rel}"} | revision.declared_in(rel)  # type: ignore[arg-type]
     out = []
     for c in cases:
         e = store.entries.get(result_key(case_name(c), profile, max_steps, max_value_bits, max_memory))

@@ -182,6 +182,11 @@ class Interpreter(Resolver):
         self.trail.note("file:" + path)
 
     @property
+    def overlay(self) -> Mapping[str, list[Decl]]:
+        """The loaded module's declarations by name (a test's, until :meth:`reset`): what the trail reads them by."""
+        return MappingProxyType(self._overlay)
+
+    @property
     def definitions(self) -> Definitions:
         """Digests and references of what this interpreter resolves names to (the tree, then generated ASL)."""
         if self._definitions is None:
@@ -470,6 +475,7 @@ class Interpreter(Resolver):
         self.trail.note(name)  # defining it later changes this run
         broken = self.index.broken_unit_for(name) if self.index is not None else None
         if broken is not None:
+            self.trail.note("file:" + broken[0])  # the message quotes why it does not parse
             return ASLError(f"'{name}' is declared in {broken[0]}, which does not parse "
                             f"({broken[0]}:{broken[1]}:{broken[2]}: {broken[3]})", span, "broken-unit",
                             self._snapshot(span))

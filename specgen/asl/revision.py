@@ -11,7 +11,8 @@
 * ``config:KEY``: a ``[specgen]`` value of ``specification.toml`` or an option the caller passes
   (a command's ``--max-steps``, the profile);
 * ``part:PATH#WHAT``: one part of a file or a fact read from many, by the resolvers in :data:`PARTS`
-  (an instruction's record lines; the Validate* names the tests call; the vocabulary).
+  (an instruction's record lines; the Validate* names the tests call; the vocabulary; everything the
+  generated ASL is made from, ``part:#generation``).
 
 One revision per loaded graph (:data:`REVISION`); creating it moves the root's layer to it, so a
 server's stores keep every entry whose reads did not change.
@@ -66,7 +67,18 @@ def _vocabulary_part(graph: SpecGraph, _path: str) -> str:
     return vocabulary_digest(graph)
 
 
-PARTS.update({"record": record_part, "validation-calls": _calls_part, "vocabulary": _vocabulary_part})
+def _generation_part(graph: SpecGraph, _path: str) -> str:
+    """Everything the generated ASL is made from (:func:`generation_reads`) as one digest: what a run read
+    when it asked why a name is not derivable (the answer quotes the catalogs' rows)."""
+    reads = Reads()
+    generation_reads(graph.spec, reads)
+    files = graph.spec.files
+    return _digest("\n".join(f"{k}\0{files.get(k[5:]) or ''}" if k.startswith("file:") else
+                             f"{k}\0{PARTS[k.partition('#')[2]](graph, '')}" for k in sorted(reads.keys)))
+
+
+PARTS.update({"record": record_part, "validation-calls": _calls_part, "vocabulary": _vocabulary_part,
+              "generation": _generation_part})
 
 
 @dataclass(frozen=True)
@@ -143,6 +155,19 @@ class Revision:
         if tree:
             return "tree:" + ",".join(tree)
         return "gen" if name in self.generated().digests else ""
+
+    def declared_in(self, rel: str) -> frozenset[str]:
+        """The input keys of the definitions file ``rel`` holds: the tree's names it declares, and for a file
+        the generated ASL is made from (a catalog, ``specification.toml``), every generated name."""
+        fi = {path: i for i, path in enumerate(self.index.files)}.get(rel)
+        out = {"asl:" + name for name, locs in self.index.defs.items() if any(f == fi for _k, f, _d in locs)} \
+            if fi is not None else set()
+        reads = Reads()
+        generation_reads(self.spec, reads)
+        if "file:" + rel in reads.keys:
+            out.add("part:#generation")
+            out.update("asl:" + name for name in self.generated().digests)
+        return frozenset(out)
 
     def generated(self) -> Generated:
         """The generated ASL's table: reused while the catalogs, the tests' calls and the vocabulary are unchanged."""

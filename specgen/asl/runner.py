@@ -288,7 +288,7 @@ def run_recorded(interp: Interpreter, case: TestCase, units: frozenset[str]) -> 
     finally:
         names = interp.trail.pop()
     hits = pack_hits(interp.coverage, units) if interp.coverage is not None else {}
-    return result, interp.definitions.reads(names), hits
+    return result, interp.definitions.reads(names, interp.overlay), hits
 
 
 def _run_batch(cases: list[TestCase]) -> list[tuple[TestResult, frozenset[str], Hits]]:

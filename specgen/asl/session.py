@@ -7,7 +7,7 @@ reads the tree itself.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from ..loader.tree import Spec
 from .ast import Module
@@ -30,8 +30,19 @@ def interpreter_for(spec: Spec, *, generated: Iterable[Module] | None = None, **
     kw.setdefault("max_value_bits", spec.config.max_value_bits)
     kw.setdefault("max_memory", spec.config.max_memory_bytes)
     interp = Interpreter(build_index(spec), generated=generated, **kw)
-    interp.absence_reason = absence_resolver(spec)  # a name the generated ASL needs and the tree lacks
+    interp.absence_reason = _noted(interp, absence_resolver(spec))  # a name the generated ASL needs, the tree lacks
     return interp
+
+
+def _noted(interp: Interpreter, why: Callable[[str], str | None]) -> Callable[[str], str | None]:
+    """``why`` that notes its inputs in the run's trail: the answer is read from the catalogs and the tests'
+    calls (``part:#generation``, :mod:`specgen.asl.revision`), so a run that asked read them."""
+    current = interp.trail.current
+
+    def asked(name: str) -> str | None:
+        current[0].add("part:#generation")
+        return why(name)
+    return asked
 
 
 __all__ = ["interpreter_for"]

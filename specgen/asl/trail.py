@@ -9,13 +9,18 @@ A derived result (a test's verdict, a worked example) is reused while nothing it
   only); a replayed reset notes what its recording executed (:mod:`specgen.asl.memo`);
 * every name Python asked the interpreter about (``call``, ``has_function``, ``enum_members``,
   ``get_global``) and every name that was undefined when a statement needed it;
-* the non-function definitions (types, enumerations and their members, constants, globals) those
-  functions' bodies refer to, and everything those refer to in turn, functions included: they are
+* the non-function definitions (types, enumerations and their members, constants, configs, globals
+  with their initialisers) those functions' bodies refer to, the run's own module's (a test's
+  ``main`` is not in the tree's index: its references are read from the module the run loaded),
+  and everything those refer to in turn, functions included: they are
   bound when a body compiles and a constant is initialised when first read, both once per
   interpreter, so whatever they ran belongs to every run that uses them, not just to the run that
   happened to come first (a worker's history must not change what a result records). What
   compiling a function ran is noted with the function. A function a body names but never called
-  is not a read: an edit of it cannot change this run.
+  is not a read: an edit of it cannot change this run;
+* a name a body refers to that nothing declares and the interpreter stands in for (a member or type of
+  the ASL the upstream build generates, :mod:`specgen.asl.generated_names`): declaring it later is a
+  change.
 
 :class:`Definitions` turns a set of names into digests: a name's digest covers every declaration the
 interpreter would resolve it to (the tree's, else specgen's generated ASL), with positions
@@ -26,9 +31,10 @@ inserted line is a change, and an NDF comment edited in place is not.
 from __future__ import annotations
 
 import itertools
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Mapping
 
 from .ast import Decl, FuncDecl, Module, TypeDecl, decl_digest
+from .generated_names import looks_like_member, undefined_in_tree
 from .index import SpecIndex
 
 _EPOCHS = itertools.count(1)
@@ -90,6 +96,8 @@ class Definitions:
                             self.generated.setdefault(member, []).append(d)
         self._refs: dict[str, frozenset[str]] = {}
         self._digests: dict[str, str] = {}
+        # names the tree uses and nothing declares: the interpreter binds the generated ones itself
+        self._stood_in = undefined_in_tree(index) if index is not None else frozenset()
 
     def _tree(self, name: str) -> list[tuple[str, int, int]]:
         return list(self.index.defs.get(name, ())) if self.index is not None else []
@@ -108,11 +116,15 @@ class Definitions:
         return hit
 
     def _is_data(self, name: str) -> bool:
-        """Whether ``name`` resolves to something other than a function (bound when a body compiles)."""
+        """Whether ``name`` resolves to something other than a function (bound when a body compiles),
+        or to nothing the interpreter stands in for (a generated enumeration's member or type)."""
         tree = self._tree(name)
         if tree:
             return any(kind != "func" for kind, _fi, _di in tree)
-        return any(not isinstance(d, FuncDecl) for d in self.generated.get(name, ()))
+        gen = self.generated.get(name)
+        if gen:
+            return any(not isinstance(d, FuncDecl) for d in gen)
+        return name in self._stood_in and (looks_like_member(name) or "_" not in name)
 
     def _direct_refs(self, name: str) -> Iterable[str]:
         tree = self._tree(name)
@@ -146,12 +158,38 @@ class Definitions:
     def _defined(self, name: str) -> bool:
         return bool(self._tree(name)) or name in self.generated
 
-    def reads(self, noted: Iterable[str]) -> frozenset[str]:
-        """The names a run read: those it noted and the data their definitions refer to."""
+    def reads(self, noted: Iterable[str], overlay: Mapping[str, list[Decl]] | None = None) -> frozenset[str]:
+        """The names a run read: those it noted and the data their definitions refer to.
+
+        ``overlay``: the declarations of the module the run loaded over the tree (a test's), by name:
+        the data its definitions that ran refer to are read too.
+        """
         out = set(noted)
+        if overlay:
+            out |= self._overlay_refs(out, overlay)
         for name in list(out):
             out |= self.data_refs(name)
         return frozenset(out)
+
+    def _overlay_refs(self, noted: set[str], overlay: Mapping[str, list[Decl]]) -> set[str]:
+        """The tree's data the overlay's definitions that ran refer to, directly or through the overlay's own
+        constants and types (re-initialised for each run, as the overlay is; a function that ran noted itself)."""
+        out: set[str] = set()
+        todo = [n for n in noted if n in overlay]
+        seen = set(todo)
+        while todo:
+            for d in overlay[todo.pop()]:
+                for r in d.refs:
+                    if r in seen:
+                        continue
+                    if r in overlay:
+                        if any(not isinstance(x, FuncDecl) for x in overlay[r]):
+                            seen.add(r)
+                            todo.append(r)
+                    elif self._is_data(r):
+                        seen.add(r)
+                        out.add(r)
+        return out
 
 
 def noting(trail: Trail, name: str, hook: Callable) -> Callable:
