@@ -362,9 +362,12 @@ class Generator:
             # can say so where the text above did not); the sources are installed in each of them
             # value-Tile sources: in each location of the model (the dispatch may want them where a matrix unit
             # reads, 0.58.1's ``tile.location == TileLocation_Matrix``), each run verified by the ASL itself
+            # (and without the operands the dispatch may not want, the ``core`` plan)
             value = not any(layout for _r, layout, *_ in tpl.matrix)
-            for where in ("", *(self.vocabulary.locations[1:] if value else ())):
-                got = run_trial(self, unit, tpl, cands[0][0], replace(plans[0], pes=0b1111, location=where),
+            tries = [(p, where) for p in plans if p.relation != "power"
+                     for where in ("", *(self.vocabulary.locations[1:] if value else ()))]
+            for p, where in tries:
+                got = run_trial(self, unit, tpl, cands[0][0], replace(p, pes=0b1111, location=where),
                                 cands[0][1], 1)
                 if isinstance(got, Worked):
                     entry.examples.append(got)

@@ -247,7 +247,7 @@ class OperandChecks:
         excludes its layout wherever else it is named; one in a returned or asserted condition requires it,
         one guarding ``return TRUE`` permits it (``!=`` the other way round). Required layouts come first."""
         required, permitted, excluded = self._layout_constraints(param)
-        return [x for x in required + permitted if x not in excluded]
+        return list(dict.fromkeys(x for x in required + permitted if x not in excluded))
 
     def excluded_layouts(self, param: str) -> list[str]:
         """The layouts a comparison leading to ``return FALSE`` refuses for ``param``."""
