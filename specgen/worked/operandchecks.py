@@ -245,17 +245,18 @@ class OperandChecks:
         it names them (``CUBE_M16`` before ``CUBE_M32``), read as constraints, not as text: a comparison that
         leads to ``return FALSE`` (``if tile.layout == TileLayout_ImplementationDefined then return FALSE``)
         excludes its layout wherever else it is named; one in a returned or asserted condition requires it,
-        one guarding ``return TRUE`` permits it (``!=`` the other way round). Required layouts come first."""
-        required, permitted, excluded = self._layout_constraints(param)
-        return list(dict.fromkeys(x for x in required + permitted if x not in excluded))
+        one guarding ``return TRUE`` or an alternative of a disjunction permits it (``!=`` the other way round).
+        The admitted layouts come in the order the text names them; a comparison choosing a value
+        (``if layout != CUBE_N8 then return 1``) says nothing."""
+        admitted, excluded = self._layout_constraints(param)
+        return [x for x in admitted if x not in excluded]
 
     def excluded_layouts(self, param: str) -> list[str]:
         """The layouts a comparison leading to ``return FALSE`` refuses for ``param``."""
-        return self._layout_constraints(param)[2]
+        return self._layout_constraints(param)[1]
 
-    def _layout_constraints(self, param: str) -> tuple[list[str], list[str], list[str]]:
-        required: list[str] = []
-        permitted: list[str] = []
+    def _layout_constraints(self, param: str) -> tuple[list[str], list[str]]:
+        admitted: list[str] = []
         excluded: list[str] = []
         tile = rf"_Tiles\[\[{re.escape(param)}\]\]\.layout"
         pattern = re.compile(rf"{tile}\s*(==|!=)\s*TileLayout_(\w+)|TileLayout_(\w+)\s*(==|!=)\s*{tile}")
@@ -268,11 +269,21 @@ class OperandChecks:
                 stop = text.find(";", m.end())
                 statement = text[start + 1:stop if stop >= 0 else len(text)]
                 guard = re.search(r"\bif\b.*\bthen\s+return\s+(TRUE|FALSE)\s*$", statement, re.S)
-                refuses = guard is not None and guard.group(1) == "FALSE"
-                target = excluded if refuses == equal else permitted if guard is not None else required
+                # an alternative of a disjunction (``layout == CUBE_M16 || layout == CUBE_M32``) permits
+                alternative = (re.search(r"\|\|\s*\(*\s*$", text[max(0, m.start() - 12):m.start()]) is not None
+                               or re.match(r"\s*\)*\s*\|\|", text[m.end():]) is not None)
+                if guard is not None:
+                    refuses = guard.group(1) == "FALSE"
+                    target = excluded if refuses == equal else admitted
+                elif re.match(r"\s*(?:return|assert)\b", statement):  # a condition the predicate holds
+                    if not equal and alternative:
+                        continue  # ``a != X || …``: says nothing of X alone
+                    target = admitted if equal else excluded
+                else:
+                    continue  # a comparison choosing a value (``if layout != CUBE_N8 then return 1``)
                 if name not in target:
                     target.append(name)
-        return required, permitted, excluded
+        return admitted, excluded
 
     def layout_peer(self, param: str) -> str:
         """Another operand whose layout the text requires ``param``'s to equal (an accumulator's destination,
