@@ -195,6 +195,8 @@ def _shard_units(spec: Spec) -> dict[str, str]:
     for t in spec.tests:
         if t.header is None and t.path.startswith(prefix):
             mirror = posixpath.join(base, t.path.removeprefix(prefix))
+            if mirror not in units:  # one test per file: tests/asl/<x>/<test>.asl tests asl/<x>.asl
+                mirror = posixpath.dirname(mirror) + ".asl"
             if mirror in units:
                 out[t.path] = mirror
     return out

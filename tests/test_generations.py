@@ -222,3 +222,90 @@ def test_unknown_test_header_generation_is_one_finding(bundled_copy: Path) -> No
     assert len(touched) >= 3 and len(about) == 1, about
     assert about[0].rule == "format-generation-unknown" and "suite" in about[0].message
     assert spec.formats["avs"] == UNKNOWN
+
+
+# ---- issue 39: each generation read by its own rules
+
+
+def test_a_markdown_adrs_free_text_status_is_read_not_an_error() -> None:
+    """The Markdown-header generation defines no status list: 0.58.1's ADR 0062 says
+    "audit complete and frozen", which is its status, not a `record-schema` error."""
+    findings: list = []
+    text = "# PTO mnemonic review decisions\n\n- Status: audit complete and frozen\n- Date: 2026-08-11\n\n## Review\n"
+    adr = scan_adr("docs/status/decisions/0062-mnemonic-review-decisions.md", "0" * 64, text, findings)
+    assert findings == []
+    assert adr.front is not None and adr.front.status == "audit complete and frozen"
+    lead = scan_adr("docs/status/decisions/0063-x.md", "0" * 64, "# X\n\n- Status: Accepted (frozen)\n", findings)
+    assert findings == [] and lead.front is not None and lead.front.status == "accepted"
+
+
+def test_a_json_front_matters_status_outside_its_list_is_an_error() -> None:
+    front = {"id": "ADR-0003", "title": "T", "status": "audit complete", "authors": ["a"], "approvers": [],
+             "created": "2026-01-01", "accepted": None, "rejected": None, "superseded": None,
+             "baseline": "0" * 40, "target_releases": ["unassigned"], "affected_ndf": [], "affected_units": [],
+             "resolves": [], "supersedes": [], "superseded_by": [], "implementation_issue": None,
+             "release_impact": "not-required", "legacy_ids": []}
+    findings: list = []
+    scan_adr("docs/status/decisions/0003-t.md", "0" * 64, f"---\n{json.dumps(front)}\n---\n\n# ADR 0003: T\n", findings)
+    assert [f.rule for f in findings] == ["record-schema"] and "status" in findings[0].message
+    findings.clear()
+    scan_adr("docs/status/decisions/0003-t.md", "0" * 64,
+             f"---\n{json.dumps({**front, 'status': 'draft'})}\n---\n\n# ADR 0003: T\n", findings)
+    assert findings == []
+
+
+def test_a_catalog_of_an_unknown_shape_is_one_finding_naming_every_field(bundled_copy: Path) -> None:
+    """Three fields differing in every row of tile-operations.json are one finding for the file (the kind),
+    naming the three, not three findings."""
+    rel = "spec/catalog/tile-operations.json"
+    path = bundled_copy / rel
+    data = json.loads(path.read_text())
+    assert len(data["operations"]) >= 3
+    for op in data["operations"]:
+        op["op_kind"] = op.pop("family")
+        op["unit_kind"] = op.pop("engine")
+        op["legacy"] = True
+    path.write_text(json.dumps(data, indent=2, sort_keys=True))
+    spec = load_spec(bundled_copy, cache=False)
+    about = [f for f in spec.findings if f.path == rel]
+    assert [f.rule for f in about] == ["format-generation-unknown"], about
+    named = sorted(re.findall(r"operations\.\*\.(\w+):", about[0].message))
+    assert named == ["family", "legacy", "op_kind", "unit_kind"], about[0].message  # engine is optional
+
+
+def test_a_readme_stating_one_main_per_file_runs_each_headerless_file(bundled_copy: Path) -> None:
+    """0.57.1's convention: each test file has one `func main() => integer` returning 0, no header; the
+    tests run (by their path), not "no convention"."""
+    from specgen.asl.runner import discover, run_tests
+
+    tests = bundled_copy / "tests"
+    (tests / "README.md").write_text("# Tests\n\nEach test file has exactly one `func main() => integer`, which "
+                                     "returns 0 on success. Files carry no metadata.\n")
+    files = sorted((tests / "asl").rglob("*.asl"))
+    for p in files:
+        p.write_text(re.sub(r"^// PTO-TEST: .*\n", "", p.read_text(), flags=re.M))
+    spec = load_spec(bundled_copy, cache=False)
+    assert spec.test_functions is not None and spec.test_functions.per_file
+    assert spec.formats["avs"] == "main-per-file"
+    about = [f for f in spec.findings if f.rule == "format-generation-unknown"]
+    assert [f.severity.value for f in about] == ["note"] and "no convention" not in about[0].message
+    cases = discover(spec)
+    assert len(cases) == len(files) >= 3 and all(c.entry == "main" and c.id == "" for c in cases)
+    suite = run_tests(spec, [], jobs=1)
+    assert suite.count("passed") == len(files), [(r.path, r.message) for r in suite.results if r.status != "passed"]
+
+
+def test_a_call_only_specgens_generated_asl_declares_is_specgens_finding(bundled_copy: Path) -> None:
+    """A tree calling a generated decoder with another arity than specgen generates follows its own
+    generator: the finding is specgen's (`generated-asl`), never `asl-arity` charged to the tree."""
+    from specgen.asl.static import asl_findings
+
+    p = bundled_copy / "asl/block/attributes/B.DIM.asl"
+    text = p.read_text()
+    assert "DecodeCommandOperandRaw(instruction,\n        form, CommandField_RegSrc)" in text
+    p.write_text(text.replace("DecodeCommandOperandRaw(instruction,\n        form, CommandField_RegSrc)",
+                              "DecodeCommandOperandRaw(instruction,\n        CommandField_RegSrc)", 1))
+    spec = load_spec(bundled_copy, cache=False)
+    found = [f for f in asl_findings(spec) if f.path == "asl/block/attributes/B.DIM.asl"]
+    assert [(f.rule, f.severity.value) for f in found] == [("generated-asl", "warning")], found
+    assert "specgen" in found[0].message and "DecodeCommandOperandRaw" in found[0].message

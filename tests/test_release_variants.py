@@ -211,3 +211,23 @@ def test_a_removed_form_leaves_no_false_error_and_its_neighbours_pass(tmp_path: 
     report = run_tests(spec, ["scalar/alu/XOR/", "scalar/alu/ORW/"], jobs=1)
     assert len(report.results) >= 4 and all(r.status == "passed" for r in report.results), \
         [(r.id, r.status, r.message) for r in report.results if r.status != "passed"]
+
+
+def test_an_older_layouts_main_per_file_tests_run(tmp_path: Path) -> None:
+    """Issue 39: 0.57.1's README says each test file has one ``func main()`` returning 0; its headerless files
+    are then tests (a note, not the "no convention" warning), run by their paths, on their units' pages."""
+    root = build("older-layout-main", V580, tmp_path / "tree")
+    spec = load_spec(root)
+    assert spec.formats["avs"] == "main-per-file"
+    unknown = [f for f in spec.findings if f.rule == "format-generation-unknown"]
+    assert sorted(f.severity.value for f in unknown) == ["note", "warning"], [f.message for f in unknown]
+    assert not any("no convention" in f.message for f in unknown)
+    assert _errors(root) == []
+    report = run_tests(spec, ["arch/"], jobs=1)
+    assert report.results and all(r.status == "passed" for r in report.results), \
+        [(r.path, r.message) for r in report.results if r.status != "passed"]
+    graph = SpecGraph.build(spec)
+    test = next(t for t in spec.tests if t.path.startswith("tests/asl/arch/"))
+    assert any(test in graph.unit_tests(u) for u in spec.units)  # its unit's page lists it
+    suite = Generator(graph).run(save=False)
+    assert suite.total == 0 and "none" in suite.summary() and "0/0" not in suite.summary()

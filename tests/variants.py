@@ -437,11 +437,25 @@ _MAIN = re.compile(r"^func main\(\) => integer$", re.M)
 _DECL = re.compile(r"^(?:(?:pure|readonly|noreturn)\s+)?(?:func|type|var|let|constant|config)\s", re.M)
 
 
-def older_layout(root: Path) -> Path:
+MAIN_README = """# Tests
+
+Every file under `asl/` is one test of the ASL unit it mirrors,
+`asl/<surface>/<classification>/<unit>.asl`. Each test has exactly one
+`func main() => integer`, which returns 0 on success. Files carry no metadata.
+"""
+
+
+def older_layout_main(root: Path) -> Path:
+    """0.57.1's tests as its ``tests/README.md`` states them: one file a test, its ``func main()``, no header
+    (the rest of :func:`older_layout`)."""
+    return older_layout(root, shards=False)
+
+
+def older_layout(root: Path, shards: bool = True) -> Path:
     """A tree laid out as releases before 0.58 were (0.57.1), built from 0.58.0: ADRs in
     ``docs/architecture-decisions/``, instruction prose in ``docs/instructions/``, tests as ASL shards of
-    ``Test…`` functions without per-file headers (the convention ``tests/README.md`` states), no instruction
-    or unit records, no traceability evidence."""
+    ``Test…`` functions without per-file headers (the convention ``tests/README.md`` states; ``shards=False``:
+    one file a test, its ``main()``), no instruction or unit records, no traceability evidence."""
     decisions = root / "docs/status/decisions"
     target = root / "docs/architecture-decisions"
     target.mkdir(parents=True)
@@ -458,6 +472,12 @@ def older_layout(root: Path) -> Path:
     # records become plain comment lines: every other line keeps its number
     _edit_records(root, lambda t: re.sub(r"^// PTO-(?:INSTRUCTION|UNIT|REVIEW): .*$", "//", t, flags=re.M))
     tests = root / "tests/asl"
+    if not shards:
+        for p in sorted(tests.rglob("*.asl")):
+            p.write_text(re.sub(r"^// PTO-TEST: .*\n", "", p.read_text(encoding="utf-8"), flags=re.M), encoding="utf-8")
+        (root / "tests/README.md").write_text(MAIN_README, encoding="utf-8")
+        (root / "spec/evidence/release-traceability-readiness.json").unlink()
+        return root
     for unit_dir in sorted({p.parent for p in tests.rglob("*.asl")}, key=lambda d: -len(d.parts)):
         functions: list[str] = []
         for p in sorted(unit_dir.glob("*.asl")):
@@ -504,6 +524,7 @@ VARIANTS: dict[str, Callable[[Path], Path]] = {
     "adr-markdown-variants": adr_markdown_variants,
     "evidence-renamed-keys": evidence_renamed_keys,
     "older-layout": older_layout,
+    "older-layout-main": older_layout_main,
     "older-layout-prose": lambda root: instruction_prose(older_layout(root)),
 }
 

@@ -157,6 +157,8 @@ def discover(spec: Spec) -> list[TestCase]:
         rel = t.path.removeprefix(prefix)
         if 1 <= t.span.line <= 2:
             out.append(TestCase(t, rel))
+        elif t.header is None and conv is not None and conv.per_file:
+            out.extend(TestCase(t, rel) for _name, _line in conv.functions(t.text))  # the file is one test
         elif t.header is None and conv is not None:
             out.extend(TestCase(t, f"{rel}::{name}", name) for name, _line in conv.functions(t.text))
     return out

@@ -50,6 +50,7 @@ _NAME_KINDS = ("e_var", "l_var")
 _CALL_KINDS = ("e_call", "s_call")
 _TYPE_KINDS = ("t_named", "e_record")
 _NO_VALUE = frozenset({False})
+GENERATED_RULE = "generated-asl"
 _VERSION: str | None = None
 
 
@@ -60,6 +61,7 @@ class Known:
     names: frozenset[str]
     arities: dict[str, frozenset[int]]
     returns: dict[tuple[str, int], frozenset[bool]]  # (name, arity) -> whether its declarations return a value
+    generated_only: frozenset[str] = frozenset()  # functions only specgen's generated ASL declares
 
 
 def _version() -> str:
@@ -142,7 +144,8 @@ def known_names(index: SpecIndex, generated: Iterable[Header]) -> Known:
             if loc[0] == "func":
                 decl = index.decl(loc)
                 headers.append(Header("func", decl.name, len(decl.params), decl.ret is not None))  # type: ignore[union-attr]
-    for header in generated:
+    generated_list = list(generated)
+    for header in generated_list:
         names.add(header.name)
         names.update(header.members)
         headers.append(header)
@@ -150,8 +153,10 @@ def known_names(index: SpecIndex, generated: Iterable[Header]) -> Known:
         if h.kind == "func":
             arities.setdefault(h.name, set()).add(h.arity)
             returns.setdefault((h.name, h.arity), set()).add(h.returns)
+    tree = {h.name for h in headers[:len(headers) - len(generated_list)] if h.kind == "func"}
     return Known(frozenset(names), {k: frozenset(v) for k, v in arities.items()},
-                 {k: frozenset(v) for k, v in returns.items()})
+                 {k: frozenset(v) for k, v in returns.items()},
+                 frozenset(h.name for h in generated_list if h.kind == "func" and h.name not in tree))
 
 
 def _walk(node: object) -> Iterator[Node]:
@@ -237,10 +242,18 @@ def _decl_findings(decl: Decl, known: Known) -> Iterator[Finding]:
             accepted = known.arities.get(name)
             if accepted and not params and len(args) not in accepted and name not in BUILTINS:
                 want = " or ".join(str(n) for n in sorted(accepted))
-                yield _finding("asl-arity", decl.path, node,
-                               f"'{name}' takes {want} argument(s), called with {len(args)}")
+                if name in known.generated_only:
+                    yield _generated(decl.path, node, f"specgen's generated '{name}' takes {want} argument(s), "
+                                     f"this tree calls it with {len(args)}")
+                else:
+                    yield _finding("asl-arity", decl.path, node,
+                                   f"'{name}' takes {want} argument(s), called with {len(args)}")
             elif kind == "e_call" and known.returns.get((name, len(args))) == _NO_VALUE:
-                yield _finding("asl-type", decl.path, node, f"'{name}' returns no value but is used as one")
+                if name in known.generated_only:
+                    yield _generated(decl.path, node, f"specgen's generated '{name}' returns no value, "
+                                     "this tree uses it as one")
+                else:
+                    yield _finding("asl-type", decl.path, node, f"'{name}' returns no value but is used as one")
         elif kind == "s_return" and isinstance(decl, FuncDecl) and (node.args[0] is None) != (decl.ret is None):
             why = (f"'{decl.name}' declares no result type but returns a value" if decl.ret is None
                    else f"'{decl.name}' returns a value of its declared type, but this return gives none")
@@ -250,6 +263,15 @@ def _decl_findings(decl: Decl, known: Known) -> Iterator[Finding]:
 def _finding(rule: str, path: str, node: Node, message: str, subject: str = "") -> Finding:
     """Located at the node; the subject is the name, so what fails later on it is a consequence."""
     return Finding(rule, Severity.ERROR, path, node.line, message, subject=subject or node.args[0], col=node.col)
+
+
+def _generated(path: str, node: Node, what: str) -> Finding:
+    """A call the tree makes to a function only specgen generates, which the generated declaration does not
+    fit: the tree calls what its own (upstream) generator declares, so the mismatch is specgen's generator
+    not knowing this tree's generation, a specgen bug, never the tree's ``asl-arity``/``asl-type``."""
+    return Finding(GENERATED_RULE, Severity.WARNING, path, node.line,
+                   f"{what}: the ASL specgen generates from the catalogs does not fit this tree's generation; "
+                   "this is a bug in specgen, not in the tree (please report it)", subject=node.args[0], col=node.col)
 
 
 def syntax_findings(index: SpecIndex) -> list[Finding]:

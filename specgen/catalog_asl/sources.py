@@ -385,12 +385,29 @@ _LITERAL_FLAG = re.compile(r"\bfunc\s+(InstructionContract\w+)\s*\(\s*\)\s*=>\s*
                            r"return\s+(TRUE|FALSE)\s*;\s*end;")
 
 
+# a dispatch arm (``when ScalarOperation_HL_ADDTPC => AddToPC(…, SignExtend{PTO_XLEN}(ScalarDecodedBits32(
+# instruction, form, ScalarField_imm32)))``) and the extension it applies to an immediate field
+_ARM = re.compile(r"\bwhen\s+ScalarOperation_(\w+)\s*=>(.*?)(?=\bwhen\s+ScalarOperation_|\botherwise\b|\Z)", re.S)
+_EXTENDED = re.compile(r"\b(SignExtend|ZeroExtend)\s*\{[^}]*\}\s*\(\s*\w+\s*\([^()]*ScalarField_\w*imm\w*", re.I)
+
+
 def literal_flags(spec: Spec) -> dict[str, bool]:
     """The tree's zero-argument boolean contract functions that return a literal
     (``InstructionContractImmediateIsSigned_HL_ADDTPC() => TRUE``): facts the shard generators read where
-    a catalog field does not state them."""
-    return {m.group(1): m.group(2) == "TRUE" for u in spec.units if "InstructionContract" in u.text
-            for m in _LITERAL_FLAG.finditer(u.text)}
+    a catalog field does not state them. A tree that states no signedness function for a mnemonic still
+    says how its dispatch reads the immediate: ``SignExtend`` of the field in the mnemonic's arm is signed,
+    ``ZeroExtend`` unsigned (0.58.1's HL.ADDTPC: an ``encoding-defined`` imm32, no ``IsSigned`` function,
+    ``SignExtend{PTO_XLEN}(ScalarDecodedBits32(…, ScalarField_imm32))``)."""
+    out = {m.group(1): m.group(2) == "TRUE" for u in spec.units if "InstructionContract" in u.text
+           for m in _LITERAL_FLAG.finditer(u.text)}
+    for u in spec.units:
+        if "ScalarOperation_" not in u.text or "Extend" not in u.text:
+            continue
+        for arm in _ARM.finditer(u.text):
+            ext = _EXTENDED.search(arm.group(2))
+            if ext is not None:
+                out.setdefault(contract.BRU_SIGNED_IMMEDIATE.of(arm.group(1)), ext.group(1) == "SignExtend")
+    return out
 
 
 def _shard_source(generate: Callable[[dict], str], catalog: dict, path: str) -> list[tuple[str, str]]:

@@ -47,6 +47,7 @@ RULES: tuple[str, ...] = (
     "asl-unknown-name",
     "asl-arity",
     "asl-type",
+    "generated-asl",
     "spec-contract",
     "instruction-tile-class",
     "encoding-overlap",

@@ -100,6 +100,7 @@ _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _URL = re.compile(r"https://[^\s)>\]]+")
 _NDF_REF = re.compile(r"PTO-[A-Z0-9]+(?:-[A-Z0-9]+)*")
 _H1_ID = re.compile(r"^# +ADR[ -]?(\d{4})")
+_STATUS_WORDS = ("draft", "proposed", "accepted", "rejected", "superseded")  # the words rules compare with
 
 
 def _markdown_header(path: str, lines: list[str], findings: list[Finding]
@@ -123,7 +124,8 @@ def _markdown_header(path: str, lines: list[str], findings: list[Finding]
     number = h1.group(1) if h1 else name.group(1) if name else ""
     title = H1.match(lines[0])
     status_text = heads.get("status", "")
-    status = re.sub(r"[^a-z].*$", "", status_text.lower())
+    word = re.sub(r"[^a-z].*$", "", status_text.lower())
+    status = word if word in _STATUS_WORDS else status_text  # free text: this generation has no list
     date = _DATE.search(heads.get("decision date", heads.get("date", "")))
     data: dict[str, Any] = {"id": f"ADR-{number}", "title": title.group(1) if title else lines[0][2:].strip(),
                             "status": status}

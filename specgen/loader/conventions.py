@@ -52,11 +52,20 @@ class TestFunctions:
     prefix: str
     readme: str
     line: int
+    per_file: bool = False  # the README says each file is one test, its ``main()`` (0.57.1): ``prefix`` is "main"
 
     def functions(self, text: str) -> list[tuple[str, int]]:
-        """The test functions a shard defines: (name, line), in file order."""
-        pattern = re.compile(rf"^(?:func\s+)({re.escape(self.prefix)}\w*)\s*\(\s*\)\s*=>\s*integer\b", re.M)
-        return [(m.group(1), text.count("\n", 0, m.start()) + 1) for m in pattern.finditer(text)]
+        """The test functions a shard defines: (name, line), in file order; a file of a per-file
+        convention holds one, its ``main``."""
+        name = re.escape(self.prefix) + ("" if self.per_file else r"\w*")
+        pattern = re.compile(rf"^(?:func\s+)({name})\s*\(\s*\)\s*=>\s*integer\b", re.M)
+        found = [(m.group(1), text.count("\n", 0, m.start()) + 1) for m in pattern.finditer(text)]
+        return found[:1] if self.per_file else found
+
+    def key(self, path: str, name: str) -> str:
+        """What names one of its tests in a suite: the file itself when a file is one test, else
+        ``<path>::<function>``."""
+        return path if self.per_file else f"{path}::{name}"
 
 
 # "each function whose name starts with `Test` … is one test": the sentence that states the shard convention
@@ -64,10 +73,21 @@ _FUNCTIONS = re.compile(r"function(?:s)?\s+(?:whose\s+name\s+(?:starts|begins)\s
                         r"`(\w+)(?:…|\.\.\.|\*)?`[^.]*?\b(?:is|are)\s+(?:one\s+|a\s+)?tests?\b", re.I | re.S)
 
 
+# "one integer `main()` that returns zero on success", "exactly one `func main() => integer`, which returns 0":
+# the sentence that states a file is one test, its main
+_MAIN = re.compile(r"`(?:func\s+)?main\s*\(\s*\)(?:\s*=>\s*integer)?`[^.]*?\breturn(?:s|ing)?\s+(?:zero|0)\b",
+                   re.I | re.S)
+
+
 def parse_test_functions(text: str, readme: str) -> TestFunctions | None:
-    """The shard convention a README states (a sentence naming the prefix of test functions), else None."""
+    """The convention a README states for files without a test header: shards of test functions (a
+    sentence naming their prefix), else one test per file, its ``main()`` (a sentence saying a file's
+    ``main()`` returns zero on success); None when it states neither."""
     m = _FUNCTIONS.search(text)
-    return TestFunctions(m.group(1), readme, text.count("\n", 0, m.start()) + 1) if m else None
+    if m:
+        return TestFunctions(m.group(1), readme, text.count("\n", 0, m.start()) + 1)
+    m = _MAIN.search(text)
+    return TestFunctions("main", readme, text.count("\n", 0, m.start()) + 1, per_file=True) if m else None
 
 
 def parse_test_naming(text: str, readme: str, test_root: str) -> TestNaming | None:

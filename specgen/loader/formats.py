@@ -174,8 +174,15 @@ def _headerless(spec: Spec, findings: list[Finding]) -> dict[str, str]:
                                     "// PTO-TEST: header and the tree states no convention by which their test "
                                     "functions could be found: no test of them runs", subject=root))
             continue
-        out[kind] = "function-shards"
         count = sum(len(conv.functions(t.text)) for t in items if t.header is None)
+        if conv.per_file:
+            out[kind] = "main-per-file"
+            findings.append(Finding(RULE_UNKNOWN, Severity.NOTE, first.path, 0,
+                                    f"{len(missing)} test files under {root} carry no // PTO-TEST: header: each is "
+                                    f"one test, its main(), as {conv.readme}:{conv.line} states; {count} of them "
+                                    "define main() and run", subject=root))
+            continue
+        out[kind] = "function-shards"
         findings.append(Finding(RULE_UNKNOWN, Severity.NOTE, first.path, 0,
                                 f"{len(missing)} test files under {root} carry no // PTO-TEST: header: they are "
                                 f"shards of test functions, as {conv.readme}:{conv.line} states (functions named "
@@ -243,8 +250,9 @@ def validate_whole(model: type[Any], data: Any, text: str, path: str, findings: 
     """Validate a whole JSON file; a difference repeated in every row is ONE finding, not one per row.
 
     A view or catalog of a generation specgen does not know fails the same way in each
-    of its thousands of rows; that is one cause (the file's format) and one finding per
-    differing field, naming it and how many rows have it. Isolated errors stay located.
+    of its thousands of rows; that is one cause (the file's format) and ONE finding for the
+    file, naming each differing field and how many rows have it (at the first one's line).
+    Isolated errors stay located.
     """
     name = path.rsplit("/", 1)[-1]
     try:
@@ -259,12 +267,15 @@ def validate_whole(model: type[Any], data: Any, text: str, path: str, findings: 
     if not repeated:
         validate(model, data, text, path, 1, 0, name, findings)
         return None
-    for loc, kind, n in sorted(repeated)[:5]:
+    parts, lines = [], []
+    for loc, kind, n in sorted(repeated):
         what = ("unknown key" if kind == "extra_forbidden" else "missing key" if kind == "missing"
                 else f"invalid value ({kind})")
         key = loc.rsplit(".", 1)[-1]
-        line = next((i + 1 for i, ln in enumerate(text.split("\n")) if f'"{key}"' in ln), 1)
-        findings.append(Finding(RULE_UNKNOWN, Severity.ERROR, path, line if kind != "missing" else 1,
-                                f"{name} matches no known format generation of its kind: {loc}: {what} "
-                                f"in {n} rows", col=1))
+        lines.append(1 if kind == "missing" else
+                     next((i + 1 for i, ln in enumerate(text.split("\n")) if f'"{key}"' in ln), 1))
+        parts.append(f"{loc}: {what} in {n} rows")
+    shown = "; ".join(parts[:5]) + (f"; and {len(parts) - 5} more" if len(parts) > 5 else "")
+    findings.append(Finding(RULE_UNKNOWN, Severity.ERROR, path, lines[0],
+                            f"{name} matches no known format generation of its kind: {shown}", col=1))
     return None

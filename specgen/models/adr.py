@@ -65,9 +65,14 @@ class MarkdownAdrHeader(AdrFrontMatter):
     header variants the JSON generation does not: ``Status: proposed`` (an ADR under
     discussion, a draft in the later vocabulary) and a superseded ADR that does not name
     its successor (``superseded_by`` is then None: not recorded, not "none").
+
+    This generation defines no status vocabulary: ``- Status:`` is free text (0.58.1's ADR 0062
+    says "audit complete and frozen"). A status that starts with a word of the JSON list is that
+    word (``Accepted (2026-01-02)`` is ``accepted``, so rules comparing statuses still apply);
+    any other is kept as written and no rule reads it as one of the list.
     """
 
-    status: Literal["draft", "proposed", "accepted", "rejected", "superseded"]  # type: ignore[assignment]
+    status: NonEmptyStr  # type: ignore[assignment]
 
     authors: list[NonEmptyStr] | None = None  # type: ignore[assignment]
     approvers: list[NonEmptyStr] | None = None  # type: ignore[assignment]

@@ -45,7 +45,8 @@ GENERATIONS: dict[str, dict[str, str]] = {
     "adr": {
         "json-front-matter": "ADRs open with a JSON object between `---` fences (AdrFrontMatter, 19 keys).",
         "markdown-headers": "ADRs open with `# ADR NNNN: Title` and state their status in a `- Status:` "
-                            "line or a `## Status` section, their date in `- Decision date:`/`- Date:`; "
+                            "line or a `## Status` section (free text: no status list; a leading "
+                            "`accepted`, `superseded`, … is that word), their date in `- Decision date:`/`- Date:`; "
                             "authors, approvers, baseline and affected NDF do not exist (None).",
     },
     "avs": {
@@ -53,6 +54,10 @@ GENERATIONS: dict[str, dict[str, str]] = {
                       "derived from the name; summaries must describe the behaviour.",
         "id-named": "AVS test files are named `<PTO-TEST-ID>.asl` (the convention the release's "
                     "tests/README.md states); summaries are free text.",
+        "function-shards": "test files carry no header; each is a shard of test functions whose prefix "
+                           "the release's tests/README.md states, each function one test.",
+        "main-per-file": "test files carry no header; each is one test, its `main()` returning zero, as "
+                         "the release's tests/README.md states (0.57.1).",
     },
     "manifest": {
         "release-selection": "the release manifest has `release_selection` (expanded NDF digests, "

@@ -40,7 +40,7 @@ def names_of(graph: SpecGraph, test: AvsTest) -> list[str]:
     each test function of a shard (an older layout, :func:`specgen.asl.runner.test_key`)."""
     conv = graph.spec.test_functions
     if test.header is None and conv is not None:
-        return [f"{test.path}::{name}" for name, _line in conv.functions(test.text)]
+        return [conv.key(test.path, name) for name, _line in conv.functions(test.text)]
     return [test.path]
 
 

@@ -79,6 +79,8 @@ class WorkedSuite:
     def summary(self) -> str:
         """The build summary line."""
         total = self.total + len(self.pending)
+        if not total:  # a tree without instruction records (an older layout) has nothing to work: say so
+            return "worked examples: none (no instruction of this tree has a block composition)"
         pct = 100.0 * self.executed / total if total else 100.0
         running = f", {len(self.pending)} running" if self.pending else ""
         return (f"worked examples: {self.executed}/{total} instructions with a block composition "

@@ -360,11 +360,20 @@ class Generator:
         if not entry.examples and tpl.matrix and self._pes != 0b1111 and entry.attempts:
             # a product whose every run faulted: the Block may want every PE bound (the predicate or the dispatch
             # can say so where the text above did not); the sources are installed in each of them
-            got = run_trial(self, unit, tpl, cands[0][0], replace(plans[0], pes=0b1111), cands[0][1], 1)
-            if isinstance(got, Worked):
-                entry.examples.append(got)
-            elif got is not None:
-                entry.attempts.append(Attempt(cands[0][0].name, "", True, got))
+            # value-Tile sources: in each location of the model (the dispatch may want them where a matrix unit
+            # reads, 0.58.1's ``tile.location == TileLocation_Matrix``), each run verified by the ASL itself
+            # (and without the operands the dispatch may not want, the ``core`` plan)
+            value = not any(layout for _r, layout, *_ in tpl.matrix)
+            tries = [(p, where) for p in plans if p.relation != "power"
+                     for where in ("", *(self.vocabulary.locations[1:] if value else ()))]
+            for p, where in tries:
+                got = run_trial(self, unit, tpl, cands[0][0], replace(p, pes=0b1111, location=where),
+                                cands[0][1], 1)
+                if isinstance(got, Worked):
+                    entry.examples.append(got)
+                    break
+                if got is not None:
+                    entry.attempts.append(Attempt(cands[0][0].name, "", True, got))
         if not entry.examples and not special and bound:
             # every run was rejected at a binding itself: the ASL wants more PEs than one (0.58.0 GMOV: all four)
             for plan in [x for x in plans if x.ior] or plans[:1]:

@@ -41,6 +41,7 @@ class Plan:
     size: int = SIZE_CODE  # the destination's SizeCode (the record's example sketch's, when it names a larger one)
     columns: int = 0  # the ``wide`` relation: the destination's valid and physical columns (B.DIM)
     pes: int = 0b0001  # the PE mask of every binding (all four when the ASL rejects a one-PE binding: GMOV)
+    location: str = ""  # a matrix Block's value-Tile sources: the TileLocation they are in ("": the model's first)
 
 
 @dataclass(slots=True)

@@ -30,6 +30,8 @@ _K_RELATION = (re.compile(r"_Tiles\[\[(\w+)\]\]\.valid_columns\s*\)*\s*==\s*\(*\
                re.compile(r"_Tiles\[\[(\w+)\]\]\.valid_rows\s*\)*\s*==\s*\(*\s*_Tiles\[\[(\w+)\]\]\.valid_columns" + _END,
                           re.M))
 ROW_MAJOR = ""  # a source tuple's layout for a row-major value Tile (what planstate.matrix_inputs makes)
+POWER_SIZES = {"M": 2, "N": 4, "K": 8}  # a small GEMM of powers of two, every dimension distinct
+VALUE_LAYOUT = "RowMajor"  # the TileLayout member such a value Tile has: a text admitting it admits ROW_MAJOR
 
 
 def gemm_pair(reader: OperandChecks) -> tuple[str, str] | None:
@@ -100,9 +102,9 @@ def matrix_sources(reader: OperandChecks, tpl: Template, layouts: tuple[str, ...
 def _layout(reader: OperandChecks, param: str, layouts: tuple[str, ...], seen: frozenset[str] = frozenset()) -> str:
     """The first layout the text requires of ``param``, else the one of the operand it must equal, else
     row-major (:data:`ROW_MAJOR`)."""
-    named = [x for x in reader.layouts_of(param) if x in layouts]
+    named = [x for x in reader.layouts_of(param) if x in layouts]  # what the text admits, never what it refuses
     if named:
-        return named[0]
+        return ROW_MAJOR if named[0] == VALUE_LAYOUT else named[0]
     peer = reader.layout_peer(param)
     if peer and peer not in seen:
         return _layout(reader, peer, layouts, seen | {param})
@@ -128,6 +130,11 @@ def plan(reader: OperandChecks, tpl: Template, layouts: tuple[str, ...], es: Enc
         tpl.fpatr = fpatr_fields(es, tpl.fpatr)
     if any(TYPED in r for r, *_ in sources if r.startswith(("A", "B"))) and reader.block_type():
         tpl.listed_types = [reader.block_type()]
+    elif not tpl.listed_types:  # the types the predicate's own functions of the Block's type admit, in order
+        tpl.listed_types = reader.block_types()
+    if reader.powers_of_two():  # the predicate requires power-of-two extents: M, N and K are (a vector's 1 is)
+        for name, size in POWER_SIZES.items():
+            tpl.fixed.setdefault(name, size)
     masks = reader.pe_masks()
     return masks[0] if masks else 0b0001
 

@@ -170,6 +170,44 @@ class OperandChecks:
         return any(re.search(rf"_Tiles\[\[{re.escape(param)}\]\]\.data_type\s*==\s*\(?\s*({'|'.join(names)})\b", text)
                    for text in self.texts) if names else False
 
+    def _selected_names(self) -> set[str]:
+        lets = [(n, e) for text in self.texts for n, e in _LET.findall(text)]
+        return {n for n, e in lets if SELECTED in e}
+
+    def block_types(self) -> list[str]:
+        """The DataTypes the predicate admits for the Block itself, as constraints, not text: each pure
+        function the text calls on the Block's own type (``TileOrdinaryMatrixInputTypesSameClass(left_type,
+        right_type)``, ``right_type`` the Block's type without a B.DATR) is evaluated by the interpreter for
+        every type, and a type one of them refuses is not admitted (0.58.1 takes no S32 product). Empty when
+        no such call decides anything (every type refused: a function of another shape, read elsewhere)."""
+        names = self._selected_names()
+        if not names:
+            return []
+        mention = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(names))) + r")\b")
+        admitted = list(self._types)
+        seen: set[str] = set()
+        for text in self.texts:
+            for m in _CALL.finditer(text):
+                fn = m.group(1)
+                args = _split_args(_balanced(text, m.end())[0])
+                if fn in seen or not args or not all(mention.search(a) and "_Tiles[[" not in a for a in args):
+                    continue
+                seen.add(fn)
+                ok: list[str] = []
+                try:
+                    ok = [t for t in self._types if self._it.call(fn, *[f"TileDataType_{t}"] * len(args)) is True]
+                except Exception:  # noqa: BLE001 - not a pure function of types: no constraint read
+                    continue
+                if ok:
+                    admitted = [t for t in admitted if t in ok]
+        return admitted if len(admitted) < len(self._types) else []
+
+    def powers_of_two(self) -> bool:
+        """Whether the predicate requires an operand's valid extents to be powers of two
+        (``IsNonzeroPowerOfTwo(_Tiles[[left]].valid_rows)``): the example's M, N and K then are."""
+        return any(re.search(r"PowerOfTwo\w*\(\s*_Tiles\[\[\w+\]\]\.valid_(?:rows|columns)\s*\)", t)
+                   for t in self.texts)
+
     def block_type(self) -> str:
         """The DataType the predicate requires of the Block itself (``selected_type == TileDataType_FP32``)."""
         names = [n for text in self.texts for n, e in _LET.findall(text) if SELECTED in e]
@@ -203,16 +241,49 @@ class OperandChecks:
         return out
 
     def layouts_of(self, param: str) -> list[str]:
-        """The layouts (``TileLayout`` members without the prefix) the text compares ``param``'s layout equal
-        to, in the order it names them (``CUBE_M16`` before ``CUBE_M32``)."""
-        out: list[str] = []
+        """The layouts (``TileLayout`` members without the prefix) the text admits for ``param``, in the order
+        it names them (``CUBE_M16`` before ``CUBE_M32``), read as constraints, not as text: a comparison that
+        leads to ``return FALSE`` (``if tile.layout == TileLayout_ImplementationDefined then return FALSE``)
+        excludes its layout wherever else it is named; one in a returned or asserted condition requires it,
+        one guarding ``return TRUE`` or an alternative of a disjunction permits it (``!=`` the other way round).
+        The admitted layouts come in the order the text names them; a comparison choosing a value
+        (``if layout != CUBE_N8 then return 1``) says nothing."""
+        admitted, excluded = self._layout_constraints(param)
+        return [x for x in admitted if x not in excluded]
+
+    def excluded_layouts(self, param: str) -> list[str]:
+        """The layouts a comparison leading to ``return FALSE`` refuses for ``param``."""
+        return self._layout_constraints(param)[1]
+
+    def _layout_constraints(self, param: str) -> tuple[list[str], list[str]]:
+        admitted: list[str] = []
+        excluded: list[str] = []
         tile = rf"_Tiles\[\[{re.escape(param)}\]\]\.layout"
+        pattern = re.compile(rf"{tile}\s*(==|!=)\s*TileLayout_(\w+)|TileLayout_(\w+)\s*(==|!=)\s*{tile}")
         for text in self.texts:
-            for m in re.finditer(rf"{tile}\s*==\s*TileLayout_(\w+)|TileLayout_(\w+)\s*==\s*{tile}", text):
-                name = m.group(1) or m.group(2)
-                if name not in out:
-                    out.append(name)
-        return out
+            for m in pattern.finditer(text):
+                equal = (m.group(1) or m.group(4)) == "=="
+                name = m.group(2) or m.group(3)
+                # the statement the comparison is in: from the last ';', 'begin' or 'end' before it to the next ';'
+                start = max(text.rfind(";", 0, m.start()), text.rfind("begin", 0, m.start()))
+                stop = text.find(";", m.end())
+                statement = text[start + 1:stop if stop >= 0 else len(text)]
+                guard = re.search(r"\bif\b.*\bthen\s+return\s+(TRUE|FALSE)\s*$", statement, re.S)
+                # an alternative of a disjunction (``layout == CUBE_M16 || layout == CUBE_M32``) permits
+                alternative = (re.search(r"\|\|\s*\(*\s*$", text[max(0, m.start() - 12):m.start()]) is not None
+                               or re.match(r"\s*\)*\s*\|\|", text[m.end():]) is not None)
+                if guard is not None:
+                    refuses = guard.group(1) == "FALSE"
+                    target = excluded if refuses == equal else admitted
+                elif re.match(r"\s*(?:return|assert)\b", statement):  # a condition the predicate holds
+                    if not equal and alternative:
+                        continue  # ``a != X || …``: says nothing of X alone
+                    target = admitted if equal else excluded
+                else:
+                    continue  # a comparison choosing a value (``if layout != CUBE_N8 then return 1``)
+                if name not in target:
+                    target.append(name)
+        return admitted, excluded
 
     def layout_peer(self, param: str) -> str:
         """Another operand whose layout the text requires ``param``'s to equal (an accumulator's destination,

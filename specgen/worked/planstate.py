@@ -26,6 +26,7 @@ from ..executor.executor import TileInput
 from ..executor.inputstate import MemoryCell
 from ..vocabulary import DataType, Vocabulary
 from .composition import Template
+from . import matrixplan
 from .instantiate import Producer, block_lines
 from .operandchecks import extent, source_role
 from .seeds import source_words
@@ -33,7 +34,7 @@ from .seeds import source_words
 SIZES = {"M": 2, "N": 3, "K": 4}  # a small legal GEMM: every dimension distinct, so a transposition would show
 # the retry when the first GEMM faults: powers of two, still distinct (0.58.0's ``TileMatrixShapeLegal`` wants
 # every logical dimension a nonzero power of two)
-POWER_SIZES = {"M": 2, "N": 4, "K": 8}
+POWER_SIZES = matrixplan.POWER_SIZES
 BASE_ADDRESS = 0x100  # the gather/scatter base: the AVS tests' (block-exec-bstart-mgather-gather-001), a mapped page
 INDEX_TYPES = ("U32", "S32", "U16")  # byte displacements: the AVS tests' U32 first
 
@@ -129,7 +130,7 @@ def accumulator_type(it: Interpreter, vocabulary: Vocabulary, et: DataType) -> D
 
 def matrix_inputs(tpl: Template, et: DataType, rng: random.Random, edges: bool,
                   accumulator: DataType | None = None, relation: str = "same",
-                  vocabulary: Vocabulary | None = None, pes: int = 0b0001) -> list[TileInput]:
+                  vocabulary: Vocabulary | None = None, pes: int = 0b0001, location: str = "") -> list[TileInput]:
     """The matrix sources in their layouts (a layout the spec sizes, CUBE, gets its storage from the spec) or as
     row-major value Tiles, seeded, on the PEs ``pes`` names; the operands other than A and B (an accumulator, a
     Bias) hold ``accumulator`` values; a source whose role names the type its predicate fixes holds that type's
@@ -149,7 +150,7 @@ def matrix_inputs(tpl: Template, et: DataType, rng: random.Random, edges: bool,
             rows *= 2
         # the physical shape of a row-major Tile; a layout the spec sizes (CUBE) gets its own from the spec
         out.append(TileInput(f"T{k + 1}", st.name, rows, columns, vr, vc, words, mask=pes,
-                             layout=layout or "row-major"))
+                             layout=layout or "row-major", location="" if layout else location))
     return out
 
 

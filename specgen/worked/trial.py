@@ -139,7 +139,7 @@ def _planned(ctx: Context, tpl: Template, et: DataType, plan: Plan, rng: random.
                                            plan.relation, plan.pes)
         acc = planstate.accumulator_type(interp, ctx.vocabulary, et)
         return Instance(text, planstate.matrix_inputs(tpl, et, rng, plan.edges, acc, plan.relation,
-                                                      ctx.vocabulary, plan.pes), {}, plan.relation)
+                                                      ctx.vocabulary, plan.pes, plan.location), {}, plan.relation)
     assert mplan is not None
     regs = [f"T{k + 1}" for k in range(sum(b.sources if b.sources is not None else 1 for b in tpl.bindings))]
     producer = ctx.producer(et) if mplan.mask_sources and plan.relation == "predicate" else None

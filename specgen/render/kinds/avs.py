@@ -52,7 +52,7 @@ def _shard(cx: Ctx, tst: AvsTest) -> dict[str, Any]:
     conv = cx.graph.spec.test_functions
     functions = conv.functions(tst.text) if conv is not None else []
     return {"id": posixpath.basename(tst.path), "shard": True, "path": tst.path, "sha256": tst.sha256,
-            "functions": [{"name": name, "line": line, "result": test_result(cx, tst, f"{tst.path}::{name}")}
+            "functions": [{"name": name, "line": line, "result": test_result(cx, tst, conv.key(tst.path, name))}
                           for name, line in functions],
             "html": linked_listing(cx, tst.text, anchor=posixpath.basename(tst.path))}
 
