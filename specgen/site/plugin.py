@@ -77,6 +77,7 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         self.langs: list[str] = ["en"]  # the languages rendered; the first is the site's main one
         self.chrome: Chrome | None = None
         self.shapes: dict[str, Search] = {}  # site URL -> its kind's search shape
+        self.search_tags: dict[str, list[str]] = {}  # site URL -> the IDs and path it answers to exactly
         self.added_search: Any = None  # the search plugin this plugin added (kept across serve rebuilds)
         self.index_sizes: dict[str, int] = {}  # bytes of each language's search index
         self._definitions_key: str | None = None  # what the ASL definitions in the written index were made of
@@ -238,6 +239,7 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         if p is None:
             return html_text
         self.shapes[page.url] = p.kind.search
+        self.search_tags[page.url] = searchindex.page_tags(p.title, p.content)
         page.toc = get_toc(build.toc_tokens(p.toc))
         if not p.kind.searchable:  # listings are data, not prose: keep the index small
             page.meta["search"] = {"exclude": True}
@@ -303,7 +305,7 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
 
     def shape_search(self, config: Any) -> None:
         """Instruction pages as one entry each, the exact mnemonic first (before search writes its index)."""
-        searchindex.shape_plugin_entries(config, self.shapes)
+        searchindex.shape_plugin_entries(config, self.shapes, self.search_tags)
 
     def search_definitions_unchanged(self) -> bool:
         """Whether the ASL definitions the split index lists are those it was last written with (a serve

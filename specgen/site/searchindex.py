@@ -59,25 +59,60 @@ def _ids(text: str) -> list[str]:
 
 
 _FIRST_P = re.compile(r"<p>.*?</p>", re.S)
+# a table header or a term of a description list: the page's own words for what it shows
+_LABEL = re.compile(r"<(?:th|dt)\b[^>]*>(.*?)</(?:th|dt)>", re.S)
 
 
-def instruction_entry(url: str, title: str, entries: list[dict[str, Any]]) -> dict[str, Any]:
-    """The one entry of an instruction page: its summary (snippet), the first sentences of its semantics
-    (the page's own language: what a Chinese word finds on the zh site), IDs and clause IDs."""
+def instruction_entry(url: str, title: str, entries: list[dict[str, Any]], extra_tags: Iterable[str] = ()) -> dict[str, Any]:
+    """The one entry of an instruction page: its summary (snippet), the first paragraph of its semantics
+    (the page's own language: the generated sentences, what a Chinese word finds on the zh site), the
+    page's section headings and table/term labels (its words in the page's language: 填充值 on the zh
+    TMUL page), IDs and clause IDs; tags: the mnemonic, IDs, clause IDs and the unit's path."""
     by_anchor = {str(e.get("location", "")).partition("#")[2]: e for e in entries}
     summary = str(by_anchor.get("summary", {}).get("text", ""))
     lead = _FIRST_P.search(str(by_anchor.get("semantics", {}).get("text", "")))
     clauses = _CLAUSE.findall(str(by_anchor.get("ndf", {}).get("text", "")))
     ids = _ids(summary)
-    text = summary + (lead.group(0) if lead else "") + (f"<p>{' '.join(clauses)}</p>" if clauses else "")
-    return {"location": url, "title": title, "text": text, "tags": [title, *ids],
-            "boost": mnemonic_boost(title)}
+    labels: list[str] = []
+    for e in entries:
+        for label in [str(e.get("title", ""))] + _LABEL.findall(str(e.get("text", ""))):
+            label = re.sub(r"<[^>]+>", "", label).strip()
+            if label and label != title and label not in labels and len(label) <= 40:
+                labels.append(label)
+    text = summary + (lead.group(0) if lead else "") + (f"<p>{' '.join(clauses)}</p>" if clauses else "") + \
+        (f"<p>{' · '.join(labels)}</p>" if labels else "")
+    tags = [title, *ids]
+    for extra in [*clauses, *extra_tags]:
+        if extra not in tags:
+            tags.append(extra)
+    return {"location": url, "title": title, "text": text, "tags": tags,
+            "boost": mnemonic_boost(title), "kind": "instruction"}
 
 
-def shape_entries(entries: list[dict[str, Any]], shapes: dict[str, Search]) -> list[dict[str, Any]]:
+def ids_entry(url: str, entries: list[dict[str, Any]], extra_tags: Iterable[str] = ()) -> dict[str, Any]:
+    """The one entry of a page searched by its IDs only (a unit's tests): its title, and each section
+    heading (a test's ID) as a tag, so the ID typed in full finds the page; no text, so the page's many
+    values and listings cost the index nothing."""
+    title = _page_title(entries)
+    tags: list[str] = []
+    for e in entries:
+        if "#" in str(e.get("location", "")):
+            heading = re.sub(r"<[^>]+>", "", str(e.get("title", ""))).strip()
+            if heading and heading not in tags:
+                tags.append(heading)
+    for extra in extra_tags:
+        if extra not in tags:
+            tags.append(extra)
+    return {"location": url, "title": title, "text": "", "tags": tags}
+
+
+def shape_entries(entries: list[dict[str, Any]], shapes: dict[str, Search],
+                  tags: dict[str, list[str]] | None = None) -> list[dict[str, Any]]:
     """Entries as the site searches them; ``shapes`` maps a generated page's site URL to the search shape
-    its kind declares. Pages of an excluded kind are dropped (material honours ``search.exclude``
-    itself, mkdocs' own search does not)."""
+    its kind declares, ``tags`` to the IDs and path its page answers to exactly (its unit's path, an
+    ADR's ID; the site script puts a hit whose tag is the query first). Pages of an excluded kind are
+    dropped (material honours ``search.exclude`` itself, mkdocs' own search does not)."""
+    tags = tags or {}
     out: list[dict[str, Any]] = []
     grouped: dict[str, list[dict[str, Any]]] = {}
     order: list[str] = []
@@ -86,7 +121,7 @@ def shape_entries(entries: list[dict[str, Any]], shapes: dict[str, Search]) -> l
         shape = shapes.get(page)
         if shape is Search.EXCLUDED:
             continue
-        if shape is Search.ONE_ENTRY:
+        if shape is Search.ONE_ENTRY or shape is Search.IDS:
             if page not in grouped:
                 grouped[page] = []
                 order.append(page)
@@ -95,9 +130,34 @@ def shape_entries(entries: list[dict[str, Any]], shapes: dict[str, Search]) -> l
             continue
         if shape is not None and "#" not in str(e.get("location", "")):
             e = dict(e, text=_CRUMBS.sub("", str(e.get("text", ""))))  # no breadcrumb as the snippet
+            if tags.get(page):
+                e["tags"] = list(tags[page])
         out.append(e)
-    shaped = {p: instruction_entry(p, _page_title(grouped[p]), grouped[p]) for p in order}
+    shaped = {p: instruction_entry(p, _page_title(grouped[p]), grouped[p], tags.get(p, ()))
+              if shapes.get(p) is Search.ONE_ENTRY else ids_entry(p, grouped[p], tags.get(p, ())) for p in order}
     return [shaped.get(e["location"], e) if len(e) == 1 else e for e in out]
+
+
+_TAG_ID = re.compile(r"<code>([A-Z][A-Z0-9]*(?:-[A-Z0-9.]+)+)</code>")
+_TAG_PATH = re.compile(r"<code>([\w.-]+(?:/[\w.-]+)+\.asl)</code>")
+_TITLE_ID = re.compile(r"^([A-Z][A-Z0-9]*-[0-9A-Z][A-Z0-9-]*)\b")
+
+
+def page_tags(title: str, content: str) -> list[str]:
+    """What a generated page answers to exactly: the ID its title starts with (``ADR-0080``), the first IDs
+    and the first ASL path its opening states (a unit page's ID and path)."""
+    head = content[:6000]
+    tags: list[str] = []
+    m = _TITLE_ID.match(title)
+    if m:
+        tags.append(m.group(1))
+    path = _TAG_PATH.search(head)
+    if path:
+        tags.append(path.group(1))
+    for i in _TAG_ID.findall(head)[:3]:
+        if i not in tags:
+            tags.append(i)
+    return tags
 
 
 def _page_title(entries: list[dict[str, Any]]) -> str:
@@ -147,6 +207,15 @@ def split_index(site_dir: Path, main: str, langs: list[str], separator: str | No
 # the address asks for a search or a highlight (``?q=``, ``?h=``), then sends it; on a page of another
 # language than the site's main one it also asks for ``<base>/<lang>/search/search_index.json``. Search
 # needs JavaScript anyway; nothing else is touched.
+#
+# It also ranks what material's search worker answers, before material renders it (RANK): the worker
+# scores by lunr's tf-idf, and its query lexer splits an ID on '-' (ADR-0080 -> ADR*, 0080*), so the page
+# an ID names was scored like any page mentioning ADRs. The groups of hits are put in three tiers, the
+# worker's order kept within each: (0) a hit whose title is the query, starts with it ("ADR-0080: …") or
+# has it as a tag (an instruction's IDs and clause IDs, a unit's path, a test page's test IDs); (1) an
+# instruction page that matched every term of the query (an operation word finds the instruction before
+# the ADRs and documents that discuss it); (2) the rest. material's worker is wrapped (window.Worker),
+# its messages are kept: a query (type 2) is remembered, a result (type 3) is reordered.
 LAZY_INDEX = """<script>(function(){var lang=%s,X=window.XMLHttpRequest;if(!X)return;var P=X.prototype,open=P.open,send=P.send,held=[],
 go=/[?&][qh]=/.test(location.search);P.open=function(m,u){var s=String(u);if(/\\/search\\/search_index\\.json$/.test(s)){this.__sgIndex=1;
 if(lang&&s.indexOf("/"+lang+"/search/")<0){arguments[1]=s.replace(/search\\/search_index\\.json$/,lang+"/search/search_index.json");}}
@@ -154,7 +223,22 @@ return open.apply(this,arguments);};P.send=function(){if(this.__sgIndex&&!go){he
 function use(){if(go)return;go=true;held.splice(0).forEach(function(h){send.apply(h[0],h[1]);});}
 document.addEventListener("focusin",function(e){var t=e.target;if(t&&t.matches&&t.matches("input.md-search__input"))use();},true);
 document.addEventListener("change",function(e){var t=e.target;if(t&&t.id==="__search"&&t.checked)use();},true);
-document.addEventListener("pointerdown",function(e){var t=e.target;if(t&&t.closest&&t.closest("label[for=__search],.md-search"))use();},true);})();</script>"""
+document.addEventListener("pointerdown",function(e){var t=e.target;if(t&&t.closest&&t.closest("label[for=__search],.md-search"))use();},true);
+%s})();</script>"""
+
+# the ranking of the worker's answer (see above); ``window.__sgRank`` is the function, for the browser tests
+RANK = """var W=window.Worker;function norm(s){return String(s||"").replace(/<[^>]*>/g,"").replace(/\\s+/g," ").trim().toLowerCase();}
+function tier(q,g){var best=2;for(var i=0;i<g.length;i++){var it=g[i],t=norm(it.title),c=t.charAt(q.length);
+if(t===q||(t.indexOf(q)===0&&/[\\s:\\uff1a(]/.test(c)))return 0;var tags=it.tags||[];for(var j=0;j<tags.length;j++){if(norm(tags[j])===q)return 0;}
+if(it.kind==="instruction"){var ks=Object.keys(it.terms||{});if(ks.length&&ks.every(function(k){return it.terms[k];}))best=1;}}return best;}
+function rank(query,groups){var q=norm(query);if(!q||!groups||!groups.map)return groups;
+return groups.map(function(g,i){return[tier(q,g),i,g];}).sort(function(a,b){return a[0]-b[0]||a[1]-b[1];}).map(function(x){return x[2];});}
+window.__sgRank=rank;if(W){var R=function(u,o){var w=new W(u,o),q="",post=w.postMessage,add=w.addEventListener;
+w.postMessage=function(m){if(m&&m.type===2)q=String(m.data||"");return post.apply(w,arguments);};
+w.addEventListener=function(type,fn,opt){if(type==="message"&&typeof fn==="function"){var f=fn;fn=function(e){var d=e&&e.data;
+if(d&&d.type===3&&d.data&&d.data.items){try{var r={};for(var k in d.data)r[k]=d.data[k];r.items=rank(q,d.data.items);
+return f.call(this,{data:{type:3,data:r}});}catch(x){}}return f.apply(this,arguments);};}return add.call(w,type,fn,opt);};return w;};
+R.prototype=W.prototype;window.Worker=R;}"""
 
 
 def lazy_index(output: str, lang: str | None) -> str:
@@ -164,7 +248,7 @@ def lazy_index(output: str, lang: str | None) -> str:
     if i < 0:
         return output
     i += len("<head>")
-    return output[:i] + LAZY_INDEX % json.dumps(lang) + output[i:]
+    return output[:i] + LAZY_INDEX % (json.dumps(lang), RANK) + output[i:]
 
 
 def definitions(graph: Any, langs: list[str], options: Any) -> dict[str, list[dict[str, Any]]]:
@@ -237,7 +321,7 @@ def separator_of(config: Any) -> str:
     return SEPARATOR
 
 
-def shape_plugin_entries(config: Any, shapes: dict[str, Search]) -> None:
+def shape_plugin_entries(config: Any, shapes: dict[str, Search], tags: dict[str, list[str]] | None = None) -> None:
     """Shape the entries the search plugin collected this build (see :func:`shape_entries`):
     material's (``entries``) or mkdocs' own (``_entries``, the default theme's: 45 MB on the corpus
     unshaped), whichever this config runs."""
@@ -245,5 +329,5 @@ def shape_plugin_entries(config: Any, shapes: dict[str, Search]) -> None:
         index = getattr(plugin, "search_index", None)
         for name in ("entries", "_entries"):
             if index is not None and isinstance(getattr(index, name, None), list):
-                setattr(index, name, shape_entries(getattr(index, name), shapes))
+                setattr(index, name, shape_entries(getattr(index, name), shapes, tags))
                 return
