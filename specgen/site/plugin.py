@@ -78,6 +78,7 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         self.chrome: Chrome | None = None
         self.shapes: dict[str, Search] = {}  # site URL -> its kind's search shape
         self.search_tags: dict[str, list[str]] = {}  # site URL -> the IDs and path it answers to exactly
+        self.search_labels: dict[str, list[str]] = {}  # site URL -> an instruction page's labels
         self.added_search: Any = None  # the search plugin this plugin added (kept across serve rebuilds)
         self.index_sizes: dict[str, int] = {}  # bytes of each language's search index
         self._definitions_key: str | None = None  # what the ASL definitions in the written index were made of
@@ -240,6 +241,8 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
             return html_text
         self.shapes[page.url] = p.kind.search
         self.search_tags[page.url] = searchindex.page_tags(p.title, p.content)
+        if p.kind.search is Search.ONE_ENTRY:
+            self.search_labels[page.url] = searchindex.page_labels(p.content)
         page.toc = get_toc(build.toc_tokens(p.toc))
         if not p.kind.searchable:  # listings are data, not prose: keep the index small
             page.meta["search"] = {"exclude": True}
@@ -305,7 +308,7 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
 
     def shape_search(self, config: Any) -> None:
         """Instruction pages as one entry each, the exact mnemonic first (before search writes its index)."""
-        searchindex.shape_plugin_entries(config, self.shapes, self.search_tags)
+        searchindex.shape_plugin_entries(config, self.shapes, self.search_tags, self.search_labels)
 
     def search_definitions_unchanged(self) -> bool:
         """Whether the ASL definitions the split index lists are those it was last written with (a serve

@@ -59,26 +59,21 @@ def _ids(text: str) -> list[str]:
 
 
 _FIRST_P = re.compile(r"<p>.*?</p>", re.S)
-# a table header or a term of a description list: the page's own words for what it shows
-_LABEL = re.compile(r"<(?:th|dt)\b[^>]*>(.*?)</(?:th|dt)>", re.S)
+# a labelled cell or a term of a description list with plain words (no code): what the page calls a thing
+_LABEL = re.compile(r"<(?:td data-label=\"[^\"]*\"|dt)>([^<>]{1,30})</(?:td|dt)>")
 
 
-def instruction_entry(url: str, title: str, entries: list[dict[str, Any]], extra_tags: Iterable[str] = ()) -> dict[str, Any]:
+def instruction_entry(url: str, title: str, entries: list[dict[str, Any]], extra_tags: Iterable[str] = (),
+                      extra_labels: Iterable[str] = ()) -> dict[str, Any]:
     """The one entry of an instruction page: its summary (snippet), the first paragraph of its semantics
     (the page's own language: the generated sentences, what a Chinese word finds on the zh site), the
-    page's section headings and table/term labels (its words in the page's language: 填充值 on the zh
-    TMUL page), IDs and clause IDs; tags: the mnemonic, IDs, clause IDs and the unit's path."""
+    page's labels (``extra_labels``, :func:`page_labels`: 填充值 on the zh TMUL page), IDs and clause IDs; tags: the mnemonic, IDs, clause IDs and the unit's path."""
     by_anchor = {str(e.get("location", "")).partition("#")[2]: e for e in entries}
     summary = str(by_anchor.get("summary", {}).get("text", ""))
     lead = _FIRST_P.search(str(by_anchor.get("semantics", {}).get("text", "")))
     clauses = _CLAUSE.findall(str(by_anchor.get("ndf", {}).get("text", "")))
     ids = _ids(summary)
-    labels: list[str] = []
-    for e in entries:
-        for label in [str(e.get("title", ""))] + _LABEL.findall(str(e.get("text", ""))):
-            label = re.sub(r"<[^>]+>", "", label).strip()
-            if label and label != title and label not in labels and len(label) <= 40:
-                labels.append(label)
+    labels = list(extra_labels)
     text = summary + (lead.group(0) if lead else "") + (f"<p>{' '.join(clauses)}</p>" if clauses else "") + \
         (f"<p>{' · '.join(labels)}</p>" if labels else "")
     tags = [title, *ids]
@@ -107,12 +102,14 @@ def ids_entry(url: str, entries: list[dict[str, Any]], extra_tags: Iterable[str]
 
 
 def shape_entries(entries: list[dict[str, Any]], shapes: dict[str, Search],
-                  tags: dict[str, list[str]] | None = None) -> list[dict[str, Any]]:
+                  tags: dict[str, list[str]] | None = None,
+                  labels: dict[str, list[str]] | None = None) -> list[dict[str, Any]]:
     """Entries as the site searches them; ``shapes`` maps a generated page's site URL to the search shape
     its kind declares, ``tags`` to the IDs and path its page answers to exactly (its unit's path, an
     ADR's ID; the site script puts a hit whose tag is the query first). Pages of an excluded kind are
     dropped (material honours ``search.exclude`` itself, mkdocs' own search does not)."""
     tags = tags or {}
+    labels = labels or {}
     out: list[dict[str, Any]] = []
     grouped: dict[str, list[dict[str, Any]]] = {}
     order: list[str] = []
@@ -133,8 +130,8 @@ def shape_entries(entries: list[dict[str, Any]], shapes: dict[str, Search],
             if tags.get(page):
                 e["tags"] = list(tags[page])
         out.append(e)
-    shaped = {p: instruction_entry(p, _page_title(grouped[p]), grouped[p], tags.get(p, ()))
-              if shapes.get(p) is Search.ONE_ENTRY else ids_entry(p, grouped[p], tags.get(p, ())) for p in order}
+    shaped = {p: instruction_entry(p, _page_title(grouped[p]), grouped[p], tags.get(p, ()), labels.get(p, ()))
+              if shapes.get(p) is Search.ONE_ENTRY else ids_entry(p, grouped[p]) for p in order}
     return [shaped.get(e["location"], e) if len(e) == 1 else e for e in out]
 
 
@@ -143,26 +140,34 @@ _TAG_PATH = re.compile(r"<code>([\w.-]+(?:/[\w.-]+)+\.asl)</code>")
 _TITLE_ID = re.compile(r"^([A-Z][A-Z0-9]*-[0-9A-Z][A-Z0-9-]*)\b")
 
 
-def page_tags(title: str, content: str) -> list[str]:
-    """What a generated page answers to exactly: the ID its title starts with (``ADR-0080``), the first IDs
-    and the first ASL path its opening states (a unit page's ID and path)."""
-    head = content[:6000]
-    tags: list[str] = []
-    m = _TITLE_ID.match(title)
-    if m:
-        tags.append(m.group(1))
-    path = _TAG_PATH.search(head)
-    if path:
-        tags.append(path.group(1))
-    for i in _TAG_ID.findall(head)[:3]:
-        if i not in tags:
-            tags.append(i)
-    return tags
-
-
 def _page_title(entries: list[dict[str, Any]]) -> str:
     first = next((e for e in entries if "#" not in str(e.get("location", ""))), entries[0])
     return str(first.get("title", ""))
+
+
+def page_labels(content: str, limit: int = 16) -> list[str]:
+    """The page's own words for what it shows, in its language (an operand's meaning 填充值, a worked
+    example's labels), once each: what a reader who saw them on the page searches for."""
+    out: list[str] = []
+    for m in _LABEL.finditer(content):
+        word = m.group(1).strip()
+        if word and word not in out and not word.isdigit():
+            out.append(word)
+            if len(out) >= limit:
+                break
+    return out
+
+
+def page_tags(title: str, content: str) -> list[str]:
+    """What a generated page answers to exactly: the ID its title starts with (``ADR-0080``); else the first
+    ASL path and the first ID its opening states (a unit's or an instruction's own path and ID)."""
+    m = _TITLE_ID.match(title)
+    if m:
+        return [m.group(1)]
+    head = content[:6000]
+    path = _TAG_PATH.search(head)
+    first = _TAG_ID.search(head)
+    return [x.group(1) for x in (path, first) if x is not None]
 
 
 def language_of_location(location: str, langs: Iterable[str]) -> str | None:
@@ -321,7 +326,8 @@ def separator_of(config: Any) -> str:
     return SEPARATOR
 
 
-def shape_plugin_entries(config: Any, shapes: dict[str, Search], tags: dict[str, list[str]] | None = None) -> None:
+def shape_plugin_entries(config: Any, shapes: dict[str, Search], tags: dict[str, list[str]] | None = None,
+                         labels: dict[str, list[str]] | None = None) -> None:
     """Shape the entries the search plugin collected this build (see :func:`shape_entries`):
     material's (``entries``) or mkdocs' own (``_entries``, the default theme's: 45 MB on the corpus
     unshaped), whichever this config runs."""
@@ -329,5 +335,5 @@ def shape_plugin_entries(config: Any, shapes: dict[str, Search], tags: dict[str,
         index = getattr(plugin, "search_index", None)
         for name in ("entries", "_entries"):
             if index is not None and isinstance(getattr(index, name, None), list):
-                setattr(index, name, shape_entries(getattr(index, name), shapes, tags))
+                setattr(index, name, shape_entries(getattr(index, name), shapes, tags, labels))
                 return
