@@ -221,11 +221,14 @@ def split_index(site_dir: Path, main: str, langs: list[str], separator: str | No
 # instruction page that matched every term of the query (an operation word finds the instruction before
 # the ADRs and documents that discuss it); (2) the rest. material's worker is wrapped (window.Worker),
 # its messages are kept: a query (type 2) is remembered, a result (type 3) is reordered.
+# A Chinese query is cut into the index's own words first (longest match against the jieba words the
+# index's texts hold, read when the index loads): material's segmenter never matches a word that ends
+# the query (its inner loop stops one character short), so 逐元素乘法 searched 逐* and 元素 but not 乘法.
 LAZY_INDEX = """<script>(function(){var lang=%s,X=window.XMLHttpRequest;if(!X)return;var P=X.prototype,open=P.open,send=P.send,held=[],
 go=/[?&][qh]=/.test(location.search);P.open=function(m,u){var s=String(u);if(/\\/search\\/search_index\\.json$/.test(s)){this.__sgIndex=1;
-if(lang&&s.indexOf("/"+lang+"/search/")<0){arguments[1]=s.replace(/search\\/search_index\\.json$/,lang+"/search/search_index.json");}}
-return open.apply(this,arguments);};P.send=function(){if(this.__sgIndex&&!go){held.push([this,arguments]);return;}return send.apply(this,arguments);};
-function use(){if(go)return;go=true;held.splice(0).forEach(function(h){send.apply(h[0],h[1]);});}
+if(lang&&s.indexOf("/"+lang+"/search/")<0){arguments[1]=s.replace(/search\\/search_index\\.json$/,lang+"/search/search_index.json");}this.__sgUrl=arguments[1];}
+return open.apply(this,arguments);};P.send=function(){if(this.__sgIndex){if(!go){held.push([this,arguments]);return;}dictFrom(this.__sgUrl);}return send.apply(this,arguments);};
+function use(){if(go)return;go=true;held.splice(0).forEach(function(h){dictFrom(h[0].__sgUrl);send.apply(h[0],h[1]);});}
 document.addEventListener("focusin",function(e){var t=e.target;if(t&&t.matches&&t.matches("input.md-search__input"))use();},true);
 document.addEventListener("change",function(e){var t=e.target;if(t&&t.id==="__search"&&t.checked)use();},true);
 document.addEventListener("pointerdown",function(e){var t=e.target;if(t&&t.closest&&t.closest("label[for=__search],.md-search"))use();},true);
@@ -238,10 +241,16 @@ if(t===q||(t.indexOf(q)===0&&/[\\s:\\uff1a(]/.test(c)))return 0;var tags=it.tags
 if(it.kind==="instruction"){var ks=Object.keys(it.terms||{});if(ks.length&&ks.every(function(k){return it.terms[k];}))best=1;}}return best;}
 function rank(query,groups){var q=norm(query);if(!q||!groups||!groups.map)return groups;
 return groups.map(function(g,i){return[tier(q,g),i,g];}).sort(function(a,b){return a[0]-b[0]||a[1]-b[1];}).map(function(x){return x[2];});}
-window.__sgRank=rank;if(W){var R=function(u,o){var w=new W(u,o),q="",post=w.postMessage,add=w.addEventListener;
-w.postMessage=function(m){if(m&&m.type===2)q=String(m.data||"");return post.apply(w,arguments);};
+var dict=null,asked=0;function dictFrom(u){if(asked||!u||!window.fetch)return;asked=1;fetch(u).then(function(r){return r.json();}).then(words).catch(function(){});}
+function words(idx){var d={},han=/[\\u3400-\\u9fff]+/g,docs=(idx&&idx.docs)||[];for(var i=0;i<docs.length;i++){var m=String(docs[i].text||"").match(han)||[];
+for(var j=0;j<m.length;j++)d[m[j]]=1;}if(docs.length)dict=d;}
+function seg(query){if(!dict)return query;return query.replace(/[\\u3400-\\u9fff]{2,}/g,function(run){var out=[],rest="",i=0;while(i<run.length){var n=Math.min(8,run.length-i);
+while(n>0&&!dict[run.substr(i,n)])n--;if(!n){rest+=run.charAt(i);i+=1;continue;}if(rest){out.push(rest);rest="";}out.push(run.substr(i,n));i+=n;}
+if(rest)out.push(rest);return out.join(" ");});}
+window.__sgRank=rank;window.__sgSeg=seg;if(W){var R=function(u,o){var w=new W(u,o),q="",post=w.postMessage,add=w.addEventListener;
+w.postMessage=function(m){if(m&&m.type===2){q=String(m.data||"");m={type:2,data:seg(q)};return post.call(w,m);}return post.apply(w,arguments);};
 w.addEventListener=function(type,fn,opt){if(type==="message"&&typeof fn==="function"){var f=fn;fn=function(e){var d=e&&e.data;
-if(d&&d.type===3&&d.data&&d.data.items){try{var r={};for(var k in d.data)r[k]=d.data[k];r.items=rank(q,d.data.items);
+if(d&&d.type===3&&d.data&&d.data.items){try{var r={};for(var k in d.data)r[k]=d.data[k];r.items=rank(q,d.data.items);window.__sgLast={query:q,items:r.items};
 return f.call(this,{data:{type:3,data:r}});}catch(x){}}return f.apply(this,arguments);};}return add.call(w,type,fn,opt);};return w;};
 R.prototype=W.prototype;window.Worker=R;}"""
 
