@@ -179,7 +179,9 @@ def split_index(site_dir: Path, main: str, langs: list[str], separator: str | No
                 extra: dict[str, list[dict[str, Any]]] | None = None) -> dict[str, int]:
     """Rewrite material's one index as one per language, each with its ``extra`` entries (the ASL
     definitions, added here, after the theme's search wrote its file, so a dirty rebuild's merge of
-    kept entries never doubles them); the bytes of each file, by language."""
+    kept entries never doubles them), each in two files: ``search_index.json``, what the first keystroke
+    downloads (:func:`is_first_part`), and :data:`MORE`, the rest, which the page script adds to the
+    search worker's index once the first is ready; the bytes of each language's first file."""
     path = site_dir / "search" / "search_index.json"
     if not path.is_file():
         return {}
@@ -196,14 +198,33 @@ def split_index(site_dir: Path, main: str, langs: list[str], separator: str | No
         config = dict(data.get("config", {}), lang=LUNR_LANG.get(lang, [lang]))
         if separator:
             config["separator"] = separator
-        body = json.dumps({"config": config, "docs": items}, ensure_ascii=False, separators=(",", ":"))
+        first = [d for d in items if is_first_part(d)]
+        rest = [d for d in items if not is_first_part(d)]
         target = path if lang == main else site_dir / lang / "search" / "search_index.json"
         target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_suffix(".json.tmp")
-        tmp.write_text(body, encoding="utf-8")
-        tmp.replace(target)
-        sizes[lang] = len(body.encode("utf-8"))
+        sizes[lang] = _write_json(target, {"config": config, "docs": first})
+        _write_json(target.with_name(MORE), {"docs": rest})
     return sizes
+
+
+# the rest of a language's index, which the page script fetches once the first part is searchable
+MORE = "search_index.more.json"
+
+
+def is_first_part(entry: dict[str, Any]) -> bool:
+    """Whether an entry is in the part of the index the first keystroke downloads: each page's own entry
+    (title, opening text, tags: every ID, path and mnemonic a reader types in full) and every entry with
+    tags (an instruction's, a test page's); its sections and the ASL definitions come in the second part
+    (on the corpus 0.58.3 the whole was 3.5 MB per language, the first part is under 1 MB)."""
+    return "#" not in str(entry.get("location", "")) or bool(entry.get("tags"))
+
+
+def _write_json(target: Path, value: Any) -> int:
+    body = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    tmp = target.with_suffix(".json.tmp")
+    tmp.write_text(body, encoding="utf-8")
+    tmp.replace(target)
+    return len(body.encode("utf-8"))
 
 
 # material requests ``<base>/search/search_index.json`` (XMLHttpRequest) as soon as a page loads: on the
@@ -224,11 +245,11 @@ def split_index(site_dir: Path, main: str, langs: list[str], separator: str | No
 # A Chinese query is cut into the index's own words first (longest match against the jieba words the
 # index's texts hold, read when the index loads): material's segmenter never matches a word that ends
 # the query (its inner loop stops one character short), so 逐元素乘法 searched 逐* and 元素 but not 乘法.
-LAZY_INDEX = """<script>(function(){var lang=%s,X=window.XMLHttpRequest;if(!X)return;var P=X.prototype,open=P.open,send=P.send,held=[],
+LAZY_INDEX = """<script>(function(){var lang=%s,idxUrl="",X=window.XMLHttpRequest;if(!X)return;var P=X.prototype,open=P.open,send=P.send,held=[],
 go=/[?&][qh]=/.test(location.search);P.open=function(m,u){var s=String(u);if(/\\/search\\/search_index\\.json$/.test(s)){this.__sgIndex=1;
-if(lang&&s.indexOf("/"+lang+"/search/")<0){arguments[1]=s.replace(/search\\/search_index\\.json$/,lang+"/search/search_index.json");}this.__sgUrl=arguments[1];}
-return open.apply(this,arguments);};P.send=function(){if(this.__sgIndex){if(!go){held.push([this,arguments]);return;}dictFrom(this.__sgUrl);}return send.apply(this,arguments);};
-function use(){if(go)return;go=true;held.splice(0).forEach(function(h){dictFrom(h[0].__sgUrl);send.apply(h[0],h[1]);});}
+if(lang&&s.indexOf("/"+lang+"/search/")<0){arguments[1]=s.replace(/search\\/search_index\\.json$/,lang+"/search/search_index.json");}idxUrl=arguments[1];}
+return open.apply(this,arguments);};P.send=function(){if(this.__sgIndex){if(!go){held.push([this,arguments]);return;}}return send.apply(this,arguments);};
+function use(){if(go)return;go=true;held.splice(0).forEach(function(h){send.apply(h[0],h[1]);});}
 document.addEventListener("focusin",function(e){var t=e.target;if(t&&t.matches&&t.matches("input.md-search__input"))use();},true);
 document.addEventListener("change",function(e){var t=e.target;if(t&&t.id==="__search"&&t.checked)use();},true);
 document.addEventListener("pointerdown",function(e){var t=e.target;if(t&&t.closest&&t.closest("label[for=__search],.md-search"))use();},true);
@@ -241,15 +262,18 @@ if(t===q||(t.indexOf(q)===0&&/[\\s:\\uff1a(]/.test(c)))return 0;var tags=it.tags
 if(it.kind==="instruction"){var ks=Object.keys(it.terms||{});if(ks.length&&ks.every(function(k){return it.terms[k];}))best=1;}}return best;}
 function rank(query,groups){var q=norm(query);if(!q||!groups||!groups.map)return groups;
 return groups.map(function(g,i){return[tier(q,g),i,g];}).sort(function(a,b){return a[0]-b[0]||a[1]-b[1];}).map(function(x){return x[2];});}
-var dict=null,asked=0;function dictFrom(u){if(asked||!u||!window.fetch)return;asked=1;fetch(u).then(function(r){return r.json();}).then(words).catch(function(){});}
-function words(idx){var d={},han=/[\\u3400-\\u9fff]+/g,docs=(idx&&idx.docs)||[];for(var i=0;i<docs.length;i++){var m=String(docs[i].text||"").match(han)||[];
+var dict=null;function words(idx){var d={},han=/[\\u3400-\\u9fff]+/g,docs=(idx&&idx.docs)||[];for(var i=0;i<docs.length;i++){var m=String(docs[i].text||"").match(han)||[];
 for(var j=0;j<m.length;j++)d[m[j]]=1;}if(docs.length)dict=d;}
 function seg(query){if(!dict)return query;return query.replace(/[\\u3400-\\u9fff]{2,}/g,function(run){var out=[],rest="",i=0;while(i<run.length){var n=Math.min(8,run.length-i);
 while(n>0&&!dict[run.substr(i,n)])n--;if(!n){rest+=run.charAt(i);i+=1;continue;}if(rest){out.push(rest);rest="";}out.push(run.substr(i,n));i+=n;}
 if(rest)out.push(rest);return out.join(" ");});}
-window.__sgRank=rank;window.__sgSeg=seg;if(W){var R=function(u,o){var w=new W(u,o),q="",post=w.postMessage,add=w.addEventListener;
-w.postMessage=function(m){if(m&&m.type===2){q=String(m.data||"");m={type:2,data:seg(q)};return post.call(w,m);}return post.apply(w,arguments);};
+window.__sgRank=rank;window.__sgSeg=seg;if(W){var R=function(u,o){var w=new W(u,o),q="",post=w.postMessage,add=w.addEventListener,setup=null,readies=0;
+function more(){if(!setup||!window.fetch||!idxUrl)return;var s=setup;setup=null;fetch(idxUrl.replace(/\\.json$/,".more.json")).then(function(r){if(!r.ok)throw r.status;return r.json();})
+.then(function(x){var docs=(x&&x.docs)||[];if(!docs.length)return;var all=s.docs.concat(docs);words({docs:all});post.call(w,{type:0,data:{config:s.config,docs:all,options:s.options}});}).catch(function(){});}
+w.postMessage=function(m){if(m&&m.type===0&&m.data&&!readies){setup=m.data;words(m.data);}
+if(m&&m.type===2){q=String(m.data||"");m={type:2,data:seg(q)};return post.call(w,m);}return post.apply(w,arguments);};
 w.addEventListener=function(type,fn,opt){if(type==="message"&&typeof fn==="function"){var f=fn;fn=function(e){var d=e&&e.data;
+if(d&&d.type===1){readies+=1;if(readies>1)return;more();}
 if(d&&d.type===3&&d.data&&d.data.items){try{var r={};for(var k in d.data)r[k]=d.data[k];r.items=rank(q,d.data.items);window.__sgLast={query:q,items:r.items};
 return f.call(this,{data:{type:3,data:r}});}catch(x){}}return f.apply(this,arguments);};}return add.call(w,type,fn,opt);};return w;};
 R.prototype=W.prototype;window.Worker=R;}"""
