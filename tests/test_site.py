@@ -96,7 +96,13 @@ def test_rebuild_is_byte_identical(built: tuple[Path, str, str], bundled_root: P
 
 
 def _index(out: Path, lang: str) -> dict:
-    return json.loads((out / ("" if lang == "en" else lang) / "search" / "search_index.json").read_text())
+    """A language's whole index: the first part (what the first keystroke downloads) and the rest."""
+    folder = out / ("" if lang == "en" else lang) / "search"
+    first = json.loads((folder / "search_index.json").read_text())
+    rest = json.loads((folder / "search_index.more.json").read_text())
+    assert all("#" not in d["location"] or d.get("tags") for d in first["docs"]), "a section in the first part"
+    assert not [d for d in rest["docs"] if "#" not in d["location"] or d.get("tags")], "a page entry in the rest"
+    return dict(first, docs=first["docs"] + rest["docs"])
 
 
 def test_search_finds_mnemonic_clause_and_chinese_word(built: tuple[Path, str, str]) -> None:
