@@ -210,3 +210,16 @@ def test_serve_rebuilds_on_spec_edit(bundled_copy: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=20)
+
+
+def test_sitemap_lists_every_page(built: tuple[Path, str, str]) -> None:
+    """mkdocs' sitemap was an empty ``<urlset>`` without ``site_url`` (issue 42): every page is listed."""
+    out = built[0]
+    locs = set(re.findall(r"<loc>([^<]+)</loc>", (out / "sitemap.xml").read_text()))
+    pages = {p.relative_to(out).as_posix() for p in out.rglob("*.html")
+             if p.parts[len(out.parts)] not in ("assets", "search") and p.name not in ("404.html", "not-found.html")}
+    listed = {loc if not loc.endswith("/") and loc != "./" else (loc.rstrip("./") + "/index.html").lstrip("/")
+              for loc in locs}
+    assert "en/tile/elementwise-tile-tile/arithmetic/TMUL.html" in listed
+    assert "zh/tests/tile/elementwise-tile-tile/arithmetic/TMUL.html" in listed
+    assert pages == listed, sorted(pages ^ listed)[:5]

@@ -289,8 +289,7 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
     def _before_search(self, *, config: Any) -> None:
         forget_rebuilt_pages(search_plugin(config), self._rewritten if self.dirty else None)
         self.shape_search(config)
-        if "SOURCE_DATE_EPOCH" not in os.environ:
-            build.neutralise_sitemap(Path(config.site_dir))
+        build.write_sitemap(Path(config.site_dir), config.site_url)
         if self.serving is None:
             guard.mark_site(config.site_dir)
 
