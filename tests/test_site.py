@@ -223,3 +223,15 @@ def test_sitemap_lists_every_page(built: tuple[Path, str, str]) -> None:
     assert "en/tile/elementwise-tile-tile/arithmetic/TMUL.html" in listed
     assert "zh/tests/tile/elementwise-tile-tile/arithmetic/TMUL.html" in listed
     assert pages == listed, sorted(pages ^ listed)[:5]
+
+
+def test_coverage_names_whose_statements_it_counts_and_the_shared_handler(built: tuple[Path, str, str]) -> None:
+    """TMUL's own file holds a few wrapper statements; its figure says so, and the shared handler's file
+    (where ExecuteTileBinary is defined) has its own figure beside it (issue 42)."""
+    for lang in ("en", "zh"):
+        page = (built[0] / lang / TMUL_HTML).read_text()
+        own = re.search(r'<p class="sg-coverage">([^<]*)</p>', page)
+        assert own and "TMUL.asl" in own.group(1), own
+        handler = re.search(r'<p class="sg-coverage-handler" data-handler="ExecuteTileBinary">([^<]*)</p>', page)
+        assert handler and "asl/tile/model/execution/elementwise.asl" in handler.group(1), handler
+        assert re.search(r"\d+(\.\d)? %", handler.group(1)), handler.group(1)
