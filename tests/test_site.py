@@ -235,3 +235,15 @@ def test_coverage_names_whose_statements_it_counts_and_the_shared_handler(built:
         handler = re.search(r'<p class="sg-coverage-handler" data-handler="ExecuteTileBinary">([^<]*)</p>', page)
         assert handler and "asl/tile/model/execution/elementwise.asl" in handler.group(1), handler
         assert re.search(r"\d+(\.\d)? %", handler.group(1)), handler.group(1)
+
+
+def test_zh_pages_carry_no_english_specgen_writes(built: tuple[Path, str, str]) -> None:
+    """A Chinese page's nav is the Chinese tree only, its footer and ADR statuses are Chinese (issue 42)."""
+    out = built[0]
+    zh = (out / "zh" / TMUL_HTML).read_text()
+    nav = re.search(r'<nav class="md-nav md-nav--primary".*?</nav>', zh, re.S)
+    assert nav and "/en/" not in nav.group(0) and ">English<" not in nav.group(0)
+    assert "PTO ISA specification" not in re.sub(r"<script.*?</script>", "", zh, flags=re.S)
+    assert "Made with" not in zh and "Made with" in (out / "en" / TMUL_HTML).read_text()
+    adrs = (out / "zh" / "adr" / "index.html").read_text()
+    assert 'data-status="accepted">已接受' in adrs and ">accepted<" not in adrs

@@ -32,7 +32,7 @@ from ..render.plan import Search
 from . import build, guard
 from . import notfound, searchindex
 from .inputs import ROOT_ENV, SiteInputError, forget_rebuilt_pages, search_plugin
-from .language import Chrome, hand_title, page_language, supplied_nav
+from .language import Chrome, hand_title, language_nav, page_language, supplied_nav
 from .options import SpecgenConfig, declared_languages
 from .prepare import own_site
 from .releases import RELEASE_ASSETS, Graphs, Release, order, parse_releases, release_name, release_site
@@ -250,8 +250,11 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
 
     def on_page_context(self, context: Any, *, page: Any, config: Any, nav: Any) -> Any:
         """The page is rendered in its language's chrome (theme language, site title)."""
+        lang = page_language(page.file.src_uri, self.langs)
         if self.chrome is not None:
-            self.chrome.enter(config, page_language(page.file.src_uri, self.langs))
+            self.chrome.enter(config, lang)
+        if lang is not None and "nav" in context:
+            context["nav"] = language_nav(context["nav"], page)
         return context
 
     def on_post_page(self, output: str, *, page: Any, config: Any) -> str:

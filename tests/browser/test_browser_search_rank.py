@@ -20,7 +20,7 @@ SHOTS = Path("/work/notes/shots")
 
 def term(lang: str, word: str) -> str:
     locale = {"en": "en", "zh": "zh-CN"}[lang]
-    return json.loads((REPO / "specgen" / "locales" / locale / "search_terms.json").read_text(encoding="utf-8"))[
+    return json.loads((REPO / "specgen" / "locales" / locale / "terms.json").read_text(encoding="utf-8"))[
         f"term.{word}"]
 
 
