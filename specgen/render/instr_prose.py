@@ -77,6 +77,8 @@ _WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 
 
 def _glossary_word(t: Messages, word: str) -> str | None:
+    """The locale's word for an English word of the tree (``loads`` → 加载); None when the glossary has
+    none, or an empty one (a word the language keeps as the spec writes it: Tile)."""
     w = word.lower()
     for key in (w, w[:-1] if w.endswith("s") else "", w[:-2] if w.endswith("es") else ""):
         if key:
