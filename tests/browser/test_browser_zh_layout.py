@@ -63,3 +63,19 @@ def test_the_worked_example_reads_on_a_phone(site: Site, browser: Any) -> None:
         assert right <= NARROW, right
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_traceability_table_fits_at_1280(site: Site, tab: Tab, lang: str) -> None:
+    """No header wraps (the zh one wrapped a character a line) and nothing scrolls or is clipped."""
+    page = tab.page
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(site.abs(site.instruction(lang, "TMUL")) + "#traceability", wait_until="load")
+    got = page.evaluate("""() => { const t = document.querySelector('table.sg-trace-head');
+        const ths = Array.from(t.querySelectorAll('thead th'));
+        const lh = ths.map(h => h.getBoundingClientRect().height);
+        const boxes = [t, t.parentElement].map(e => [e.scrollWidth, e.clientWidth]);
+        return {heights: lh, boxes: boxes}; }""")
+    assert max(got["heights"]) < 2 * min(got["heights"]) and max(got["heights"]) < 48, got
+    assert all(sw <= cw + 1 for sw, cw in got["boxes"]), got
+    shot(page, f"{lang}-trace-1280")
