@@ -412,3 +412,15 @@ def test_canonical_sweeps_parse_and_slices_partition_the_transfers(corpus):
     n_second = second[:second.index("end;\n") if "end;\nfunc " not in second else second.index("end;\nfunc ")].count(
         "    Canonical")
     assert n_first + n_second == len(entries) and n_first > 0 and n_second > 0
+
+
+def test_a_tests_println_is_prefixed_with_its_id(capsys):
+    """A test's println names the test (issue 42: 75 bare lines of a 0.58.0 test in the build log)."""
+    from specgen.asl import printing
+
+    src = 'func f() => integer\nbegin\n    print "a=", 1;\n    println " b";\n    print "tail";\n    return 0;\nend;\n'
+    it = Interpreter(None, modules=[parse_source(src, "p.asl")])
+    with printing.prefixed("PTO-AVS-X-001"):
+        assert it.call("f") == 0
+    assert it.call("f") == 0  # outside a test: as written
+    assert capsys.readouterr().err == "PTO-AVS-X-001: a=1 b\nPTO-AVS-X-001: tail\na=1 b\ntail"

@@ -149,6 +149,8 @@ def test_the_markdown_summary_fits_a_pull_request_comment_on_the_corpora(corpus_
     assert full.count("<details>") == 630 and len(full) > 1_000_000
     left = int(md.split("The details of ")[1].split(" more")[0])
     assert md.count("<details>") + left == 630
+    # the closing line names the details file, never the folder it was written to (issue 42)
+    assert "`CHANGES.md`" in md and str(tmp_path) not in md
     assert "compare" in err and "Traceback" not in err
 
 

@@ -99,9 +99,17 @@ def test_instruction_page_is_one_entry_summary_first() -> None:
     assert [e["location"] for e in out] == ["en/t/TMUL.html", "en/t/index.html", "about.html"]
     tmul = out[0]
     assert tmul["text"].startswith("<p>Multiply.</p>") and "PTO-TMUL-CONTRACT-001" in tmul["text"]
-    assert tmul["tags"] == ["TMUL", "PTO-TILE-TMUL", "PTO-INST-TILE-TMUL"] and "long" not in tmul["text"]
+    # the clause ID is a tag too: typed in full, it finds the instruction first (issue 42)
+    assert tmul["tags"] == ["TMUL", "PTO-TILE-TMUL", "PTO-INST-TILE-TMUL", "PTO-TMUL-CONTRACT-001"]
+    assert "long" not in tmul["text"] and tmul["kind"] == "instruction"
     assert out[1]["text"] == "rows" and out[2]["text"] == "<ol>kept</ol>"
     assert mnemonic_boost("TMUL") > mnemonic_boost("TMULS") > 1
-    # a kind the site does not search (test listings, source pages) is dropped (mkdocs' own search)
+    # a kind the site does not search (source pages) is dropped (mkdocs' own search)
+    kinds["en/source/t/TMUL.html"] = BY_NAME["source"].search
+    assert shape_entries([{"location": "en/source/t/TMUL.html", "title": "t", "text": "x"}], kinds) == []
+    # a test page is one entry without text, its tests' IDs (its section headings) as tags (issue 42)
     kinds["en/tests/t/TMUL.html"] = BY_NAME["tests"].search
-    assert shape_entries([{"location": "en/tests/t/TMUL.html", "title": "t", "text": "x"}], kinds) == []
+    tests = shape_entries([{"location": "en/tests/t/TMUL.html", "title": "TMUL", "text": "long " * 50},
+                           {"location": "en/tests/t/TMUL.html#A-1", "title": "PTO-AVS-TMUL-A-001", "text": "x"}],
+                          kinds)
+    assert tests == [{"location": "en/tests/t/TMUL.html", "title": "TMUL", "text": "", "tags": ["PTO-AVS-TMUL-A-001"]}]

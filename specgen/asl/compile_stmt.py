@@ -12,9 +12,9 @@ the name in).
 
 from __future__ import annotations
 
-import sys
 from typing import Iterable
 
+from . import printing
 from .ast import Node
 from .compile_base import NOCONST, Compiler, DispatchTable, NoMatch, Scope, Stmt, Undefined, guard
 from .compile_call import call_expr, const_value
@@ -401,7 +401,7 @@ def s_print(c: Compiler, node: Node, ctx: Scope) -> Stmt:
         return s_print_refused
 
     def s_print(fr):
-        sys.stderr.write("".join(v if isinstance(v, str) else show(v) for v in (f(fr) for f in fns)) + end)
+        printing.write("".join(v if isinstance(v, str) else show(v) for v in (f(fr) for f in fns)) + end)
     return s_print
 
 

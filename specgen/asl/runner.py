@@ -44,6 +44,7 @@ from ..workers import forked_worker
 from ..loader.tree import Spec
 from ..models.located import AvsTest
 from .catalog_modules import generated_modules
+from . import printing
 from .errors import ASLError, MissingFunction, NotDerivable, bounded_stack
 from .index import build_index, parse_cached
 from .interp import Interpreter
@@ -235,7 +236,8 @@ def run_one(interp: Interpreter, case: TestCase) -> TestResult:
         interp.load_module(module)
         if not interp.has_function(case.entry):
             raise ASLError(f"the test defines no {case.entry}()", None, "runtime")
-        result = interp.call(case.entry)
+        with printing.prefixed(case.id):  # a println names its test in the log
+            result = interp.call(case.entry)
         if result != 0:
             status, message = "failed", f"{case.entry}() returned {show(result)}, expected 0"
             reason = "main-nonzero"

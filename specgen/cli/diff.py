@@ -71,7 +71,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         except OSError as e:
             err.write(output_error(e, args.details) + "\n")
             return ExitCode.USAGE
-    text = (markdown_report(d, args.max_chars, str(args.details) if args.details else None)
+    text = (markdown_report(d, args.max_chars, args.details.name if args.details else None)
             if args.format == "markdown" else format_text(d))
     out.write("\n".join(printable(line) for line in text.split("\n")))  # spec text may carry escapes
     return ExitCode.OK

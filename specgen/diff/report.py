@@ -11,6 +11,7 @@ no limit is the complete report (``--details FILE``).
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from . import ASPECTS, BODY, RECORDS, InstructionChange, SpecDiff
 
@@ -103,7 +104,10 @@ def details(c: InstructionChange) -> str:
 
 
 def markdown_report(d: SpecDiff, limit: int | None = PR_COMMENT_CHARS, details_file: str | None = None) -> str:
-    """The summary (counts, names, as many collapsed details as fit ``limit`` characters; ``None``: all)."""
+    """The summary (counts, names, as many collapsed details as fit ``limit`` characters; ``None``: all).
+
+    ``details_file`` is named by its file name only: the comment is read elsewhere (a pull request),
+    where the path on the machine that wrote it means nothing and would disclose a local folder."""
     n_both = len(d.changed) + d.unchanged
     head = [f"# Changes from {d.old} to {d.new}", "",
             f"**{len(d.added)} added · {len(d.removed)} removed · {len(d.changed)} changed** "
@@ -138,7 +142,7 @@ def markdown_report(d: SpecDiff, limit: int | None = PR_COMMENT_CHARS, details_f
             shown += 1
     left = len(d.changed) - shown
     if left:
-        where = (f"the complete report is in `{details_file}`" if details_file else
+        where = (f"the complete report is in `{Path(details_file).name}`" if details_file else
                  "`specgen diff OLD NEW --format markdown --details FILE` writes the complete report")
         text += (f"\n_The details of {left} more instruction(s) are left out to fit a pull-request comment "
                  f"({limit:,} characters); {where}._\n")

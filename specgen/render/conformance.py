@@ -106,6 +106,30 @@ def coverage_view(graph: SpecGraph, path: str) -> tuple[dict[str, Any] | None, s
     return conf.coverage.get(path), "measured"
 
 
+def handler_coverage(graph: SpecGraph, unit: AslUnit) -> list[dict[str, Any]]:
+    """The semantic handlers an instruction's catalog records call, each with the file that defines it and
+    that file's coverage: an instruction's own file holds a few wrapper statements (TMUL: 5, all run), so
+    its figure alone read "100 %" while the shared handler that does the work (``ExecuteTileBinary``) was
+    at 73 %. A handler defined in the instruction's own file is not repeated."""
+    from .symbols import SYMBOLS
+
+    if unit.instruction is None:
+        return []
+    out: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for rec in unit.instruction.catalog_records:
+        name = getattr(rec, "semantic_handler", None)
+        if not isinstance(name, str) or name in seen:
+            continue
+        seen.add(name)
+        paths = sorted({d.path for d in SYMBOLS(graph).defs.get(name, ())})
+        for path in paths:
+            if path != unit.path:
+                figure, state = coverage_view(graph, path)
+                out.append({"handler": name, "path": path, "coverage": figure, "state": state})
+    return out
+
+
 def page_key(graph: SpecGraph, tests: Iterable[AvsTest], unit_path: str | None = None) -> str:
     """Part of a page's cache key: the outcomes of the tests it shows, and its unit's coverage."""
     conf = CONFORMANCE(graph)
@@ -120,6 +144,9 @@ def page_key(graph: SpecGraph, tests: Iterable[AvsTest], unit_path: str | None =
             h.update(b"\0" + p.encode() + b"\0" + conf.outcomes.get(p, TestOutcome("not-run")).digest().encode())
     if unit_path is not None:
         h.update(repr(coverage_view(graph, unit_path)).encode())
+        unit = graph.units_by_path.get(unit_path)
+        if unit is not None:  # the shared handlers' figures are shown beside the file's own
+            h.update(repr(handler_coverage(graph, unit)).encode())
     return h.hexdigest()
 
 
@@ -131,4 +158,4 @@ def suite_key(graph: SpecGraph) -> str:
     return page_key(graph, sorted(graph.spec.tests, key=lambda t: t.path))
 
 
-__all__ = ["coverage_view", "names_of", "outcome", "page_key", "suite_key", "summary", "test_result", "unit_tests"]
+__all__ = ["coverage_view", "handler_coverage", "names_of", "outcome", "page_key", "suite_key", "summary", "test_result", "unit_tests"]

@@ -73,6 +73,56 @@ def operation_sentence(t: Messages, tile_rec: TileOperation | None) -> Markup | 
                     constants=id_list(t, constants), handler=tile_rec.semantic_handler)
 
 
+_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+
+
+def _glossary_word(t: Messages, word: str) -> str | None:
+    """The locale's word for an English word of the tree (``loads`` → 加载); None when the glossary has
+    none, or an empty one (a word the language keeps as the spec writes it: Tile)."""
+    w = word.lower()
+    for key in (w, w[:-1] if w.endswith("s") else "", w[:-2] if w.endswith("es") else ""):
+        if key:
+            found = t.term("term." + key)
+            if found:
+                return found
+    return None
+
+
+def keyword_sentence(t: Messages, ins: InstructionHeader, records: Sequence[Any], limit: int = 10) -> Markup | None:
+    """What the instruction does, in the page's language's words: every word the tree declares about it
+    (its summary, its classification, each catalog record's handler, group and operand roles, the operation
+    constants its record passes) that the locale's ``term.*`` glossary knows, once each, in that order.
+
+    The glossary is of words, never of instruction names: a new instruction whose record says
+    ``ExecuteTileCompare`` or whose class is ``matrix-matrix`` is found by 比较 or 矩阵 with no edit here.
+    The sentence is part of the page's first paragraph, which is the instruction's search entry."""
+    sources: list[str] = [ins.summary or ""]
+    sources += [c.replace("-", " ") for c in ins.classification]
+    for rec in records:
+        for name in ("semantic_handler", "semantic_group", "semantic_family", "classification"):
+            value = getattr(rec, name, None)
+            if isinstance(value, str):
+                sources.append(value)
+        for op in getattr(rec, "operands", None) or []:
+            sources.append(str(getattr(op, "role", "")))
+    words: list[str] = []
+    for text in sources:
+        for w in _WORD.findall(text.replace("_", " ")):
+            found = _glossary_word(t, w)
+            if found and found not in words:
+                words.append(found)
+    for rec in records:
+        for a in getattr(rec, "arguments", None) or []:
+            m = _MEMBER.match(a.constant or "")
+            found = t.term("operation." + m.group(1).upper()) if m else None
+            if found and found not in words:
+                words.append(found)
+    if not words:
+        return None
+    return sentence(t, "instr.keywords", mnemonic=ins.mnemonic,
+                    words=Markup(escape(t("term.list_sep").join(words[:limit]))))
+
+
 @dataclass
 class Topic:
     """One part of the contract: generated sentences, then the spec's own lines for it."""
@@ -97,6 +147,9 @@ def contract_topics(t: Messages, ins: InstructionHeader, contract: Any, sig: Sig
     operation = operation_sentence(t, tile_rec)
     if operation is not None:  # same paragraph: the first one is the instruction's search text
         lead[0] = Markup(escape(t("instr.sentence_sep"))).join((lead[0], operation))
+    keywords = keyword_sentence(t, ins, ins.catalog_records)
+    if keywords is not None:
+        lead[0] = Markup(escape(t("instr.sentence_sep"))).join((lead[0], keywords))
     if tile_rec is not None and getattr(tile_rec, "mode", None) is not None:
         lead.append(sentence(t, "instr.selector", carrier=tile_rec.command_mnemonic, mode=f"Mode {tile_rec.mode}",
                              function=f"Function {tile_rec.function}", selector=tile_rec.selector))

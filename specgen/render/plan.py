@@ -62,7 +62,8 @@ class Search(Enum):
 
     SECTIONS = "sections"  # the theme's entry per section; the first loses its breadcrumb
     ONE_ENTRY = "one-entry"  # one entry: title, summary section, IDs as tags (an instruction page)
-    EXCLUDED = "excluded"  # data, not prose (listings, test files): no entry
+    IDS = "ids"  # one small entry: the title, the section headings as tags, no text (a test page: its IDs)
+    EXCLUDED = "excluded"  # data, not prose (listings): no entry
 
 
 @dataclass(frozen=True)

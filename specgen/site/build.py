@@ -130,17 +130,31 @@ def toc_tokens(toc: tuple[tuple[int, str, str], ...]) -> list[dict[str, Any]]:
     return out
 
 
-def neutralise_sitemap(site: Path) -> None:
-    """No build date in the output: drop ``<lastmod>`` and rewrite the gzip without mtime or file name."""
-    xml = site / "sitemap.xml"
-    if not xml.is_file():
-        return
-    text = re.sub(r"\s*<lastmod>[^<]*</lastmod>", "", xml.read_text(encoding="utf-8"))
-    xml.write_text(text, encoding="utf-8")
+def write_sitemap(site: Path, site_url: str | None) -> int:
+    """``sitemap.xml`` (and its gzip) listing every page of the site; the number of pages.
+
+    mkdocs' own lists only pages with an absolute URL, so a site without ``site_url`` got an empty
+    ``<urlset>``, and it never listed the generated pages outside the nav. Locations are absolute under
+    ``site_url``, else relative to the sitemap (a crawler needs the former; a reader of the file can use
+    both). No ``<lastmod>``: the output does not depend on the build date."""
+    base = (site_url or "").rstrip("/")
+    urls: list[str] = []
+    for path in sorted(site.rglob("*.html")):
+        rel = path.relative_to(site).as_posix()
+        top = rel.split("/", 1)[0]
+        if top in ("assets", "search") or path.name in ("404.html", "not-found.html") or rel.startswith("."):
+            continue
+        rel = rel[: -len("index.html")] if path.name == "index.html" else rel
+        urls.append(f"{base}/{rel}" if base else (rel or "./"))
+    body = "".join(f"  <url><loc>{html.escape(u)}</loc></url>\n" for u in urls)
+    text = ('<?xml version="1.0" encoding="UTF-8"?>\n'
+            '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n' + body + "</urlset>\n")
+    (site / "sitemap.xml").write_text(text, encoding="utf-8")
     buf = io.BytesIO()
     with gzip.GzipFile(fileobj=buf, mode="wb", filename="", mtime=0) as gz:
         gz.write(text.encode("utf-8"))
     (site / "sitemap.xml.gz").write_bytes(buf.getvalue())
+    return len(urls)
 
 
 # ------------------------------------------------------------------ the atomic build

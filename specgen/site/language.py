@@ -76,6 +76,19 @@ class Chrome:
         config["site_name"] = self.site_name
 
 
+def language_nav(nav: Any, page: Any) -> Any:
+    """The nav a page of a language tree shows: its own language's section only (a Chinese page carried the
+    English tree and the English hand pages in its nav); any other page keeps the whole nav."""
+    top = page
+    while getattr(top, "parent", None) is not None:
+        top = top.parent
+    if top is page or nav is None or top not in list(nav.items):
+        return nav
+    from mkdocs.structure.nav import Navigation
+
+    return Navigation([top], nav.pages)
+
+
 def is_material(config: Any) -> bool:
     return str(getattr(config.theme, "name", "") or "") == "material"
 

@@ -33,7 +33,7 @@ from ..render.plan import Search
 from . import build, guard
 from . import notfound, searchindex
 from .inputs import ROOT_ENV, SiteInputError, forget_rebuilt_pages, search_plugin
-from .language import Chrome, hand_title, page_language, supplied_nav
+from .language import Chrome, hand_title, language_nav, page_language, supplied_nav
 from .options import SpecgenConfig, declared_languages
 from .prepare import own_site
 from .releases import RELEASE_ASSETS, Graphs, Release, order, parse_releases, release_name, release_site
@@ -78,6 +78,8 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         self.langs: list[str] = ["en"]  # the languages rendered; the first is the site's main one
         self.chrome: Chrome | None = None
         self.shapes: dict[str, Search] = {}  # site URL -> its kind's search shape
+        self.search_tags: dict[str, list[str]] = {}  # site URL -> the IDs and path it answers to exactly
+        self.search_labels: dict[str, list[str]] = {}  # site URL -> an instruction page's labels
         self.added_search: Any = None  # the search plugin this plugin added (kept across serve rebuilds)
         self.index_sizes: dict[str, int] = {}  # bytes of each language's search index
         self._definitions_key: str | None = None  # what the ASL definitions in the written index were made of
@@ -252,6 +254,9 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         if p is None:
             return html_text
         self.shapes[page.url] = p.kind.search
+        self.search_tags[page.url] = searchindex.page_tags(p.title, p.content)
+        if p.kind.search is Search.ONE_ENTRY:
+            self.search_labels[page.url] = searchindex.page_labels(p.content)
         page.toc = get_toc(build.toc_tokens(p.toc))
         if not p.kind.searchable:  # listings are data, not prose: keep the index small
             page.meta["search"] = {"exclude": True}
@@ -259,8 +264,11 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
 
     def on_page_context(self, context: Any, *, page: Any, config: Any, nav: Any) -> Any:
         """The page is rendered in its language's chrome (theme language, site title)."""
+        lang = page_language(page.file.src_uri, self.langs)
         if self.chrome is not None:
-            self.chrome.enter(config, page_language(page.file.src_uri, self.langs))
+            self.chrome.enter(config, lang)
+        if lang is not None and "nav" in context:
+            context["nav"] = language_nav(context["nav"], page)
         return context
 
     def on_post_page(self, output: str, *, page: Any, config: Any) -> str:
@@ -303,8 +311,7 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
     def _before_search(self, *, config: Any) -> None:
         forget_rebuilt_pages(search_plugin(config), self._rewritten if self.dirty else None)
         self.shape_search(config)
-        if "SOURCE_DATE_EPOCH" not in os.environ:
-            build.neutralise_sitemap(Path(config.site_dir))
+        build.write_sitemap(Path(config.site_dir), config.site_url)
         if self.serving is None:
             guard.mark_site(config.site_dir)
 
@@ -322,7 +329,7 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
 
     def shape_search(self, config: Any) -> None:
         """Instruction pages as one entry each, the exact mnemonic first (before search writes its index)."""
-        searchindex.shape_plugin_entries(config, self.shapes)
+        searchindex.shape_plugin_entries(config, self.shapes, self.search_tags, self.search_labels)
 
     def search_definitions_unchanged(self) -> bool:
         """Whether the ASL definitions the split index lists are those it was last written with (a serve

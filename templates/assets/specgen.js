@@ -105,6 +105,17 @@
         th.appendChild(button);
         button.addEventListener("click", function () {
           var asc = th.getAttribute("aria-sort") !== "ascending";
+          sortBy(asc);
+          // the sort is kept in the address (?sort=<column>&order=asc|desc): a reload or a shared link keeps it
+          if (window.history && window.URL) {
+            var u = new URL(window.location.href);
+            u.searchParams.set("sort", String(col + 1));
+            u.searchParams.set("order", asc ? "asc" : "desc");
+            window.history.replaceState(window.history.state, "", u.toString());
+          }
+        });
+        th.sgSortBy = sortBy;
+        function sortBy(asc) {
           heads.forEach(function (h) { h.removeAttribute("aria-sort"); });
           th.setAttribute("aria-sort", asc ? "ascending" : "descending");
           table.setAttribute("data-sorted", "");
@@ -119,14 +130,19 @@
             return asc ? r : -r;
           });
           rows.forEach(function (tr) { body.appendChild(tr); });
-        });
+        }
       });
+      var params = window.URLSearchParams ? new URLSearchParams(window.location.search) : null;
+      var wanted = params ? parseInt(params.get("sort") || "", 10) : NaN;
+      if (wanted >= 1 && wanted <= heads.length && table === document.querySelector("table[data-sortable]")) {
+        heads[wanted - 1].sgSortBy(params.get("order") !== "desc");
+      }
     });
   }
   // A box that scrolls sideways on this screen (a diagram, a listing, a wide table) must be reachable
   // by keyboard to be scrolled: give it a tab stop while it overflows (axe scrollable-region-focusable).
   function focusableScrollers() {
-    Array.prototype.forEach.call(document.querySelectorAll(".sg-diagram, .sg-page pre, .sg-page table[class], .sg-page .sg-table, .sg-page .sg-items, .sg-page .sg-tile"), function (el) {
+    Array.prototype.forEach.call(document.querySelectorAll(".sg-diagram, .sg-page pre, .md-typeset pre > code, .sg-page table[class], .sg-page .sg-table, .sg-page .sg-items, .sg-page .sg-tile"), function (el) {
       if (el.scrollWidth > el.clientWidth + 1 && !el.hasAttribute("tabindex") && !el.querySelector("a, button, input, select, [tabindex]")) {
         el.setAttribute("tabindex", "0");
       }

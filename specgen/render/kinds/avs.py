@@ -72,4 +72,4 @@ def plan_tests(p: Planning, lang: str) -> list[PagePlan]:
     return out
 
 
-KIND = PageKind("tests", "tests.html", tests_context, plan_tests, search=Search.EXCLUDED, key=results_key)
+KIND = PageKind("tests", "tests.html", tests_context, plan_tests, search=Search.IDS, key=results_key)

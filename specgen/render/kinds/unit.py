@@ -10,7 +10,7 @@ from markupsafe import Markup, escape
 from ...examples.results import ExampleResult
 from ...graph import SpecGraph
 from ...models.located import AslUnit
-from ..conformance import coverage_view, page_key, summary, unit_tests
+from ..conformance import coverage_view, handler_coverage, page_key, summary, unit_tests
 from ..links import tests_uri, unit_uri
 from ..pages import Ctx, PageKind, PagePlan, unit_title
 from ..plan import TREE, Planning
@@ -30,6 +30,7 @@ def unit_common(cx: Ctx, unit: AslUnit) -> dict[str, Any]:
         "tests_href": cx.link(tests_uri(cx.plan.lang, unit.path)) if cx.graph.unit_tests(unit) else None,
         "coverage": coverage_view(cx.graph, unit.path)[0],
         "coverage_state": coverage_view(cx.graph, unit.path)[1],
+        "handler_coverage": [dict(h, href=cx.src(h["path"])) for h in handler_coverage(cx.graph, unit)],
         "conformance": summary(cx, unit_tests(cx.graph, unit)),
         "definitions": definitions(cx, unit.path),
         "depends_on": [(d, cx.requirement_href(d)) for d in

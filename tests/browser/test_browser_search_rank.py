@@ -1,0 +1,104 @@
+"""Search ranks the page a reader means (issue 42): an exact ID or path puts its own page first, an operation
+word puts the instruction before the ADRs and documents, a Chinese word for what an instruction does (from the
+locale's glossary of the words the tree declares) or a label on its page finds it; measured in chromium."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser_harness import ARTIFACTS, REPO, Site, Tab
+from test_browser_search import search
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+SHOTS = Path("/work/notes/shots")
+
+
+def term(lang: str, word: str) -> str:
+    locale = {"en": "en", "zh": "zh-CN"}[lang]
+    return json.loads((REPO / "specgen" / "locales" / locale / "terms.json").read_text(encoding="utf-8"))[
+        f"term.{word}"]
+
+
+def shot(page: Any, name: str) -> None:
+    """A screenshot of the results (build/test-artifacts, and the notes' folder when it exists)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"s36-{name}.png"
+    page.screenshot(path=str(path))
+    if SHOTS.is_dir():
+        shutil.copy(path, SHOTS / path.name)
+
+
+def first_hit(site: Site, tab: Tab, lang: str, query: str) -> list[str]:
+    tab.page.goto(site.abs(f"{lang}/"), wait_until="load")
+    hrefs = search(tab.page, query)
+    assert hrefs, f"no result for {query!r}"
+    return hrefs
+
+
+def adr_page(site: Site, lang: str, number: str) -> str:
+    found = sorted((site.dir / lang / "adr").glob(f"{number}-*.html"))
+    assert found, f"no ADR {number} page"
+    return site.rel_url(found[0])
+
+
+def test_an_adr_id_finds_its_adr_first(site: Site, tab: Tab) -> None:
+    hrefs = first_hit(site, tab, "en", "ADR-0004")
+    shot(tab.page, "adr-id")
+    assert hrefs[0] == site.abs(adr_page(site, "en", "0004")), hrefs[:4]
+
+
+def test_a_test_id_finds_its_test_page_first(site: Site, tab: Tab) -> None:
+    hrefs = first_hit(site, tab, "en", "PTO-AVS-TILE-TMUL-ALIAS-001")
+    shot(tab.page, "test-id")
+    assert hrefs[0].endswith("/en/tests/tile/elementwise-tile-tile/arithmetic/TMUL.html"), hrefs[:4]
+
+
+def test_a_clause_id_finds_its_instruction_first(site: Site, tab: Tab) -> None:
+    hrefs = first_hit(site, tab, "en", "PTO-TMUL-CONTRACT-001")
+    assert hrefs[0] == site.abs(site.instruction("en", "TMUL")), hrefs[:4]
+
+
+def test_an_operation_word_ranks_the_instruction_before_adrs(site: Site, tab: Tab) -> None:
+    hrefs = first_hit(site, tab, "en", "multiplication")
+    shot(tab.page, "multiplication")
+    assert hrefs[0] == site.abs(site.instruction("en", "TMUL")), hrefs[:4]
+
+
+@pytest.mark.parametrize("word", ["multiply", "elementwise"])
+def test_a_chinese_glossary_word_finds_tmul(site: Site, tab: Tab, word: str) -> None:
+    """逐元素 / 乘法 are in no text of the spec: the glossary turns the class and handler TMUL's record declares
+    into the page's words, and they are in its search entry."""
+    query = term("zh", "elementwise") + term("zh", "multiply") if word == "elementwise" else term("zh", word)
+    hrefs = first_hit(site, tab, "zh", query)
+    shot(tab.page, f"zh-{word}")
+    assert hrefs[0] == site.abs(site.instruction("zh", "TMUL")), (query, hrefs[:4])
+    assert all("/zh/" in h for h in hrefs), hrefs
+
+
+def test_a_label_on_the_page_finds_it(site: Site, tab: Tab) -> None:
+    """填充值 (PadValue's meaning in TMUL's operand table, a worked example's label) finds an instruction page."""
+    label = json.loads((REPO / "specgen" / "locales" / "zh-CN" / "worked.json").read_text(encoding="utf-8"))[
+        "worked.pad"]
+    hrefs = first_hit(site, tab, "zh", label)
+    shot(tab.page, "zh-pad-label")
+    assert "/zh/tile/" in hrefs[0], (label, hrefs[:4])
+
+
+def test_the_first_keystroke_downloads_at_most_1_5_mb(site: Site, tab: Tab) -> None:
+    """The index is lazy (nothing before the search box is used) and each language's file is small."""
+    loaded: list[str] = []
+    tab.page.on("requestfinished", lambda r: loaded.append(r.url) if "search_index" in r.url else None)
+    tab.page.goto(site.abs("zh/"), wait_until="load")
+    tab.page.wait_for_timeout(500)
+    assert not loaded, f"the index was fetched before any search: {loaded}"
+    search(tab.page, "TMUL")
+    assert loaded, "no index fetched"
+    for url in loaded:
+        rel = url.split(site.url.rstrip("/") + "/", 1)[1]
+        size = (site.dir / rel).stat().st_size
+        assert size <= 1_500_000, (rel, size)
