@@ -25,6 +25,7 @@ import yaml
 from treecopy import copy_tree
 
 from specgen.cli import build_parser, subcommands
+import specgen
 
 REPO = Path(__file__).resolve().parent.parent
 ACTION = yaml.safe_load((REPO / "action.yml").read_text(encoding="utf-8"))
@@ -362,7 +363,7 @@ def _specgen_commands(doc: dict[str, Any]) -> list[str]:
 def test_example_workflow_uses_the_action_and_real_commands() -> None:
     doc = yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))
     inputs = set(ACTION["inputs"])
-    uses = [s for job in doc["jobs"].values() for s in job["steps"] if str(s.get("uses", "")).endswith("/specgen@v0.1.0")]
+    uses = [s for job in doc["jobs"].values() for s in job["steps"] if str(s.get("uses", "")).endswith("/specgen@v" + specgen.__version__)]
     assert len(uses) == 3
     for step in uses:
         assert set(step.get("with") or {}) <= inputs, set(step["with"]) - inputs

@@ -187,7 +187,7 @@ sys.exit(main(sys.argv[1:]))
                                   ["trace", "TADD"], ["decode", "0x1"]])
 def test_core_commands_run_without_the_site_stack(argv: list[str], tmp_path: Path) -> None:
     env = {**os.environ, "SPECGEN_CACHE_DIR": str(tmp_path / "cache")}
-    proc = subprocess.run([sys.executable, "-c", _WITHOUT_SITE, "--root", "sample", *argv], capture_output=True, text=True,
+    proc = subprocess.run([sys.executable, "-c", _WITHOUT_SITE, *(["--root", "sample"] if argv[0] != "rules" else []), *argv], capture_output=True, text=True,
                           cwd=tmp_path, env=env, timeout=600, check=False)
     assert proc.returncode in (0, 1) and "Traceback" not in proc.stderr, proc.stderr
     assert "specgen[site]" not in proc.stderr

@@ -13,7 +13,7 @@ TOOL_NAME = "specgen"
 # Where each rule is documented: its row of the rules table, anchored by its id (``#asl-syntax``); a finding
 # of no registered rule (the reader's and the loader's) links the paragraph about them. One constant: the
 # repository's address is set here (tests/test_report_formats.py checks every rule's anchor exists).
-RULES_DOC_URL = "https://github.com/your-org/specgen/blob/main/docs-internal/check-rules.md"
+RULES_DOC_URL = "https://github.com/specgen-dev/specgen/blob/main/docs-internal/check-rules.md"
 UNREGISTERED_ANCHOR = "findings-without-a-rule"
 
 
