@@ -110,7 +110,7 @@ def test_unit_pages_show_the_builds_coverage_or_say_why_there_is_none(bundled_ro
     unit = next(u for u in json.loads((tmp_path / "all.json").read_text())["units"] if u["path"] == UNIT)
     unreached = [n for n, hit in unit["lines"].items() if not hit]
     assert unreached and unit["executed"] > 0
-    assert f"The AVS tests execute {unit['executed']} of {unit['statements']} statements" in html
+    assert f"The AVS tests execute {unit['executed']} of the {unit['statements']} statements of this file" in html
     assert html.count('class="ln sg-unreached"') == len(unreached)
     assert all(f'href="#L-{n}"' in html for n in unreached)
     spec = load_spec(bundled_root)
