@@ -105,7 +105,9 @@ def test_a_unit_that_names_a_shard_gets_the_shards(bundled_copy: Path) -> None:
     assert shards_matter(index, decoders)
     found = static_findings(index, known_names(index, generated_headers(spec, index)))
     messages = sorted(f.rule + ": " + f.message for f in found if f.path.endswith("shard-user.asl"))
-    assert messages == sorted([f"asl-arity: '{target.name}' takes 0 argument(s), called with 1",
-                               f"asl-unknown-name: unknown identifier '{target.name[:-1]}'; "
-                               f"did you mean '{target.name}'?"])
+    # a call the generated declaration does not fit is specgen's generator not knowing the tree (issue 39)
+    assert messages[0] == (f"asl-unknown-name: unknown identifier '{target.name[:-1]}'; "
+                           f"did you mean '{target.name}'?")
+    assert len(messages) == 2 and messages[1].startswith(f"generated-asl: specgen's generated '{target.name}' takes 0 argument(s), "
+                                                         "this tree calls it"), messages
     assert found == static_findings(index, known_names(index, generated_headers(spec)))
