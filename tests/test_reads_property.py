@@ -58,6 +58,7 @@ def _stored(spec: Spec, selectors: list[str]) -> tuple[dict[str, Verdict | None]
     out: dict[str, Verdict | None] = {}
     for c in select(discover(spec), selectors):
         got = valid_result(store, revision, c, DEFAULT_PROFILE, spec.config.max_steps, spec.config.max_value_bits,
+                           spec.config.max_memory_bytes,
                            coverage=True)
         m: Measured | None = got[0] if got is not None else None
         out[_key(c.path, c.id)] = (m.status, m.message, m.location, m.stack, m.reason, m.hits or {}) \
