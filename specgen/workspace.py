@@ -303,17 +303,18 @@ class Memoised(Generic[T]):
         self.maxsize = maxsize
         self.name = f"memoised:{fn.__module__}.{fn.__qualname__}"
 
-    def __call__(self, *args: Any) -> T:
+    def __call__(self, *args: Any, **kwargs: Any) -> T:
         memo: dict[Any, T] = current().table(self.name)
+        key = (args, tuple(sorted(kwargs.items()))) if kwargs else args
         try:
-            return memo[args]
+            return memo[key]
         except KeyError:
             pass
-        value = self.fn(*args)
+        value = self.fn(*args, **kwargs)
         if self.maxsize is not None and len(memo) >= self.maxsize:
             for k in list(itertools.islice(iter(memo), self.maxsize // 2 or 1)):  # the oldest half
                 del memo[k]
-        memo[args] = value
+        memo[key] = value
         return value
 
     def clear(self) -> None:
@@ -323,7 +324,7 @@ class Memoised(Generic[T]):
 
 def memoised(maxsize: int | None = None) -> Callable[[Callable[..., T]], Memoised[T]]:
     """``functools.lru_cache`` whose table belongs to the current workspace: for pure functions of
-    hashable positional arguments (a highlighted line by its text); ``maxsize`` bounds the table."""
+    hashable arguments (a highlighted line by its text); ``maxsize`` bounds the table."""
 
     def wrap(fn: Callable[..., T]) -> Memoised[T]:
         return Memoised(fn, maxsize)
