@@ -271,7 +271,7 @@ def _build_index(spec: Spec, use_cache: bool) -> SpecIndex:
             if len(summaries) > SUMMARY_PACK_LIMIT:  # other trees' entries go first
                 summaries = {k: v for k, v in summaries.items() if k in live}
             write_entry(pack_path, summaries_state(summaries))
-            _held()[pack_path] = summaries
+            _held_packs()[pack_path] = summaries
             _write_pack(units, keys, modules)
         write_entry(index_path, index_state(defs, refs, errors, digests))
     return SpecIndex(units, keys, defs, refs, errors, digests, modules)
@@ -304,7 +304,7 @@ def _pack_path(units: list[AslUnit]) -> Path | None:
     return cache_file("asl", f"modules-{digest}.entry")
 
 
-def _held() -> dict[Path, dict]:
+def _held_packs() -> dict[Path, dict]:
     """The workspace's table: pack path -> the pack as this process last read or wrote it (it dies with the workspace)."""
     return current().table("asl.index._HELD")
 
@@ -314,7 +314,7 @@ def _held(path: Path | None, convert: Callable[[dict], dict] | None = None) -> d
     and modules again after a one-file edit (each write keeps what it wrote)."""
     if path is None:
         return {}
-    held = _held().get(path)
+    held = _held_packs().get(path)
     if held is None:
         held = read_entry(path, dict) or {}
         if convert is not None:
@@ -322,9 +322,9 @@ def _held(path: Path | None, convert: Callable[[dict], dict] | None = None) -> d
                 held = convert(held)
             except (ValueError, TypeError, IndexError):  # another shape: every file is summarised again
                 held = {}
-        while len(_held()) >= 4:  # the bundled spec and a corpus, summaries and modules
-            _held().pop(next(iter(_held())))
-        _held()[path] = held
+        while len(_held_packs()) >= 4:  # the bundled spec and a corpus, summaries and modules
+            _held_packs().pop(next(iter(_held_packs())))
+        _held_packs()[path] = held
     return held
 
 
@@ -341,7 +341,7 @@ def _write_pack(units: list[AslUnit], keys: list[str], modules: dict[int, Module
     path = _pack_path(units)
     if path is not None:
         write_entry(path, pack)
-        _held()[path] = pack
+        _held_packs()[path] = pack
 
 
 def _loads(blob: object) -> Module | None:
