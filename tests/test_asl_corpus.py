@@ -266,7 +266,6 @@ def test_selector_matches_path_substring_or_id(corpus_spec):
 
 
 def test_index_cache_is_outside_the_spec_root(corpus_spec, tmp_path, monkeypatch):
-    import specgen.asl.index as index_module
     monkeypatch.setenv("SPECGEN_CACHE_DIR", str(tmp_path / "cache"))
     fresh()  # an index this process kept for the spec would write nothing
     idx = build_index(corpus_spec)

@@ -27,7 +27,6 @@ import pytest
 
 from readedits import PROBES, PROBE_UNIT, add_probes, probe_id, probe_path
 from readedits import edit_probe as edit
-from specgen.cache import layer
 from specgen.cli import main as cli
 
 UNIT = PROBE_UNIT

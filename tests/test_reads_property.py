@@ -31,7 +31,6 @@ from specgen.asl.revision import REVISION
 from specgen.asl.runkey import DEFAULT_PROFILE
 from specgen.asl.runner import discover, run_cases, select
 from specgen.asl.runner import test_key as _key
-from specgen.cache import layer
 from specgen.cli import main as cli
 from specgen.graph import SpecGraph
 from specgen.loader import load_spec

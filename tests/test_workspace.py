@@ -128,3 +128,25 @@ def test_tables_per_object_memos_and_memoised_functions_die_with_their_workspace
         assert seen == [1], "a new workspace remembers nothing of the last"
     finally:
         use(before)
+
+
+def test_the_result_store_and_the_per_load_index_belong_to_the_workspace(bundled_root: object) -> None:
+    """What a load derives (the ASL index, the result store's layer) is held by the workspace, and a new
+    workspace holds none of it: nothing a process remembers outlives its workspace."""
+    from specgen.asl.revision import REVISION
+    from specgen.cache.layer import layer_for
+    from specgen.graph import SpecGraph
+    from specgen.loader import load_spec
+
+    before = current()
+    try:
+        ws = fresh()
+        graph = SpecGraph.build(load_spec(bundled_root))  # type: ignore[arg-type]
+        revision = REVISION(graph)
+        assert ws.stats()["owners"] >= 1 and ws.table("cache.layers")
+        assert layer_for(graph.spec.root) is revision.layer
+        other = fresh()
+        assert other.stats()["owners"] == 0 and not other.table("cache.layers")
+        assert layer_for(graph.spec.root) is not revision.layer, "a new workspace opens its own store"
+    finally:
+        use(before)
