@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
 from typing import Sequence
 
 from .vocabulary import Vocabulary
+from .workspace import memoised
 
 _STATES = re.compile(r"\b(one of|is|are|supports?|accepts?)\b")
 _CLOSED = re.compile(r"DataType (?:is|must be) one of ")
@@ -31,7 +31,7 @@ class DataTypeSentence:
     closed: bool
 
 
-@cache
+@memoised(maxsize=64)
 def _type_word(names: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(r"\b(" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) + r")\b")
 

@@ -22,7 +22,7 @@ MAX_LINES = 600
 # import its own layer and any layer below; the domain layer is further split below.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("base", ("specgen", "specgen.diagnostics", "specgen.cache", "specgen.files", "specgen.memory",
-              "specgen.outputs", "specgen.workers")),
+              "specgen.outputs", "specgen.workers", "specgen.workspace")),
     ("models", ("specgen.models", "specgen.hashing")),  # hashing digests model records
     ("loader", ("specgen.loader",)),
     ("graph", ("specgen.graph",)),
@@ -343,3 +343,57 @@ def test_one_name_one_class() -> None:
                 where.setdefault(n.name, []).append(m)
     twins = {name: ms for name, ms in where.items() if len(ms) > 1 and name not in TWINS_UNTIL_MERGE}
     assert twins == {}
+
+
+# Module-level state that is not a cache: pure constant tables computed once from nothing the spec holds
+# (a libc entry point, a NumPy scalar type), registries filled at import, and per-object weak maps.
+NOT_A_CACHE: dict[str, set[str]] = {
+    "specgen.site.publish": {"_renameat2"},  # the libc entry point, looked up once
+    "specgen.executor.datatypes": {"_scalar_type"},  # NumPy's scalar type of a name: a constant of NumPy
+    "specgen.cache.codec": {"_BY_TYPE", "_BY_TAG"},  # the codec's registry of value classes, filled at import
+    "specgen.asl.returntrace": {"_RECORDERS"},  # weak: one recorder per interpreter, dying with it
+    "specgen.asl.runner": {"_WORKER"},  # a forked worker's own state, set once in the child
+    "specgen.asl.revision": {"PARTS"},  # the registry of part resolvers, filled by the packages at import
+}
+
+
+def _empty_container(node: ast.expr | None) -> bool:
+    if isinstance(node, ast.Dict) and not node.keys:
+        return True
+    return (isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute))
+            and (node.func.id if isinstance(node.func, ast.Name) else node.func.attr)
+            in {"dict", "OrderedDict", "WeakKeyDictionary", "WeakValueDictionary", "defaultdict"} and not node.args)
+
+
+def test_no_module_level_cache_outside_the_workspace() -> None:
+    """Issue 38: the workspace (specgen/workspace.py) owns every memo a process keeps, so none outlives it.
+
+    No ``functools.lru_cache``/``cache`` anywhere else (``workspace.memoised`` keeps the table in the
+    workspace), and no module-level name bound to an empty dict filled later (a cache by another name),
+    except the constant tables and registries of ``NOT_A_CACHE``."""
+    for m, path in MODULES.items():
+        if m == "specgen.workspace":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        allowed = NOT_A_CACHE.get(m, set())
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name not in allowed:
+                for d in node.decorator_list:
+                    target = d.func if isinstance(d, ast.Call) else d
+                    name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+                    assert name not in {"lru_cache", "cache"}, f"{m}.{node.name}: functools.{name} (use workspace.memoised)"
+        for node in tree.body:
+            if isinstance(node, (ast.Assign, ast.AnnAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                names = [t.id for t in targets if isinstance(t, ast.Name)]
+                if _empty_container(node.value) and not set(names) <= allowed:
+                    raise AssertionError(f"{m}: module-level {names[0]} starts empty and is filled later: "
+                                         "a cache outside the workspace (current().table(...))")
+
+
+def test_the_no_cache_rule_sees_a_cache() -> None:
+    tree = ast.parse("_SEEN: dict[str, int] = {}\n")
+    node = tree.body[0]
+    assert isinstance(node, ast.AnnAssign) and _empty_container(node.value)
+    assert _empty_container(ast.parse("x = WeakKeyDictionary()").body[0].value)  # type: ignore[attr-defined]
+    assert not _empty_container(ast.parse("x = {'a': 1}").body[0].value)  # type: ignore[attr-defined]

@@ -8,6 +8,8 @@ hardware vectors.
 
 from __future__ import annotations
 
+from specgen.workspace import fresh
+
 import io
 import json
 import os
@@ -264,13 +266,12 @@ def test_selector_matches_path_substring_or_id(corpus_spec):
 
 
 def test_index_cache_is_outside_the_spec_root(corpus_spec, tmp_path, monkeypatch):
-    import specgen.asl.index as index_module
     monkeypatch.setenv("SPECGEN_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr(index_module, "_BUILT", {})  # an index this process kept for the spec would write nothing
+    fresh()  # an index this process kept for the spec would write nothing
     idx = build_index(corpus_spec)
     assert "TileDataType" in idx.defs
     assert any((tmp_path / "cache" / "asl").glob("index*-*.entry"))  # index<summary format>-<key>.entry
-    monkeypatch.setattr(index_module, "_BUILT", {})  # from the disk cache, not the index this process kept
+    fresh()  # from the disk cache, not the index this process kept
     again = build_index(corpus_spec)
     assert again.defs.keys() == idx.defs.keys()
     assert again.loaded_module_count == 0  # warm: nothing decoded until used

@@ -10,6 +10,8 @@ error still carries Lark's message and position.
 
 from __future__ import annotations
 
+from specgen.workspace import fresh
+
 from dataclasses import fields, is_dataclass
 from pathlib import Path
 
@@ -75,7 +77,7 @@ def test_generated_asl_parses_identically(bundled_root: Path, monkeypatch: pytes
         return parse_module(text, path)
 
     monkeypatch.setattr(catalog_modules, "_parse", record)
-    monkeypatch.setattr(catalog_modules, "_MODULES", {})  # parse again, not the modules this process kept
+    fresh()  # parse again, not the modules this process kept
     catalog_modules.generated_modules(load_spec(bundled_root))
     assert len(seen) >= 4
     for text, path in seen:

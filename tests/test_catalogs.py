@@ -42,12 +42,12 @@ def test_a_key_defined_twice_is_an_error(tmp_path, monkeypatch) -> None:
     (tmp_path / "xx.json").write_text(json.dumps({"a": "1"}))
     (tmp_path / "xx" / "area.json").write_text(json.dumps({"a": "2"}))
     monkeypatch.setattr(i18n, "LOCALES", tmp_path)
-    i18n.load_catalog.cache_clear()
+    i18n.load_catalog.clear()
     try:
         with pytest.raises(ValueError, match="defined twice"):
             i18n.load_catalog("xx")
     finally:
-        i18n.load_catalog.cache_clear()
+        i18n.load_catalog.clear()
 
 
 def test_the_diagram_words_in_english_are_the_encoders_own() -> None:

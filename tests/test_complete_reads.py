@@ -12,6 +12,8 @@ then ``test --changed`` runs none either (each a separate process, as a user run
 
 from __future__ import annotations
 
+from specgen.workspace import fresh
+
 import io
 import json
 import os
@@ -25,7 +27,6 @@ import pytest
 
 from readedits import PROBES, PROBE_UNIT, add_probes, probe_id, probe_path
 from readedits import edit_probe as edit
-from specgen.cache import layer
 from specgen.cli import main as cli
 
 UNIT = PROBE_UNIT
@@ -34,7 +35,7 @@ UNIT = PROBE_UNIT
 def _test(root: Path, *args: str) -> tuple[int, dict[str, str], str]:
     """``specgen test`` in this process (each store read from disk, as a new process would):
     exit code, each run test's status by id, the text printed."""
-    layer._LAYERS.clear()
+    fresh()
     out, err = io.StringIO(), io.StringIO()
     rc = cli(["test", "--root", str(root), "--jobs", "1", "--format", "json", *args], out=out, err=err)
     text = out.getvalue()
@@ -85,7 +86,7 @@ def test_an_edited_definition_is_seen_by_changed_affected_by_and_the_build(kind:
     from specgen.asl.conformance import conformance
     from specgen.graph import SpecGraph
     from specgen.loader import load_spec
-    layer._LAYERS.clear()
+    fresh()
     conf = conformance(SpecGraph.build(load_spec(root)), jobs=1)
     assert conf.outcomes[probe_path(kind)].status == "failed"
     assert conf.rerun == 1 and conf.reused == len(conf.outcomes) - 1, conf.summary()

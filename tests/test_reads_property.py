@@ -14,6 +14,8 @@ location, stack and the statements it executed. A read the trail missed shows as
 
 from __future__ import annotations
 
+from specgen.workspace import fresh
+
 import io
 import random
 import time
@@ -29,7 +31,6 @@ from specgen.asl.revision import REVISION
 from specgen.asl.runkey import DEFAULT_PROFILE
 from specgen.asl.runner import discover, run_cases, select
 from specgen.asl.runner import test_key as _key
-from specgen.cache import layer
 from specgen.cli import main as cli
 from specgen.graph import SpecGraph
 from specgen.loader import load_spec
@@ -52,7 +53,7 @@ def _fresh(spec: Spec, selectors: list[str]) -> dict[str, Verdict]:
 def _stored(spec: Spec, selectors: list[str]) -> tuple[dict[str, Verdict | None], set[str]]:
     """Each selected test's stored result valid now (None: none is), read as a new process reads it; and
     every definition name any stored result read (where the next edit is mostly made)."""
-    layer._LAYERS.clear()
+    fresh()
     revision = REVISION(SpecGraph.build(spec))
     store = _store_of(revision)
     out: dict[str, Verdict | None] = {}
@@ -70,13 +71,13 @@ def _stored(spec: Spec, selectors: list[str]) -> tuple[dict[str, Verdict | None]
 def _update(root: Path, how: str, selectors: list[str]) -> None:
     """Bring the stored results up to date as ``how`` does: ``test`` (--changed), ``build`` or ``serve``."""
     if how == "test":
-        layer._LAYERS.clear()
+        fresh()
         out, err = io.StringIO(), io.StringIO()
         rc = cli(["test", "--root", str(root), "--jobs", "1", "--changed", *selectors], out=out, err=err)
         assert rc in (0, 1), err.getvalue()[-800:]
         return
     if how == "build":
-        layer._LAYERS.clear()
+        fresh()
     conformance(SpecGraph.build(load_spec(root)), jobs=1)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 
+from ..workspace import current
 from ..catalog_asl.sources import generated_sources, generation_key
 from ..diagnostics import Finding, Severity
 from ..loader.tree import Spec
@@ -27,7 +28,7 @@ def generated_modules(spec: Spec, *, tile_only: bool = False) -> list[Module]:
     leaves no generated ASL at all, never an exception; :func:`generation_findings` says why.
     """
     key = generation_key(spec, tile_only)
-    kept = _MODULES.get(key)
+    kept = _modules().get(key)
     if kept is not None:
         return list(kept)
     mods: list[Module] = []
@@ -36,13 +37,15 @@ def generated_modules(spec: Spec, *, tile_only: bool = False) -> list[Module]:
             mods.append(_parse(text, path))
         except ASLError as exc:  # specgen's own generator wrote bad ASL: the tests that need it fail naming it
             sys.stderr.write(f"specgen: generated {path} does not parse: {exc}\n")
-    while len(_MODULES) >= 4:  # a server keeps the last few; a build has one or two (tile only)
-        _MODULES.pop(next(iter(_MODULES)))
-    _MODULES[key] = tuple(mods)
+    while len(_modules()) >= 4:  # a server keeps the last few; a build has one or two (tile only)
+        _modules().pop(next(iter(_modules())))
+    _modules()[key] = tuple(mods)
     return mods
 
 
-_MODULES: dict[str, tuple[Module, ...]] = {}  # generation key -> parsed modules (kept in the process)
+def _modules() -> dict[str, tuple[Module, ...]]:
+    """The workspace's table: generation key -> parsed modules (kept in the process) (it dies with the workspace)."""
+    return current().table("asl.catalog_modules._MODULES")
 
 
 def generation_findings(spec: Spec) -> list[Finding]:

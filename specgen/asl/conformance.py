@@ -24,6 +24,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
+from ..workspace import current
 from ..cache import package_digest
 from ..cache.layer import Reads, Store
 from ..graph import Derived, SpecGraph
@@ -201,7 +202,9 @@ def conformance(graph: SpecGraph, *, jobs: int = 1, run: bool = True, skip: bool
     return conf
 
 
-_FIGURES: dict[str, dict] = {}  # unit content + the results that executed it -> its figures (a server's)
+def _figures() -> dict[str, dict]:
+    """The workspace's table: unit content + the results that executed it -> its figures (a server's) (it dies with the workspace)."""
+    return current().table("asl.conformance._FIGURES")
 
 
 def unit_coverage(revision: Revision, store: Store, cases: list[TestCase], found: dict[str, tuple[Measured, str, int]],
@@ -236,15 +239,15 @@ def unit_coverage(revision: Revision, store: Store, cases: list[TestCase], found
     for i, path in enumerate(index.files):
         parts = sorted(by_unit.get(path, ()))
         key = index.keys[i] + "|" + ",".join(d for d, _b in parts)
-        hit = _FIGURES.get(key)
+        hit = _figures().get(key)
         if hit is None:
             executed: set[tuple[int, int]] = set()
             for _d, blob in parts:
                 executed.update((line, col) for _p, line, col in unpack_hits({path: blob}))
             hit = unit_figures(index, i, path, executed)
-            if len(_FIGURES) > 50000:
-                _FIGURES.clear()
-            _FIGURES[key] = hit
+            if len(_figures()) > 50000:
+                _figures().clear()
+            _figures()[key] = hit
         out[path] = hit
     if measuring is None:
         return out, None

@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
+from ..workspace import current
 from ..loader.tree import Spec
 from .ast import FuncDecl, Node
 from .compile_stmt import nested_blocks
@@ -108,20 +109,22 @@ def measure(spec: Spec, hits: set[tuple[str, int, int]], profile: str = DEFAULT_
     return Coverage(units, tree_key(spec, profile, max_steps, max_value_bits, max_memory))
 
 
-_COUNTABLE: dict[str, tuple[tuple[tuple[str, int], ...], tuple[tuple[int, int], ...]]] = {}
+def _countable_table() -> dict[str, tuple[tuple[tuple[str, int], ...], tuple[tuple[int, int], ...]]]:
+    """The workspace's table (it dies with the workspace)."""
+    return current().table("asl.coverage._COUNTABLE")
 
 
 def _countable(index: SpecIndex, i: int) -> tuple[tuple[tuple[str, int], ...], tuple[tuple[int, int], ...]]:
     """A unit's functions (name, line) and statements (line, col), by its content (kept in the process)."""
     key = index.keys[i]
-    hit = _COUNTABLE.get(key)
+    hit = _countable_table().get(key)
     if hit is None:
         decls = [d for d in index.module(i).decls if isinstance(d, FuncDecl)]
         hit = (tuple((d.name, d.line) for d in decls),
                tuple((s.line, s.col) for d in decls for s in _statements(d.body)))
-        if len(_COUNTABLE) > 20000:
-            _COUNTABLE.clear()
-        _COUNTABLE[key] = hit
+        if len(_countable_table()) > 20000:
+            _countable_table().clear()
+        _countable_table()[key] = hit
     return hit
 
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Callable
 
+from ..workspace import current
 from ..cache import cache_file, codec, read_entry, write_entry
 from ..loader import UNPARSED_STUB
 from ..loader.tree import Spec
@@ -216,18 +217,9 @@ def build_index(spec: Spec, use_cache: bool = True) -> SpecIndex:
     Units that fail to parse are recorded in ``parse_errors`` (path, line,
     col, message) and left out; they do not stop the rest.
     """
-    kept = _BUILT.get(id(spec)) if use_cache else None
-    if kept is not None and kept[0] is spec:
-        return kept[1]
-    index = _build_index(spec, use_cache)
-    if use_cache:
-        while len(_BUILT) >= 4:  # a server's last few loads
-            _BUILT.pop(next(iter(_BUILT)))
-        _BUILT[id(spec)] = (spec, index)
-    return index
-
-
-_BUILT: dict[int, tuple[Spec, SpecIndex]] = {}
+    if not use_cache:
+        return _build_index(spec, use_cache)
+    return current().per(spec, "asl.index", lambda: _build_index(spec, use_cache), keep=4)  # a server's last loads
 
 
 def _build_index(spec: Spec, use_cache: bool) -> SpecIndex:
@@ -279,7 +271,7 @@ def _build_index(spec: Spec, use_cache: bool) -> SpecIndex:
             if len(summaries) > SUMMARY_PACK_LIMIT:  # other trees' entries go first
                 summaries = {k: v for k, v in summaries.items() if k in live}
             write_entry(pack_path, summaries_state(summaries))
-            _HELD[pack_path] = summaries
+            _held_packs()[pack_path] = summaries
             _write_pack(units, keys, modules)
         write_entry(index_path, index_state(defs, refs, errors, digests))
     return SpecIndex(units, keys, defs, refs, errors, digests, modules)
@@ -312,7 +304,9 @@ def _pack_path(units: list[AslUnit]) -> Path | None:
     return cache_file("asl", f"modules-{digest}.entry")
 
 
-_HELD: dict[Path, dict] = {}  # pack path -> the pack as this process last read or wrote it
+def _held_packs() -> dict[Path, dict]:
+    """The workspace's table: pack path -> the pack as this process last read or wrote it (it dies with the workspace)."""
+    return current().table("asl.index._HELD")
 
 
 def _held(path: Path | None, convert: Callable[[dict], dict] | None = None) -> dict:
@@ -320,7 +314,7 @@ def _held(path: Path | None, convert: Callable[[dict], dict] | None = None) -> d
     and modules again after a one-file edit (each write keeps what it wrote)."""
     if path is None:
         return {}
-    held = _HELD.get(path)
+    held = _held_packs().get(path)
     if held is None:
         held = read_entry(path, dict) or {}
         if convert is not None:
@@ -328,9 +322,9 @@ def _held(path: Path | None, convert: Callable[[dict], dict] | None = None) -> d
                 held = convert(held)
             except (ValueError, TypeError, IndexError):  # another shape: every file is summarised again
                 held = {}
-        while len(_HELD) >= 4:  # the bundled spec and a corpus, summaries and modules
-            _HELD.pop(next(iter(_HELD)))
-        _HELD[path] = held
+        while len(_held_packs()) >= 4:  # the bundled spec and a corpus, summaries and modules
+            _held_packs().pop(next(iter(_held_packs())))
+        _held_packs()[path] = held
     return held
 
 
@@ -347,7 +341,7 @@ def _write_pack(units: list[AslUnit], keys: list[str], modules: dict[int, Module
     path = _pack_path(units)
     if path is not None:
         write_entry(path, pack)
-        _HELD[path] = pack
+        _held_packs()[path] = pack
 
 
 def _loads(blob: object) -> Module | None:

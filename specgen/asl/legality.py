@@ -11,6 +11,7 @@ of a loaded spec (functions are compiled once).
 
 from __future__ import annotations
 
+from ..workspace import current
 from .. import speccontract as contract
 from ..cache import package_digest
 from ..cache.layer import Reads
@@ -27,7 +28,11 @@ ENUM = contract.DATATYPE_ENUM.name
 
 
 # id(spec) -> (spec, interpreter); the spec is held so its id cannot be reused while cached
-_INTERPRETERS: dict[int, tuple[Spec, Interpreter]] = {}
+def _interpreters() -> dict[int, tuple[Spec, Interpreter]]:
+    """The workspace's table (it dies with the workspace)."""
+    return current().table("asl.legality._INTERPRETERS")
+
+
 _KEEP = 2
 
 
@@ -38,13 +43,13 @@ def legality_interpreter(spec: Spec) -> Interpreter:
 
 def _interpreter(spec: Spec) -> Interpreter:
     """One interpreter per loaded spec serves every mnemonic (functions compile once)."""
-    hit = _INTERPRETERS.get(id(spec))
+    hit = _interpreters().get(id(spec))
     if hit is not None and hit[0] is spec:
         return hit[1]
     interp = _carried(spec) or interpreter_for(spec, generated=generated_modules(spec, tile_only=True))
-    while len(_INTERPRETERS) >= _KEEP:
-        _INTERPRETERS.pop(next(iter(_INTERPRETERS)))
-    _INTERPRETERS[id(spec)] = (spec, interp)
+    while len(_interpreters()) >= _KEEP:
+        _interpreters().pop(next(iter(_interpreters())))
+    _interpreters()[id(spec)] = (spec, interp)
     return interp
 
 
@@ -53,10 +58,10 @@ def _carried(spec: Spec) -> Interpreter | None:
     from .carry import carry_over
     from .index import build_index
     from ..catalog_asl.sources import generation_key
-    for key, (old, interp) in reversed(list(_INTERPRETERS.items())):
+    for key, (old, interp) in reversed(list(_interpreters().items())):
         if str(old.root) == str(spec.root) and generation_key(old, True) == generation_key(spec, True) \
                 and carry_over(interp, build_index(spec)):
-            del _INTERPRETERS[key]
+            del _interpreters()[key]
             return interp
     return None
 

@@ -32,6 +32,7 @@ from .ast import FuncDecl, Module, TypeDecl, decl_digest
 from .catalog_modules import generated_modules
 from .index import SpecIndex, build_index
 from ..cache import codec
+from ..workspace import current
 
 # part resolvers by the text after "#": (graph, path before "#") -> digest; packages add their own
 PARTS: dict[str, Callable[[SpecGraph, str], str]] = {}
@@ -46,17 +47,24 @@ def record_part(graph: SpecGraph, path: str) -> str:
     unit = graph.units_by_path.get(path)
     if unit is None:
         return ""
-    key = (path, unit.sha256)
-    hit = _RECORDS.get(key)
-    if hit is None or not unit.sha256:
-        hit = _digest("\n".join(line for line in unit.text.splitlines() if line.startswith("// PTO-")))
-        if len(_RECORDS) > 50_000:
-            _RECORDS.clear()
-        _RECORDS[key] = hit
+    if not unit.sha256:
+        return _record_lines(unit.text)
+    return _record_part(path, unit.sha256, unit.text)
+
+
+def _record_lines(text: str) -> str:
+    return _digest("\n".join(line for line in text.splitlines() if line.startswith("// PTO-")))
+
+
+def _record_part(path: str, sha256: str, text: str) -> str:
+    """(path, file SHA-256) -> its record part, kept in the workspace (a server's rebuilds)."""
+    table: dict = current().table("asl.revision.records")
+    hit = table.get((path, sha256))
+    if hit is None:
+        if len(table) > 50_000:
+            table.clear()
+        hit = table[(path, sha256)] = _record_lines(text)
     return hit
-
-
-_RECORDS: dict[tuple[str, str], str] = {}  # (path, file SHA-256) -> its record part (a server's rebuilds)
 
 
 def _calls_part(graph: SpecGraph, _path: str) -> str:

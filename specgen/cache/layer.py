@@ -51,6 +51,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
+from ..workspace import current
 from . import atomic_write, cache_dir, cache_enabled, codec, prune
 
 MAGIC = b"specgen-derived 2 " + codec.FORMAT + b"\n"
@@ -362,15 +363,14 @@ class Layer:
             s.save()
 
 
-_LAYERS: dict[Path, Layer] = {}
-
-
 def layer_for(root: Path | str) -> Layer:
-    """The layer of ``root`` in this process (a server keeps it across rebuilds)."""
+    """The layer of ``root`` in the current workspace: the one result store every command, the plugin and a
+    server read and write (a server's workspace keeps it across rebuilds)."""
     key = Path(root).resolve()
-    layer = _LAYERS.get(key)
+    layers: dict[Path, Layer] = current().table("cache.layers")
+    layer = layers.get(key)
     if layer is None:
-        layer = _LAYERS[key] = Layer(key)
+        layer = layers[key] = Layer(key)
     return layer
 
 __all__ = ["StoredResult", "Inputs", "Layer", "Reads", "Store", "code_digest", "layer_for", "stamp_of", "value_digest"]

@@ -16,8 +16,14 @@ import stat
 import sys
 from pathlib import Path
 
+from ..workspace import current
+
 _WARNED: list[str] = []
-_PRIVATE: dict[tuple[Path, str], Path] = {}  # folders checked in this process
+def _private() -> dict[tuple[Path, str], Path]:
+    """The workspace's table: folders checked in this process (it dies with the workspace)."""
+    return current().table("cache.trust._PRIVATE")
+
+
 
 
 def warn_once(message: str) -> None:
@@ -50,7 +56,7 @@ def why_not_private(path: Path, uid: int | None = None) -> str | None:
 def private_dir(base: Path, name: str) -> Path | None:
     """``base/name`` (``name`` may have several parts), each folder created 0700 and checked; None when
     any is refused (after one warning per process). A folder found private before costs one ``stat``."""
-    known = _PRIVATE.get((base, name))
+    known = _private().get((base, name))
     if known is not None and why_not_private(known) is None:
         return known
     path = base
@@ -66,7 +72,7 @@ def private_dir(base: Path, name: str) -> Path | None:
         if why is not None:
             warn_once(f"cache {path} {why}")
             return None
-    _PRIVATE[(base, name)] = path
+    _private()[(base, name)] = path
     return path
 
 

@@ -43,6 +43,7 @@ import re
 import sys
 from typing import Callable
 
+from ..workspace import current
 from .. import speccontract as contract
 from ..graph import SpecGraph
 from ..loader.tree import Spec
@@ -190,16 +191,18 @@ def tile_operations_asl(catalog: dict, classes: dict[str, str]) -> str:
     return "\n".join(out) + "\n"
 
 
-_CALLS: dict[str, frozenset[str]] = {}  # a test's sha256 -> the Validate* names it calls
+def _calls() -> dict[str, frozenset[str]]:
+    """The workspace's table: a test's sha256 -> the Validate* names it calls (it dies with the workspace)."""
+    return current().table("catalog_asl.sources._CALLS")
 
 
 def validation_calls(spec: Spec) -> frozenset[str]:
     """The ``Validate*`` functions the spec's tests call: the canonical sweeps are generated for exactly these."""
     out: set[str] = set()
     for t in spec.tests:
-        names = _CALLS.get(t.sha256)
+        names = _calls().get(t.sha256)
         if names is None:
-            names = _CALLS[t.sha256] = frozenset(_VALIDATION_CALL.findall(t.text))
+            names = _calls()[t.sha256] = frozenset(_VALIDATION_CALL.findall(t.text))
         out |= names
     return frozenset(out)
 
@@ -207,17 +210,19 @@ def validation_calls(spec: Spec) -> frozenset[str]:
 def generation_key(spec: Spec, tile_only: bool = False) -> str:
     """Everything generation reads (the catalogs, the tests' calls, the tile classes): the same key always
     generates the same modules, so a process generates and parses them once (kept per loaded spec)."""
-    kept = _KEYS.get((id(spec), tile_only))
+    kept = _keys().get((id(spec), tile_only))
     if kept is not None and kept[0] is spec:
         return kept[1]
     key = _generation_key(spec, tile_only)
-    while len(_KEYS) >= 8:
-        _KEYS.pop(next(iter(_KEYS)))
-    _KEYS[(id(spec), tile_only)] = (spec, key)
+    while len(_keys()) >= 8:
+        _keys().pop(next(iter(_keys())))
+    _keys()[(id(spec), tile_only)] = (spec, key)
     return key
 
 
-_KEYS: dict[tuple[int, bool], tuple[Spec, str]] = {}
+def _keys() -> dict[tuple[int, bool], tuple[Spec, str]]:
+    """The workspace's table (it dies with the workspace)."""
+    return current().table("catalog_asl.sources._KEYS")
 
 
 def vocabulary_digest(graph: SpecGraph) -> str:

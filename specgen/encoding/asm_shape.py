@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from ..workspace import current
 from .asm import AsmError, resolve_field
 from .asm_names import SuffixCodes, flag_atoms, split_flags, suffix_codes
 from .model import Encoding
@@ -136,16 +137,18 @@ def _flags(enc: Encoding, opts: str, used: set[str]) -> dict[str, str] | None:
     return out
 
 
-_SHAPES: dict[tuple[object, ...], TemplateShape] = {}
+def _shapes() -> dict[tuple[object, ...], TemplateShape]:
+    """The workspace's table (it dies with the workspace)."""
+    return current().table("encoding.asm_shape._SHAPES")
 
 
 def shape_of(enc: Encoding) -> TemplateShape:
     """Read the form's template (see the module doc); raises AsmError when it has none."""
     key = (enc.form_id, enc.assembly, enc.assembly_prose, tuple((f.name, f.width) for f in enc.fields),
            enc.constraints)
-    shape = _SHAPES.get(key)
+    shape = _shapes().get(key)
     if shape is None:
-        shape = _SHAPES[key] = _read_shape(enc)
+        shape = _shapes()[key] = _read_shape(enc)
     return shape
 
 

@@ -9,6 +9,7 @@ import hashlib
 import json
 from typing import Any
 
+from ..workspace import current
 from ..graph import Derived, SpecGraph
 from ..models.catalog import CATALOG_STEMS
 from ..models.instruction import Contract
@@ -17,7 +18,9 @@ from .build import build_encodings
 from .model import EncodingSet
 
 CONTRACT_FIELDS = {"operands", "field_zero_meanings", "field_contracts"}
-_LAST: dict[str, EncodingSet] = {}  # the last set built in this process, by a digest of its inputs
+def _last() -> dict[str, EncodingSet]:
+    """The workspace's table: the last set built in this process, by a digest of its inputs (it dies with the workspace)."""
+    return current().table("encoding.from_spec._LAST")
 
 
 def _spec_encodings(graph: SpecGraph) -> EncodingSet:
@@ -38,11 +41,11 @@ def _spec_encodings(graph: SpecGraph) -> EncodingSet:
     # the set is a pure function of these inputs: a serve rebuild after a prose edit reuses it
     key = hashlib.sha256(json.dumps([sorted((k, spec.files.get(p, "")) for k, p in paths.items()), domains,
                                      contracts], sort_keys=True, default=str).encode()).hexdigest()
-    es = _LAST.get(key)
+    es = _last().get(key)
     if es is None:
         es = build_encodings(catalogs, domains, contracts, paths, texts)
-        _LAST.clear()
-        _LAST[key] = es
+        _last().clear()
+        _last()[key] = es
     return es
 
 

@@ -32,6 +32,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Callable
 
+from ..workspace import current
 from .. import speccontract as contract
 from ..asl import ASLError, Bits, Interpreter, interpreter_for
 from ..asl.errors import bounded_stack
@@ -403,7 +404,11 @@ def install_profile_adapters(it: Interpreter, profile: str, vocabulary: Vocabula
     it.install_hook(contract.FP_BINARY_ELEMENT.name, Around(tile_fp_binary))
 
 
-_EXECUTORS: dict[tuple[int, str, bool, int | None], Executor] = {}
+def _executors() -> dict[tuple[int, str, bool, int | None], Executor]:
+    """The workspace's table (it dies with the workspace)."""
+    return current().table("executor.executor._EXECUTORS")
+
+
 _EXECUTORS_LOCK = threading.Lock()
 
 
@@ -419,12 +424,12 @@ def executor_for(graph: SpecGraph, profile: str = "reference", *, fast: bool = T
     spec = graph.spec
     key = (id(spec), get_profile(profile).name, fast, tile_elements)
     with _EXECUTORS_LOCK:
-        ex = _EXECUTORS.get(key)
+        ex = _executors().get(key)
         if ex is None or ex.spec is not spec:
             ex = _carried(graph, key) or Executor(graph, profile, fast=fast, tile_elements=tile_elements)
-            while len(_EXECUTORS) >= 4:
-                _EXECUTORS.pop(next(iter(_EXECUTORS)))
-            _EXECUTORS[key] = ex
+            while len(_executors()) >= 4:
+                _executors().pop(next(iter(_executors())))
+            _executors()[key] = ex
         return ex
 
 
@@ -441,7 +446,7 @@ def _carried(graph: SpecGraph, key: tuple[int, str, bool, int | None]) -> Execut
     from ..catalog_asl.sources import generation_key
     spec = graph.spec
     root = str(spec.root)
-    for old_key, ex in reversed(list(_EXECUTORS.items())):
+    for old_key, ex in reversed(list(_executors().items())):
         if old_key[1:] != key[1:] or str(ex.spec.root) != root:
             continue
         if (VOCABULARY(graph) != ex.vocabulary or generation_key(spec) != generation_key(ex.spec)
@@ -449,7 +454,7 @@ def _carried(graph: SpecGraph, key: tuple[int, str, bool, int | None]) -> Execut
             return None
         if not carry_over(ex.interp, build_index(spec)):
             return None
-        del _EXECUTORS[old_key]
+        del _executors()[old_key]
         ex.spec, ex.root = spec, spec.root
         ex._source_lines = None
         return ex

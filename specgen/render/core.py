@@ -8,7 +8,6 @@ template), and checks that every internal link it wrote has a target.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import multiprocessing
 import re
@@ -19,6 +18,7 @@ from typing import Any, Callable
 import jinja2
 from markupsafe import escape
 
+from ..workspace import memoised
 from ..bundled import templates_dir
 from ..diff import SpecDiff
 from ..graph import SpecGraph
@@ -100,7 +100,7 @@ class BrokenLinks(Exception):
         super().__init__("; ".join(f"{a} -> {b}" for a, b in broken[:10]))
 
 
-@functools.lru_cache(maxsize=8)
+@memoised(maxsize=8)
 def environment(templates_dir: Path | None) -> jinja2.Environment:
     """Jinja2 with autoescape everywhere; a user directory overrides templates by name.
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 import json
 import posixpath
 import re
-from functools import lru_cache
 from typing import Any, Callable, Protocol
 
 from markupsafe import Markup, escape
 from markdown_it import MarkdownIt
+from ..workspace import memoised
 from .lexer import CONSTANTS, KEYWORDS, TYPES
 from .searchtext import CLOSE, OPEN
 from .markdown import resolve_inline  # the documents' link rule: an ADR's links and images alike
@@ -99,7 +99,7 @@ def _piece(cls: str, tok: str, refs: RefLinks | None, prev_word: str) -> str:
     return f'<span class="{cls}">{e}</span>' if cls else e
 
 
-@lru_cache(maxsize=131072)
+@memoised(maxsize=131072)
 def _line_html(line: str, refs: RefLinks | None = None) -> str:
     parts = []
     prev = ""
@@ -126,7 +126,7 @@ def _lines_html(text: str, refs: RefLinks | None) -> list[str]:
     return ["".join(x) for x in lines]
 
 
-@lru_cache(maxsize=4096)
+@memoised(maxsize=4096)
 def highlight_asl(text: str, *, first_line: int = 1, anchor: str | None = None,
                   refs: RefLinks | None = None) -> Markup:
     """Numbered, highlighted ASL: one ``<span class="ln" id="<anchor>-<n>">`` per source line.
@@ -179,8 +179,8 @@ def highlight_diff(diff: str, max_lines: int) -> tuple[Markup, int]:
 
 def forget_linked_listings() -> None:
     """Empty the line and listing caches (a new graph's resolvers start: see :func:`specgen.render.xref._resolvers`)."""
-    _line_html.cache_clear()
-    highlight_asl.cache_clear()
+    _line_html.clear()
+    highlight_asl.clear()
 
 
 def escape_text(s: str) -> str:

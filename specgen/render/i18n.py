@@ -11,12 +11,12 @@ import json
 import re
 import string
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from markupsafe import Markup, escape
 
+from ..workspace import memoised
 from ..diagnostics import Sentence
 
 JOIN = "@join"  # a Sentence whose ``parts`` are said one after the other (a list of clauses)
@@ -48,7 +48,7 @@ def catalog_files(locale: str) -> list[Path]:
     return [LOCALES / f"{locale}.json", *sorted((LOCALES / locale).glob("*.json"))]
 
 
-@lru_cache(maxsize=None)
+@memoised()
 def load_catalog(locale: str) -> dict[str, str]:
     merged: dict[str, str] = {}
     for path in catalog_files(locale):

@@ -8,12 +8,12 @@ the build can fail on a broken one.
 
 from __future__ import annotations
 
-import functools
 import posixpath
 import re
 from dataclasses import dataclass, field
 
 _SAFE = re.compile(r"[^A-Za-z0-9._-]+")
+from ..workspace import memoised
 
 
 def safe_segment(text: str) -> str:
@@ -83,7 +83,7 @@ def relative(from_uri: str, to_uri: str, directory_urls: bool, anchor: str = "")
     return _relative(from_uri, to_uri, directory_urls) + ("#" + anchor if anchor else "")
 
 
-@functools.lru_cache(maxsize=1 << 16)  # a matrix page makes ~10,000 links from one place
+@memoised(maxsize=1 << 16)  # a matrix page makes ~10,000 links from one place
 def _relative(from_uri: str, to_uri: str, directory_urls: bool) -> str:
     src = dest_url(from_uri, directory_urls)
     dst = dest_url(to_uri, directory_urls)

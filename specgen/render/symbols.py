@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import hashlib
 import re
-from functools import lru_cache
 from dataclasses import dataclass, field
 
+from ..workspace import memoised
 from ..asl.ast import FuncDecl, GlobalDecl, TypeDecl
 from ..asl.index import SpecIndex, build_index
 from ..cache import cache_file, read_entry, write_entry
@@ -181,7 +181,7 @@ def _digest(ds: tuple[Definition, ...], used: frozenset[str]) -> str:
 SYMBOLS: Derived[SymbolTable] = Derived(build_symbols)
 
 
-@lru_cache(maxsize=16384)
+@memoised(maxsize=16384)
 def words(text: str) -> frozenset[str]:
     """The identifiers of a text (what a listing of it may link)."""
     return frozenset(_WORD.findall(text))

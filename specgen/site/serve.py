@@ -44,6 +44,7 @@ from typing import Any, Callable, Protocol
 
 from ..cache import RecordCache, cache_enabled
 from ..workers import stop_children
+from ..workspace import Workspace, current
 from ..render import Page, RenderCache
 from ..render.core import DEFAULT_TEMPLATES
 from .inputs import PageFile, search_plugin
@@ -126,6 +127,9 @@ class ServeState:
     """What a server keeps between builds; the plugin holds one while the command is ``serve``."""
 
     def __init__(self) -> None:
+        # the one owner of incremental state (specgen.workspace): the result stores, the per-load indexes and
+        # interpreters, the memoised tables; the server holds the workspace its first build worked in
+        self.workspace: Workspace = current()
         self.records: RecordCache | None = None  # unpickled records kept for the server's life
         self.render_cache = RenderCache()  # pages whose inputs did not change are not rendered again
         self.handed: dict[str, tuple[Page, str]] = {}  # url -> the page mkdocs last received, its digest
