@@ -28,7 +28,9 @@ Here, and why:
   stopped worker holds nothing the rebuild needs.
 - **Superseded work is cancelled.** :meth:`BackgroundPool.cancel` drops the queued tasks of a batch and
   asks the running ones to stop at their next test (they return what they finished, which stays valid for
-  every test whose reads the edit did not touch).
+  every test whose reads the edit did not touch). A worker still in the same test :data:`GRACE` seconds
+  later (not counting pauses) is killed and replaced: the new one loads the edited tree, from the record
+  cache, in a few seconds, less than a long test would hold the core.
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ from .bgworker import Task
 log = logging.getLogger("mkdocs.plugins.specgen")
 
 _RESTARTS = 3  # workers that die before answering a task, in a row, before the pool gives up
+GRACE = 2.0  # seconds (not paused) a worker has to give up a cancelled task before it is killed and replaced
 _POOLS: set[BackgroundPool] = set()
 
 
@@ -64,6 +67,7 @@ class _Worker:
     task: int | None = None  # the id of the task it runs
     answered: bool = False  # it finished a task (a worker dying at start-up counts towards giving up)
     cancelled: set[int] = field(default_factory=set)
+    deadline: float = 0.0  # when a cancelled task still running gets its worker killed (0: none)
 
 
 class BackgroundPool:
@@ -83,6 +87,7 @@ class BackgroundPool:
         self._closed = False  # the wake pipe is closed (its numbers may be reused: never written again)
         self._stopping = False
         self._paused = 0
+        self._paused_at = 0.0
         self._deaths = 0  # workers that died before answering anything, in a row
         self.started = 0  # worker processes started (a test counts restarts)
 
@@ -118,6 +123,7 @@ class BackgroundPool:
         with self._lock:
             self._paused += 1
             if self._paused == 1:
+                self._paused_at = time.monotonic()
                 self._signal_all(signal.SIGSTOP)
         try:
             yield
@@ -126,6 +132,9 @@ class BackgroundPool:
                 self._paused -= 1
                 if self._paused == 0:
                     self._signal_all(signal.SIGCONT)
+                    for w in self._workers:  # a stopped worker could not give up its task meanwhile
+                        if w.deadline:
+                            w.deadline += time.monotonic() - self._paused_at
 
     def stop(self, seconds: float = 5.0) -> None:
         """End every worker (within ``seconds``, then they are killed) and the manager thread; idempotent."""
@@ -185,7 +194,8 @@ class BackgroundPool:
                     self._fill()
                     self._dispatch()
                     conns = {w.recv: w for w in self._workers}
-                ready = wait([*conns, self._wake_r], timeout=1.0)
+                    timeout = self._overdue()
+                ready = wait([*conns, self._wake_r], timeout=timeout)
                 for r in ready:
                     if r == self._wake_r:
                         os.read(self._wake_r, 4096)
@@ -199,10 +209,25 @@ class BackgroundPool:
         while len(self._workers) < self.size and (self._queue or not self._workers) and self._deaths < _RESTARTS:
             self._workers.append(self._start_worker())
 
+    def _overdue(self) -> float:
+        """Kill the workers that did not give up a cancelled task in time (a test in a long loop checks for a
+        cancel only when it ends); the seconds until the next such deadline (at most one)."""
+        now, wait_for = time.monotonic(), 1.0
+        for w in self._workers:
+            if not w.deadline or self._paused:
+                continue
+            if now >= w.deadline:
+                w.deadline = 0.0
+                w.proc.kill()  # its pipe closes: _died answers its task as cancelled and a new worker starts
+            else:
+                wait_for = min(wait_for, w.deadline - now)
+        return wait_for
+
     def _dispatch(self) -> None:
         for w in self._workers:
             if w.task is not None and w.task in self._cancel and w.task not in w.cancelled:
                 w.cancelled.add(w.task)
+                w.deadline = time.monotonic() + GRACE
                 self._send(w, ("cancel", w.task))
         self._cancel = {i for i in self._cancel if any(w.task == i for w in self._workers)}
         for w in self._workers:
@@ -229,6 +254,7 @@ class BackgroundPool:
             return
         with self._lock:
             w.task = None
+            w.deadline = 0.0
             w.answered = True
             self._deaths = 0
         self._answer(msg[1], msg)
@@ -239,14 +265,16 @@ class BackgroundPool:
         except subprocess.TimeoutExpired:  # its pipe closed, the process still there: it is not a worker any more
             w.proc.kill()
             code = w.proc.wait()
+        cancelled = w.task is not None and w.task in w.cancelled
         with self._lock:
             self._workers.remove(w)
-            self._deaths = 0 if w.answered else self._deaths + 1
+            self._deaths = 0 if w.answered or cancelled else self._deaths + 1
             stopping = self._stopping
         for c in (w.send, w.recv):
             c.close()
         if w.task is not None and not stopping:
-            self._answer(w.task, ("error", w.task, f"the background worker stopped (exit status {code})"))
+            self._answer(w.task, ("cancelled", w.task) if cancelled else
+                         ("error", w.task, f"the background worker stopped (exit status {code})"))
 
     def _answer(self, task_id: int, msg: tuple[Any, ...]) -> None:
         try:

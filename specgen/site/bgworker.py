@@ -15,8 +15,8 @@ measured on. A task whose tree is not the one the worker finds on disk (an edit 
 loaded it) is answered ``stale``, never run on other content.
 
 Messages (pickled, :class:`multiprocessing.connection.Connection`): in, ``("task", id, Task)`` and
-``("cancel", id)``; out, ``("done", id, kind, results, seconds, cancelled)``, ``("stale", id)`` and
-``("error", id, message)``. End of input ends the worker.
+``("cancel", id)``; out, ``("done", id, kind, results, seconds, cancelled, {"loads": n, "carried": n})``,
+``("stale", id)`` and ``("error", id, message)``. End of input ends the worker.
 """
 
 from __future__ import annotations
@@ -65,6 +65,8 @@ class Held:
         self.cases: dict[str, Any] = {}  # test key -> TestCase of the tree held
         self.units: frozenset[str] = frozenset()
         self.interp: tuple[tuple[Any, ...], Any] | None = None  # (settings, interpreter)
+        self.loads = 0  # trees loaded (one per edit that reached the worker, not one per task)
+        self.carried = 0  # interpreters carried over to an edited tree instead of built again
 
     def load(self, root: str) -> str:
         """(Re)load the tree at ``root``; its digest."""
@@ -77,11 +79,15 @@ class Held:
             else:
                 self.records.next_load()
         spec = load_spec(path, cache=self.records if self.records is not None and self.records.enabled else None)
+        self.loads += 1
         if self.spec is not None and tree_digest(spec.files) == self.tree:
             return self.tree  # nothing changed since the last load: keep what was built on it
         old, self.spec, self.tree, self.graph, self.cases = self.spec, spec, tree_digest(spec.files), None, {}
-        if self.interp is not None and not _carried(old, spec, self.interp[1]):
-            self.interp = None
+        if self.interp is not None:
+            if _carried(old, spec, self.interp[1]):
+                self.carried += 1
+            else:
+                self.interp = None
         return self.tree
 
     def ensure(self, task: Task) -> bool:
@@ -117,6 +123,7 @@ def _carried(old: Any, new: Any, interp: Any) -> bool:
     from ..catalog_asl.sources import generation_key
     if old is None or str(old.root) != str(new.root) or generation_key(old) != generation_key(new):
         return False
+    interp.reset()  # the last test's own module is not part of the tree (every test resets first anyway)
     return carry_over(interp, build_index(new))
 
 
@@ -178,7 +185,8 @@ def serve_tasks(conn: Connection) -> None:
         except Exception as e:  # noqa: BLE001 - the server says it in its log; the pages keep saying "running"
             conn.send(("error", task_id, f"{type(e).__name__}: {e}"))
             continue
-        conn.send(("done", task_id, task.kind, results, time.perf_counter() - t0, cancelled))
+        conn.send(("done", task_id, task.kind, results, time.perf_counter() - t0, cancelled,
+                   {"loads": held.loads, "carried": held.carried}))
 
 
 def main(argv: list[str]) -> int:

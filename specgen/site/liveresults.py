@@ -197,6 +197,8 @@ class LiveResults:
                     batch.worked_ran += len(msg[3])
             elif msg[0] == "stale":
                 batch.stale = True
+            elif msg[0] == "cancelled":
+                pass  # its worker was replaced; what it had finished is lost with it
             elif kind == "tests":
                 batch.error = batch.error or str(msg[2])
             else:
