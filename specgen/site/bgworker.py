@@ -8,8 +8,9 @@ unchanged files' records (only changed files are parsed again), and the tests' i
 over when only function bodies changed (:func:`specgen.asl.carry.carry_over`), as the server's own is.
 
 It runs at the lowest priority (``os.nice``), so a rebuild in the server always wins the CPU; the server
-also stops it outright (SIGSTOP) while a rebuild runs. Between two tests or two worked examples it looks
-for a ``cancel`` of its task (a newer edit superseded it) and then returns what it finished. It never
+also stops it outright (SIGSTOP) while a rebuild runs. Between two tests, and before a task of worked
+examples, it looks for a ``cancel`` of its task (a newer edit superseded it) and then returns what it
+finished. It never
 writes the stores: results go back to the server, which records them against the revision they were
 measured on. A task whose tree is not the one the worker finds on disk (an edit landed after the server
 loaded it) is answered ``stale``, never run on other content.
@@ -151,17 +152,16 @@ def run_tests(held: Held, task: Task, conn: Connection, task_id: int) -> tuple[l
 
 
 def run_worked(held: Held, task: Task, conn: Connection, task_id: int) -> tuple[list[Any], bool]:
-    """The worked-example entries of the task's mnemonics, each with what it read; whether cancelled."""
+    """The worked-example entries of the task's mnemonics, each with what it read; whether cancelled (before
+    they started: a task of worked examples is short, and one that is not stops with its worker)."""
     from ..graph import SpecGraph
     from ..worked.pending import run_pending
     if held.graph is None:
         held.graph = SpecGraph.build(held.spec)
-    out: list[Any] = []
-    for mnemonic in task.items:
-        if _cancelled(conn, task_id):
-            return out, True
-        out.extend(run_pending(held.graph, [mnemonic]))
-    return out, False
+    if _cancelled(conn, task_id):
+        return [], True
+    # one generator for the task's few mnemonics: they share its executor, admitted sets and facts
+    return run_pending(held.graph, list(task.items)), False
 
 
 def serve_tasks(conn: Connection) -> None:
