@@ -11,8 +11,8 @@ It runs at the lowest priority (``os.nice``), so a rebuild in the server always 
 also stops it outright (SIGSTOP) while a rebuild runs. Between two tests, and before a task of worked
 examples, it looks for a ``cancel`` of its task (a newer edit superseded it) and then returns what it
 finished. It never writes the stores: results go back to the server, which records them against the
-revision they were measured on. A task whose tree is not the one the worker finds on disk (an edit landed after the server
-loaded it) is answered ``stale``, never run on other content.
+revision they were measured on. A task whose tree is not the one the worker finds on disk (an edit landed
+after the server loaded it) is answered ``stale``, never run on other content.
 
 Messages (pickled, :class:`multiprocessing.connection.Connection`): in, ``("task", id, Task)`` and
 ``("cancel", id)``; out, ``("done", id, kind, results, seconds, cancelled, {"loads": n, "carried": n})``,
