@@ -259,10 +259,108 @@ def until_shown(server: Server, url: str, marker: str, limit: float = 900.0) -> 
             raise RuntimeError(f"{url} did not show {marker!r}:\n" + "\n".join(server.log[-30:]))
 
 
+def rss_mb(pid: int) -> float:
+    """Resident memory of ``pid`` and every process below it, in MiB (Linux ``/proc``)."""
+    total = 0
+    for p in [pid, *_below(pid)]:
+        try:
+            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        except OSError:
+            continue
+    return round(total / 1024, 1)
+
+
+def _below(pid: int) -> list[int]:
+    kids: dict[int, list[int]] = {}
+    for e in os.listdir("/proc"):
+        if e.isdigit():
+            try:
+                ppid = int(Path(f"/proc/{e}/stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            kids.setdefault(ppid, []).append(int(e))
+    out, todo = [], [pid]
+    while todo:
+        for c in kids.get(todo.pop(), []):
+            out.append(c)
+            todo.append(c)
+    return out
+
+
+def edit_loop(server: Server, root: Path, tgts: list[Target], edits: int, busy: bool, settle: float,
+              out: dict[str, Any]) -> None:
+    """Each kind of edit ``edits`` times; ``busy``: the next edit as soon as the last one shows (the suite may
+    still run in the background), else after the background work is done and ``settle`` seconds."""
+    for t in tgts:
+        walls, cpus, logs = [], [], []
+        try:
+            for i in range(edits):
+                marker = f"bench_marker_{t.kind}_{i}_{time.time_ns() % 10**8}"
+                seen = len(server.log)
+                c0 = cpu_seconds(server.proc.pid)
+                apply_edit(root, t, marker)
+                note(f"{t.kind} edit {i} saved ({marker})")
+                walls.append(round(until_shown(server, server.url(t.page), marker), 3))
+                cpus.append(round(cpu_seconds(server.proc.pid) - c0, 3))
+                note(f"{t.kind} edit {i} shown after {walls[-1]} s wall, {cpus[-1]} s server CPU")
+                if not busy:
+                    quiet(server, seen)  # the tests the edit affected have run; the next edit starts from rest
+                time.sleep(settle)
+                logs.append([x for x in server.log[seen:] if "specgen" in x or "rebuil" in x.lower()])
+        except RuntimeError as e:  # said in the output; the other kinds are still measured
+            out["edits"][t.kind] = {"file": t.file, "page": t.page, "error": str(e)[-3000:], "walls": walls}
+            continue
+        out["edits"][t.kind] = {"file": t.file, "page": t.page, "walls": walls, "cpu": cpus,
+                                "median_s": statistics.median(walls),
+                                "median_cpu_s": statistics.median(cpus), "log": logs}
+
+
+def memory_loop(server: Server, root: Path, tgts: list[Target], edits: int) -> dict[str, Any]:
+    """``edits`` edits one after the other as each shows (prose and the instruction's ASL by turns, the helper
+    every tenth); the server's and its workers' resident memory after each."""
+    rss: list[float] = []
+    for i in range(edits):
+        t = tgts[2] if i % 10 == 9 else tgts[i % 2]
+        marker = f"bench_mem_{t.kind}_{i}_{time.time_ns() % 10**8}"
+        apply_edit(root, t, marker)
+        until_shown(server, server.url(t.page), marker)
+        time.sleep(1.0)
+        rss.append(rss_mb(server.proc.pid))
+        note(f"memory edit {i} ({t.kind}): {rss[-1]} MiB")
+    tenth = rss[min(9, len(rss) - 1)]
+    return {"edits": edits, "rss_mb": rss, "after_10_mb": tenth, "last_mb": rss[-1],
+            "growth_from_10th": round(rss[-1] / tenth - 1, 4) if tenth else None}
+
+
+def restart(kind: str, root: Path, tmp: Path, port: int | None, env: dict[str, str], page: str,
+            mnemonic: str) -> float:
+    """A server started again on the same tree and stores, nothing changed: seconds to its first page."""
+    server = start(kind, root, tmp, free_port(port), env)
+    try:
+        return round(wait_for(server, server.url(page), mnemonic, 1800), 2)
+    finally:
+        stop_server(server)
+
+
+def stop_server(server: Server) -> None:
+    os.killpg(server.proc.pid, signal.SIGINT)
+    try:
+        server.proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(server.proc.pid, signal.SIGKILL)
+
+
 def measure(root_src: Path, kind: str, edits: int, port: int | None, mnemonic: str, helper: str,
-            settle: float, scratch: Path | None = None) -> dict[str, Any]:
+            settle: float, scratch: Path | None = None, busy: bool = False, again: bool = False,
+            memory_edits: int = 0) -> dict[str, Any]:
     """``scratch``: copy the tree to ``scratch/spec`` (replacing what is there) instead of a new temporary
-    directory, so a second run on the same root path reuses the first one's stores (a warm first serve)."""
+    directory, so a second run on the same root path reuses the first one's stores (a warm first serve).
+    ``busy``: edits start as soon as the first page answers, with the suite still running in the background
+    (the issue 38 targets), each as soon as the last showed. ``again``: then, once every result is in, the
+    server is stopped and started again with nothing changed (seconds to its first page). ``memory_edits``:
+    that many more edits, the server's and its workers' memory after each."""
     tmp = Path(tempfile.mkdtemp(prefix="specgen-loop-"))
     env = {**os.environ}
     env.setdefault("SPECGEN_CACHE_DIR", str(tmp / "cache"))
@@ -277,40 +375,27 @@ def measure(root_src: Path, kind: str, edits: int, port: int | None, mnemonic: s
             first = wait_for(server, server.url(tgts[0].page), mnemonic, 1800)
             note(f"first serve: the page answered after {first:.1f} s")
             out: dict[str, Any] = {"server": kind, "root": str(root_src), "first_serve_s": round(first, 2),
-                                   "dirty_warning": any("'dirty' build" in x for x in server.log), "edits": {}}
+                                   "dirty_warning": any("'dirty' build" in x for x in server.log), "edits": {},
+                                   "busy": busy}
             t0 = time.perf_counter()
-            quiet(server, 0)
-            out["first_results_s"] = round(first + time.perf_counter() - t0, 2)  # every test page shows a result
-            note(f"every test result shown after {out['first_results_s']} s")
-            time.sleep(settle)
-            for t in tgts:
-                walls, cpus, logs = [], [], []
-                try:
-                    for i in range(edits):
-                        marker = f"bench_marker_{t.kind}_{i}_{time.time_ns() % 10**8}"
-                        seen = len(server.log)
-                        c0 = cpu_seconds(server.proc.pid)
-                        apply_edit(root, t, marker)
-                        note(f"{t.kind} edit {i} saved ({marker})")
-                        walls.append(round(until_shown(server, server.url(t.page), marker), 3))
-                        cpus.append(round(cpu_seconds(server.proc.pid) - c0, 3))
-                        note(f"{t.kind} edit {i} shown after {walls[-1]} s wall, {cpus[-1]} s server CPU")
-                        quiet(server, seen)  # the tests the edit affected have run; the next edit starts from rest
-                        time.sleep(settle)
-                        logs.append([x for x in server.log[seen:] if "specgen" in x or "rebuil" in x.lower()])
-                except RuntimeError as e:  # said in the output; the other kinds are still measured
-                    out["edits"][t.kind] = {"file": t.file, "page": t.page, "error": str(e)[-3000:], "walls": walls}
-                    continue
-                out["edits"][t.kind] = {"file": t.file, "page": t.page, "walls": walls, "cpu": cpus,
-                                        "median_s": statistics.median(walls),
-                                        "median_cpu_s": statistics.median(cpus), "log": logs}
-            return out
+            if not busy:
+                quiet(server, 0)
+                out["first_results_s"] = round(first + time.perf_counter() - t0, 2)  # every test shows a result
+                note(f"every test result shown after {out['first_results_s']} s")
+                time.sleep(settle)
+            edit_loop(server, root, tgts, edits, busy, settle if not busy else 0.5, out)
+            if busy:
+                quiet(server, 0)
+                out["first_results_s"] = round(first + time.perf_counter() - t0, 2)
+            if memory_edits:
+                out["memory"] = memory_loop(server, root, tgts, memory_edits)
+                quiet(server, 0)
         finally:
-            os.killpg(server.proc.pid, signal.SIGINT)
-            try:
-                server.proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(server.proc.pid, signal.SIGKILL)
+            stop_server(server)
+        if again:
+            out["restart_first_page_s"] = restart(kind, root, tmp, port, env, tgts[0].page, mnemonic)
+            note(f"restart, nothing changed: the page answered after {out['restart_first_page_s']} s")
+        return out
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -330,11 +415,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scratch", type=Path, default=None,
                     help="copy the tree to SCRATCH/spec (kept) instead of a new temporary directory")
     ap.add_argument("--trace", type=Path, default=None, help="append the server's log and each figure to FILE as they come")
+    ap.add_argument("--busy", action="store_true",
+                    help="edit from the moment the first page answers, the suite still running (issue 38)")
+    ap.add_argument("--again", action="store_true", help="then restart the server with nothing changed")
+    ap.add_argument("--memory-edits", type=int, default=0, help="then N more edits, measuring memory after each")
     args = ap.parse_args(argv)
     global TRACE
     TRACE = args.trace
     res = measure(args.root.resolve(), args.server, args.edits, args.port, args.mnemonic, args.helper, args.settle,
-                  args.scratch.resolve() if args.scratch else None)
+                  args.scratch.resolve() if args.scratch else None, args.busy, args.again, args.memory_edits)
     print(f"{res['server']} serve on {res['root']}: first serve {res['first_serve_s']} s; "
           f"dirty-build warning: {res['dirty_warning']}")
     print(f"  every test page shows a result after {res['first_results_s']} s")
@@ -347,6 +436,12 @@ def main(argv: list[str] | None = None) -> int:
         for lines in e["log"][-1:]:
             for x in lines[-6:]:
                 print(f"      | {x}")
+    if "restart_first_page_s" in res:
+        print(f"  restart with nothing changed: first page after {res['restart_first_page_s']} s")
+    if "memory" in res:
+        m = res["memory"]
+        print(f"  memory over {m['edits']} more edits (server + workers): {m['after_10_mb']} MiB after the 10th, "
+              f"{m['last_mb']} MiB after the last ({m['growth_from_10th']:+.1%})")
     if args.json:
         args.json.write_text(json.dumps(res, indent=1))
     return 0

@@ -313,13 +313,19 @@ def serve_loop(a: dict[str, Any]) -> dict[str, Any]:
     Three edit kinds (NDF prose, the instruction's own ASL, a helper many instructions execute), each
     ``edits`` times; the server is ``specgen serve`` or a plain ``mkdocs serve`` of a project with only
     the plugin line. Also: how many worked examples and AVS tests each edit re-ran (the server's log).
+    ``busy``: edits from the moment the first page answers (the suite still running); ``again``: a restart
+    with nothing changed; ``memory_edits``: that many more edits with the memory after each.
     """
     from .serve_loop import measure
     import statistics
     res = measure(Path(a["root"]), a.get("server", "specgen"), int(a.get("edits", 3)), None, "TMUL",
-                  "ExecuteTileBinary", float(a.get("settle", 6.0)))
+                  "ExecuteTileBinary", float(a.get("settle", 6.0)), busy=bool(a.get("busy")),
+                  again=bool(a.get("again")), memory_edits=int(a.get("memory_edits", 0)))
     out: dict[str, Any] = {"first_serve_s": res["first_serve_s"], "first_results_s": res["first_results_s"],
                            "dirty_warning": res["dirty_warning"]}
+    for extra in ("restart_first_page_s", "memory"):
+        if extra in res:
+            out[extra] = res[extra]
     for kind, e in res["edits"].items():
         if "error" in e:
             out[kind] = {"median_s": None, "walls": e["walls"], "median_cpu_s": None, "worked_rerun": [],

@@ -52,6 +52,12 @@ def forked_worker() -> None:
 
 def _die_with_parent() -> None:
     """Linux: this process is killed when its parent dies (a SIGKILL of the server ends its workers too)."""
+    die_with_parent(_PARENT[0])
+
+
+def die_with_parent(parent: int) -> None:
+    """Linux: this process is killed when its parent ``parent`` (the thread that started it) ends; a process
+    whose parent is already gone ends now."""
     if not sys.platform.startswith("linux"):
         return
     try:
@@ -60,7 +66,7 @@ def _die_with_parent() -> None:
         libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
     except (OSError, AttributeError):
         return
-    if os.getppid() != _PARENT[0]:  # the parent died before the request took effect
+    if os.getppid() != parent:  # the parent died before the request took effect
         os._exit(1)
 
 
@@ -138,4 +144,4 @@ def can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
 
 
-__all__ = ["can_fork", "forked_worker", "stop_children"]
+__all__ = ["can_fork", "die_with_parent", "forked_worker", "stop_children"]

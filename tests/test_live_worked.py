@@ -2,13 +2,16 @@
 
 The plugin-level behaviour (pages saying "running", then the example, equal to a clean build) is in
 ``tests/test_site_incremental.py``; here, what :class:`~specgen.site.liveresults.LiveResults` does with
-a worked-example batch: its entries are handed back and recorded, and a run that stopped is said in the
-log and not tried again on the same tree (each try would trigger a rebuild, and that rebuild the next try).
+a worked-example batch: its entries come back from the background pool and are recorded, and a run that
+stopped (its worker killed) is said in the log and not tried again on the same tree (each try would trigger
+a rebuild, and that rebuild the next try).
 """
 
 from __future__ import annotations
 
 import logging
+import os
+import signal
 import time
 from pathlib import Path
 
@@ -34,10 +37,6 @@ def _idle_suite() -> Conformance:
     return Conformance("complete", {}, "reference", 1000, 64)
 
 
-def _broken(mnemonics: tuple[str, ...]) -> tuple[list, float]:
-    raise RuntimeError("the worked-example process stopped")
-
-
 @pytest.fixture(autouse=True)
 def _own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SPECGEN_CACHE_DIR", str(tmp_path / "cache"))
@@ -50,30 +49,59 @@ def test_pending_worked_examples_are_computed_in_the_background_and_recorded(bun
     live = liveresults.LiveResults()
     triggered: list[int] = []
     live.trigger = lambda: triggered.append(1)
-    live.schedule(graph, _idle_suite(), 1, tuple(suite.pending))
-    assert live.wait(300) and _triggered(triggered, 1)
-    assert live.drain() == len(suite.pending)
+    try:
+        live.schedule(graph, _idle_suite(), 1, tuple(suite.pending))
+        assert live.wait(300) and _triggered(triggered, 1)
+        assert live.drain() == len(suite.pending)
+    finally:
+        live.stop()
     again = valid_only(SpecGraph.build(load_spec(bundled_copy)))  # the next revision (nothing changed)
     assert not again.pending and sorted(again.entries) == sorted(suite.pending)
 
 
+HELPER = "asl/tile/model/execution/elementwise.asl"
+
+
+def _helper_body(root: Path, statement: str) -> bytes:
+    """Put ``statement`` on the ``begin`` line of ExecuteTileBinary (which the worked examples run); the old bytes."""
+    path = root / HELPER
+    before = path.read_bytes()
+    text = before.decode("utf-8")
+    begin = text.index("\nbegin", text.index("func ExecuteTileBinary(")) + 1
+    path.write_text(text[:begin] + "begin " + statement + text[begin + len("begin"):], encoding="utf-8")
+    return before
+
+
 def test_a_stopped_worked_example_run_is_said_and_not_retried_on_the_same_tree(
-        bundled_copy: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
-    monkeypatch.setattr(liveresults, "_run_worked", _broken)
+        bundled_copy: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The worker computing them is killed in the middle (a helper made to loop for minutes): said in the log,
+    not tried again on the same tree, tried again once the tree changed."""
+    before = _helper_body(bundled_copy, "var slow_work : integer = 0; for slow_i = 0 to 40000000 do "
+                                        "slow_work = slow_work + 1; end;")
     graph = SpecGraph.build(load_spec(bundled_copy))
-    pending = tuple(valid_only(graph).pending)
+    pending = tuple(valid_only(graph).pending)[:1]  # one task: the worker that replaces the killed one has none
     live = liveresults.LiveResults()
     triggered: list[int] = []
     live.trigger = lambda: triggered.append(1)
-    live.schedule(graph, _idle_suite(), 1, pending)
-    assert live.wait(300) and _triggered(triggered, 1)
-    with caplog.at_level(logging.WARNING, logger="mkdocs.plugins.specgen"):
-        assert live.drain() == 0
-    assert "worked examples running in the background stopped" in caplog.text
-    live.schedule(graph, _idle_suite(), 1, pending)  # the same tree: nothing runs, no rebuild is asked for
-    assert not live.busy and live.wait(5) and not _triggered(triggered, 2)
-    catalog = next((bundled_copy / "spec" / "catalog").glob("*.json"))
-    catalog.write_text(catalog.read_text(encoding="utf-8") + "\n", encoding="utf-8")
-    changed = SpecGraph.build(load_spec(bundled_copy))
-    live.schedule(changed, _idle_suite(), 1, pending)  # another tree: tried again
-    assert live.wait(300) and _triggered(triggered, 2)
+    try:
+        live.schedule(graph, _idle_suite(), 1, pending)
+        pool = live.pool
+        assert pool is not None
+        for _ in range(3000):
+            if pool.pids:
+                break
+            time.sleep(0.1)
+        os.kill(pool.pids[0], signal.SIGKILL)
+        assert live.wait(300) and _triggered(triggered, 1)
+        with caplog.at_level(logging.WARNING, logger="mkdocs.plugins.specgen"):
+            assert live.drain() == 0
+        assert "worked examples running in the background stopped" in caplog.text
+        live.schedule(graph, _idle_suite(), 1, pending)  # the same tree: nothing runs, no rebuild is asked for
+        assert not live.busy and live.wait(5) and not _triggered(triggered, 2)
+        (bundled_copy / HELPER).write_bytes(before)
+        changed = SpecGraph.build(load_spec(bundled_copy))
+        live.schedule(changed, _idle_suite(), 1, pending)  # another tree: tried again
+        assert live.wait(300) and _triggered(triggered, 2)
+        assert live.drain() == 1
+    finally:
+        live.stop()

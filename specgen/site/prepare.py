@@ -24,7 +24,6 @@ from ..render import example_failures, failures_message
 from ..render.core import DEFAULT_TEMPLATES
 from ..worked.generator import worked_examples
 from ..worked.pending import valid_only
-from ..workers import can_fork
 from .stats import BuildStats
 
 log = logging.getLogger("mkdocs.plugins.specgen")  # a name, not an import: mkdocs shows it, others ignore it
@@ -123,8 +122,8 @@ def prepare(root: Path, records: RecordCache | None, stage: Progress,
     if failures:
         raise PrepareError("specgen: " + failures_message(failures))
     # every instruction page's worked example, reused while its reads hold; a server runs the rest in the
-    # background (specgen.site.liveresults) as it runs the AVS tests, and their pages say "running"
-    worked = worked_examples(graph) if suite.mode != "background" or not can_fork() else valid_only(graph)
+    # background pool (specgen.site.liveresults) as it runs the AVS tests, and their pages say "running"
+    worked = worked_examples(graph) if suite.mode != "background" else valid_only(graph)
     t3 = time.perf_counter()
     stage("tests")
     conf = conformance(graph, jobs=suite.jobs, run=suite.mode == "build", skip=suite.mode == "skip")

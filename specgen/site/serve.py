@@ -147,8 +147,8 @@ class ServeState:
         self.restore_signals: Callable[[], None] | None = None  # gives back SIGTERM and SIGHUP (plain mkdocs serve)
 
     def stop(self) -> None:
-        """The server stops (the plugin's ``on_shutdown``): the background work and its processes end
-        within seconds (:mod:`.servestop`), the watcher stops, the signals are given back."""
+        """The server stops (the plugin's ``on_shutdown``): the background pool and its processes end
+        within seconds (:mod:`.bgpool`), the watcher stops, the signals are given back."""
         if self.sentinel is not None:
             self.sentinel.stop()
         self.live.stop()
@@ -215,17 +215,16 @@ class ServeState:
         settle_heap()
 
     def settle_when_idle(self, delay: float = 1.0) -> None:
-        """Once no build has started for ``delay`` seconds and nothing runs in the background, settle the
-        heap (:func:`settle_heap`) in a timer thread.
+        """Once no build has started for ``delay`` seconds, settle the heap (:func:`settle_heap`) in a timer thread.
 
         A spec rebuild leaves about a million new objects behind on the corpus, a third of them garbage
         cycles. Left to the collector, its full passes over them (0.4-0.9 s) fall in the middle of later
         rebuilds; settled while the author reads the page, a rebuild's passes walk only what it made.
-        A background batch's end asks for a rebuild, which waits again after it."""
+        A background batch's results come with the rebuild its end asks for, which waits again after it."""
         build = self.builds
 
-        def settle() -> None:
-            if self.builds == build and not self.live.busy:
+        def settle() -> None:  # the background work runs in other processes: it leaves nothing here to settle
+            if self.builds == build:
                 settle_heap()
 
         timer = threading.Timer(delay, settle)
@@ -365,12 +364,16 @@ def install(plugin: ServingPlugin, server: Any) -> Any:
     original = server.builder
 
     def builder(config: Any = None) -> None:
-        if plugin.serving is not None:
-            plugin.serving.builds += 1  # a heap settle waiting for the server to be idle stands down
-        if config is None and spec_rebuild(plugin):
+        state = plugin.serving
+        if state is None:
+            original(config) if config is not None else original()
             return
-        log.info("Building documentation...")
-        original(config) if config is not None else original()
+        state.builds += 1  # a heap settle waiting for the server to be idle stands down
+        with state.live.paused():  # the background workers are stopped while a rebuild runs
+            if config is None and spec_rebuild(plugin):
+                return
+            log.info("Building documentation...")
+            original(config) if config is not None else original()
 
     server.builder = builder
     native = change_observer()

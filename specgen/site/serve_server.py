@@ -43,6 +43,7 @@ from mkdocs.livereload import LiveReloadServer
 
 from ..diagnostics import printable
 from ..workers import stop_children
+from .bgpool import stop_pools
 from .inputs import ROOT_ENV, _Errors, check_inputs, load_mkdocs_config  # _Errors: what mkdocs logs
 from .servestop import stop_on_signals
 
@@ -141,7 +142,8 @@ def serve(config_file: Path, dev_addr: str | None, root: Path | None = None) -> 
         try:
             _serve(config_file, dev_addr, site_dir)
         finally:
-            stop_children()  # the plugin's on_shutdown ended the background work; nothing may outlive serve
+            stop_pools()  # the plugin's on_shutdown ended the background pool; nothing may outlive serve
+            stop_children()
             shutil.rmtree(site_dir, ignore_errors=True)
 
 

@@ -7,11 +7,12 @@ unwinding, for ``specgen serve`` around its whole run and, through the plugin's 
 A second signal during the clean-up is ignored: it would interrupt the clean-up itself and leave the
 server's thread running and the process hanging at exit.
 
-The unwinding ends with the plugin's ``on_shutdown``, which stops the background work
-(:meth:`specgen.site.liveresults.LiveResults.stop`): the forked worker processes are ended, not
-waited for. Before, a stop in the middle of a background batch hung the process at exit
+The unwinding ends with the plugin's ``on_shutdown``, which stops the background pool
+(:meth:`specgen.site.liveresults.LiveResults.stop`, :mod:`specgen.site.bgpool`): its workers are ended,
+not waited for. Before, a stop in the middle of a background batch hung the process at exit
 (``concurrent.futures`` joins its pools' threads, which wait for the running work) and the workers,
-holding the listening socket, outlived it.
+holding the listening socket, outlived it; later the executor's management thread raced with the
+killed workers (``InvalidStateError``). The pool has no executor and its workers no inherited socket.
 """
 
 from __future__ import annotations

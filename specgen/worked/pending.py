@@ -1,10 +1,10 @@
-"""Worked examples a server runs in the background: computed in a forked process, recorded in the server.
+"""Worked examples a server runs in the background: computed in its worker pool, recorded in the server.
 
 A server's build leaves the worked examples without a valid entry *pending* (:func:`valid_only`);
-its background run (:mod:`specgen.site.liveresults`) computes them with :func:`run_pending` in a process forked from
-the server (it inherits the loaded spec and the compiled interpreter, and shares nothing with the
-server's next rebuild), and the server records them with :func:`adopt` against the revision they
-were computed on: an entry is shown only while what it read is unchanged.
+its background pool (:mod:`specgen.site.bgworker`) computes them with :func:`run_pending` on the spec a
+worker loaded itself (it shares nothing with the server's next rebuild), and the server records them with
+:func:`adopt` against the revision they were computed on: an entry is shown only while what it read is
+unchanged.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def valid_only(graph: SpecGraph) -> WorkedSuite:
 def run_pending(graph: SpecGraph, mnemonics: list[str]) -> list[tuple[str, StoredResult]]:
     """Compute the entries of ``mnemonics`` on ``graph`` without saving them: (layer key, entry with what it read).
 
-    What the server's background run does, in a forked process, for a suite :func:`valid_only` left pending; the
+    What the server's background pool does, in a worker, for a suite :func:`valid_only` left pending; the
     server records them with :func:`adopt` against the revision they were measured on.
     """
     gen = Generator(graph)
