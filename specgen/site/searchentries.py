@@ -200,6 +200,7 @@ class EntryCache:
     def __init__(self) -> None:
         self.pages: dict[str, tuple[Page, str | None, list[dict[str, Any]]]] = {}  # site URL -> last state
         self.made = 0  # pages whose entries the last :meth:`collect` made (the others were kept)
+        self.changed = 0  # pages whose entries differ from those of their state before (new or gone pages too)
 
     def entries(self, page: Page, url: str) -> list[dict[str, Any]]:
         kept = self.pages.get(url)
@@ -211,17 +212,22 @@ class EntryCache:
             return kept[2]
         made = page_entries(page, url)
         self.made += 1
+        if kept is not None and made == kept[2]:
+            made = kept[2]
+        else:
+            self.changed += 1
         self.pages[url] = (page, key, made)
         return made
 
     def collect(self, pages: list[tuple[Page, str]]) -> list[dict[str, Any]]:
         """The entries of ``pages`` (each with its site URL) in their order; pages no longer there are forgotten."""
-        self.made = 0
+        self.made = self.changed = 0
         out: list[dict[str, Any]] = []
         for page, url in pages:
             out.extend(self.entries(page, url))
         if len(self.pages) > len(pages):
             wanted = {url for _, url in pages}
+            self.changed += len(self.pages) - len(wanted)
             self.pages = {u: v for u, v in self.pages.items() if u in wanted}
         return out
 
