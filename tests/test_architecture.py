@@ -397,3 +397,200 @@ def test_the_no_cache_rule_sees_a_cache() -> None:
     assert isinstance(node, ast.AnnAssign) and _empty_container(node.value)
     assert _empty_container(ast.parse("x = WeakKeyDictionary()").body[0].value)  # type: ignore[attr-defined]
     assert not _empty_container(ast.parse("x = {'a': 1}").body[0].value)  # type: ignore[attr-defined]
+
+
+# -- one engine adapter (issue 38 item 4) -------------------------------------------------------------------
+#
+# Only the adapter may use what MkDocs, ProperDocs and Material do not document: their private names, the
+# search plugins' state, and monkeypatching. What counts as theirs is read from the installed packages'
+# own source, not listed here.
+
+ENGINE_PACKAGES = ("mkdocs", "properdocs", "material")
+ADAPTER = "specgen.site.mkdocs_engine"
+
+
+def _engine_sources() -> list[Path]:
+    import importlib.util
+    found: list[Path] = []
+    for name in ENGINE_PACKAGES:
+        spec = importlib.util.find_spec(name)
+        for location in (spec.submodule_search_locations or []) if spec is not None else []:
+            found.extend(sorted(Path(location).rglob("*.py")))
+    return found
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def _search_plugin_modules() -> set[str]:
+    """The modules of the search plugins the engines register (``search``, ``material/search``)."""
+    from importlib.metadata import entry_points
+    return {ep.value.split(":")[0] for ep in entry_points(group="mkdocs.plugins") if ep.name.endswith("search")}
+
+
+def engine_names() -> tuple[set[str], set[str], set[str]]:
+    """What the engines define that is theirs alone: (private names: functions, classes, module globals and
+    instance attributes starting with ``_``; method names of their classes; the state their search plugins
+    keep on their instances, beyond the plugin API every plugin shares)."""
+    private: set[str] = set()
+    methods: set[str] = set()
+    state: set[str] = set()
+    search = _search_plugin_modules()
+    public_api = {n for n in dir(__import__("mkdocs.plugins", fromlist=["BasePlugin"]).BasePlugin)} | {"config"}
+    for path in _engine_sources():
+        try:
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+        except (SyntaxError, UnicodeDecodeError):
+            continue
+        parts = path.with_suffix("").parts
+        module = ".".join(parts[max(i for i, p in enumerate(parts) if p in ENGINE_PACKAGES):])
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and _private(node.name):
+                private.add(node.name)
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and _private(node.id):
+                private.add(node.id)
+            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and _private(node.attr):
+                private.add(node.attr)
+            if isinstance(node, ast.ClassDef):
+                methods |= {f.name for f in node.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+                            and not f.name.startswith("__")}
+                if module in search and node.name.endswith(("Plugin", "Index")):  # the plugin and its index
+                    state |= {t.attr for n in ast.walk(node) if isinstance(n, (ast.Assign, ast.AnnAssign))
+                              for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
+                              if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)
+                              and t.value.id == "self" and not _private(t.attr)} - public_api
+    return private, methods, state
+
+
+def _engine_module(module: str | None) -> bool:
+    return bool(module) and module.split(".")[0] in ENGINE_PACKAGES  # type: ignore[union-attr]
+
+
+def engine_reach_ins(source: str, names: tuple[set[str], set[str], set[str]], site: bool = True) -> list[str]:
+    """Every place ``source`` touches what only the adapter may: an import of a private engine module or
+    name; ``x._name`` for a private name an engine defines (``self._name`` in a class of our own is our
+    own); a class deriving from an engine class that defines or calls a private method; an engine
+    method or search plugin state replaced, deleted or read off an object (monkeypatching, shadowing);
+    ``setattr``/``delattr`` of such a name, or of a computed name in a module that imports an engine.
+    ``site``: a module of ``specgen/site/``, the one package engine objects reach (the layers above), where
+    their public-looking method and state names count too; elsewhere those names are the module's own."""
+    private, methods, state = names
+    tree = ast.parse(source)
+    found: list[str] = []
+    engine_bound: set[str] = set()  # names this module binds to engine modules and classes
+    imports_engine = False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if _engine_module(a.name):
+                    imports_engine = True
+                    engine_bound.add((a.asname or a.name).split(".")[0])
+                    if any(_private(p) for p in a.name.split(".")):
+                        found.append(f"line {node.lineno}: imports the private module {a.name}")
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and _engine_module(node.module):
+            imports_engine = True
+            if any(_private(p) for p in node.module.split(".")):  # type: ignore[union-attr]
+                found.append(f"line {node.lineno}: imports from the private module {node.module}")
+            for a in node.names:
+                engine_bound.add(a.asname or a.name)
+                if _private(a.name):
+                    found.append(f"line {node.lineno}: imports the private name {node.module}.{a.name}")
+    own: dict[int, bool] = {}  # id of a node inside a class -> whether that class derives from an engine class
+    for cls in (n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)):
+        derived = any((isinstance(b, ast.Name) and b.id in engine_bound) or
+                      (isinstance(b, ast.Attribute) and isinstance(b.value, ast.Name) and b.value.id in engine_bound)
+                      for b in cls.bases)
+        for sub in ast.walk(cls):
+            own[id(sub)] = own.get(id(sub), False) or derived
+        if derived:
+            found += [f"line {f.lineno}: {cls.name} overrides the engine's private {f.name}" for f in cls.body
+                      if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and _private(f.name)]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            on_self = isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")
+            ours = on_self and not own.get(id(node), True)
+            if _private(node.attr) and node.attr in private and not ours:
+                found.append(f"line {node.lineno}: .{node.attr}, a private name of the engine")
+            elif site and node.attr in state and not on_self:
+                found.append(f"line {node.lineno}: .{node.attr}, the state of the theme's search plugin")
+            elif (site and isinstance(node.ctx, (ast.Store, ast.Del)) and node.attr in methods and not on_self
+                  and not _private(node.attr)):
+                found.append(f"line {node.lineno}: replaces the engine's method {node.attr}")
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) >= 2
+              and node.func.id in ("setattr", "delattr", "getattr", "hasattr")):
+            name = node.args[1]
+            if isinstance(name, ast.Constant) and isinstance(name.value, str):
+                theirs = private | state if node.func.id in ("getattr", "hasattr") else private | methods | state
+                if name.value in private or (site and name.value in theirs):
+                    found.append(f"line {node.lineno}: {node.func.id} of the engine's {name.value}")
+            elif imports_engine and node.func.id in ("setattr", "delattr"):
+                found.append(f"line {node.lineno}: {node.func.id} of a computed name beside the engine")
+    return found
+
+
+def own_names() -> set[str]:
+    """The attribute, field and method names specgen's own classes define: on its own objects they are its own."""
+    own: set[str] = set()
+    for path in MODULES.values():
+        for cls in (n for n in ast.walk(ast.parse(path.read_text(encoding="utf-8"))) if isinstance(n, ast.ClassDef)):
+            for n in ast.walk(cls):
+                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    own.add(n.name)
+                elif isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name):
+                    own.add(n.target.id)
+                elif isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store) and \
+                        isinstance(n.value, ast.Name) and n.value.id == "self":
+                    own.add(n.attr)
+    return own
+
+
+@pytest.fixture(scope="module")
+def names() -> tuple[set[str], set[str], set[str]]:
+    private, methods, state = engine_names()
+    own = own_names()
+    found = (private, methods - own, state - own)
+    # what is read from the engines' source: the names the adapter exists for are among them
+    assert {"_build_page", "_serve_url", "_watched_paths", "_entries", "_inject_js_into_html"} <= found[0]
+    assert {"add_entry_from_context", "generate_search_index"} <= found[1] and "on_page_content" not in found[1]
+    assert {"search_index_prev", "is_dirty"} <= found[2] and "config" not in found[2]
+    return found
+
+
+def test_only_the_engine_adapter_touches_the_engines_private_names(names: tuple[set[str], set[str], set[str]]) -> None:
+    """Issue 38 item 4: every use of what MkDocs, ProperDocs and Material do not document is in one module,
+    :mod:`specgen.site.mkdocs_engine`, behind :class:`specgen.site.engine.SiteEngine`."""
+    assert ADAPTER in MODULES
+    found = {m: engine_reach_ins(p.read_text(encoding="utf-8"), names, m.startswith("specgen.site"))
+             for m, p in MODULES.items() if m != ADAPTER}
+    assert {m: f for m, f in found.items() if f} == {}
+    assert engine_reach_ins(MODULES[ADAPTER].read_text(encoding="utf-8"), names), "the adapter is where they are"
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("from mkdocs.livereload import _serve_url\n", "private name"),
+    ("import mkdocs.livereload._x\n", "private module"),
+    ("def f(server):\n    return server._watched_paths\n", "_watched_paths"),
+    ("def f(server):\n    with server._rebuild_cond:\n        pass\n", "_rebuild_cond"),
+    ("from mkdocs.livereload import LiveReloadServer\nclass S(LiveReloadServer):\n"
+     "    def _serve_request(self, e, s):\n        return super()._serve_request(e, s)\n", "overrides"),
+    ("from mkdocs.livereload import LiveReloadServer\nclass S(LiveReloadServer):\n"
+     "    def f(self):\n        return self._watched_paths\n", "_watched_paths"),
+    ("def f(index, g):\n    index.add_entry_from_context = g\n", "replaces"),
+    ("def f(index):\n    del index.add_entry_from_context\n", "replaces"),
+    ("def f(search):\n    search.search_index_prev = None\n", "search plugin"),
+    ("def f(plugin):\n    return plugin.is_dirtyreload\n", "search plugin"),
+    ("def f(index, v):\n    setattr(index, '_entries', v)\n", "setattr"),
+    ("def f(plugin):\n    return hasattr(plugin, 'search_index_prev')\n", "hasattr"),
+    ("import mkdocs\ndef f(index, n, v):\n    setattr(index, n, v)\n", "computed name"),
+])
+def test_each_kind_of_reach_in_is_seen(names: tuple[set[str], set[str], set[str]], source: str, expected: str) -> None:
+    found = engine_reach_ins(source, names)
+    assert found and expected in found[0], found
+
+
+def test_a_class_of_our_own_keeps_its_private_names(names: tuple[set[str], set[str], set[str]]) -> None:
+    source = ("class Cache:\n    def __init__(self):\n        self._entries = []\n        self._lock = None\n"
+              "    def get(self):\n        return self._entries\n"
+              "def g(args, n, v):\n    setattr(args, n, v)\n")  # no engine imported: a computed name is not theirs
+    assert engine_reach_ins(source, names) == []

@@ -1,29 +1,27 @@
 """A page's search key: two states with the same key give the same search entries (what lets a server template a
-page again without indexing it again, specgen.site.servesearch)."""
+page again without making its entries again, specgen.site.searchentries)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from html import escape
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from material.plugins.search.plugin import SearchIndex
 
 from specgen.asl.conformance import CONFORMANCE, conformance
 from specgen.graph import SpecGraph
 from specgen.loader import load_spec
 from specgen.render import Page, RenderOptions, render_site
 from specgen.render.searchtext import CLOSE, OPEN, _REGION, search_key
+from specgen.site.searchentries import section_entries
 
 
 def _entries(page: Page, content: str | None = None) -> list[dict[str, Any]]:
-    """What material's search indexes of ``page`` (with ``content`` instead of its own)."""
-    index = SearchIndex()
-    index.add_entry_from_context(SimpleNamespace(content=page.content if content is None else content, toc=[],
-                                                 url=page.url, meta={}, title=page.title))
-    return index.entries
+    """The search entries specgen makes of ``page`` (with ``content`` instead of its own)."""
+    return section_entries(page.url, escape(page.title), page.content if content is None else content)
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +41,7 @@ def site(bundled_root: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[
 
 def test_leaving_out_the_unsearched_regions_leaves_every_pages_entries_as_they_are(
         site: tuple[list[Page], list[Page]]) -> None:
-    """The invariant the key rests on, on every page of the bundled site: material's entries of the page equal
+    """The invariant the key rests on, on every page of the bundled site: the entries of the page equal
     those of the page with each marked region cut out (listings, results, coverage figures)."""
     marked = 0
     for page in site[1]:

@@ -20,7 +20,8 @@ def _imports(module: str) -> set[str]:
 
 
 def test_site_modules_import_one_way_only() -> None:
-    assert _imports("engine") == set()
+    assert _imports("engine") == {"mkdocs_engine"}
+    assert _imports("mkdocs_engine") == set()  # the adapter: MkDocs' private names, nothing of specgen
     assert _imports("inputs") == {"engine"}
     assert _imports("prepare") == {"stats"}
     assert _imports("budget") == set()
@@ -28,23 +29,25 @@ def test_site_modules_import_one_way_only() -> None:
     assert _imports("guard") == {"releases"}
     assert _imports("publish") == set()
     assert _imports("releases") == {"inputs"}
-    assert _imports("serve") == {"inputs", "liveresults", "serveguard", "servesearch", "servestop", "servewatch",
-                                 "stats"}
+    assert _imports("serve") == {"engine", "inputs", "liveresults", "serveguard", "servesearch", "servestop",
+                                 "servewatch", "stats"}
     assert _imports("serveguard") == set()
     assert _imports("servestop") == set()
-    assert _imports("servewatch") == set()
-    assert _imports("servesearch") == {"inputs"}
+    assert _imports("servewatch") == {"engine"}
+    assert _imports("servesearch") == set()
+    assert _imports("searchentries") == {"searchindex"}
+    assert _imports("sitesearch") == {"searchentries", "searchindex"}
     assert _imports("liveresults") == set()
     assert _imports("stats") == set()
-    assert _imports("serve_server") == {"inputs", "servestop"}
+    assert _imports("serve_server") == {"engine", "inputs", "mkdocs_engine", "servestop"}
     assert _imports("options") == {"budget", "language"}
     assert _imports("language") == set()
     assert _imports("searchindex") == set()
     assert _imports("notfound") == set()
     assert _imports("export") == {"budget", "language", "prepare", "stats"}
     assert _imports("zensical") == {"export", "notfound", "prepare", "publish", "stats"}
-    assert _imports("plugin") == {"build", "guard", "inputs", "language", "liveresults", "notfound", "options",
-                                  "prepare", "releases", "searchindex", "serve", "stats"}
+    assert _imports("plugin") == {"build", "engine", "guard", "inputs", "language", "liveresults", "notfound",
+                                  "options", "prepare", "releases", "searchindex", "serve", "sitesearch", "stats"}
 
 
 def test_the_plugin_free_path_never_imports_mkdocs() -> None:

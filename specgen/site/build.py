@@ -90,9 +90,9 @@ def page_stats(pages: list[Page], cache: RenderCache, changed: dict[str, bool], 
     return stats
 
 
-def add_pages(files: Files, config: Any, pages: list[Page], changed: dict[str, bool]) -> set[str]:
-    """Put the generated pages and the specgen assets into mkdocs' files; the site URLs to rewrite."""
-    rewritten: set[str] = set()
+def add_pages(files: Files, config: Any, pages: list[Page], changed: dict[str, bool]) -> dict[str, str]:
+    """Put the generated pages and the specgen assets into mkdocs' files; each page's URL in the site."""
+    urls: dict[str, str] = {}
     for p in pages:
         existing = files.get_file_from_path(p.url)
         if existing is not None:
@@ -101,13 +101,12 @@ def add_pages(files: Files, config: Any, pages: list[Page], changed: dict[str, b
         f = PageFile.generated(config, p.url, content=p.markdown)
         f.inclusion = InclusionLevel.NOT_IN_NAV  # reached through index pages: not an "omitted from nav" page
         f.changed = changed[p.url]
-        if f.changed:
-            rewritten.add(f.url)
+        urls[p.url] = f.url
         files.append(f)
     for uri in ASSET_URIS:
         if files.get_file_from_path(uri) is None:
             files.append(File.generated(config, uri, content=(ASSETS / uri.rsplit("/", 1)[-1]).read_bytes()))
-    return rewritten
+    return urls
 
 
 def drop_pages(files: Files, uris: Sequence[str]) -> None:

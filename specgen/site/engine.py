@@ -10,12 +10,18 @@
   plugin's warnings count in strict mode.
 - **zensical**: no plugins at all; the site is exported as a plain project (:mod:`specgen.site.export`)
   and ``zensical build`` renders it (:mod:`specgen.site.zensical`).
+
+What specgen needs of an engine beyond its documented plugin API is :class:`SiteEngine`; :func:`adapter`
+gives the running one (:class:`specgen.site.mkdocs_engine.MkDocsEngine` for MkDocs and ProperDocs, the one
+module allowed to touch their private names). How Zensical answers each part is in docs-internal/site.md,
+"The engine adapter".
 """
 
 from __future__ import annotations
 
 import logging
 import sys
+from typing import Any, Callable, Protocol
 
 ENGINES = ("mkdocs", "properdocs", "zensical")
 
@@ -48,3 +54,52 @@ def logger() -> logging.Logger:
     """The running engine's top logger (``mkdocs`` or ``properdocs``): where its warnings are counted."""
     import mkdocs
     return logging.getLogger(mkdocs.__name__)
+
+
+class SiteEngine(Protocol):
+    """What the plugin, the build and the server ask of the engine that runs them, beyond its plugin API.
+
+    Three parts: the theme's search (which one runs, keeping specgen's pages out of it: specgen writes their
+    entries itself, :mod:`specgen.site.sitesearch`), a page templated again with the last build's objects
+    (a server's spec rebuild), and the live-reload server (its address, its watches, its builder, a rebuild
+    asked for, the request hooks of :mod:`specgen.site.serve_server`)."""
+
+    name: str
+
+    def search_kind(self, config: Any) -> str | None: ...
+
+    def ensure_search(self, config: Any, kept: Any = None) -> Any: ...
+
+    def keep_out_of_theme_search(self, page: Any) -> None: ...
+
+    def forget_kept_index(self, config: Any) -> None: ...
+
+    def populate_page(self, page: Any, config: Any, files: Any) -> None: ...
+
+    def build_page(self, page: Any, config: Any, doc_files: Any, nav: Any, env: Any) -> None: ...
+
+    def live_server(self, builder: Callable[..., None], host: str, port: int, root: str, mount_path: str,
+                    status: Any) -> Any: ...
+
+    def serve_url(self, host: str, port: int, mount_path: str) -> str: ...
+
+    def wrap_builder(self, server: Any, wrap: Callable[[Callable[..., None]], Callable[..., None]]) -> None: ...
+
+    def request_rebuild(self, server: Any) -> None: ...
+
+    def watched_paths(self, server: Any) -> dict[str, int]: ...
+
+    def watches_by_path(self, server: Any) -> bool: ...
+
+    def watch_alive(self, server: Any, path: str) -> bool: ...
+
+    def rewatch(self, server: Any, path: str, handler: Any) -> bool: ...
+
+    def replace_observer(self, server: Any, observer: Any) -> None: ...
+
+
+def adapter() -> SiteEngine:
+    """The running plugin engine's adapter (it keeps no state, so each call makes one): MkDocs', which ProperDocs answers too (its modules take mkdocs'
+    names once :func:`activate` ran; their private names are the same). Imports mkdocs."""
+    from .mkdocs_engine import MkDocsEngine
+    return MkDocsEngine()

@@ -2,8 +2,7 @@
 
 ``specgen build`` and ``specgen serve`` load the same ``mkdocs.yml`` with the
 spec root put into the plugin's config; both write generated pages as
-:class:`PageFile` and keep material's search index in step with what a dirty
-build rewrote (:func:`forget_rebuilt_pages`).
+:class:`PageFile`.
 """
 
 from __future__ import annotations
@@ -111,28 +110,3 @@ class PageFile(File):
         """Give the page new content for a rebuild that does not make new File objects."""
         self.content_string = markdown
         self.changed, self._modified = True, None
-
-
-def search_plugin(config: Any) -> Any:
-    """The search plugin of this config, or None ("search" is "material/search" under material)."""
-    return next((pl for pl in config.plugins.values() if hasattr(pl, "search_index_prev")), None)
-
-
-def forget_rebuilt_pages(search: Any, urls: set[str] | None) -> None:
-    """Drop the previous build's search entries of every page this dirty build rewrote.
-
-    material's search keeps the last index under dirty builds and replaces the
-    entries of the *first* rebuilt page only (it assumes one page changed); a
-    spec edit rewrites several (the unit's page in each language, index rows),
-    whose old entries would stay beside the new ones. Pruning them first makes
-    the merged index equal to a full build's. ``None`` (a full build) forgets
-    the kept index entirely: mkdocs reuses plugin instances within a process, and
-    a full build after dirty ones must not merge with their index.
-    """
-    if search is None or getattr(search, "search_index_prev", None) is None:
-        return
-    if urls is None:
-        search.search_index_prev = None
-        return
-    prev = search.search_index_prev
-    prev.entries = [e for e in prev.entries if str(e.get("location", "")).split("#", 1)[0] not in urls]

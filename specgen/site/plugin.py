@@ -29,16 +29,17 @@ from ..graph import SpecGraph
 from ..render import Page, ReleaseSite, RenderCache, RenderOptions
 from ..render.core import DEFAULT_TEMPLATES
 from ..render.i18n import LANGUAGES, set_document_lang
-from ..render.plan import Search
 from . import build, guard
 from . import notfound, searchindex
-from .inputs import ROOT_ENV, SiteInputError, forget_rebuilt_pages, search_plugin
+from .engine import adapter
+from .inputs import ROOT_ENV, SiteInputError
 from .language import Chrome, hand_title, language_nav, page_language, supplied_nav
 from .options import SpecgenConfig, declared_languages
 from .prepare import own_site
 from .releases import RELEASE_ASSETS, Graphs, Release, order, parse_releases, release_name, release_site
 from .liveresults import background_jobs
 from .serve import ServeState, install, other_inputs_digest
+from .sitesearch import SiteSearch
 from .stats import BuildStats
 
 
@@ -70,19 +71,15 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         self.graph: SpecGraph | None = None  # the graph of the current build (``on_pre_build``)
         self.dirty = False  # mkdocs' dirty mode (``mkdocs serve --dirty``): unchanged pages keep their HTML
         self.serving: ServeState | None = None  # what a server keeps between builds (command ``serve``)
-        self._rewritten: set[str] = set()  # site URLs of the pages this build rewrites
+        self.site_urls: dict[str, str] = {}  # a generated page's source URI -> its URL in the site
         self._times = build.LoadTimes()
         self.graphs: Graphs | None = None  # a multi-release build's graphs, shared by its releases' builds
         self.releases: list[Release] = []  # oldest first; empty for a single-release site
         self.release_site: ReleaseSite | None = None  # a multi-release build: this release among the others
         self.langs: list[str] = ["en"]  # the languages rendered; the first is the site's main one
         self.chrome: Chrome | None = None
-        self.shapes: dict[str, Search] = {}  # site URL -> its kind's search shape
-        self.search_tags: dict[str, list[str]] = {}  # site URL -> the IDs and path it answers to exactly
-        self.search_labels: dict[str, list[str]] = {}  # site URL -> an instruction page's labels
+        self.search = SiteSearch()  # the generated pages' own search entries and the index written
         self.added_search: Any = None  # the search plugin this plugin added (kept across serve rebuilds)
-        self.index_sizes: dict[str, int] = {}  # bytes of each language's search index
-        self._definitions_key: str | None = None  # what the ASL definitions in the written index were made of
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """Defined so mkdocs keeps this instance (and its caches) across serve rebuilds."""
@@ -140,7 +137,7 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         self.langs = [main, *(x for x in langs if x != main)]
         self.chrome = Chrome(config, dict(self.config.site_name))
         if self.config.search:
-            self.added_search = searchindex.ensure_search(config, self.added_search) or self.added_search
+            self.added_search = adapter().ensure_search(config, self.added_search) or self.added_search
 
     @property
     def jobs(self) -> int:
@@ -222,7 +219,7 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         if not own_site(self.root):
             build.drop_pages(files, self.config.specgen_pages)
         pages, changed = self.render_pages(config)
-        self._rewritten = build.add_pages(files, config, pages, changed)
+        self.site_urls = build.add_pages(files, config, pages, changed)
         hand = {f.src_uri: hand_title(f.content_string) for f in files.documentation_pages()
                 if f.src_uri not in self.pages}
         config.nav = supplied_nav(config, hand, pages, self.langs, self.config.nav) or config.nav
@@ -250,16 +247,12 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         return markdown
 
     def on_page_content(self, html_text: str, *, page: Any, config: Any, files: Files) -> str:
+        """The page's own HTML and headings; the theme's search skips it (specgen writes its entries)."""
         p = self.pages.get(page.file.src_uri)
         if p is None:
             return html_text
-        self.shapes[page.url] = p.kind.search
-        self.search_tags[page.url] = searchindex.page_tags(p.title, p.content)
-        if p.kind.search is Search.ONE_ENTRY:
-            self.search_labels[page.url] = searchindex.page_labels(p.content)
         page.toc = get_toc(build.toc_tokens(p.toc))
-        if not p.kind.searchable:  # listings are data, not prose: keep the index small
-            page.meta["search"] = {"exclude": True}
+        adapter().keep_out_of_theme_search(page)
         return p.content
 
     def on_page_context(self, context: Any, *, page: Any, config: Any, nav: Any) -> Any:
@@ -277,7 +270,7 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         if self.chrome is not None:
             self.chrome.leave(config)
         lang = page_language(page.file.src_uri, self.langs)
-        if searchindex.splits(config):  # the index is fetched when search is first used, in the page's language
+        if adapter().search_kind(config) == "material":  # the index is fetched when search is first used, in the page's language
             output = searchindex.lazy_index(output, lang if lang != self.langs[0] else None)
         return output if lang is None else set_document_lang(output, LANGUAGES[lang])
 
@@ -309,15 +302,16 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
 
     @event_priority(50)  # before the search plugin writes its index
     def _before_search(self, *, config: Any) -> None:
-        forget_rebuilt_pages(search_plugin(config), self._rewritten if self.dirty else None)
-        self.shape_search(config)
+        if not self.dirty:
+            adapter().forget_kept_index(config)
         build.write_sitemap(Path(config.site_dir), config.site_url)
         if self.serving is None:
             guard.mark_site(config.site_dir)
 
     @event_priority(-50)  # after the search plugin wrote its index
     def _after_search(self, *, config: Any) -> None:
-        self.split_search_index(config)
+        self.search.after_theme(Path(config.site_dir))
+        self.write_search_index(config)
         rs = self.release_site
         notfound.place(Path(config.site_dir), self.langs, list(rs.names) if rs else [], rs.current if rs else "",
                        config.site_url)
@@ -327,22 +321,20 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
 
     on_post_build = CombinedEvent(_before_search, _after_search)
 
-    def shape_search(self, config: Any) -> None:
-        """Instruction pages as one entry each, the exact mnemonic first (before search writes its index)."""
-        searchindex.shape_plugin_entries(config, self.shapes, self.search_tags, self.search_labels)
+    def write_search_index(self, config: Any) -> bool:
+        """The site's index: the theme's entries of the hand pages, this build's pages' own and the ASL
+        definitions, one index per language under Material (:class:`~specgen.site.sitesearch.SiteSearch`);
+        False when the index on disk is that already (a server's rebuild that changed no entry)."""
+        graph, options = self.graph, self._options(config)
+        pages = [(p, self.site_urls[u]) for u, p in self.pages.items() if u in self.site_urls]
+        written = self.search.write(Path(config.site_dir), adapter().search_kind(config), pages, self.langs[0],
+                                    self.langs, searchindex.separator_of(config),
+                                    lambda: searchindex.definitions(graph, self.langs, options),
+                                    searchindex.definitions_key(graph) if graph is not None else "")
+        if self.search.sizes:
+            self.stats.search_index = dict(self.search.sizes)
+        return written
 
-    def search_definitions_unchanged(self) -> bool:
-        """Whether the ASL definitions the split index lists are those it was last written with (a serve
-        rebuild whose pages' entries are unchanged then need not write the index again)."""
-        if self.graph is None or self._definitions_key is None:
-            return False
-        return searchindex.definitions_key(self.graph) == self._definitions_key
-
-    def split_search_index(self, config: Any) -> None:
-        """One search index per language (material only: its pages fetch the index themselves)."""
-        self._definitions_key = searchindex.definitions_key(self.graph) if self.graph is not None else None
-        if searchindex.splits(config):
-            self.index_sizes = searchindex.split_index(Path(config.site_dir), self.langs[0], self.langs,
-                                                       searchindex.separator_of(config),
-                                                       searchindex.definitions(self.graph, self.langs, self._options(config)))
-            self.stats.search_index = dict(self.index_sizes)
+    def search_entries_made(self) -> int:
+        """Pages whose search entries the last index write made again (their search key changed)."""
+        return self.search.entries.made

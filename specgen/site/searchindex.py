@@ -1,26 +1,26 @@
 """The search index: one file per language, instruction pages as one entry each, the exact mnemonic first.
 
-material's search plugin makes one entry per section of every page and writes
-one index for the whole site: on the corpus 15 MB that every page downloads,
-English and Chinese hits interleaved, snippets starting with the breadcrumb.
-specgen shapes it in two steps:
+A theme's search makes one entry per section of every page and writes one index
+for the whole site: on the corpus 15 MB that every page downloads, English and
+Chinese hits interleaved, snippets starting with the breadcrumb. specgen makes
+its pages' entries itself (:mod:`specgen.site.searchentries`) and shapes them:
 
-* :func:`shape_entries` (before search writes the index): an instruction page
-  becomes a single entry: title = mnemonic, text = the summary section (summary
-  sentence, signature, IDs, class, engine) and its normative clause IDs, tags =
-  the mnemonic and the IDs (material's ``tags`` field, boost 10⁶, so an ID or a
-  mnemonic typed in full finds its page before any prose that mentions it). A
-  document boost that falls with the mnemonic's length puts ``TMUL`` before
-  ``TMULS`` for the query ``TMUL`` (material appends a wildcard to every term,
-  so both match equally otherwise). Other generated pages drop their
-  breadcrumb/language-switch text.
-* :func:`split_index` (after search wrote it): ``search/search_index.json``
-  keeps the main language's pages and the hand-written ones,
-  ``<lang>/search/search_index.json`` gets each other language's pages (with
-  ``lang`` set for its segmentation), plus one entry per ASL definition (name →
-  its line); a page loads only its own language's file, and only once its
-  search box is used (:data:`LAZY_INDEX`). Locations stay relative to the site root, which is
-  what material resolves them against (its ``base``).
+* :func:`shape_entries`: an instruction page becomes a single entry: title =
+  mnemonic, text = the summary section (summary sentence, signature, IDs, class,
+  engine) and its normative clause IDs, tags = the mnemonic and the IDs
+  (Material's ``tags`` field, boost 10⁶, so an ID or a mnemonic typed in full
+  finds its page before any prose that mentions it). A document boost that falls
+  with the mnemonic's length puts ``TMUL`` before ``TMULS`` for the query ``TMUL``
+  (Material appends a wildcard to every term, so both match equally otherwise).
+  Other generated pages drop their breadcrumb/language-switch text.
+* :func:`split_index` (:mod:`specgen.site.sitesearch` writes the index with it):
+  ``search/search_index.json`` keeps the main language's pages and the
+  hand-written ones, ``<lang>/search/search_index.json`` gets each other
+  language's pages (with ``lang`` set for its segmentation), plus one entry per
+  ASL definition (name → its line); a page loads only its own language's file,
+  and only once its search box is used (:data:`LAZY_INDEX`). Locations stay
+  relative to the site root, which is what Material resolves them against (its
+  ``base``).
 """
 
 from __future__ import annotations
@@ -175,17 +175,13 @@ def language_of_location(location: str, langs: Iterable[str]) -> str | None:
     return head if "/" in location and head in set(langs) else None
 
 
-def split_index(site_dir: Path, main: str, langs: list[str], separator: str | None,
+def split_index(site_dir: Path, data: dict[str, Any], main: str, langs: list[str], separator: str | None,
                 extra: dict[str, list[dict[str, Any]]] | None = None) -> dict[str, int]:
-    """Rewrite material's one index as one per language, each with its ``extra`` entries (the ASL
-    definitions, added here, after the theme's search wrote its file, so a dirty rebuild's merge of
-    kept entries never doubles them), each in two files: ``search_index.json``, what the first keystroke
-    downloads (:func:`is_first_part`), and :data:`MORE`, the rest, which the page script adds to the
-    search worker's index once the first is ready; the bytes of each language's first file."""
+    """Write the index ``data`` (the theme's ``config`` and every entry) as one per language, each with its
+    ``extra`` entries (the ASL definitions), each in two files: ``search_index.json``, what the first
+    keystroke downloads (:func:`is_first_part`), and :data:`MORE`, the rest, which the page script adds to
+    the search worker's index once the first is ready; the bytes of each language's first file."""
     path = site_dir / "search" / "search_index.json"
-    if not path.is_file():
-        return {}
-    data = json.loads(path.read_text(encoding="utf-8"))
     docs: list[dict[str, Any]] = data.get("docs", [])
     groups: dict[str, list[dict[str, Any]]] = {lang: [] for lang in langs}
     for d in docs:
@@ -308,39 +304,6 @@ def definitions_key(graph: Any) -> str:
     return h.hexdigest()
 
 
-def ensure_search(config: Any, kept: Any = None) -> Any:
-    """The theme's search plugin, added when ``plugins:`` lists none (mkdocs drops its default search then).
-
-    A plugin added here, during the config event, runs that event later in the same
-    pass (mkdocs inserts it after the running handlers of equal priority). ``kept``
-    is the instance a server added before: reused so a dirty rebuild keeps its index.
-    """
-    from mkdocs.plugins import get_plugins
-
-    found = next((pl for pl in config.plugins.values() if hasattr(pl, "search_index") or
-                  type(pl).__module__.endswith("search.plugin") or type(pl).__module__.startswith("mkdocs.contrib.search")),
-                 None)
-    if found is not None:
-        return None
-    name = "material/search" if str(getattr(config.theme, "name", "")) == "material" else "search"
-    plugin = kept
-    if plugin is None:
-        plugin = get_plugins()[name].load()()
-        errors, _ = plugin.load_config({})
-        if errors:
-            raise ValueError(f"search plugin {name}: {errors}")
-    config.plugins[name] = plugin
-    return plugin
-
-
-def splits(config: Any) -> bool:
-    """Whether this site gets one index per language: material's pages fetch theirs (mkdocs' theme loads
-    its index inside a worker, where a page cannot redirect it, so it keeps one index)."""
-    search = next((pl for pl in config.plugins.values() if hasattr(pl, "search_index_prev")), None)
-    return search is not None and bool(getattr(search.config, "enabled", True)) and \
-        str(getattr(config.theme, "name", "")) == "material"
-
-
 def separator_of(config: Any) -> str:
     """The separator ``mkdocs.yml`` gives the search plugin, else :data:`SEPARATOR`."""
     from mkdocs.utils import yaml_load
@@ -357,16 +320,3 @@ def separator_of(config: Any) -> str:
         if name in ("search", "material/search") and isinstance(value, dict) and value.get("separator"):
             return str(value["separator"])
     return SEPARATOR
-
-
-def shape_plugin_entries(config: Any, shapes: dict[str, Search], tags: dict[str, list[str]] | None = None,
-                         labels: dict[str, list[str]] | None = None) -> None:
-    """Shape the entries the search plugin collected this build (see :func:`shape_entries`):
-    material's (``entries``) or mkdocs' own (``_entries``, the default theme's: 45 MB on the corpus
-    unshaped), whichever this config runs."""
-    for plugin in config.plugins.values():
-        index = getattr(plugin, "search_index", None)
-        for name in ("entries", "_entries"):
-            if index is not None and isinstance(getattr(index, name, None), list):
-                setattr(index, name, shape_entries(getattr(index, name), shapes, tags, labels))
-                return

@@ -9,7 +9,7 @@ tries a *spec rebuild*: when nothing but the spec changed since the last full
 build (same ``mkdocs.yml``, hand pages and templates) and the set of pages is the
 same, it reloads the spec, renders what changed and hands exactly those pages to
 mkdocs' own page functions, with the config, files, navigation and Jinja
-environment of the last build, then lets the search plugin write its index.
+environment of the last build, then writes the search index if a page's entries changed.
 Anything else (a new unit, an edited template or hand page, a failing example,
 any error) runs the server's own full build, which reports errors as ``mkdocs
 serve`` does. So a user's plain ``mkdocs serve`` with only the plugin line gets
@@ -25,9 +25,10 @@ build, and the AVS tests running in the background
 (:class:`~specgen.site.liveresults.LiveResults`). The server reaches the plugin
 only through :class:`ServingPlugin`.
 
-The page functions used (``_populate_page``, ``_build_page``) are mkdocs 1.6
-internals; mkdocs is pinned below 2, and ``tests/test_site_incremental.py``
-checks the spec rebuild's output byte for byte against a full build.
+The page functions used are mkdocs 1.6 internals, reached through the engine
+adapter (:mod:`.mkdocs_engine`); mkdocs is pinned below 2, and
+``tests/test_site_incremental.py`` checks the spec rebuild's output byte for
+byte against a full build.
 """
 
 from __future__ import annotations
@@ -47,24 +48,29 @@ from ..workers import stop_children
 from ..workspace import Workspace, current
 from ..render import Page, RenderCache
 from ..render.core import DEFAULT_TEMPLATES
-from .inputs import PageFile, search_plugin
+from .engine import adapter
+from .inputs import PageFile
 from .liveresults import LiveResults
 from .serveguard import guard_server
 from .servestop import install_stop_signals
 from .servewatch import Sentinel, request_rebuild
-from .servesearch import (SearchOwner, Templated, indexing_all_but, search_entries, template_known,
-                          unchanged_search, update_search)
+from .servesearch import Templated, template_known
 from .stats import BuildStats
 
 log = logging.getLogger("mkdocs.plugins.specgen")
 
 
-class ServingPlugin(SearchOwner, Protocol):
+class ServingPlugin(Protocol):
     """What the server uses of the specgen plugin (:class:`specgen.site.plugin.SpecgenPlugin`)."""
 
     config: Any
     serving: ServeState | None
     stats: BuildStats
+    pages: dict[str, Page]
+
+    def write_search_index(self, config: Any) -> bool: ...
+
+    def search_entries_made(self) -> int: ...
 
     def on_pre_build(self, *, config: Any) -> None: ...
 
@@ -141,7 +147,7 @@ class ServeState:
         self.live = LiveResults()  # AVS tests whose results are pending, run in the background
         self.templated = Templated()  # what mkdocs made of a page's recent states (spec rebuilds since the last full build)
         self.reused_states = 0  # pages the last spec rebuild wrote from ``templated``
-        self.unindexed = 0  # pages the last spec rebuild left out of indexing (their entries unchanged)
+        self.unindexed = 0  # pages the last spec rebuild re-templated whose search entries were kept
         self.builds = 0  # builds started (a heap settle waiting for the server to be idle checks it)
         self.sentinel: Sentinel | None = None  # re-arms the watches of a tree replaced under the server
         self.restore_signals: Callable[[], None] | None = None  # gives back SIGTERM and SIGHUP (plain mkdocs serve)
@@ -259,8 +265,7 @@ def spec_rebuild(plugin: ServingPlugin, inputs_digest: str | None = None) -> boo
     ``inputs_digest``: the other inputs' digest the last full build saw (default: the one the
     serve state recorded).
     """
-    from mkdocs.commands.build import _build_page, _populate_page
-
+    engine = adapter()
     state = plugin.serving
     last = state.last_build if state is not None else None
     if state is None or last is None:
@@ -282,31 +287,19 @@ def spec_rebuild(plugin: ServingPlugin, inputs_digest: str | None = None) -> boo
             state.failed()
             return False  # the navigation, sitemap and links need a full build
         todo = [by_uri[p.url] for p in pages if changed[p.url]]
-        search = search_plugin(config)
-        if search is not None and getattr(search, "search_index", None) is not None:
-            # the last build's whole index (material keeps it itself only under --dirty) is merged with
-            # the rebuilt pages' entries once their old ones are pruned (forget_rebuilt_pages)
-            search.search_index_prev = search.search_index_prev or search.search_index
-            search.search_index = type(search.search_index)(**search.config)
         doc_files = files.documentation_pages()
         for p in pages:
             if changed[p.url]:
                 by_uri[p.url].rewrite(p.markdown)
-        quiet = unchanged_search(todo, handed, plugin.pages)  # the index holds their entries already
-        fresh = template_known(state.templated, state.handed, todo, search, handed, plugin.pages, quiet)
+        fresh = template_known(state.templated, state.handed, todo, handed, plugin.pages)
         for f in fresh:
-            _populate_page(f.page, config, files)
-        with indexing_all_but(search, quiet):
-            for f in fresh:
-                entries = search_entries(search)
-                before = len(entries) if entries is not None else 0
-                _build_page(f.page, config, doc_files, nav, env)
-                output = Path(f.abs_dest_path)
-                if output.is_file():
-                    found = None if f.src_uri in quiet else entries[before:] if entries is not None else []
-                    state.templated.put(f.src_uri, state.handed[f.src_uri][1], output.read_bytes(), found)
-        if search is not None:
-            update_search(plugin, config, search, {f.url for f in todo if f.src_uri not in quiet}, doc_files)
+            engine.populate_page(f.page, config, files)
+        for f in fresh:
+            engine.build_page(f.page, config, doc_files, nav, env)
+            output = Path(f.abs_dest_path)
+            if output.is_file():
+                state.templated.put(f.src_uri, state.handed[f.src_uri][1], output.read_bytes())
+        plugin.write_search_index(config)  # only when a page's entries or an ASL definition changed
     except Exception as e:  # noqa: BLE001 - the full build reports it the way mkdocs does
         log.info("specgen: spec rebuild gave way to a full build (%s: %s)", type(e).__name__, e)
         state.handed = handed
@@ -314,10 +307,10 @@ def spec_rebuild(plugin: ServingPlugin, inputs_digest: str | None = None) -> boo
         return False
     state.last_build = last
     state.reused_states = len(todo) - len(fresh)
-    state.unindexed = len(quiet)
+    state.unindexed = len(todo) - plugin.search_entries_made()
     log.info("specgen: spec rebuild: %d page(s) re-templated (%d of them in a state templated before, "
              "%d with their search entries unchanged) in %.2f s",
-             len(todo), len(todo) - len(fresh), len(quiet), time.perf_counter() - t0)
+             len(todo), len(todo) - len(fresh), state.unindexed, time.perf_counter() - t0)
     plugin.after_rebuild()
     state.settle_when_idle()
     return True
@@ -361,37 +354,31 @@ def install(plugin: ServingPlugin, server: Any) -> Any:
     again (:mod:`.servewatch`), and SIGTERM and SIGHUP unwind like Ctrl-C (:mod:`.servestop`); the
     plugin's ``on_shutdown`` then ends the background work (:meth:`ServeState.stop`).
     """
-    original = server.builder
+    engine = adapter()
 
-    def builder(config: Any = None) -> None:
-        state = plugin.serving
-        if state is None:
-            original(config) if config is not None else original()
-            return
-        state.builds += 1  # a heap settle waiting for the server to be idle stands down
-        with state.live.paused():  # the background workers are stopped while a rebuild runs
-            if config is None and spec_rebuild(plugin):
+    def wrap(original: Callable[..., None]) -> Callable[..., None]:
+        def builder(config: Any = None) -> None:
+            state = plugin.serving
+            if state is None:
+                original(config) if config is not None else original()
                 return
-            log.info("Building documentation...")
-            original(config) if config is not None else original()
+            state.builds += 1  # a heap settle waiting for the server to be idle stands down
+            with state.live.paused():  # the background workers are stopped while a rebuild runs
+                if config is None and spec_rebuild(plugin):
+                    return
+                log.info("Building documentation...")
+                original(config) if config is not None else original()
+        return builder
 
-    server.builder = builder
+    engine.wrap_builder(server, wrap)
     native = change_observer()
-    if native is not None and not getattr(server.observer, "_specgen_native", False):
-        watched = dict(server._watched_paths)  # mkdocs 1.6 internals (pinned below 2)
-        for path, n in watched.items():
-            for _ in range(n):
-                server.unwatch(path)
-        server.observer = native
-        native._specgen_native = True  # type: ignore[attr-defined]
-        for path, n in watched.items():
-            for _ in range(n):
-                server.watch(path)
+    if native is not None:
+        engine.replace_observer(server, native)
     guard_server(server)  # its author's browser only, GET and HEAD only (:mod:`.serveguard`)
     state = plugin.serving
     if state is not None:
         state.live.trigger = lambda: request_rebuild(server)
-        if state.sentinel is None and hasattr(server, "_watch_refs"):
+        if state.sentinel is None and engine.watches_by_path(server):
             state.sentinel = Sentinel(server)
             state.sentinel.start()
         if state.restore_signals is None:

@@ -11,9 +11,9 @@ the process before ``serve`` could remove its temporary site. Here:
   (a failed build stops before mkdocs writes, so the folder still holds it)
   with the error shown in a banner at the top of every page and on the error
   page; the next good rebuild clears it.
-- :class:`SpecgenServer` answers a path with a NUL or another control
-  character with ``400 Bad Request`` before it reaches the file system, and
-  shows the error page above.
+- the server (the engine adapter's :class:`~specgen.site.mkdocs_engine.SpecgenServer`)
+  answers a path with a NUL or another control character with ``400 Bad Request``
+  before it reaches the file system, and shows the error page above.
 - :func:`~specgen.site.servestop.stop_on_signals` turns SIGTERM and SIGHUP into the
   same unwinding as Ctrl-C, so the ``finally`` that removes the temporary folder
   runs, after the plugin's ``on_shutdown`` ended the background work's processes
@@ -37,14 +37,14 @@ import shutil
 import tempfile
 import threading
 from pathlib import Path
-from typing import Any, Callable, Iterable
-
-from mkdocs.livereload import LiveReloadServer
+from typing import Any, Callable
 
 from ..diagnostics import printable
 from ..workers import stop_children
 from .bgpool import stop_pools
+from .engine import adapter
 from .inputs import ROOT_ENV, _Errors, check_inputs, load_mkdocs_config  # _Errors: what mkdocs logs
+from .mkdocs_engine import SpecgenServer  # noqa: F401  (the server class, kept importable here)
 from .servestop import stop_on_signals
 
 log = logging.getLogger("mkdocs.plugins.specgen")
@@ -102,28 +102,6 @@ class RebuildStatus:
                b"</head><body>" + banner + b"</body></html>"
 
 
-class SpecgenServer(LiveReloadServer):
-    """mkdocs' live-reload server that refuses malformed paths and shows a failed rebuild's error."""
-
-    status: RebuildStatus | None = None
-
-    def _serve_request(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes] | None:
-        path = environ.get("PATH_INFO", "")
-        if any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in path):  # a NUL reaches open() as a ValueError
-            start_response("400 Bad Request", [("Content-Type", "text/plain; charset=utf-8")])
-            return [b"400 Bad Request: the path holds a control character\n"]
-        return super()._serve_request(environ, start_response)  # type: ignore[no-any-return]
-
-    def _inject_js_into_html(self, content: bytes, epoch: int) -> bytes:
-        content = super()._inject_js_into_html(content, epoch)
-        banner = self.status.banner() if self.status is not None else b""
-        if not banner:
-            return content  # type: ignore[no-any-return]
-        at = content.find(b"<body")
-        at = content.find(b">", at) + 1 if at >= 0 else 0
-        return content[:at] + banner + content[at:]  # type: ignore[no-any-return]
-
-
 def serve(config_file: Path, dev_addr: str | None, root: Path | None = None) -> None:
     """``specgen serve``: mkdocs' server for ``config_file`` with the spec root ``root`` (the config's when None).
 
@@ -153,7 +131,8 @@ def _serve(config_file: Path, dev_addr: str | None, site_dir: str) -> None:
 
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
-    from mkdocs.livereload import _serve_url
+
+    engine = adapter()
 
     def get_config() -> Any:
         return load_config(config_file=str(config_file), site_dir=site_dir, dev_addr=dev_addr)
@@ -162,7 +141,7 @@ def _serve(config_file: Path, dev_addr: str | None, site_dir: str) -> None:
     config.plugins.on_startup(command="serve", dirty=False)
     host, port = config.dev_addr
     mount_path = urlsplit(config.site_url or "/").path
-    config.site_url = serve_url = _serve_url(host, port, mount_path)
+    config.site_url = serve_url = engine.serve_url(host, port, mount_path)
 
     def builder(cfg: Any = None) -> None:
         log.info("Building documentation...")
@@ -172,8 +151,7 @@ def _serve(config_file: Path, dev_addr: str | None, site_dir: str) -> None:
         build(cfg, serve_url=serve_url)
 
     status = RebuildStatus()  # a failed rebuild: the last good site, with the error shown
-    server = SpecgenServer(builder=builder, host=host, port=port, root=site_dir, mount_path=mount_path)
-    server.status = status
+    server = engine.live_server(builder, host, port, site_dir, mount_path, status)
 
     def error_handler(code: int) -> bytes | None:
         failed = status.error_page()
@@ -192,7 +170,7 @@ def _serve(config_file: Path, dev_addr: str | None, site_dir: str) -> None:
         if config.config_file_path:
             server.watch(config.config_file_path)
         server = config.plugins.on_serve(server, config=config, builder=builder)  # the plugin's fast path
-        server.builder = status.guard(server.builder)  # outermost: the fast path's failures are shown too
+        engine.wrap_builder(server, status.guard)  # outermost: the fast path's failures are shown too
         for item in config.watch:
             server.watch(item)
         try:

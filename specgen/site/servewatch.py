@@ -19,6 +19,8 @@ import os
 import threading
 from typing import Any
 
+from .engine import adapter
+
 log = logging.getLogger("mkdocs.plugins.specgen")
 
 Identity = tuple[str, int, int, int]
@@ -35,13 +37,11 @@ def identity(path: str) -> Identity | None:
 
 def request_rebuild(server: Any) -> None:
     """Ask the server for a rebuild as a file change would."""
-    with server._rebuild_cond:
-        server._want_rebuild = True
-        server._rebuild_cond.notify_all()
+    adapter().request_rebuild(server)
 
 
 class Sentinel:
-    """Re-arms a ``LiveReloadServer``'s watches (mkdocs 1.6 internals: ``_watched_paths``, ``_watch_refs``)."""
+    """Re-arms a ``LiveReloadServer``'s watches (through the engine adapter: they are mkdocs 1.6 internals)."""
 
     def __init__(self, server: Any, interval: float = 1.0) -> None:
         self.server = server
@@ -51,7 +51,7 @@ class Sentinel:
         self._thread: threading.Thread | None = None
 
     def start(self) -> None:
-        for path in list(self.server._watched_paths):
+        for path in adapter().watched_paths(self.server):
             self.known[path] = identity(path)
         self._thread = threading.Thread(target=self._run, name="specgen-watch", daemon=True)
         self._thread.start()
@@ -67,16 +67,12 @@ class Sentinel:
                 log.warning("specgen: checking the watched folders failed: %s: %s", type(e).__name__, e)
 
     def _emitter_stopped(self, path: str) -> bool:
-        observer = self.server.observer
-        ref = self.server._watch_refs.get(path)
-        if ref is None or not observer.is_alive():
-            return ref is None
-        return not any(e.watch == ref and e.is_alive() for e in list(observer.emitters))
+        return not adapter().watch_alive(self.server, path)
 
     def check(self) -> list[str]:
         """Watch again every path that changed identity or lost its emitter; the paths re-armed."""
         rearmed = []
-        for path in list(self.server._watched_paths):
+        for path in adapter().watched_paths(self.server):
             now = identity(path)
             if path not in self.known:  # watched since the last check: as it is now
                 self.known[path] = now
@@ -93,23 +89,16 @@ class Sentinel:
     def _rearm(self, path: str, present: bool) -> bool:
         """Drop the path's watch and, when it exists, watch it again; whether it is watched now."""
         server = self.server
-        old = server._watch_refs.get(path)
-        if old is not None:
-            try:
-                server.observer.unschedule(old)
-            except (KeyError, OSError):
-                pass  # its emitter had stopped and was removed already
         if not present:
-            return False
+            return adapter().rewatch(server, path, None)
         from watchdog.events import FileSystemEventHandler
 
-        handler = FileSystemEventHandler()
-        handler.on_any_event = lambda event: None if event.is_directory else request_rebuild(server)  # type: ignore[method-assign]
-        try:
-            server._watch_refs[path] = server.observer.schedule(handler, path, recursive=True)
-        except OSError:
-            return False  # gone again meanwhile: the next check tries again
-        return True
+        class Changed(FileSystemEventHandler):  # type: ignore[misc]
+            def on_any_event(self, event: Any) -> None:
+                if not event.is_directory:
+                    request_rebuild(server)
+
+        return adapter().rewatch(server, path, Changed())
 
 
 __all__ = ["Sentinel", "identity", "request_rebuild"]
