@@ -151,6 +151,10 @@ def _run(root: Path, tmp: Path, args: argparse.Namespace) -> int:
         t.add("specgen test --jobs 2 (every AVS test)", avs, "read+hash process", hash_proc,
               "" if "na" in avs else f"empty cache; CPU of both workers {fmt_s(avs.get('child_cpu_s'))}; "
                                         f"{avs.get('statuses')}; target 120 s")
+        sample = run_stage("avs_sample", root=str(root), cache_dir=cache, every=10)
+        t.add("interpreter: every 10th AVS test, one process (CPU)", sample, "read+hash process", hash_proc,
+              "" if "na" in sample else f"{sample.get('tests')} tests, {sample.get('per_test_ms', 0):.1f} ms CPU a test "
+                                        f"(index and generated ASL built first); {sample.get('statuses')}")
     t.add("encode (+ svg of every encoding)", run_stage("encode", root=str(root), cache_dir=cache))
     pages_file = tmp / "pages.json"
     if "site" in args.skip:

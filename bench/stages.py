@@ -238,6 +238,30 @@ def avs_suite(a: dict[str, Any]) -> dict[str, Any]:
             "child_cpu_s": summary["child_cpu_s"], "statuses": {k: v for k, v in summary.items() if isinstance(v, int) and k != "jobs"}}
 
 
+def avs_sample(a: dict[str, Any]) -> dict[str, Any]:
+    """The interpreter alone: every ``every``-th AVS test of the tree in this process, one interpreter
+    (``--jobs 1``'s path), the index and generated ASL already built; "wall" is the CPU seconds of the
+    runs (the figure the interpreter's speed-ups are measured by, docs-internal/asl-interpreter.md)."""
+    from specgen.asl import runner
+    from specgen.asl.catalog_modules import generated_modules
+    from specgen.asl.index import build_index
+    from specgen.loader import load_spec
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
+    spec = load_spec(Path(a["root"]))
+    cases = runner.discover(spec)[::a.get("every", 10)]
+    build_index(spec)
+    interp = runner._make_interpreter_from(spec, generated_modules(spec), "reference", None, False)
+    units = runner._source_paths(spec)
+    c = time.process_time()
+    statuses: dict[str, int] = {}
+    for case in cases:
+        r = runner.run_recorded(interp, case, units)[0]
+        statuses[r.status] = statuses.get(r.status, 0) + 1
+    cpu = time.process_time() - c
+    return {"wall": cpu, "tests": len(cases), "per_test_ms": cpu / max(1, len(cases)) * 1000, "statuses": statuses}
+
+
 _HASH_SCRIPT = """
 import hashlib, json, sys
 root, rels = sys.argv[1], json.load(open(sys.argv[2]))
@@ -439,6 +463,7 @@ def anchor_mkdocs(a: dict[str, Any]) -> dict[str, Any]:
 STAGES: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "anchor_hash": anchor_hash, "anchor_json": anchor_json, "load": load, "check": check,
     "check_cli": check_cli, "check_cold_cli": check_cold_cli, "avs_suite": avs_suite,
+    "avs_sample": avs_sample,
     "check_edit": check_edit, "anchor_hash_process": anchor_hash_process,
     "encode": encode, "render": render, "build": build, "build_twice": build_twice,
     "serve_loop": serve_loop, "incremental_equals_clean": incremental_equals_clean,

@@ -63,6 +63,10 @@ class DispatchTable(Generic[H]):
             raise ASLError(f"unsupported {self.what} {node.kind}", ctx.span(node), "unsupported")
         return handler
 
+    def get(self, kind: str) -> H | None:
+        """The handler of ``kind``, or None (a table other handlers are optional in)."""
+        return self._handlers.get(kind)
+
     def rules(self) -> dict[str, str]:
         """Each registered kind with the first line of its handler's docstring."""
         return {k: (h.__doc__ or "").strip().splitlines()[0] if h.__doc__ else ""

@@ -12,7 +12,7 @@ from specgen.diagnostics import Span
 
 from .ast import Node
 from .budget import MAX_DEPTH, DepthBudgetExceeded
-from .compile_base import NOCONST, Compiler, Expr, Scope
+from .compile_base import NOCONST, Compiler, Expr, Scope, Undefined
 from .errors import ASLError
 from .ops import BINOPS
 from .stdlib import BUILTINS
@@ -106,14 +106,9 @@ def _builtin_call(c: Compiler, name: str, params: tuple, args: tuple, pc: tuple,
     if b is None or c.has_function(name):
         raise ASLError(f"call of '{name}' with {{…}} parameters: parameterised user "
                        "functions are not supported", span, "unsupported")
-    consts = [fold(c, x, ctx) for x in (*params, *args)]
-    if all(k is not NOCONST for k in consts):
-        try:
-            folded = b(tuple(consts[:len(params)]), tuple(consts[len(params):]))
-        except Exception:  # noqa: BLE001 - report it when (if) the call is reached
-            folded = NOCONST
-        if folded is not NOCONST and not isinstance(folded, (list, dict)):
-            return lambda fr: folded
+    folded = builtin_folded(c, b, params, args, ctx)
+    if folded is not NOCONST:
+        return lambda fr: folded
     if len(pc) == 1 and len(ac) == 0:
         p0 = pc[0]
         return lambda fr: b((p0(fr),), ())
@@ -125,6 +120,41 @@ def _builtin_call(c: Compiler, name: str, params: tuple, args: tuple, pc: tuple,
         a0 = ac[0]
         return lambda fr: b((), (a0(fr),))
     return lambda fr: b(tuple(p(fr) for p in pc), tuple(x(fr) for x in ac))
+
+
+def var_kind(c: Compiler, name: str, ctx: Scope) -> tuple[str, object]:
+    """What a name in an expression is: ``("local", None)``, ``("const", value)`` (a constant's
+    value, an enumeration member or a generated member: its own name) or ``("global", decl)`` (a
+    global variable, read when the run reaches it); Undefined when nothing defines it. The expression
+    compiler and its fused form (:mod:`.fuse_rules`) both resolve through here."""
+    if name in ctx.locals:
+        return ("local", None)
+    if name in c._consts:
+        return ("const", c._consts[name])
+    if c._enum_member(name) is not None:
+        return ("const", name)
+    g = c._global_decl(name)
+    if g is not None:
+        if g.kind in ("constant", "config", "let"):
+            return ("const", c._global_value(name, None))
+        return ("global", g)
+    if c._is_generated_member(name):
+        return ("const", name)
+    raise Undefined(name)
+
+
+def builtin_folded(c: Compiler, b, params: tuple, args: tuple, ctx: Scope) -> object:
+    """The value of built-in ``b`` on constant parameters and arguments (not a container: a call
+    makes a fresh one), else NOCONST (a failure is reported when, if, the call is reached)."""
+    consts = [fold(c, x, ctx) for x in (*params, *args)]
+    if all(k is not NOCONST for k in consts):
+        try:
+            folded = b(tuple(consts[:len(params)]), tuple(consts[len(params):]))
+        except Exception:  # noqa: BLE001 - report it when (if) the call is reached
+            folded = NOCONST
+        if folded is not NOCONST and not isinstance(folded, (list, dict)):
+            return folded
+    return NOCONST
 
 
 def fold(c: Compiler, e: Node, ctx: Scope) -> object:

@@ -10,8 +10,10 @@ value and nothing else. Calls and constant folding live in
 from __future__ import annotations
 
 from .ast import Node
-from .compile_base import Compiler, DispatchTable, Expr, Scope, Undefined
-from .compile_call import call_expr
+from .compile_base import Compiler, DispatchTable, Expr, Scope
+from .compile_fuse import fuse
+from . import fuse_rules  # noqa: F401 - registers the source forms (FUSE)
+from .compile_call import call_expr, var_kind
 from .compile_types import check_as, default
 from .budget import FREE_BITS
 from .errors import ASLError
@@ -23,8 +25,10 @@ _FREE = 1 << FREE_BITS  # an integer this large or larger costs its size when co
 
 
 def compile_expr(c: Compiler, node: Node, ctx: Scope) -> Expr:
-    """The closure evaluating ``node`` in a frame of ``ctx``'s locals."""
-    return EXPR.lookup(node, ctx)(c, node, ctx)
+    """The function evaluating ``node`` in a frame of ``ctx``'s locals: the whole tree fused into one
+    where its kinds have source forms (:mod:`.compile_fuse`), else the closure of its handler."""
+    fused = fuse(c, node, ctx)
+    return fused if fused is not None else EXPR.lookup(node, ctx)(c, node, ctx)
 
 
 @EXPR.rule("e_lit")
@@ -46,39 +50,29 @@ def e_var(c: Compiler, node: Node, ctx: Scope) -> Expr:
     """A name: a local, else a constant's value, an enumeration member (its own name),
     a global variable, or a member of a generated enumeration; else Undefined."""
     name = node.args[0]
-    if name in ctx.locals:
+    kind, v = var_kind(c, name, ctx)
+    if kind == "local":
         def local(fr):
             return fr[name]
         return local
-    if name in c._consts:
-        v = c._consts[name]
+    if kind == "const":
         return lambda fr: v
-    if c._enum_member(name) is not None:
-        return lambda fr: name
-    g = c._global_decl(name)
-    if g is not None:
-        if g.kind in ("constant", "config", "let"):
-            v = c._global_value(name, None)
-            return lambda fr: v
-        G = c.globals
-        gv = c._global_value
-        log = c.read_log
-        if log is not None:  # recording a function's effect (memo.py): every read is logged
-            def glob_logged(fr):
-                v = G[name] if name in G else gv(name, None)
-                log.append((name, v))
-                return v
-            return glob_logged
+    G = c.globals
+    gv = c._global_value
+    log = c.read_log
+    if log is not None:  # recording a function's effect (memo.py): every read is logged
+        def glob_logged(fr):
+            v = G[name] if name in G else gv(name, None)
+            log.append((name, v))
+            return v
+        return glob_logged
 
-        def glob(fr):
-            try:
-                return G[name]
-            except KeyError:
-                return gv(name, None)
-        return glob
-    if c._is_generated_member(name):
-        return lambda fr: name
-    raise Undefined(name)
+    def glob(fr):
+        try:
+            return G[name]
+        except KeyError:
+            return gv(name, None)
+    return glob
 
 
 _SHORT_CIRCUIT = {

@@ -257,9 +257,16 @@ def s_return(c: Compiler, node: Node, ctx: Scope) -> Stmt:
             return (v,)
         return guard(c, s_return_checked, ctx.span(node))
 
-    def s_return(fr):
-        return (e(fr),)
-    return guard(c, s_return, ctx.span(node))
+    span, fail = ctx.span(node), c._fail
+
+    def s_return(fr):  # guard's try inline: the hottest statement keeps one frame
+        try:
+            return (e(fr),)
+        except ASLError:
+            raise
+        except Exception as exc:  # noqa: BLE001
+            raise fail(exc, span) from None
+    return s_return
 
 
 @STMT.rule("s_if")
@@ -270,17 +277,28 @@ def s_if(c: Compiler, node: Node, ctx: Scope) -> Stmt:
     span = ctx.span(node)
     if len(arms) == 1:
         c0, b0 = arms[0]
+        fail = c._fail
         if els is None:
-            def s_if1(fr):
+            def s_if1(fr):  # guard's try inline
+                try:
+                    if c0(fr):
+                        return b0(fr)
+                except ASLError:
+                    raise
+                except Exception as exc:  # noqa: BLE001
+                    raise fail(exc, span) from None
+            return s_if1
+
+        def s_if2(fr):  # guard's try inline
+            try:
                 if c0(fr):
                     return b0(fr)
-            return guard(c, s_if1, span)
-
-        def s_if2(fr):
-            if c0(fr):
-                return b0(fr)
-            return els(fr)
-        return guard(c, s_if2, span)
+                return els(fr)
+            except ASLError:
+                raise
+            except Exception as exc:  # noqa: BLE001
+                raise fail(exc, span) from None
+        return s_if2
 
     def s_if(fr):
         for cond, b in arms:
@@ -314,15 +332,22 @@ def s_case(c: Compiler, node: Node, ctx: Scope) -> Stmt:
     span = ctx.span(node)
 
     if all_const:
-        def s_case_fast(fr):
-            v = subject(fr)
-            blk = const_map.get(hkey(v))
-            if blk is not None:
-                return blk(fr)
-            if otherwise is not None:
-                return otherwise(fr)
-            raise NoMatch(f"no 'when' matches {show(v)} and there is no 'otherwise'")
-        return guard(c, s_case_fast, span)
+        fail = c._fail
+
+        def s_case_fast(fr):  # guard's try inline
+            try:
+                v = subject(fr)
+                blk = const_map.get(hkey(v))
+                if blk is not None:
+                    return blk(fr)
+                if otherwise is not None:
+                    return otherwise(fr)
+                raise NoMatch(f"no 'when' matches {show(v)} and there is no 'otherwise'")
+            except ASLError:
+                raise
+            except Exception as exc:  # noqa: BLE001
+                raise fail(exc, span) from None
+        return s_case_fast
 
     def s_case(fr):
         v = subject(fr)
@@ -365,10 +390,17 @@ def s_assert(c: Compiler, node: Node, ctx: Scope) -> Stmt:
     snapshot = c._snapshot
     span = ctx.span(node)
 
-    def s_assert(fr):
-        if not cond(fr):
-            raise ASLAssertionError("assertion failed", span, "assert", snapshot(span))
-    return guard(c, s_assert, span)
+    fail = c._fail
+
+    def s_assert(fr):  # guard's try inline
+        try:
+            if not cond(fr):
+                raise ASLAssertionError("assertion failed", span, "assert", snapshot(span))
+        except ASLError:
+            raise
+        except Exception as exc:  # noqa: BLE001
+            raise fail(exc, span) from None
+    return s_assert
 
 
 @STMT.rule("s_unreachable")
