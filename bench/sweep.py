@@ -32,7 +32,8 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 MIRROR = Path("/work/.mirror/PTO-ISA+pto-spec/repo")
-RUN_AVS = REPO.parent / "shared" / "aslref" / "run-avs"
+RUN_AVS = next((p for p in (REPO.parent / "shared" / "aslref" / "run-avs", Path("/work/shared/aslref/run-avs"))
+                if p.is_file()), REPO.parent / "shared" / "aslref" / "run-avs")
 ASLREF_SECONDS_PER_TEST = 300  # the slowest test of 0.58.3 takes 260 s alone
 
 
@@ -57,12 +58,21 @@ def trees(repo: Path, every: int, main: str = "main") -> list[tuple[str, str]]:
     return [(label, sha) for _, label, sha in sorted(dated)]
 
 
-def export(repo: Path, sha: str, into: Path) -> Path:
+def export(repo: Path, sha: str, into: Path) -> tuple[Path, list[str]]:
+    """The tree of ``sha`` in ``into``, and the paths whose contents the copy lacks (a partial mirror leaves
+    its largest files out: they are left out of the export, as a release extract lacks them)."""
     into.mkdir(parents=True, exist_ok=True)
-    archive = subprocess.Popen(["git", f"--git-dir={repo}", "archive", sha], stdout=subprocess.PIPE)
+    listing = git(repo, "ls-tree", "-r", sha).splitlines()
+    blobs = [(line.split()[2], line.split("\t", 1)[1]) for line in listing if line.split()[1] == "blob"]
+    check = subprocess.run(["git", f"--git-dir={repo}", "cat-file", "--batch-check"], input="\n".join(
+        b for b, _ in blobs) + "\n", capture_output=True, text=True).stdout.splitlines()
+    missing = [path for (_b, path), line in zip(blobs, check) if line.endswith(" missing")]
+    archive = subprocess.Popen(["git", f"--git-dir={repo}", "archive", sha, "--", ".",
+                                *(f":(exclude){p}" for p in missing)], stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL)
     subprocess.run(["tar", "-x", "-C", str(into)], stdin=archive.stdout, check=True)
     archive.wait()
-    return into
+    return into, missing
 
 
 def child(root: Path, jobs: int) -> dict[str, Any]:
@@ -153,6 +163,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--aslref-max", type=int, default=2, help="failing tests per tree handed to ASLRef")
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--json", type=Path, help="also write every result here")
+    ap.add_argument("--resume", action="store_true", help="keep the results --json holds; measure only the rest")
     ap.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     if a.child:
@@ -166,17 +177,22 @@ def main(argv: list[str] | None = None) -> int:
     print(f"sweep of {len(chosen)} trees of {a.repo} (every {a.every}th commit of {a.main}, tags, branch heads)",
           file=sys.stderr)
     rows, results = [], {}
+    if a.resume and a.json and a.json.is_file():
+        results = json.loads(a.json.read_text())
     with tempfile.TemporaryDirectory(prefix="specgen-sweep-") as tmp:
         for label, sha in chosen:
-            root = export(a.repo, sha, Path(tmp) / sha[:12])
-            res = measure(root, a.jobs, Path(tmp) / "cache" / sha[:12])
-            if "na" not in res and res["failing"]:
-                res["aslref"] = aslref(root, res["failing"][:a.aslref_max])
-            results[label] = {"commit": sha, **res}
+            res = results.get(label)
+            if res is None or res.get("commit") != sha:
+                root, missing = export(a.repo, sha, Path(tmp) / sha[:12])
+                res = measure(root, a.jobs, Path(tmp) / "cache" / sha[:12])
+                res["absent_in_mirror"] = missing
+                if "na" not in res and res["failing"]:
+                    res["aslref"] = aslref(root, res["failing"][:a.aslref_max])
+                results[label] = res = {"commit": sha, **res}
+                if a.json:
+                    a.json.write_text(json.dumps(results, indent=1))
             rows.append(row(label, sha, res))
             print("  ".join(rows[-1]), file=sys.stderr, flush=True)
-    if a.json:
-        a.json.write_text(json.dumps(results, indent=1))
     print_table(rows, a.markdown)
     return 0
 

@@ -7,14 +7,17 @@ when specgen's own generated ASL does not parse.
 
 from __future__ import annotations
 
+import hashlib
 import sys
+from pathlib import Path
 
+from ..cache import cache_file, package_digest, read_entry, write_entry
 from ..catalog_asl.sources import generated_sources, generation_key
 from ..diagnostics import Finding, Severity
 from ..loader.tree import Spec
 from .ast import Module
 from .errors import ASLError
-from .index import parse_cached
+from .index import module_key, parse_cached, parsed_entry
 
 
 def generated_modules(spec: Spec, *, tile_only: bool = False) -> list[Module]:
@@ -30,12 +33,17 @@ def generated_modules(spec: Spec, *, tile_only: bool = False) -> list[Module]:
     kept = _MODULES.get(key)
     if kept is not None:
         return list(kept)
-    mods: list[Module] = []
-    for text, path in generated_sources(spec, tile_only=tile_only):
-        try:
-            mods.append(_parse(text, path))
-        except ASLError as exc:  # specgen's own generator wrote bad ASL: the tests that need it fail naming it
-            sys.stderr.write(f"specgen: generated {path} does not parse: {exc}\n")
+    listing = _listing(key)
+    mods = _stored(listing)
+    if mods is None:
+        mods, keys = [], []
+        for text, path in generated_sources(spec, tile_only=tile_only):
+            try:
+                mods.append(_parse(text, path))
+                keys.append(module_key(path, text.encode("utf-8")))
+            except ASLError as exc:  # specgen's own generator wrote bad ASL: the tests that need it fail naming it
+                sys.stderr.write(f"specgen: generated {path} does not parse: {exc}\n")
+        write_entry(listing, keys)
     while len(_MODULES) >= 4:  # a server keeps the last few; a build has one or two (tile only)
         _MODULES.pop(next(iter(_MODULES)))
     _MODULES[key] = tuple(mods)
@@ -43,6 +51,21 @@ def generated_modules(spec: Spec, *, tile_only: bool = False) -> list[Module]:
 
 
 _MODULES: dict[str, tuple[Module, ...]] = {}  # generation key -> parsed modules (kept in the process)
+
+
+def _listing(key: str) -> Path | None:
+    """Where the module cache keys of one generation are stored: generating the text to find them costs
+    seconds a warm ``specgen run`` must not spend. The key holds specgen's code (the generators)."""
+    return cache_file("asl/generated", hashlib.sha256(f"{key}\0{package_digest()}".encode()).hexdigest() + ".entry")
+
+
+def _stored(listing: Path | None) -> list[Module] | None:
+    """The modules of a stored generation, each from the module cache; None when any is missing."""
+    keys = read_entry(listing, list)
+    if keys is None or not all(isinstance(k, str) for k in keys):
+        return None
+    mods = [parsed_entry(k) for k in keys]
+    return None if any(m is None for m in mods) else mods  # type: ignore[return-value]
 
 
 def generation_findings(spec: Spec) -> list[Finding]:
