@@ -124,7 +124,9 @@ def aslref(root: Path, paths: list[str]) -> dict[str, str]:
     except subprocess.TimeoutExpired:
         return {p: "timeout" for p in paths}
     verdicts = {m.group(2): m.group(1) for m in re.finditer(r"^(PASS|FAIL|MISSING) (\S+)", proc.stdout, re.M)}
-    return {p: verdicts.get(p, "no verdict") for p in paths}
+    # no verdict: the oracle's scripts (one release's) could not assemble this tree; say why, in its words
+    why = (proc.stderr.strip().splitlines() or ["no verdict"])[-1][:160]
+    return {p: verdicts.get(p, f"no verdict ({why})") for p in paths}
 
 
 def row(label: str, sha: str, res: dict[str, Any]) -> list[str]:
