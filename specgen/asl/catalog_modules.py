@@ -20,7 +20,7 @@ from .errors import ASLError
 from .index import module_key, parse_cached, parsed_entry
 
 
-def generated_modules(spec: Spec, *, tile_only: bool = False) -> list[Module]:
+def generated_modules(spec: Spec, *, tile_only: bool = False, shards: bool = True) -> list[Module]:
     """Parsed generated ASL for ``spec`` (empty when the tile catalog is absent or unreadable).
 
     The catalogs are the JSON artifacts the loader read under the configured JSON root.
@@ -28,8 +28,10 @@ def generated_modules(spec: Spec, *, tile_only: bool = False) -> list[Module]:
     a tile predicate (the legality sets) reaches, without unpickling the large shards.
     A catalog value that makes the generated text unparsable (a name with a stray byte)
     leaves no generated ASL at all, never an exception; :func:`generation_findings` says why.
+    ``shards=False`` leaves out the validation shards (only tests call them: a program run that no unit
+    could lead into one does without decoding their megabytes).
     """
-    key = generation_key(spec, tile_only)
+    key = generation_key(spec, tile_only) + ("" if shards else "\0no-shards")
     kept = _MODULES.get(key)
     if kept is not None:
         return list(kept)
@@ -37,7 +39,7 @@ def generated_modules(spec: Spec, *, tile_only: bool = False) -> list[Module]:
     mods = _stored(listing)
     if mods is None:
         mods, keys = [], []
-        for text, path in generated_sources(spec, tile_only=tile_only):
+        for text, path in generated_sources(spec, tile_only=tile_only, shards=shards):
             try:
                 mods.append(_parse(text, path))
                 keys.append(module_key(path, text.encode("utf-8")))
