@@ -53,3 +53,29 @@ def test_the_summary_counts_refused_entries() -> None:
     assert suite.summary().endswith("; 1 refused at an ASL line their page names")
     assert "refused" not in WorkedSuite({"TY": other}, ["TY"]).summary()
     assert "F refused it at a.asl:3:5" in refused.reason.english()
+
+
+def test_a_bstart_naming_its_operation_by_number_is_written_with_the_values_its_form_fixes() -> None:
+    """0.58.0's development trees spell a tile Block ``BSTART.TEPL Mode, Function, DataType``: the operation's
+    own form fixes Mode and Function (issue 39's sweep: 88 of 109 worked examples did not parse without)."""
+    from types import SimpleNamespace
+
+    from specgen.worked.composition import read_template
+    from specgen.worked.planstate import spelling_of
+
+    def form(mnemonic: str, assembly: str, **fixed: int | None) -> SimpleNamespace:
+        return SimpleNamespace(mnemonic=mnemonic, kind="tile-operation", assembly=assembly,
+                               fields=[SimpleNamespace(name=k, fixed_value=v) for k, v in fixed.items()])
+
+    class Forms:
+        def __init__(self, *forms: SimpleNamespace) -> None:
+            self.forms = forms
+
+        def by_mnemonic(self, name: str) -> list[SimpleNamespace]:
+            return [f for f in self.forms if f.mnemonic == name]
+
+    tpl = read_template(["BSTART.TEPL TCVT, DataType", "B.IOT", "BSTOP"], ("FP32", "S32"))
+    numbered = Forms(form("TCVT", "BSTART.TEPL Mode, Function, DataType", Mode=0, Function=27, DataType=None))
+    assert spelling_of(numbered, tpl, "TCVT") == ("BSTART.TEPL", "0, 27")  # type: ignore[arg-type]
+    free = Forms(form("TCVT", "BSTART.TEPL Mode, Function, DataType", Mode=None, Function=27, DataType=None))
+    assert spelling_of(free, tpl, "TCVT") != ("BSTART.TEPL", "0, 27")  # type: ignore[arg-type]
