@@ -52,7 +52,8 @@ def _without_contract(rec: dict) -> dict:
 
 
 def test_every_label_is_documented() -> None:
-    assert set(KINDS) == {"instruction", "unit", "review", "ndf", "adr", "avs", "manifest", "evidence", "catalog"}
+    assert set(KINDS) == {"instruction", "unit", "review", "ndf", "adr", "avs", "manifest", "evidence", "engine",
+                          "catalog"}
     assert all(doc.strip() for labels in GENERATIONS.values() for doc in labels.values())
 
 
@@ -63,6 +64,30 @@ def test_bundled_spec_is_the_current_generation(bundled_root: Path) -> None:
     assert spec.formats["manifest"] == "release-selection"
     assert spec.formats["evidence"] == "readiness-subjects"
     assert spec.formats["adr"] == "json-front-matter"
+
+
+def _without_engine(rec: dict) -> dict:
+    rec.pop("engine", None)
+    return rec
+
+
+def test_tile_records_without_engine_are_a_generation(bundled_copy: Path) -> None:
+    """A tree none of whose tile records carries ``engine`` (the upstream development trees before 0.58.0,
+    issue 39's sweep: 109 ``record-schema`` errors and 330 dangling references they caused) is read without
+    it; a tree where some do requires it of the rest, one error each."""
+    touched = _rewrite_instructions(bundled_copy, _without_engine)
+    spec = load_spec(bundled_copy, cache=False)
+    tiles = [u for u in spec.instructions if u.instruction.surface == "tile"]
+    assert spec.formats["engine"] == "none" and len(tiles) > 5
+    assert not [f for f in spec.findings if f.path in touched and f.rule == "record-schema"], spec.findings[:3]
+
+
+def test_a_tile_record_without_engine_among_ones_with_it_is_an_error(bundled_copy: Path) -> None:
+    touched = _rewrite_instructions(bundled_copy, _without_engine, only="TAND")
+    spec = load_spec(bundled_copy, cache=False)
+    assert spec.formats["engine"] == "record"
+    bad = [f for f in spec.findings if f.rule == "record-schema"]
+    assert [f.path for f in bad] == touched and "engine is required on tile records" in bad[0].message
 
 
 def test_pre_contract_tree_loads_clean(bundled_copy: Path) -> None:
@@ -194,7 +219,8 @@ def test_release_0580_is_read_with_its_generation(old_corpus: Path) -> None:
     assert (counts["review_records"], counts["adr_files"], counts["manifest_inputs"]) == (0, 54, 801)
     assert spec.formats == {"instruction": "pre-contract", "unit": "v1", "review": "none", "ndf": "v1",
                             "adr": "markdown-headers", "avs": "id-named", "manifest": "no-release-selection",
-                            "evidence": "no-readiness-subjects", "catalog": "linx-vector-reservations"}
+                            "evidence": "no-readiness-subjects", "engine": "record",
+                            "catalog": "linx-vector-reservations"}
     assert spec.manifest is not None and spec.manifest.release_selection is None
     assert spec.test_naming is not None and spec.test_naming.named_by_id
     call = next(u for u in spec.instructions if u.path.endswith("/HL.BSTART_CALL.asl"))

@@ -25,7 +25,7 @@ def test_corpus_loads_whole_without_error(corpus_root: Path) -> None:
     # the current generation of every artifact kind (issue 18; labels in specgen.models.generations)
     assert spec.formats == {"instruction": "contract", "unit": "v1", "review": "review-records", "ndf": "v1",
                             "adr": "json-front-matter", "avs": "kind-named", "manifest": "release-selection",
-                            "evidence": "readiness-subjects", "catalog": "extension-reservations"}
+                            "evidence": "readiness-subjects", "engine": "record", "catalog": "extension-reservations"}
     tmul = next(u for u in spec.units if u.instruction and u.instruction.mnemonic == "TMUL")
     assert tmul.sha256 == "add330416d6c9b3308d6a5ebc508a1bee9a509307af5b693fef9f3f32ae21ebd"
     assert [c.id for c in tmul.clauses] == ["PTO-TMUL-CONTRACT-001"]

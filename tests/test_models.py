@@ -47,7 +47,8 @@ def test_valid_tile_instruction() -> None:
     (lambda d: d.update(surface="vector"), "surface"),
     (lambda d: d.update(id="PTO-TILE-WRONG"), "should be 'PTO-TILE-TADD'"),
     (lambda d: d.update(catalog_indices=[0, 1]), "catalog_indices"),
-    (lambda d: d.pop("engine"), "engine"),
+    # an engine on a non-tile record (one missing on a tile record is the tree's rule: tests/test_generations.py)
+    (lambda d: d.update(surface="block", id="PTO-BLOCK-TADD"), "engine is forbidden"),
     (lambda d: d["catalog_records"][0].update(selector="0x001"), "selector"),
     (lambda d: d["catalog_records"][0].update(name="TSUB"), "mnemonic"),
     (lambda d: d["contract"].update(standalone_opcode=True), "standalone_opcode"),

@@ -7,18 +7,21 @@ when specgen's own generated ASL does not parse.
 
 from __future__ import annotations
 
+import hashlib
 import sys
+from pathlib import Path
 
+from ..cache import cache_file, package_digest, read_entry, write_entry
 from ..workspace import current
 from ..catalog_asl.sources import generated_sources, generation_key
 from ..diagnostics import Finding, Severity
 from ..loader.tree import Spec
 from .ast import Module
 from .errors import ASLError
-from .index import parse_cached
+from .index import module_key, parse_cached, parsed_entry
 
 
-def generated_modules(spec: Spec, *, tile_only: bool = False) -> list[Module]:
+def generated_modules(spec: Spec, *, tile_only: bool = False, shards: bool = True) -> list[Module]:
     """Parsed generated ASL for ``spec`` (empty when the tile catalog is absent or unreadable).
 
     The catalogs are the JSON artifacts the loader read under the configured JSON root.
@@ -26,17 +29,24 @@ def generated_modules(spec: Spec, *, tile_only: bool = False) -> list[Module]:
     a tile predicate (the legality sets) reaches, without unpickling the large shards.
     A catalog value that makes the generated text unparsable (a name with a stray byte)
     leaves no generated ASL at all, never an exception; :func:`generation_findings` says why.
+    ``shards=False`` leaves out the validation shards (only tests call them: a program run that no unit
+    could lead into one does without decoding their megabytes).
     """
-    key = generation_key(spec, tile_only)
+    key = generation_key(spec, tile_only) + ("" if shards else "\0no-shards")
     kept = _modules().get(key)
     if kept is not None:
         return list(kept)
-    mods: list[Module] = []
-    for text, path in generated_sources(spec, tile_only=tile_only):
-        try:
-            mods.append(_parse(text, path))
-        except ASLError as exc:  # specgen's own generator wrote bad ASL: the tests that need it fail naming it
-            sys.stderr.write(f"specgen: generated {path} does not parse: {exc}\n")
+    listing = _listing(key)
+    mods = _stored(listing)
+    if mods is None:
+        mods, keys = [], []
+        for text, path in generated_sources(spec, tile_only=tile_only, shards=shards):
+            try:
+                mods.append(_parse(text, path))
+                keys.append(module_key(path, text.encode("utf-8")))
+            except ASLError as exc:  # specgen's own generator wrote bad ASL: the tests that need it fail naming it
+                sys.stderr.write(f"specgen: generated {path} does not parse: {exc}\n")
+        write_entry(listing, keys)
     while len(_modules()) >= 4:  # a server keeps the last few; a build has one or two (tile only)
         _modules().pop(next(iter(_modules())))
     _modules()[key] = tuple(mods)
@@ -46,6 +56,21 @@ def generated_modules(spec: Spec, *, tile_only: bool = False) -> list[Module]:
 def _modules() -> dict[str, tuple[Module, ...]]:
     """The workspace's table: generation key -> parsed modules (kept in the process) (it dies with the workspace)."""
     return current().table("asl.catalog_modules._MODULES")
+
+
+def _listing(key: str) -> Path | None:
+    """Where the module cache keys of one generation are stored: generating the text to find them costs
+    seconds a warm ``specgen run`` must not spend. The key holds specgen's code (the generators)."""
+    return cache_file("asl/generated", hashlib.sha256(f"{key}\0{package_digest()}".encode()).hexdigest() + ".entry")
+
+
+def _stored(listing: Path | None) -> list[Module] | None:
+    """The modules of a stored generation, each from the module cache; None when any is missing."""
+    keys = read_entry(listing, list)
+    if keys is None or not all(isinstance(k, str) for k in keys):
+        return None
+    mods = [parsed_entry(k) for k in keys]
+    return None if any(m is None for m in mods) else mods  # type: ignore[return-value]
 
 
 def generation_findings(spec: Spec) -> list[Finding]:

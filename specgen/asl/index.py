@@ -65,6 +65,12 @@ def _module_path(key: str) -> Path | None:
     return cache_file("asl/modules", f"{key}.entry")
 
 
+def parsed_entry(key: str) -> Module | None:
+    """The module stored under ``key`` (:func:`module_key`), None when absent or unusable."""
+    mod = read_entry(_module_path(key), Module)
+    return mod if isinstance(mod, Module) else None
+
+
 def parse_cached(text: bytes, rel: str) -> Module:
     """Parse one file, reusing the on-disk cache; raises ASLError on bad syntax."""
     key = module_key(rel, text)

@@ -72,7 +72,7 @@ class Executor:
         self.root = spec.root
         self.profile = get_profile(profile).name
         self.fast = fast
-        self.interp = interpreter_for(spec)
+        self.interp = interpreter_for(spec, programs_only=True)  # a program never calls a test's shard
         # what setting it up asked of the ASL (entry points present, the PE mode table, the fast path's
         # helpers) holds for every run: each use notes it in its own trail (asl/trail.py)
         self.interp.trail.push()

@@ -26,7 +26,6 @@ for FP64/FP32/FP16/BF16 (``hardware-ieee``). Anything else runs the ASL.
 
 from __future__ import annotations
 
-import ml_dtypes
 import numpy as np
 
 from .. import speccontract as contract
@@ -100,7 +99,17 @@ _FLOAT_FIELDS = {
 _CANONICAL_NAN = {"FP64": 0x7FF8000000000000, "FP32": 0x7FC00000, "TF32": 0x7FC00000, "HF32": 0x7FC00000,
                   "FP16": 0x7E00, "BF16": 0x7FC0, "E4M3": 0x7F, "E5M2": 0x7E}
 _IEEE = {"FP64": (np.float64, np.uint64), "FP32": (np.float32, np.uint32),
-         "FP16": (np.float16, np.uint16), "BF16": (ml_dtypes.bfloat16, np.uint16)}
+         "FP16": (np.float16, np.uint16), "BF16": ("bfloat16", np.uint16)}  # ml_dtypes' name: imported on use
+
+
+def _ieee(name: str) -> tuple[type, type]:
+    """The NumPy float and word types of ``name``; ml_dtypes (0.5 s of a warm ``specgen run``) loads only when a
+    BF16 product is computed."""
+    ftype, utype = _IEEE[name]
+    if isinstance(ftype, str):
+        import ml_dtypes
+        ftype = getattr(ml_dtypes, ftype)
+    return ftype, utype
 
 
 def _mask(bits: int) -> U64:
@@ -200,7 +209,7 @@ def compute(op: str, et: DataType | None, profile: str, a: np.ndarray, b: np.nda
                 return a * b
             return None
         if profile == "hardware-ieee" and et.name in _IEEE:
-            ftype, utype = _IEEE[et.name]
+            ftype, utype = _ieee(et.name)
             bits = et.bits
             fa = (a & _mask(bits)).astype(utype).view(ftype)
             fb = (b & _mask(bits)).astype(utype).view(ftype)

@@ -190,11 +190,31 @@ def _headerless(spec: Spec, findings: list[Finding]) -> dict[str, str]:
     return out
 
 
+def _engines(spec: Spec, findings: list[Finding]) -> str:
+    """Whether the tree's tile records carry their execution ``engine``: a generation that has it (0.58.x)
+    requires it of every tile record (one ``record-schema`` error each that lacks it); one where no tile
+    record has it (the development trees before 0.58.0's release) is read without it, not 109 errors."""
+    tiles = [u for u in spec.units if u.instruction is not None and u.instruction.surface == "tile"]
+    carrying = sum(1 for u in tiles if getattr(u.instruction, "engine", None) is not None)
+    if not tiles:
+        return ABSENT
+    if not carrying:
+        return "none"
+    for u in tiles:
+        if getattr(u.instruction, "engine", None) is None:
+            line = u.header_span.line if u.header_span else 1
+            findings.append(Finding("record-schema", Severity.ERROR, u.path, line,
+                                    f"PTO-INSTRUCTION record: engine is required on tile records ({carrying} of "
+                                    f"{len(tiles)} tile records of this tree carry one)", col=1))
+    return "record"
+
+
 def detect_formats(spec: Spec, findings: list[Finding]) -> dict[str, str]:
     """Fill ``spec.formats``; drop the findings a generation makes meaningless (review-missing)."""
     formats: dict[str, str] = {}
     for kind in RECORD_VARIANTS:
         formats[kind] = _record_generation(spec, kind, findings)
+    formats["engine"] = _engines(spec, findings)
     if any(u.review_span is not None for u in spec.units) or formats["instruction"] == "contract":
         formats["review"] = "review-records"
     elif formats["instruction"] == "pre-contract":

@@ -71,6 +71,12 @@ GENERATIONS: dict[str, dict[str, str]] = {
         "no-readiness-subjects": "the traceability view has no readiness subjects, no per-unit "
                                  "semantic tests and no mnemonic gap counts (None).",
     },
+    "engine": {
+        "record": "tile PTO-INSTRUCTION records carry their execution `engine` (0.58.x): each tile record "
+                  "without one is a `record-schema` error.",
+        "none": "no tile PTO-INSTRUCTION record carries an `engine` (the development trees before 0.58.0's "
+                "release): tile records are read without it, pages name no engine.",
+    },
     "catalog": {
         "extension-reservations": "encoding reservations live in "
                                   "`spec/catalog/extension-encoding-reservations.json`.",

@@ -312,8 +312,8 @@ class InstructionHeader(Closed):
                              f"{len(self.catalog_indices)} catalog_indices")
         if len(set(self.catalog_indices)) != len(self.catalog_indices):
             raise ValueError("catalog_indices has a duplicate")
-        if (self.surface == "tile") != (self.engine is not None):
-            raise ValueError("engine is required on tile records and forbidden elsewhere")
+        if self.surface != "tile" and self.engine is not None:  # required on tile records where the tree's
+            raise ValueError("engine is forbidden on non-tile records")  # generation has it (loader/formats.py)
         if (self.alias_of is None) != (self.alias_engine is None):
             raise ValueError("alias_of and alias_engine go together")
         if self.alias_of is not None and (self.surface != "block" or self.catalog_records):

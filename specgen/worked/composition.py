@@ -81,6 +81,8 @@ ENGLISH = {
                "memory value a worked example could show (a prefetch only records memory-load events), so no "
                "example is run",
     "faulted": "every attempt faulted or could not run ({attempts} tried); the last: {problem}",
+    "refused": "no input assignment tried is admitted: {function} refused it at {site} ({attempts} tried); "
+               "the last: {problem}",
 }
 
 

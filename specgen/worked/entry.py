@@ -76,6 +76,13 @@ class WorkedSuite:
     def executed(self) -> int:
         return sum(1 for e in self.entries.values() if e.examples)
 
+    @property
+    def refused(self) -> int:
+        """Instructions without an example because a line of the spec's ASL refused every assignment tried
+        (its page names the line)."""
+        return sum(1 for e in self.entries.values() if not e.examples and e.reason is not None
+                   and e.reason.key == "refused")
+
     def summary(self) -> str:
         """The build summary line."""
         total = self.total + len(self.pending)
@@ -83,8 +90,9 @@ class WorkedSuite:
             return "worked examples: none (no instruction of this tree has a block composition)"
         pct = 100.0 * self.executed / total if total else 100.0
         running = f", {len(self.pending)} running" if self.pending else ""
+        refused = f"; {self.refused} refused at an ASL line their page names" if self.refused else ""
         return (f"worked examples: {self.executed}/{total} instructions with a block composition "
-                f"({pct:.1f} %; {len(self.rerun)} run, {self.total - len(self.rerun)} reused{running})")
+                f"({pct:.1f} %; {len(self.rerun)} run, {self.total - len(self.rerun)} reused{running}){refused}")
 
 
 __all__ = ["Attempt", "Worked", "WorkedEntry", "WorkedSuite"]

@@ -42,6 +42,7 @@ from typing import Callable, Iterator, TypeVar
 from .. import speccontract as contract
 from ..asl.revision import PARTS, REVISION, asl_keys, generation_reads
 from ..cache.layer import Reads, code_digest
+from ..diagnostics import Sentence
 from ..examples.runner import CODE
 from ..executor.executor import Executor, executor_for
 from ..graph import Derived, SpecGraph
@@ -85,6 +86,18 @@ def worked_examples(graph: SpecGraph) -> WorkedSuite:
     """Every instruction's worked examples, computed once per graph (cached on disk by content); a server's
     build takes the valid ones and leaves the rest to its background run (:mod:`.pending`)."""
     return WORKED(graph)
+
+
+def refusal(problem: str) -> tuple[str, str] | None:
+    """(site, function) of the spec's ASL line that refused a run: the ``return FALSE`` of the legality predicate
+    (or the assert) the executor traced the fault to; None for a run that did not fault there (it could not be
+    made or run). The fault's sentence carries them (:meth:`specgen.executor.runstate.Fault.describe`)."""
+    said: object = problem
+    while isinstance(said, Sentence):
+        if said.key == "example.fault_line_at":
+            return str(said.params.get("site", "")), str(said.params.get("function", ""))
+        said = said.params.get("fault")
+    return None
 
 
 class Generator:
@@ -398,7 +411,10 @@ class Generator:
             entry.reason = tpl.scalar_reason
         else:
             last = entry.attempts[-1].problem if entry.attempts else ""
-            entry.reason = Reason("faulted", (("attempts", str(runs)), ("problem", last)))
+            site = next((x for x in map(refusal, (a.problem for a in reversed(entry.attempts))) if x), None)
+            entry.reason = (Reason("refused", (("function", site[1]), ("site", site[0]), ("attempts", str(runs)),
+                                               ("problem", last)))
+                            if site is not None else Reason("faulted", (("attempts", str(runs)), ("problem", last))))
         return entry
 
     def _prose_excluded(self, unit: AslUnit, tpl: Template, entry: WorkedEntry,

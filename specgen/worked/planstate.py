@@ -49,6 +49,9 @@ def spelling_of(es: EncodingSet | None, tpl: Template, mnemonic: str = "") -> tu
     """
     if es is None:
         return (tpl.spelling, tpl.operation)
+    fixed = _fixed_operands(es, tpl, mnemonic)
+    if fixed is not None:
+        return fixed
     fields = {"operation": tpl.operation} if tpl.operation else {}
     if candidates(es, tpl.spelling, fields):
         return (tpl.spelling, tpl.operation)
@@ -57,6 +60,22 @@ def spelling_of(es: EncodingSet | None, tpl: Template, mnemonic: str = "") -> tu
             head = e.assembly.split(None, 1)[0] if e.assembly else ""
             if e.kind == "tile-operation" and head.startswith("BSTART.") and not _names_operation(e.assembly):
                 return (head, "")
+    return None
+
+
+def _fixed_operands(es: EncodingSet, tpl: Template, mnemonic: str) -> tuple[str, str] | None:
+    """A generation whose BSTART names its operation by number (``BSTART.TEPL Mode, Function, DataType``: the
+    development trees before 0.58.0): the operation's own form fixes every operand but the DataType, which the
+    program writes as the values that form fixes (``BSTART.TEPL 0, 27, FP32``); None for any other form."""
+    for name in dict.fromkeys(x for x in (tpl.operation, mnemonic) if x):
+        for e in es.by_mnemonic(name):
+            words = e.assembly.replace(",", " ").split() if e.assembly else []
+            if e.kind != "tile-operation" or len(words) < 3 or words[0] != tpl.spelling or words[-1] != "DataType":
+                continue
+            by_name = {f.name: f.fixed_value for f in e.fields}
+            values = [by_name.get(w) for w in words[1:-1]]
+            if all(v is not None for v in values):
+                return (words[0], ", ".join(str(v) for v in values))
     return None
 
 
