@@ -77,9 +77,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="leave a part out")
     ap.add_argument("--previous", type=Path, default=DEFAULT_ROOT.parent / "pto-spec-0.58.0",
                     help="the release before --root, for the multi-release build (skipped when absent)")
-    ap.add_argument("--only", choices=["author-loop"], default=None,
+    ap.add_argument("--only", choices=["author-loop", "targets"], default=None,
                     help="author-loop: only the rows of the author's loop (cold build with the suite, nothing-changed "
-                         "build, edit -> served page under both servers, incremental equals clean) and their anchors")
+                         "build, edit -> served page under both servers, incremental equals clean) and their anchors; "
+                         "targets: issue 40's targets beside the export+mkdocs anchor (bench/targets.py)")
     ap.add_argument("--scales", default="1,2,4,8", help="scaling factors (default 1,2,4,8)")
     ap.add_argument("--keep", action="store_true", help="keep the temp directory")
     args = ap.parse_args(argv)
@@ -100,6 +101,11 @@ def main(argv: list[str] | None = None) -> int:
 def _run(root: Path, tmp: Path, args: argparse.Namespace) -> int:
     print(f"specgen benchmark on {root} ({os.cpu_count()} cores)\n")
     t = Table()
+    if args.only == "targets":
+        from .targets import rows
+        rows(root, args.previous.resolve() if args.previous else None, tmp, t)
+        t.print()
+        return 0
     if args.only == "author-loop":
         pages_file = tmp / "pages.json"
         rend = run_stage("render", root=str(root), pages_out=str(pages_file), cache_dir=str(tmp / "cache"))

@@ -1,16 +1,21 @@
 """Synthetic specs N times the corpus, for scaling measurements (written to a temp dir only).
 
 Every ASL unit and AVS test is cloned N-1 times under fresh names: copy ``k``
-suffixes each ``PTO-…`` ID with ``-K<k>``, each instruction mnemonic with
-``_K<k>`` (so its ID, clause ID and file name follow the corpus' rules), each
+suffixes each ``PTO-…`` ID and each instruction mnemonic with ``ZZ<k>`` (glued on, so
+mnemonics stay legal ASL identifiers and command mnemonics, and a unit's ID is still
+``PTO-<SURFACE>-<slug(mnemonic)>``; its clause ID and file name follow), each
 unit path and each test directory. The same renaming is applied to every JSON
 row that names a cloned file, mnemonic or ID (catalog records, manifest rows,
 traceability rows), so the clones are records of the same shape, and every
 hash that names a rewritten file is recomputed (manifest last, with its
-``content_sha256``). Cloned catalog records keep their bit patterns, so each
-original and its clones accept the same words: ``encoding-collision`` reports
-each such group once (and the benchmark prints finding counts beside the
-times, and the check's time without that rule too).
+``content_sha256``). Cloned catalog records keep their bit patterns (a 32-bit
+encoding space has no room for ten copies of an ISA), so each original and its
+clones accept the same words; the generator declares each such form as a
+reviewed overlap (command-forms.json ``reviewed_encoding_overlaps``, reason
+"synthetic clone"), as a spec would declare an intended alias, so
+``encoding-collision`` still runs its pairwise search over every group.
+
+The release selection's clause digests (``expanded_ndf``) are recomputed from the written tree.
 
 ``python -m bench.synth ROOT OUT N`` writes one tree.
 """
@@ -29,7 +34,7 @@ PTO_ID = re.compile(r"\bPTO-(?!(?:INSTRUCTION|UNIT|REVIEW|STATE|TEST):)[A-Z0-9]+
 QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"')
 HEADER = re.compile(r"^// PTO-INSTRUCTION: (.*)$", re.M)
 SHA = re.compile(r"^[0-9a-f]{64}$")
-CLONED = re.compile(r"-K\d+$")
+CLONED = re.compile(r"ZZ\d+$")
 
 
 def _safe_name(mnemonic: str) -> str:
@@ -40,9 +45,9 @@ class Renamer:
     """The string transform of copy ``k``: IDs, mnemonics and cloned paths."""
 
     def __init__(self, k: int, paths: dict[str, str], mnemonics: set[str]) -> None:
-        self.sfx = f"K{k}"
+        self.sfx = f"ZZ{k}"  # glued on: mnemonics, IDs and identifiers stay [A-Z0-9] where they were
         self.paths = paths
-        self.mn = {m: f"{m}_{self.sfx}" for m in mnemonics}
+        self.mn = {m: f"{m}{self.sfx}" for m in mnemonics}
 
     def _quoted(self, m: re.Match[str]) -> str:
         s = m.group(1)
@@ -56,7 +61,7 @@ class Renamer:
     def _id(self, m: re.Match[str]) -> str:
         # an ID another copy already renamed stays: copy k clones the originals only, so a tree
         # n times the corpus has n copies of each row, not 2^(n-1) (clones of clones)
-        return m.group(0) if CLONED.search(m.group(0)) else f"{m.group(0)}-{self.sfx}"
+        return m.group(0) if CLONED.search(m.group(0)) else f"{m.group(0)}{self.sfx}"
 
 
 def _plan(root: Path, k: int) -> tuple[dict[str, str], set[str]]:
@@ -74,7 +79,7 @@ def _plan(root: Path, k: int) -> tuple[dict[str, str], set[str]]:
                 mn = None
         if isinstance(mn, str):
             mnemonics.add(mn)
-            paths[rel] = f"{rel.rsplit('/', 1)[0]}/{_safe_name(f'{mn}_K{k}')}.asl"
+            paths[rel] = f"{rel.rsplit('/', 1)[0]}/{_safe_name(f'{mn}ZZ{k}')}.asl"
         else:
             paths[rel] = rel.removesuffix(".asl") + f"_k{k}.asl"
     tests = root / "tests" / "asl"
@@ -148,13 +153,19 @@ def synthesize(root: Path, out: Path, n: int) -> dict[str, int]:
             files += 1
     manifest = "spec/release-manifest.json"
     jsons = sorted(p.relative_to(out).as_posix() for p in (out / "spec").rglob("*.json"))
-    for rel in [j for j in jsons if j != manifest and "/schemas/" not in j] + [manifest]:
+    cloned_forms: set[str] = set()
+    for rel in [j for j in jsons if j != manifest and "/schemas/" not in j] + [REVIEWED, manifest]:
         p = out / rel
         if not p.is_file():
             continue
         data = json.loads(p.read_text(encoding="utf-8"))
-        for tr in renamers:
-            data = _clone_json(data, tr)
+        if rel == REVIEWED and cloned_forms and isinstance(data, dict):  # second visit: the clones' overlaps
+            rows = data.setdefault("reviewed_encoding_overlaps", [])
+            rows += [{"broad_form_id": f, "narrow_form_id": f, "reason": CLONE_REASON} for f in sorted(cloned_forms)]
+        elif rel != REVIEWED or not cloned_forms:
+            for tr in renamers:
+                data = _clone_json(data, tr)
+            cloned_forms |= _clone_forms(data)
         _rehash(data, out)
         if rel == manifest and isinstance(data, dict):
             from specgen.hashing import content_sha256
@@ -162,7 +173,47 @@ def synthesize(root: Path, out: Path, n: int) -> dict[str, int]:
             if "content_sha256" in data:
                 data["content_sha256"] = content_sha256(rows)
         p.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    if n > 1:
+        _redigest(out, manifest)
     return {"copies": n, "cloned_files": files}
+
+
+REVIEWED = "spec/catalog/command-forms.json"
+CLONE_REASON = "synthetic clone (bench/synth.py): the copy keeps its original's bit pattern"
+
+
+def _clone_forms(value: Any) -> set[str]:
+    """The form IDs of cloned encodings (a record whose mnemonic carries a copy's suffix)."""
+    found: set[str] = set()
+    if isinstance(value, list):
+        for v in value:
+            found |= _clone_forms(v)
+    elif isinstance(value, dict):
+        if isinstance(value.get("form_id"), str) and CLONED.search(str(value.get("mnemonic", ""))):
+            found.add(value["form_id"])
+        for v in value.values():
+            if isinstance(v, (dict, list)):
+                found |= _clone_forms(v)
+    return found
+
+
+def _redigest(out: Path, manifest: str) -> None:
+    """Recompute the release selection's clause digests (``expanded_ndf``) from the clones as written.
+
+    A renamed clause has a new ID and body, so its digest is new; it is computed by specgen's own
+    digest function over the tree the generator wrote (what the upstream release tooling does).
+    The manifest's ``content_sha256`` covers its inputs' rows only, so it stays valid.
+    """
+    from specgen.check.rules.ndf_hash import expected_digests
+    from specgen.graph import SpecGraph
+    from specgen.loader import load_spec
+    want = expected_digests(SpecGraph.build(load_spec(out, cache=False)))
+    p = out / manifest
+    data = json.loads(p.read_text(encoding="utf-8"))
+    for row in data.get("release_selection", {}).get("expanded_ndf", []):
+        if isinstance(row, dict) and row.get("id") in want:
+            row["sha256"] = want[row["id"]]
+    p.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":
