@@ -7,8 +7,10 @@ must name exactly the instructions the check's findings name, on both corpora.
 from __future__ import annotations
 
 import html
+import json
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -16,6 +18,8 @@ from specgen.check import run_checks
 from specgen.graph import SpecGraph
 from specgen.loader import load_spec
 from specgen.render.core import Page, RenderOptions, render_site
+from specgen.render.i18n import Messages
+from specgen.render.kinds.adr import front_rows
 from specgen.render.kinds.matrix import matrix_facts
 from htmltext import words as _text
 
@@ -118,6 +122,26 @@ def test_adr_front_matter_has_labels_and_no_repeated_lists(bundled_root: Path) -
     for nid in adr.front.affected_ndf:  # type: ignore[union-attr]
         assert page.count(f"<code>{nid}</code>") == 1, f"{nid} appears once, as a link in the front matter"
     assert "<table class=" not in page
+
+
+def test_adr_front_matter_status_is_in_the_pages_language(bundled_root: Path) -> None:
+    """状态 已接受 on a Chinese ADR page, in its front matter as in its status line: the locale's word for a
+    status it knows (issue 42); the English page keeps the value."""
+    graph = _graph(bundled_root)
+    adr = next(a for a in graph.adrs if a.front is not None and a.front.status == "accepted")
+    want = json.loads((Path(__file__).parents[1] / "specgen/locales/zh-CN/terms.json").read_text("utf-8"))[
+        "adr.status.accepted"]
+    for lang, word in (("zh", want), ("en", "accepted")):
+        page = next(p for p in _pages(graph, "adr", lang=lang).values()
+                    if p.title.startswith(adr.front.id + ":")).content  # type: ignore[union-attr]
+        row = re.search(r'<dd data-key="status">(.*?)</dd>', page)
+        assert row and _text(row.group(1)).strip() == word, (lang, row)
+    # an older generation's free-text status is shown as written; its known word ("Accepted") is translated
+    cx = SimpleNamespace(t=Messages("zh"))
+    rows = {v: next(r for r in front_rows(cx, {"id": "X", "headers": {"status": v}})  # type: ignore[arg-type]
+                    if r["key"] == "status") for v in ("Accepted", "audit complete and frozen")}
+    assert rows["Accepted"]["kind"] == "status" and rows["Accepted"]["text"] == want
+    assert rows["audit complete and frozen"]["kind"] == "code"
 
 
 def test_release_and_home_use_labels_not_keys(bundled_root: Path) -> None:

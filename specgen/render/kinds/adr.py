@@ -70,6 +70,12 @@ def _label(cx: Ctx, key: str) -> str:
     return label if label != "adr.field." + key else key.replace("_", " ").strip().capitalize()
 
 
+def _status_word(cx: Ctx, value: str) -> str | None:
+    """The locale's word for a status value (``adr.status.accepted``; an older generation writes
+    "Accepted"), None for a free-text status no catalog names."""
+    return cx.t.term("adr.status." + value.strip().lower())
+
+
 def front_rows(cx: Ctx, front: dict[str, Any]) -> list[dict[str, Any]]:
     """Every front-matter key once, with a human label; ID lists become their links (no second list)."""
     headers = front.get("headers")
@@ -97,6 +103,9 @@ def front_rows(cx: Ctx, front: dict[str, Any]) -> list[dict[str, Any]]:
             row.update(kind="link", value=v, text=v)
         elif isinstance(v, str) and len(v) >= 32 and all(c in "0123456789abcdef" for c in v):
             row.update(kind="hash", value=v)
+        elif k == "status" and isinstance(v, str) and _status_word(cx, v):
+            # a status the locale knows, in the page's language (状态 已接受); any other value as written
+            row.update(kind="status", value=v.strip(), text=_status_word(cx, v))
         elif k in ("status", "release_impact") or isinstance(v, bool):
             row.update(kind="code", value=str(v))
         else:
