@@ -8,7 +8,7 @@ from specgen.render import Page
 from specgen.render.kinds import BY_NAME
 from specgen.render.plan import Search
 from specgen.site.language import chunked, hand_title, language_section, supplied_nav
-from specgen.site.searchindex import mnemonic_boost, shape_entries
+from specgen.site.searchindex import is_first_part, mnemonic_boost, page_does, shape_entries
 
 
 def _page(url: str, kind: str, title: str) -> Page:
@@ -113,3 +113,20 @@ def test_instruction_page_is_one_entry_summary_first() -> None:
                            {"location": "en/tests/t/TMUL.html#A-1", "title": "PTO-AVS-TMUL-A-001", "text": "x"}],
                           kinds)
     assert tests == [{"location": "en/tests/t/TMUL.html", "title": "TMUL", "text": "", "tags": ["PTO-AVS-TMUL-A-001"]}]
+
+
+def test_an_instruction_entry_carries_its_declared_words_for_ranking() -> None:
+    """The page's ``data-sg-does`` (the words the tree declares about it, weighted) rides in its one entry,
+    where the site script ranks instructions by it. An ASL definition's entry stays in the index's second part
+    (5,883 definitions on 0.58.3 would take the first keystroke's download past 1.5 MB); the site script asks
+    the query again when that part is in (issue 42)."""
+    content = '<div class="sg-prose" data-sg-does="矩阵:2 乘法:1 odd 目标:x">'
+    assert page_does(content) == {"矩阵": 2, "乘法": 1}
+    kinds = {"zh/t/TMATMUL.html": Search.ONE_ENTRY}
+    entries = [{"location": "zh/t/TMATMUL.html", "title": "TMATMUL", "text": ""},
+               {"location": "zh/t/TMATMUL.html#summary", "title": "Summary", "text": "<p>Multiply.</p>"}]
+    out = shape_entries(entries, kinds, does={"zh/t/TMATMUL.html": page_does(content)})
+    assert out[0]["does"] == {"矩阵": 2, "乘法": 1}
+    assert "does" not in shape_entries(entries, kinds)[0]
+    definition = {"location": "en/a/b.html#L-3", "title": "ExecuteTileBinary", "text": "<code>func …</code>"}
+    assert not is_first_part(definition)

@@ -123,6 +123,43 @@ def keyword_sentence(t: Messages, ins: InstructionHeader, records: Sequence[Any]
                     words=Markup(escape(t("term.list_sep").join(words[:limit]))))
 
 
+_LEADING_MNEMONIC = re.compile(r"^\S+\s+-\s+")
+
+
+def declared_words(t: Messages, ins: InstructionHeader, records: Sequence[Any]) -> list[tuple[str, int]]:
+    """The locale's words for what the instruction is, each with how many of the tree's declarations say it:
+    its summary (without a leading "MNEMONIC - "), its most specific class (``matrix-matrix``, not the group
+    ``matrix-and-matrix-vector`` every sibling shares), each catalog record's handler, group and family, its
+    operand roles (together one declaration) and the operation constants it passes. The site's search ranks
+    an instruction that matched every word of a query by the share of this weight the query covers: a
+    query's words that are most of what the tree says about an instruction (``matrix multiply``: TMATMUL,
+    whose class adds nothing, before TGEMV, whose summary, class and roles add "vector") put it first."""
+    sources: list[str] = [_LEADING_MNEMONIC.sub("", ins.summary or "")]
+    if ins.classification:
+        sources.append(ins.classification[-1].replace("-", " "))
+    consts: list[str] = []
+    for rec in records:
+        for name in ("semantic_handler", "semantic_group", "semantic_family"):
+            value = getattr(rec, name, None)
+            if isinstance(value, str):
+                sources.append(value)
+        roles = [str(getattr(op, "role", "")) for op in getattr(rec, "operands", None) or []]
+        if roles:
+            sources.append(" ".join(roles))
+        consts += [m.group(1).upper() for a in getattr(rec, "arguments", None) or []
+                   if (m := _MEMBER.match(a.constant or ""))]
+    weight: dict[str, int] = {}
+    for text in sources:
+        said = {w for w in (_glossary_word(t, x) for x in _WORD.findall(text.replace("_", " "))) if w}
+        for w in said:
+            weight[w] = weight.get(w, 0) + 1
+    for c in dict.fromkeys(consts):
+        found = t.term("operation." + c)
+        if found:
+            weight[found] = weight.get(found, 0) + 1
+    return sorted(weight.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
 @dataclass
 class Topic:
     """One part of the contract: generated sentences, then the spec's own lines for it."""

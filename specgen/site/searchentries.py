@@ -28,7 +28,7 @@ from typing import Any
 from ..render import Page
 from ..render.plan import Search
 from ..render.searchtext import search_key
-from .searchindex import page_labels, page_tags, shape_entries
+from .searchindex import page_does, page_labels, page_tags, shape_entries
 
 _SKIP_TAGS = ("object", "script", "style")
 _KEEP = frozenset({"p", "code", "pre", "li", "ol", "ul", "sub", "sup"})
@@ -190,7 +190,8 @@ def page_entries(page: Page, url: str) -> list[dict[str, Any]]:
         return []
     raw = section_entries(url, escape(page.title), page.content)
     labels = {url: page_labels(page.content)} if shape is Search.ONE_ENTRY else {}
-    return shape_entries(raw, {url: shape}, {url: page_tags(page.title, page.content)}, labels)
+    does = {url: page_does(page.content)} if shape is Search.ONE_ENTRY else {}
+    return shape_entries(raw, {url: shape}, {url: page_tags(page.title, page.content)}, labels, does)
 
 
 class EntryCache:

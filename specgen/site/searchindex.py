@@ -26,6 +26,7 @@ its pages' entries itself (:mod:`specgen.site.searchentries`) and shapes them:
 from __future__ import annotations
 
 import hashlib
+import html
 import json
 import re
 from pathlib import Path
@@ -64,10 +65,12 @@ _LABEL = re.compile(r"<(?:td data-label=\"[^\"]*\"|dt)>([^<>]{1,30})</(?:td|dt)>
 
 
 def instruction_entry(url: str, title: str, entries: list[dict[str, Any]], extra_tags: Iterable[str] = (),
-                      extra_labels: Iterable[str] = ()) -> dict[str, Any]:
+                      extra_labels: Iterable[str] = (), does: dict[str, int] | None = None) -> dict[str, Any]:
     """The one entry of an instruction page: its summary (snippet), the first paragraph of its semantics
     (the page's own language: the generated sentences, what a Chinese word finds on the zh site), the
-    page's labels (``extra_labels``, :func:`page_labels`: 填充值 on the zh TMUL page), IDs and clause IDs; tags: the mnemonic, IDs, clause IDs and the unit's path."""
+    page's labels (``extra_labels``, :func:`page_labels`: 填充值 on the zh TMUL page), IDs and clause IDs; tags: the mnemonic, IDs, clause IDs and the unit's path;
+    ``does``: the words the tree declares about it with their weights (:func:`page_does`), which the site
+    script ranks instructions by (not searched: no field of the index)."""
     by_anchor = {str(e.get("location", "")).partition("#")[2]: e for e in entries}
     summary = str(by_anchor.get("summary", {}).get("text", ""))
     lead = _FIRST_P.search(str(by_anchor.get("semantics", {}).get("text", "")))
@@ -80,8 +83,11 @@ def instruction_entry(url: str, title: str, entries: list[dict[str, Any]], extra
     for extra in [*clauses, *extra_tags]:
         if extra not in tags:
             tags.append(extra)
-    return {"location": url, "title": title, "text": text, "tags": tags,
-            "boost": mnemonic_boost(title), "kind": "instruction"}
+    entry = {"location": url, "title": title, "text": text, "tags": tags,
+             "boost": mnemonic_boost(title), "kind": "instruction"}
+    if does:
+        entry["does"] = dict(does)
+    return entry
 
 
 def ids_entry(url: str, entries: list[dict[str, Any]], extra_tags: Iterable[str] = ()) -> dict[str, Any]:
@@ -103,13 +109,15 @@ def ids_entry(url: str, entries: list[dict[str, Any]], extra_tags: Iterable[str]
 
 def shape_entries(entries: list[dict[str, Any]], shapes: dict[str, Search],
                   tags: dict[str, list[str]] | None = None,
-                  labels: dict[str, list[str]] | None = None) -> list[dict[str, Any]]:
+                  labels: dict[str, list[str]] | None = None,
+                  does: dict[str, dict[str, int]] | None = None) -> list[dict[str, Any]]:
     """Entries as the site searches them; ``shapes`` maps a generated page's site URL to the search shape
     its kind declares, ``tags`` to the IDs and path its page answers to exactly (its unit's path, an
     ADR's ID; the site script puts a hit whose tag is the query first). Pages of an excluded kind are
     dropped (material honours ``search.exclude`` itself, mkdocs' own search does not)."""
     tags = tags or {}
     labels = labels or {}
+    does = does or {}
     out: list[dict[str, Any]] = []
     grouped: dict[str, list[dict[str, Any]]] = {}
     order: list[str] = []
@@ -130,7 +138,8 @@ def shape_entries(entries: list[dict[str, Any]], shapes: dict[str, Search],
             if tags.get(page):
                 e["tags"] = list(tags[page])
         out.append(e)
-    shaped = {p: instruction_entry(p, _page_title(grouped[p]), grouped[p], tags.get(p, ()), labels.get(p, ()))
+    shaped = {p: instruction_entry(p, _page_title(grouped[p]), grouped[p], tags.get(p, ()), labels.get(p, ()),
+                                   does.get(p))
               if shapes.get(p) is Search.ONE_ENTRY else ids_entry(p, grouped[p]) for p in order}
     return [shaped.get(e["location"], e) if len(e) == 1 else e for e in out]
 
@@ -155,6 +164,21 @@ def page_labels(content: str, limit: int = 16) -> list[str]:
             out.append(word)
             if len(out) >= limit:
                 break
+    return out
+
+
+_DOES = re.compile(r'data-sg-does="([^"]*)"')
+
+
+def page_does(content: str) -> dict[str, int]:
+    """The words an instruction page declares it is about, with their weights (``data-sg-does="乘法:2 …"``,
+    written by the instruction template from :func:`specgen.render.instr_prose.declared_words`)."""
+    m = _DOES.search(content)
+    out: dict[str, int] = {}
+    for item in (html.unescape(m.group(1)).split() if m else []):
+        word, _, n = item.rpartition(":")
+        if word and n.isdigit():
+            out[word] = int(n)
     return out
 
 
@@ -237,7 +261,10 @@ def _write_json(target: Path, value: Any) -> int:
 # has it as a tag (an instruction's IDs and clause IDs, a unit's path, a test page's test IDs); (1) an
 # instruction page that matched every term of the query (an operation word finds the instruction before
 # the ADRs and documents that discuss it); (2) the rest. material's worker is wrapped (window.Worker),
-# its messages are kept: a query (type 2) is remembered, a result (type 3) is reordered.
+# its messages are kept: a query (type 2) is remembered, a result (type 3) is reordered; once the second part
+# of the index is in the worker, the remembered query is asked again, so the list shown is the whole index's
+# (an ASL definition's name typed at once first lists the pages that mention it, then its definition;
+# ``window.__sgWhole`` says the whole index is in).
 # A Chinese query is cut into the index's own words first (longest match against the jieba words the
 # index's texts hold, read when the index loads): material's segmenter never matches a word that ends
 # the query (its inner loop stops one character short), so 逐元素乘法 searched 逐* and 元素 but not 乘法.
@@ -256,8 +283,11 @@ RANK = """var W=window.Worker;function norm(s){return String(s||"").replace(/<[^
 function tier(q,g){var best=2;for(var i=0;i<g.length;i++){var it=g[i],t=norm(it.title),c=t.charAt(q.length);
 if(t===q||(t.indexOf(q)===0&&/[\\s:\\uff1a(]/.test(c)))return 0;var tags=it.tags||[];for(var j=0;j<tags.length;j++){if(norm(tags[j])===q)return 0;}
 if(it.kind==="instruction"){var ks=Object.keys(it.terms||{});if(ks.length&&ks.every(function(k){return it.terms[k];}))best=1;}}return best;}
-function rank(query,groups){var q=norm(query);if(!q||!groups||!groups.map)return groups;
-return groups.map(function(g,i){return[tier(q,g),i,g];}).sort(function(a,b){return a[0]-b[0]||a[1]-b[1];}).map(function(x){return x[2];});}
+function cover(terms,g){var d=g[0]&&g[0].does;if(!d)return 0;var all=0,hit=0;for(var w in d){all+=d[w];
+for(var k=0;k<terms.length;k++){if(terms[k]&&w.toLowerCase().indexOf(terms[k])===0){hit+=d[w];break;}}}return all?hit/all:0;}
+function rank(query,groups){var q=norm(query);if(!q||!groups||!groups.map)return groups;var terms=norm(seg(query)).split(" ");
+return groups.map(function(g,i){var t=tier(q,g);return[t,t===1?-cover(terms,g):0,i,g];}).sort(function(a,b){return a[0]-b[0]||a[1]-b[1]||a[2]-b[2];})
+.map(function(x){return x[3];});}
 var dict=null;function words(idx){var d={},han=/[\\u3400-\\u9fff]+/g,docs=(idx&&idx.docs)||[];for(var i=0;i<docs.length;i++){var m=String(docs[i].text||"").match(han)||[];
 for(var j=0;j<m.length;j++)d[m[j]]=1;}if(docs.length)dict=d;}
 function seg(query){if(!dict)return query;return query.replace(/[\\u3400-\\u9fff]{2,}/g,function(run){var out=[],rest="",i=0;while(i<run.length){var n=Math.min(8,run.length-i);
@@ -269,7 +299,7 @@ function more(){if(!setup||!window.fetch||!idxUrl)return;var s=setup;setup=null;
 w.postMessage=function(m){if(m&&m.type===0&&m.data&&!readies){setup=m.data;words(m.data);}
 if(m&&m.type===2){q=String(m.data||"");m={type:2,data:seg(q)};return post.call(w,m);}return post.apply(w,arguments);};
 w.addEventListener=function(type,fn,opt){if(type==="message"&&typeof fn==="function"){var f=fn;fn=function(e){var d=e&&e.data;
-if(d&&d.type===1){readies+=1;if(readies>1)return;more();}
+if(d&&d.type===1){readies+=1;if(readies>1){window.__sgWhole=true;if(q)post.call(w,{type:2,data:seg(q)});return;}more();}
 if(d&&d.type===3&&d.data&&d.data.items){try{var r={};for(var k in d.data)r[k]=d.data[k];r.items=rank(q,d.data.items);window.__sgLast={query:q,items:r.items};
 return f.call(this,{data:{type:3,data:r}});}catch(x){}}return f.apply(this,arguments);};}return add.call(w,type,fn,opt);};return w;};
 R.prototype=W.prototype;window.Worker=R;}"""

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from browser_harness import CORPUS, OLD_CORPUS, REPO, Site, Tab, save_screenshot, sideways
 from test_browser_search import search
 
@@ -151,7 +152,15 @@ def test_search_finds_asl_names_exactly_and_chinese_words(two_release_site: Site
     page.goto(two_release_site.abs(f"{NEW}/en/index.html"), wait_until="load")
     for name in ("ExecuteTileBinary", "TileOperandsLegal_ExecuteTileBinary", "TileIndex"):
         search(page, name)
+        # the definitions are in the index's second part: once it is in, the site script asks the query
+        # again (no key pressed) and the definition moves first; typed before, pages mentioning it show
+        page.wait_for_function("window.__sgWhole === true", timeout=60_000)
         first = page.locator(".md-search-result__list > li").first
+        heading = first.locator("article > h1, article > h2", has_text=re.compile(rf"^\s*{re.escape(name)}\s*$"))
+        try:
+            heading.first.wait_for(state="attached", timeout=15_000)
+        except PlaywrightTimeout:
+            pass
         titles = first.locator("article > h1, article > h2").all_inner_texts()
         assert name in [x.strip() for x in titles], (name, titles[:5])
         # material marks the query inside the heading (<mark>), so match the heading's whole text, not :text-is

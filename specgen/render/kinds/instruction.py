@@ -27,7 +27,7 @@ from ..conformance import page_key, unit_tests
 from ..examples import instruction_examples, results_digest, worked_digest, worked_view
 from ..i18n import Messages
 from ..instr_facts import columns, grid_width, domain_tables, instruction_path, neighbours_digest, related
-from ..instr_prose import contract_topics, sentence
+from ..instr_prose import contract_topics, declared_words, sentence
 from ..links import unit_uri
 from ..pages import Ctx, PageKind, PagePlan
 from ..plan import TREE, Planning, Search
@@ -80,6 +80,7 @@ def instruction_context(cx: Ctx, plan: PagePlan) -> dict[str, Any]:
         "domains": [{"table": d, "grid": columns(d.rows, grid_width(d.rows))} for d in domains],
         "canonical_assembly": list(c.canonical_assembly), "related": _related(cx, unit),
         "lead": lead, "topics": topics,
+        "does": " ".join(f"{w}:{n}" for w, n in declared_words(t, ins, ins.catalog_records) if " " not in w and ":" not in w),
         "pattern_help": sentence(t, "instr.pattern_help", rule="word & mask = match", q="?", sep="_", casez="casez"),
         "opcode_legend": sentence(t, "instr.opcode_legend", mode="Mode", function="Function"),
         "examples": examples, "changes": instruction_changes(cx, ins.mnemonic),
