@@ -101,8 +101,8 @@ def _enum_value(obj: enum.Enum) -> Any:
 
 def _dataclass_codec(cls: type) -> tuple[Encoder, Decoder]:
     names = tuple(f.name for f in dataclasses.fields(cls))
-    if all(f.init for f in dataclasses.fields(cls)):
-        return (lambda obj: [getattr(obj, n) for n in names]), (lambda items: cls(*items))
+    if all(f.init for f in dataclasses.fields(cls)):  # by keyword: a kw_only field takes no position
+        return (lambda obj: [getattr(obj, n) for n in names]), (lambda items: cls(**dict(zip(names, items))))
 
     def dec(items: list) -> Any:
         obj = object.__new__(cls)
