@@ -1,10 +1,12 @@
 """Synthetic specs N times the corpus, for scaling measurements (written to a temp dir only).
 
-Every ASL unit and AVS test is cloned N-1 times under fresh names: copy ``k``
+Every instruction's ASL unit and its AVS tests are cloned N-1 times under fresh names: copy ``k``
 suffixes each ``PTO-…`` ID and each instruction mnemonic with ``ZZ<k>`` (glued on, so
 mnemonics stay legal ASL identifiers and command mnemonics, and a unit's ID is still
 ``PTO-<SURFACE>-<slug(mnemonic)>``; its clause ID and file name follow), each
-unit path and each test directory. The same renaming is applied to every JSON
+unit path and each test directory. The model's units (no instruction record: types, state, shared
+helpers) and their tests are kept once: cloned, each declaration would be declared twice
+(``asl-duplicate``), and an ISA N times larger has N times the instructions over one model. The same renaming is applied to every JSON
 row that names a cloned file, mnemonic or ID (catalog records, manifest rows,
 traceability rows), so the clones are records of the same shape, and every
 hash that names a rewritten file is recomputed (manifest last, with its
@@ -44,10 +46,18 @@ def _safe_name(mnemonic: str) -> str:
 class Renamer:
     """The string transform of copy ``k``: IDs, mnemonics and cloned paths."""
 
-    def __init__(self, k: int, paths: dict[str, str], mnemonics: set[str]) -> None:
+    def __init__(self, k: int, paths: dict[str, str], mnemonics: set[str], declared: frozenset[str] | set[str] = frozenset()) -> None:
         self.sfx = f"ZZ{k}"  # glued on: mnemonics, IDs and identifiers stay [A-Z0-9] where they were
         self.paths = paths
         self.mn = {m: f"{m}{self.sfx}" for m in mnemonics}
+        self.declared = re.compile(r"\b(" + "|".join(sorted(map(re.escape, declared), key=len, reverse=True))
+                                   + r")\b") if declared else None
+
+    def asl(self, text: str) -> str:
+        """A cloned ASL file: the names the instructions' units declare get the copy's suffix too (the
+        model's units are not cloned and keep calling the originals)."""
+        text = self(text)
+        return self.declared.sub(lambda m: m.group(1) + self.sfx, text) if self.declared else text
 
     def _quoted(self, m: re.Match[str]) -> str:
         s = m.group(1)
@@ -64,10 +74,25 @@ class Renamer:
         return m.group(0) if CLONED.search(m.group(0)) else f"{m.group(0)}{self.sfx}"
 
 
-def _plan(root: Path, k: int) -> tuple[dict[str, str], set[str]]:
-    """Old path -> new path of copy ``k`` for every unit and test, and the mnemonics."""
+DECLARED = re.compile(r"^(?:(?:pure|readonly|noreturn|impdef|implementation)\s+)*func\s+(\w+)"
+                      r"|^type\s+(\w+)|^(?:constant|config|var|let)\s+(\w+)", re.M)
+MEMBERS = re.compile(r"^type\s+\w+\s+of\s+enumeration\s*\{([^}]*)\}", re.M)
+
+
+def _declared(text: str) -> set[str]:
+    """The names an ASL unit declares at its top level (functions, types, globals, enumeration members)."""
+    names = {next(g for g in m.groups() if g) for m in DECLARED.finditer(text)}
+    for m in MEMBERS.finditer(text):
+        names |= set(re.findall(r"\w+", m.group(1)))
+    return names
+
+
+def _plan(root: Path, k: int) -> tuple[dict[str, str], set[str], set[str]]:
+    """Old path -> new path of copy ``k`` for every instruction's unit and its tests, the mnemonics, and
+    the names those units declare."""
     paths: dict[str, str] = {}
     mnemonics: set[str] = set()
+    declared: set[str] = set()
     for p in sorted((root / "asl").rglob("*.asl")):
         rel = p.relative_to(root).as_posix()
         m = HEADER.search(p.read_text(encoding="utf-8", errors="replace"))
@@ -79,18 +104,19 @@ def _plan(root: Path, k: int) -> tuple[dict[str, str], set[str]]:
                 mn = None
         if isinstance(mn, str):
             mnemonics.add(mn)
+            declared |= _declared(p.read_text(encoding="utf-8", errors="replace"))
             paths[rel] = f"{rel.rsplit('/', 1)[0]}/{_safe_name(f'{mn}ZZ{k}')}.asl"
-        else:
-            paths[rel] = rel.removesuffix(".asl") + f"_k{k}.asl"
+        # a unit of no instruction (the model: types, state, helpers) is not cloned: its declarations
+        # would be declared twice (asl-duplicate), and a larger ISA has more instructions, one model
     tests = root / "tests" / "asl"
     for p in sorted(tests.rglob("*.asl")) if tests.is_dir() else []:
         rel = p.relative_to(root).as_posix()
         d, name = rel.rsplit("/", 1)
         src = "asl/" + d.removeprefix("tests/asl/") + ".asl"
         new_src = paths.get(src)
-        new_dir = "tests/" + new_src.removesuffix(".asl") if new_src else d + f"_k{k}"
-        paths[rel] = f"{new_dir}/{name}"
-    return paths, mnemonics
+        if new_src:  # the tests of an instruction's unit, with it
+            paths[rel] = f"tests/{new_src.removesuffix('.asl')}/{name}"
+    return paths, mnemonics, declared
 
 
 def _clone_json(value: Any, tr: Callable[[str], str]) -> Any:
@@ -142,14 +168,14 @@ def synthesize(root: Path, out: Path, n: int) -> dict[str, int]:
     root = root.resolve()
     shutil.copytree(root, out, ignore=shutil.ignore_patterns(".git"))
     plans = [_plan(root, k) for k in range(1, n)]
-    renamers = [Renamer(k, paths, mns) for k, (paths, mns) in enumerate(plans, 1)]
+    renamers = [Renamer(k, paths, mns, names) for k, (paths, mns, names) in enumerate(plans, 1)]
     files = 0
-    for (paths, _), tr in zip(plans, renamers):
+    for (paths, _, _), tr in zip(plans, renamers):
         for old, new in paths.items():
             text = (root / old).read_text(encoding="utf-8")
             dst = out / new
             dst.parent.mkdir(parents=True, exist_ok=True)
-            dst.write_text(tr(text), encoding="utf-8")
+            dst.write_text(tr.asl(text), encoding="utf-8")
             files += 1
     manifest = "spec/release-manifest.json"
     jsons = sorted(p.relative_to(out).as_posix() for p in (out / "spec").rglob("*.json"))

@@ -354,6 +354,7 @@ NOT_A_CACHE: dict[str, set[str]] = {
     "specgen.asl.returntrace": {"_RECORDERS"},  # weak: one recorder per interpreter, dying with it
     "specgen.asl.runner": {"_WORKER"},  # a forked worker's own state, set once in the child
     "specgen.asl.revision": {"PARTS"},  # the registry of part resolvers, filled by the packages at import
+    "specgen.asl.compile_fuse": {"_ENV"},  # the helpers fused texts name, filled at import
 }
 
 

@@ -25,7 +25,7 @@ of live state reads as it read the closures' locals.
 
 The generated text names what it binds positionally (``_b0``, ``_b1``, ...:
 constants, frame keys, callees), so expressions of one shape share one
-compiled factory (:data:`_FACTORIES`); an instance is the factory applied to
+compiled factory (:func:`_factories`, kept in the workspace); an instance is the factory applied to
 its bindings (closure cells).
 """
 
@@ -38,6 +38,7 @@ from .budget import FREE_BITS, MAX_DEPTH, DepthBudgetExceeded
 from .compile_base import Compiler, DispatchTable, Expr, Scope
 from .ops import _lnot, cmp_type, slice_read, touched
 from .values import Bits, show
+from ..workspace import current
 
 FUSE: DispatchTable = DispatchTable("fused expression")
 _MAX_DEPTH = 24  # deeper subtrees are fused apart (Python's parser bounds one expression's nesting)
@@ -84,7 +85,11 @@ def src(c: Compiler, node: Node, ctx: Scope, fz: Fuser, depth: int) -> str:
     return fz.closure(c._expr(node, ctx))
 
 
-_FACTORIES: dict[tuple[str, int], Callable[..., Expr]] = {}
+def _factories() -> dict[tuple[str, int], Callable[..., Expr]]:
+    """Each fused text's compiled factory, in the workspace's table: a server's texts die with it."""
+    return current().table("asl.compile_fuse.factories")
+
+
 _ENV: dict[str, Any] = {}  # the helpers every fused text may name (filled below)
 
 
@@ -93,13 +98,13 @@ def build(text: str, fz: Fuser) -> Expr:
     if text == "_b0(fr)" and len(fz.binds) == 1:  # nothing fused: the closure itself
         return fz.binds[0]  # type: ignore[return-value]
     key = (text, len(fz.binds))
-    make = _FACTORIES.get(key)
+    make = _factories().get(key)
     if make is None:
         params = ", ".join(f"_b{i}" for i in range(len(fz.binds)))
         code = f"def _make({params}):\n    def fused(fr):\n        return {text}\n    return fused\n"
         scope: dict[str, Any] = {}
         exec(compile(code, "<fused ASL expression>", "exec"), _ENV, scope)  # noqa: S102 - our own text
-        make = _FACTORIES[key] = scope["_make"]
+        make = _factories()[key] = scope["_make"]
     return make(*fz.binds)
 
 

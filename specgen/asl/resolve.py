@@ -118,7 +118,9 @@ class Resolver:
                     if f.impl is None:
                         self._compile_func(f)
                     return f.impl(*args)
-            raise TypeError(f"no overload of {name} accepts ({', '.join(show(a) for a in args)})")
+            decl = decls[0]  # a run error at the declarations, never a Python exception (asl-duplicate says why)
+            raise ASLError(f"no overload of '{name}' accepts ({', '.join(show(a) for a in args)})",
+                           Span(decl.path, decl.line, decl.col), "type")
 
         return dispatch
 

@@ -44,6 +44,7 @@ RULES: tuple[str, ...] = (
     "evidence-stale",
     "doc-case-collision",
     "asl-syntax",
+    "asl-duplicate",
     "asl-unknown-name",
     "asl-arity",
     "asl-type",
