@@ -19,7 +19,7 @@ from bench.synth import synthesize  # noqa: E402
 from specgen.cli import main  # noqa: E402
 from specgen.loader import load_spec  # noqa: E402
 from specgen.asl.index import build_index  # noqa: E402
-from specgen.asl.static import duplicate_findings  # noqa: E402
+from specgen.asl.duplicates import duplicate_findings  # noqa: E402
 
 
 def _validate(root: Path) -> tuple[int, str]:

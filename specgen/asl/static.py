@@ -40,6 +40,7 @@ from .catalog_modules import generation_findings
 from .compile_stmt import collect_locals
 from .errors import ASLError
 from .contract_check import contract_findings, shard_calls
+from .duplicates import duplicate_findings
 from .generated_names import looks_like_member
 from .headers import Header, scan_sources
 from .index import SpecIndex, build_index, parse_cached
@@ -278,35 +279,6 @@ def syntax_findings(index: SpecIndex) -> list[Finding]:
     """One ``asl-syntax`` finding per unit that does not parse, at the offending token."""
     return [Finding("asl-syntax", Severity.ERROR, path, line, message, col=col)
             for path, line, col, message in index.parse_errors]
-
-
-def _signature(decl: Decl) -> tuple:
-    """What two declarations of one name must differ in: a function's parameter types (overloads) and
-    whether it is an ``impdef`` or its ``implementation`` (a pair the tree may hold); nothing else."""
-    if isinstance(decl, FuncDecl):
-        return ("func", tuple(ty for _name, ty in decl.params), decl.is_impdef, decl.is_implementation)
-    return ("name",)
-
-
-def duplicate_findings(index: SpecIndex) -> list[Finding]:
-    """One ``asl-duplicate`` finding per declaration that repeats an earlier one of the same name: a type,
-    constant, config or variable declared twice, or a function with the same parameter types (ASLRef
-    refuses the tree; specgen's interpreter could not choose between them)."""
-    broken = {e[0] for e in index.parse_errors}
-    out: list[Finding] = []
-    for name, locs in index.defs.items():
-        if len(locs) < 2:
-            continue
-        first: dict[tuple, Decl] = {}
-        for decl in sorted((index.decl(loc) for loc in locs if index.files[loc[1]] not in broken),
-                           key=lambda d: (d.path, d.line)):
-            seen = first.setdefault(_signature(decl), decl)
-            if seen is not decl and (decl.name == name or seen.name != decl.name):  # a member of a repeated
-                # enumeration is that enumeration's finding; one of two enumerations is its own
-                out.append(Finding("asl-duplicate", Severity.ERROR, decl.path, decl.line,
-                                   f"'{name}' is declared again (first at {seen.path}:{seen.line})",
-                                   subject=name, col=decl.col))
-    return out
 
 
 def static_findings(index: SpecIndex, known: Known) -> list[Finding]:
