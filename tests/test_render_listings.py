@@ -27,6 +27,9 @@ LINE = re.compile(r'<span class="ln"( id="([^"]+)")?>(.*?)\n</span>', re.S)
 class FakeRefs:
     """Links ``Foo`` and ``Bar``: what a page's resolver answers."""
 
+    def __init__(self) -> None:
+        self.memo: dict[object, str] = {}
+
     def ref(self, name: str) -> tuple[str, str] | None:
         return {"Foo": ("u.html#L-3", 'func Foo(x: "q") => integer\na.asl:3'),
                 "Bar": ("v.html#L-9", "type Bar of integer\nb.asl:9")}.get(name)

@@ -355,3 +355,43 @@ def test_plain_mkdocs_serve_gets_the_same_guard_and_stop(tmp_path: Path, bundled
     assert not held, "the port is still held"
     assert server.returncode == 0 and "Traceback" not in log, log[-5000:]
     assert not [p for p in tmp.iterdir() if p.name.startswith("mkdocs_")], "the temporary site was left"
+
+
+# ---------------------------------------------------------------- issue 38: a restart answers at once
+
+
+def test_a_restart_serves_the_last_site_at_once_then_the_fresh_build(tmp_path: Path, bundled_root: Path) -> None:
+    """A serve that ended after a good build leaves its site in the private cache; the next serve of the same
+    config answers from it before its own first build (under a banner that says so), then serves the fresh
+    build without the banner. A serve whose build failed stores nothing."""
+    root = copy_tree(bundled_root, tmp_path / "spec")
+    config = serve_config(tmp_path, root)
+    cache = tmp_path / "cache"
+    port = free_port()
+    env = {"SPECGEN_CACHE_DIR": str(cache), "SPECGEN_SERVE_POLL": "1"}
+    base = f"http://127.0.0.1:{port}/en/index.html"
+    first = start_serve(config, port, **env)
+    try:
+        code, body = wait_for(first, base, 600)
+        assert code == 200 and "specgen-provisional" not in body  # nothing stored yet: the build, then pages
+    finally:
+        log = stop(first)
+    assert first.returncode == 0, log
+    stored = [p for p in (cache / "serve").iterdir() if (p / ".specgen-stored-site").is_file()]
+    assert len(stored) == 1 and (stored[0] / "en" / "index.html").is_file()
+    again = start_serve(config, port, **env)
+    try:
+        deadline, code, body = time.monotonic() + 120, 0, ""
+        while not code and time.monotonic() < deadline and again.poll() is None:  # the first answer, polled fast
+            try:
+                code, body = fetch(base, timeout=2)
+            except OSError:
+                time.sleep(0.05)
+        assert code == 200 and "specgen-provisional" in body, body[:2000]  # the last site, before the build
+        assert "livereload" in body  # it reloads when the fresh build is served
+        code, body = wait_for(again, base, 600, until=lambda code, body: "specgen-provisional" not in body)
+        assert code == 200 and "specgen-provisional" not in body and "sg-" in body
+    finally:
+        log = stop(again)
+    assert again.returncode == 0, log
+    assert "Traceback" not in log, log[-5000:]

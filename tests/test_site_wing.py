@@ -37,9 +37,13 @@ def test_site_modules_import_one_way_only() -> None:
     assert _imports("servesearch") == set()
     assert _imports("searchentries") == {"searchindex"}
     assert _imports("sitesearch") == {"searchentries", "searchindex"}
-    assert _imports("liveresults") == set()
+    assert _imports("liveresults") == {"bgpool", "bgworker"}  # the pool runs the tests; results stay here
+    assert _imports("bgpool") == {"bgworker"}
+    assert _imports("bgworker") == set()  # a worker process imports nothing of the site wing
+    assert _imports("stored_site") == set()
     assert _imports("stats") == set()
-    assert _imports("serve_server") == {"engine", "inputs", "mkdocs_engine", "servestop"}
+    assert _imports("serve_server") == {"bgpool", "engine", "inputs", "mkdocs_engine", "serveguard", "servestop",
+                                        "stored_site"}
     assert _imports("options") == {"budget", "language"}
     assert _imports("language") == set()
     assert _imports("searchindex") == set()

@@ -76,9 +76,12 @@ def _spans(text: str) -> list[tuple[str, str]]:
 class RefLinks(Protocol):
     """Where a listing's identifiers link: the page's view of the spec's definition table.
 
-    Hashable (listings and lines are cached per resolver), so one resolver per
-    page directory and language is shared by every listing rendered there.
+    One resolver per page directory and language is shared by every listing rendered there, and it
+    keeps the lines and listings it linked (``memo``): they die with the resolver and its graph, so a
+    server that renders a new graph at every edit never keeps an earlier one alive through a cache.
     """
+
+    memo: dict[Any, str]
 
     def ref(self, name: str) -> tuple[str, str] | None:
         """``(href, title)`` of the definition of ``name``, or None: not a name the spec defines."""
@@ -100,7 +103,20 @@ def _piece(cls: str, tok: str, refs: RefLinks | None, prev_word: str) -> str:
 
 
 @memoised(maxsize=131072)
+def _plain_line(line: str) -> str:
+    return _render_line(line, None)
+
+
 def _line_html(line: str, refs: RefLinks | None = None) -> str:
+    if refs is None:
+        return _plain_line(line)
+    hit = refs.memo.get(line)
+    if hit is None:
+        hit = refs.memo[line] = _render_line(line, refs)
+    return hit
+
+
+def _render_line(line: str, refs: RefLinks | None) -> str:
     parts = []
     prev = ""
     for cls, tok in _spans(line):
@@ -126,7 +142,6 @@ def _lines_html(text: str, refs: RefLinks | None) -> list[str]:
     return ["".join(x) for x in lines]
 
 
-@memoised(maxsize=4096)
 def highlight_asl(text: str, *, first_line: int = 1, anchor: str | None = None,
                   refs: RefLinks | None = None) -> Markup:
     """Numbered, highlighted ASL: one ``<span class="ln" id="<anchor>-<n>">`` per source line.
@@ -147,6 +162,21 @@ def highlight_asl(text: str, *, first_line: int = 1, anchor: str | None = None,
     build time. Lines are cached (tests share much boilerplate) and so are
     whole listings (both languages show the same ones).
     """
+    if refs is None:
+        return _plain_listing(text, first_line, anchor)
+    key = ("\0listing", text, first_line, anchor)
+    hit = refs.memo.get(key)  # type: ignore[call-overload]
+    if hit is None:
+        hit = refs.memo[key] = _listing(text, first_line, anchor, refs)  # type: ignore[index]
+    return Markup(hit)
+
+
+@memoised(maxsize=4096)
+def _plain_listing(text: str, first_line: int, anchor: str | None) -> Markup:
+    return _listing(text, first_line, anchor, None)
+
+
+def _listing(text: str, first_line: int, anchor: str | None, refs: RefLinks | None) -> Markup:
     style = f' style="counter-reset: sg-ln {first_line - 1}"' if first_line != 1 else ""
     out = [f'{OPEN}<div class="highlight sg-asl copy" data-search-exclude><pre><code{style}>']
     for i, body in enumerate(_lines_html(text.rstrip("\n"), refs)):
@@ -175,12 +205,6 @@ def highlight_diff(diff: str, max_lines: int) -> tuple[Markup, int]:
                        f'</span>{_line_html(line[1:])}\n</span>')
     out.append(f"</code></pre></div>{CLOSE}")
     return Markup("".join(out)), cut
-
-
-def forget_linked_listings() -> None:
-    """Empty the line and listing caches (a new graph's resolvers start: see :func:`specgen.render.xref._resolvers`)."""
-    _line_html.clear()
-    highlight_asl.clear()
 
 
 def escape_text(s: str) -> str:

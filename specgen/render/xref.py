@@ -25,7 +25,7 @@ from typing import Any, Callable
 from markupsafe import Markup
 
 from ..graph import Derived, SpecGraph
-from .html import escape_text, forget_linked_listings, highlight_asl
+from .html import escape_text, highlight_asl
 from .links import dest_url, relative, source_uri, unit_uri
 from .symbols import SYMBOLS, Definition, SymbolTable, words
 
@@ -34,7 +34,7 @@ OVERLOADS_SHOWN = 3  # signatures in one title; the rest are counted
 
 @dataclass(eq=False)
 class PageRefs:
-    """The definition table seen from one page directory (hashable by identity, for the line cache)."""
+    """The definition table seen from one page directory (its linked lines and listings kept in ``memo``)."""
 
     graph: SpecGraph
     table: SymbolTable
@@ -44,6 +44,7 @@ class PageRefs:
     local_sources: bool
     source_link: Callable[[str, int], str]  # repository URL of a path and line (source_url set)
     _hrefs: dict[str, tuple[str, str, str] | None] = field(default_factory=dict)
+    memo: dict[Any, str] = field(default_factory=dict)  # lines and listings linked from here (html.RefLinks)
 
     def target(self, d: Definition, lang: str | None = None) -> tuple[str, str]:
         """(page URI or absolute URL, anchor) where the definition's line is shown (to ``lang`` readers)."""
@@ -95,11 +96,8 @@ def title_of(ds: tuple[Definition, ...]) -> str:
 
 
 def _resolvers(graph: SpecGraph) -> dict[tuple[Any, ...], PageRefs]:
-    """A graph's resolvers, made when it first renders a listing. The listing caches of
-    :mod:`.html` are keyed by resolver identity, and a resolver holds its graph: a server renders a new
-    graph at every edit, so the entries of earlier graphs (which can never hit again) are dropped here
-    rather than keeping those graphs alive until the caches evict them."""
-    forget_linked_listings()
+    """A graph's resolvers, made when it first renders a listing. Each keeps the lines and listings it
+    linked (:class:`specgen.render.html.RefLinks`), so they live on the graph and die with it."""
     return {}
 
 

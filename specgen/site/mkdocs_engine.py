@@ -24,6 +24,8 @@ Pinned: ``mkdocs>=1.6,<2``; :func:`missing` lists what a running MkDocs lacks of
 
 from __future__ import annotations
 
+import logging
+import os
 import weakref
 from typing import Any, Callable, Iterable
 
@@ -128,6 +130,35 @@ class MkDocsEngine:
         server = SpecgenServer(builder=builder, host=host, port=port, root=root, mount_path=mount_path)
         server.status = status
         return server
+
+    def start_serving(self, server: Any) -> None:
+        """Answer requests now, before the first build (a restart shows the site as last built): bind,
+        listen and start the request thread; :meth:`serve_started` does the rest of ``serve()`` later."""
+        server.server_bind()
+        server.server_activate()
+        server.serve_thread.start()
+
+    def serve_from(self, server: Any, root: str) -> None:
+        """Serve the files of ``root`` from now on (the stored site, then the one just built)."""
+        server.root = os.path.abspath(root)
+
+    def reload_browsers(self, server: Any) -> None:
+        """Tell every open page to reload, as the server does after a rebuild."""
+        from mkdocs.livereload import _timestamp
+        with server._epoch_cond:
+            server._visible_epoch = server._wanted_epoch = _timestamp()
+            server._epoch_cond.notify_all()
+
+    def serve_started(self, server: Any) -> None:
+        """``serve()`` for a server :meth:`start_serving` started: its watches, then its rebuild loop (returns
+        at shutdown)."""
+        from mkdocs.livereload import _try_relativize_path
+        if server._watched_paths:
+            server.observer.start()
+            paths = ", ".join(f"'{_try_relativize_path(p)}'" for p in server._watched_paths)
+            logging.getLogger("mkdocs.livereload").info(f"Watching paths for changes: {paths}")
+        logging.getLogger("mkdocs.livereload").info(f"Serving on {server.url}")
+        server._build_loop()
 
     def serve_url(self, host: str, port: int, mount_path: str) -> str:
         from mkdocs.livereload import _serve_url

@@ -45,6 +45,8 @@ from .bgpool import stop_pools
 from .engine import adapter
 from .inputs import ROOT_ENV, _Errors, check_inputs, load_mkdocs_config  # _Errors: what mkdocs logs
 from .mkdocs_engine import SpecgenServer  # noqa: F401  (the server class, kept importable here)
+from . import stored_site
+from .serveguard import guard_server
 from .servestop import stop_on_signals
 
 log = logging.getLogger("mkdocs.plugins.specgen")
@@ -55,6 +57,7 @@ class RebuildStatus:
 
     def __init__(self) -> None:
         self.error: str | None = None
+        self.provisional = False  # the site shown is the one stored by the last serve (a restart)
         self._lock = threading.Lock()
 
     def guard(self, builder: Callable[..., None]) -> Callable[..., None]:
@@ -80,11 +83,19 @@ class RebuildStatus:
         return guarded
 
     def banner(self) -> bytes:
-        """The error as an HTML banner (empty when the last rebuild succeeded)."""
+        """The error as an HTML banner (empty when the last rebuild succeeded); while a restart shows the
+        site as last built (:attr:`provisional`), a banner that says so."""
         with self._lock:
             error = self.error
         if error is None:
-            return b""
+            if not self.provisional:
+                return b""
+            return (
+                '<div role="status" id="specgen-provisional" style="position:sticky;top:0;z-index:1000;'
+                'background:#0d47a1;color:#fff;padding:.6em 1em;font:14px/1.4 system-ui,sans-serif">'
+                "<strong>specgen: this is the site as last built.</strong> It is being built again from the "
+                "tree now; the page reloads when that is done.</div>"
+            ).encode()
         return (
             '<div role="alert" id="specgen-rebuild-error" style="position:sticky;top:0;z-index:1000;'
             'background:#b71c1c;color:#fff;padding:.6em 1em;font:14px/1.4 system-ui,sans-serif;'
@@ -117,16 +128,22 @@ def serve(config_file: Path, dev_addr: str | None, root: Path | None = None) -> 
         os.environ[ROOT_ENV] = str(Path(root).absolute())  # as named (examples beside a linked root)
     with stop_on_signals():  # SIGTERM and SIGHUP unwind like Ctrl-C: the temporary site is removed
         site_dir = tempfile.mkdtemp(prefix="specgen-serve-")
+        keep: Path | None = None
         try:
-            _serve(config_file, dev_addr, site_dir)
+            keep = _serve(config_file, dev_addr, site_dir)
         finally:
             stop_pools()  # the plugin's on_shutdown ended the background pool; nothing may outlive serve
             stop_children()
-            shutil.rmtree(site_dir, ignore_errors=True)
+            if keep is None or not stored_site.store(Path(site_dir), keep):
+                shutil.rmtree(site_dir, ignore_errors=True)
 
 
-def _serve(config_file: Path, dev_addr: str | None, site_dir: str) -> None:
-    """mkdocs 1.6's ``serve`` loop with :class:`SpecgenServer` and the rebuild guard around the builder."""
+def _serve(config_file: Path, dev_addr: str | None, site_dir: str) -> Path | None:
+    """mkdocs 1.6's ``serve`` loop with :class:`SpecgenServer` and the rebuild guard around the builder.
+
+    A site stored by the last serve of the same config, root, address and specgen (:mod:`.stored_site`)
+    is answered at once, under a banner, while the first build runs; then the fresh build is served and
+    open pages reload. Returns where to store the site at the end (None: not stored)."""
     from urllib.parse import urlsplit
 
     from mkdocs.commands.build import build
@@ -164,20 +181,42 @@ def _serve(config_file: Path, dev_addr: str | None, site_dir: str) -> None:
         return None
 
     server.error_handler = error_handler
-    try:
-        builder(config)  # the first build: a failure ends the command (as mkdocs serve does)
+    stored = stored_site.place(config_file, os.environ.get(ROOT_ENV, ""), serve_url)
+    early = stored is not None and stored_site.complete(stored)
+    def watch_inputs() -> None:
         server.watch(config.docs_dir)
         if config.config_file_path:
             server.watch(config.config_file_path)
+
+    if early:  # a restart: the last site now, the fresh one when built (the Host and method filter first;
+        watch_inputs()  # watched, so pages carry the reload script and the banner)
+        guard_server(server)
+        engine.serve_from(server, str(stored))
+        status.provisional = True
+        engine.start_serving(server)
+        log.info("specgen: serving the site as last built on %s while it is built again", server.url)
+    built = False
+    try:
+        builder(config)  # the first build: a failure ends the command (as mkdocs serve does)
+        if early:
+            engine.serve_from(server, site_dir)
+            status.provisional = False
+            engine.reload_browsers(server)
+        else:
+            watch_inputs()
         server = config.plugins.on_serve(server, config=config, builder=builder)  # the plugin's fast path
         engine.wrap_builder(server, status.guard)  # outermost: the fast path's failures are shown too
         for item in config.watch:
             server.watch(item)
+        built = True
         try:
-            server.serve()
+            engine.serve_started(server) if early else server.serve()
         except KeyboardInterrupt:
             log.info("Shutting down...")
         finally:
             server.shutdown()
     finally:
+        if early and not built:
+            server.shutdown()
         config.plugins.on_shutdown()
+    return stored if built and status.error is None else None

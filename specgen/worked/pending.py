@@ -45,8 +45,11 @@ def run_pending(graph: SpecGraph, mnemonics: list[str]) -> list[tuple[str, Store
     server records them with :func:`adopt` against the revision they were measured on.
     """
     gen = Generator(graph)
-    gen.run(only=frozenset(mnemonics), save=False)
-    keys = set(gen.computed)
+    only = frozenset(mnemonics)
+    gen.run(only=only, save=False)
+    # every entry asked for, computed here or found valid in this worker's store: a worker whose store
+    # already held one (another cache than the server's) must hand it back, or the page stays "running"
+    keys = {key for key, _unit, _lines in gen.targets(only)}
     return [(k, e) for k, e in gen.store.entries.items() if k in keys]
 
 
