@@ -395,3 +395,18 @@ def test_a_restart_serves_the_last_site_at_once_then_the_fresh_build(tmp_path: P
         log = stop(again)
     assert again.returncode == 0, log
     assert "Traceback" not in log, log[-5000:]
+    # a serve that ends while its last rebuild failed leaves the stored site as it was
+    marker = stored[0] / ".specgen-stored-site"
+    before = marker.stat().st_mtime_ns
+    third = start_serve(config, port, **env)
+    try:
+        code, body = wait_for(third, base, 600, until=lambda code, body: code == 200 and "specgen-provisional" not in body)
+        assert code == 200
+        unit = next(iter(sorted((root / "asl").rglob("*.asl"))))
+        unit.write_bytes(unit.read_bytes() + b"\x00\x00")
+        code, body = wait_for(third, base, 600, until=lambda code, body: "specgen-rebuild-error" in body)
+        assert "specgen-rebuild-error" in body
+    finally:
+        log = stop(third)
+    assert third.returncode == 0, log
+    assert marker.stat().st_mtime_ns == before  # not replaced by the site of a failed rebuild

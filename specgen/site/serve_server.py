@@ -183,6 +183,7 @@ def _serve(config_file: Path, dev_addr: str | None, site_dir: str) -> Path | Non
     server.error_handler = error_handler
     stored = stored_site.place(config_file, os.environ.get(ROOT_ENV, ""), serve_url)
     early = stored is not None and stored_site.complete(stored)
+
     def watch_inputs() -> None:
         server.watch(config.docs_dir)
         if config.config_file_path:
