@@ -80,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", choices=["author-loop", "targets"], default=None,
                     help="author-loop: only the rows of the author's loop (cold build with the suite, nothing-changed "
                          "build, edit -> served page under both servers, incremental equals clean) and their anchors; "
-                         "targets: issue 40's targets beside the export+mkdocs anchor (bench/targets.py)")
+                         "targets: issue 40's targets and issue 38's cold serve beside the export+mkdocs anchor (bench/targets.py)")
     ap.add_argument("--scales", default="1,2,4,8", help="scaling factors (default 1,2,4,8)")
     ap.add_argument("--keep", action="store_true", help="keep the temp directory")
     args = ap.parse_args(argv)
