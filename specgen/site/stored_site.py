@@ -42,9 +42,10 @@ def complete(stored: Path) -> bool:
 
 
 def store(site_dir: Path, stored: Path) -> bool:
-    """Move ``site_dir`` to ``stored`` (replacing what is there); False when it could not be moved (the
-    caller removes ``site_dir``)."""
+    """Move ``site_dir`` to ``stored`` (replacing what is there); False when it was copied or not stored at
+    all (the caller removes ``site_dir``)."""
     old = stored.with_name(stored.name + f".old-{os.getpid()}")
+    moved = True
     try:
         if stored.exists():
             os.replace(stored, old)
@@ -52,9 +53,7 @@ def store(site_dir: Path, stored: Path) -> bool:
             os.replace(site_dir, stored)
         except OSError:  # another file system: copy, then the caller's removal of site_dir
             shutil.copytree(site_dir, stored)
-            (stored / MARKER).write_text("", encoding="utf-8")
-            _prune(stored.parent)
-            return False
+            moved = False
         (stored / MARKER).write_text("", encoding="utf-8")
     except OSError:
         shutil.rmtree(stored, ignore_errors=True)
@@ -62,7 +61,7 @@ def store(site_dir: Path, stored: Path) -> bool:
     finally:
         shutil.rmtree(old, ignore_errors=True)
     _prune(stored.parent)
-    return True
+    return moved
 
 
 def _prune(base: Path) -> None:
