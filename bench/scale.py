@@ -24,7 +24,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from .__main__ import slope
+from .common import slope
 from .shards import measured
 
 REPO = Path(__file__).resolve().parent.parent

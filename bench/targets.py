@@ -69,7 +69,7 @@ def _interpreter_start() -> dict[str, Any]:
 
 def rows(root: Path, previous: Path | None, tmp: Path, table: Any) -> None:
     """Add every target row to ``table`` (a ``bench.__main__.Table``)."""
-    from .__main__ import fmt_s, run_stage
+    from .common import fmt_s, run_stage
     anchor = anchor_export(root, tmp)
     table.add("anchor: specgen export + plain mkdocs build (no plugin)", anchor,
               note="" if "na" in anchor else f"{anchor['pages']} Markdown pages; export {fmt_s(anchor['export_s'])}, "
