@@ -346,10 +346,9 @@ def test_one_name_one_class() -> None:
 
 
 # Module-level state that is not a cache: pure constant tables computed once from nothing the spec holds
-# (a libc entry point, a NumPy scalar type), registries filled at import, and per-object weak maps.
+# (a libc entry point), registries filled at import, and per-object weak maps.
 NOT_A_CACHE: dict[str, set[str]] = {
     "specgen.site.publish": {"_renameat2"},  # the libc entry point, looked up once
-    "specgen.executor.datatypes": {"_scalar_type"},  # NumPy's scalar type of a name: a constant of NumPy
     "specgen.cache.codec": {"_BY_TYPE", "_BY_TAG"},  # the codec's registry of value classes, filled at import
     "specgen.asl.returntrace": {"_RECORDERS"},  # weak: one recorder per interpreter, dying with it
     "specgen.asl.runner": {"_WORKER"},  # a forked worker's own state, set once in the child

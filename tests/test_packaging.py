@@ -8,6 +8,7 @@ version written twice, no LICENSE, the cache under a hard-coded ``~/.cache``.
 from __future__ import annotations
 
 import ast
+import json
 import os
 import re
 import subprocess
@@ -42,16 +43,25 @@ def _names(node: ast.AST) -> set[str]:
 
 # the packages of the site (build, serve, export): what they import is the ``site`` extra, not the core
 SITE_PACKAGES = ("site", "render")
+# the module ``executor.fast_paths_installed`` gates: what it imports is the ``fast`` extra
+FAST_MODULES = ("executor/fastpath.py",)
 
 
-def _imported_modules(site: bool = False) -> tuple[set[str], set[str]]:
+def _part(path: Path) -> str:
+    rel = path.relative_to(REPO / "specgen")
+    return "fast" if rel.as_posix() in FAST_MODULES else "site" if rel.parts[0] in SITE_PACKAGES else "core"
+
+
+def _imported_modules(site: bool = False, part: str | None = None) -> tuple[set[str], set[str]]:
     """Top-level modules ``specgen/`` imports that are neither the standard library nor specgen: those it
     always needs, and those imported only inside ``try: … except ImportError`` (an optional engine). ``site``:
-    those of the site packages (:data:`SITE_PACKAGES`) instead of those of the rest."""
+    those of the site packages (:data:`SITE_PACKAGES`) instead of those of the rest; ``part`` "fast": those of
+    :data:`FAST_MODULES`."""
     found: set[str] = set()
     guarded: set[str] = set()
+    want = part or ("site" if site else "core")
     for path in (REPO / "specgen").rglob("*.py"):
-        if (path.relative_to(REPO / "specgen").parts[0] in SITE_PACKAGES) != site:
+        if _part(path) != want:
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
@@ -82,12 +92,17 @@ def test_runtime_dependencies_are_exactly_what_specgen_imports() -> None:
     environment installed the whole site stack to run ``check``)."""
     declared = {_name(r) for r in PYPROJECT["project"]["dependencies"]}
     extras = PYPROJECT["project"]["optional-dependencies"]
-    site = {_name(r) for r in extras["site"]}
+    site = {_name(r) for r in extras["site"] if not r.startswith("specgen[")}
     engines = {_name(r) for r in extras["engines"]}
+    fast = {_name(r) for r in extras["fast"]}
     required, optional = _imported_modules()
     site_required, site_optional = _imported_modules(site=True)
+    fast_required, _ = _imported_modules(part="fast")
     for name in _distributions(optional | site_optional):  # imported when the user chooses it: an extra
-        assert name in engines | declared | site, f"{name}: optional import in no dependency list"
+        assert name in engines | declared | site | fast, f"{name}: optional import in no dependency list"
+    # the fast paths' imports are the extra `fast` (plus ml_dtypes, which they import by name on first use)
+    assert set(_distributions(fast_required)) | {"ml-dtypes"} == fast, sorted(fast)
+    assert "specgen[fast]" in extras["site"] and not fast & declared, "the site has the fast paths, the core not"
     core = set(_distributions(required))
     assert sorted(core - declared) == [], f"imported but not declared: {sorted(core - declared)}"
     assert sorted(declared - core) == [], f"declared but never imported: {sorted(declared - core)}"
@@ -99,8 +114,8 @@ def test_runtime_dependencies_are_exactly_what_specgen_imports() -> None:
     assert sorted(site - site_used) == [], f"in [site], never imported: {sorted(site - site_used)}"
     assert not declared & site and "wavedrom" not in declared | site and {"watchdog"} <= site
     assert {"mkdocs", "jinja2", "jieba", "pygments"} & declared == set(), "the hook installs no site stack"
-    for r in PYPROJECT["project"]["dependencies"] + extras["site"]:
-        assert "<" in r and ">=" in r, f"{r}: every dependency has a lower and an upper bound"
+    for r in PYPROJECT["project"]["dependencies"] + extras["site"] + extras["fast"]:
+        assert r.startswith("specgen[") or ("<" in r and ">=" in r), f"{r}: every dependency has a lower and an upper bound"
     from specgen.cli import SITE_MODULES
     assert {m for m in _imported_modules(site=True)[0] if _name(packages_distributions()[m][0]) in site} \
         <= SITE_MODULES, "specgen.cli.SITE_MODULES names every module of the site extra"
@@ -171,13 +186,15 @@ _WITHOUT_SITE = """
 import sys
 from specgen.cli import SITE_MODULES, main
 
-class Blocker:  # the site stack is not installed (a core install: pip install specgen, the pre-commit hook)
+BLOCKED = SITE_MODULES | {"numpy", "ml_dtypes"}
+
+class Blocker:  # the site stack and the fast paths are not installed (a core install: pip install specgen, the hook)
     def find_spec(self, name, path=None, target=None):
-        if name.split(".")[0] in SITE_MODULES:
+        if name.split(".")[0] in BLOCKED:
             raise ModuleNotFoundError(f"No module named {name!r}", name=name)
 
 sys.meta_path.insert(0, Blocker())
-for name in [m for m in sys.modules if m.split(".")[0] in SITE_MODULES]:
+for name in [m for m in sys.modules if m.split(".")[0] in BLOCKED]:
     del sys.modules[name]
 sys.exit(main(sys.argv[1:]))
 """
@@ -226,3 +243,35 @@ def test_the_changelog_dates_the_current_version() -> None:
     text = (REPO / "CHANGELOG.md").read_text(encoding="utf-8")
     assert re.search(rf"^## \[{re.escape(specgen.__version__)}\] - \d{{4}}-\d{{2}}-\d{{2}}$", text, re.M), \
         specgen.__version__
+
+
+def test_the_core_checks_the_examples_as_the_fast_paths_do(tmp_path: Path) -> None:
+    """Without the extra ``fast`` (NumPy, ml_dtypes: 73 MB of the hook's environment) the examples a check
+    runs go through the spec's ASL element by element and the formats through plain Python: on a copy of the
+    sample whose FP16 and BF16 examples expect wrong words, the findings are the same, word for word."""
+    import shutil
+    root = tmp_path / "spec"
+    shutil.copytree(REPO / "spec", root)
+    wrong = 0
+    for path in sorted((root / "examples").rglob("*.json")):
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        tiles = (doc.get("expect") or {}).get("tiles") or {}
+        kinds = {t.get("data_type") for t in (doc.get("tiles") or {}).values() if isinstance(t, dict)}
+        if not kinds & {"FP16", "BF16"} or not tiles:
+            continue
+        tile = next(iter(tiles.values()))
+        tile["values"][0][0] = 3.0 if tile["values"][0][0] != 3.0 else 5.0
+        path.write_text(json.dumps(doc), encoding="utf-8")
+        wrong += 1
+    assert wrong >= 3
+
+    def findings(script: list[str], cache: str) -> list[str]:
+        env = {**os.environ, "SPECGEN_CACHE_DIR": str(tmp_path / cache)}
+        proc = subprocess.run([sys.executable, *script, "--root", str(root), "check", "--format", "json"],
+                              capture_output=True, text=True, cwd=tmp_path, env=env, timeout=600, check=False)
+        assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+        return sorted(json.dumps(f, sort_keys=True) for f in json.loads(proc.stdout)["findings"])
+
+    core = findings(["-c", _WITHOUT_SITE], "core")
+    assert sum('"example-mismatch"' in f for f in core) >= wrong, core
+    assert core == findings(["-m", "specgen"], "full")

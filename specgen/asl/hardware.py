@@ -11,10 +11,12 @@ that hook, following ``spec/hardware-conformance-profile.json``: RNE (the
 hardware default), canonical NaN output, signed zero, subnormals kept with
 gradual underflow (no FTZ/DAZ), flags ``NV DZ OF UF NX`` in bits 0..4.
 
-FP64/FP32 use NumPy's native types; FP16 and BF16 go through NumPy's
-``float16`` and ml_dtypes' ``bfloat16``, whose operations compute in a wider
-format and round once; with at least 2p+2 bits of intermediate precision
-that double rounding is innocuous for + - * /. Tile MAX/MIN already follow
+Each operation is computed in binary64 (Python's float) and rounded once into
+the format (:mod:`specgen.asl.floatformat`, round-to-nearest-even): FP64
+is native, and for FP32, FP16 and BF16 binary64 has at least 2p+2 bits, so
+that double rounding is innocuous for + - * / (Figueroa), the result is the
+correctly rounded one, as NumPy's and ml_dtypes' own types compute it
+(``tests/test_examples_fast.py`` compares them). Tile MAX/MIN already follow
 IEEE rules in the ASL (``HardwareNumericFloatingMinMax``), which the profile
 keeps; the hook's own MIN/MAX arms (scalar totality arms) use IEEE
 minimumNumber/maximumNumber. Other formats (TF32, HF32, 8-bit) and other
@@ -24,101 +26,80 @@ rounding modes fall back to the ASL implementation.
 from __future__ import annotations
 
 import math
-import warnings
 from fractions import Fraction
 from typing import Callable
 
-import ml_dtypes
-import numpy as np
-
+from .floatformat import BF16, FP16, FP32, FP64, FloatFormat
 from .hooks import Around, Hook
 from .values import Bits
 
-# encoding code (TileDataTypeToEncoding) -> (numpy type, unsigned view, bits, canonical NaN)
-_FORMATS: dict[int, tuple] = {
-    0: (np.float64, np.uint64, 64, 0x7FF8000000000000),
-    1: (np.float32, np.uint32, 32, 0x7FC00000),
-    4: (np.float16, np.uint16, 16, 0x7E00),
-    5: (ml_dtypes.bfloat16, np.uint16, 16, 0x7FC0),
-}
+# encoding code (TileDataTypeToEncoding) -> format; its canonical NaN is the positive quiet NaN
+_FORMATS: dict[int, FloatFormat] = {0: FP64, 1: FP32, 4: FP16, 5: BF16}
 _OPS = ("FloatingBinary_ADD", "FloatingBinary_SUB", "FloatingBinary_MUL", "FloatingBinary_DIV",
         "FloatingBinary_MIN", "FloatingBinary_MAX")
 NV, DZ, OF, UF, NX = 1, 2, 4, 8, 16
 
 
-def _decode(raw: int, fmt: tuple):
-    ftype, utype, width, _nan = fmt
-    return np.array([raw & ((1 << width) - 1)], dtype=utype).view(ftype)[0]
+def _is_snan(raw: int, fmt: FloatFormat) -> bool:
+    return fmt.is_nan(raw) and not (raw >> (fmt.fraction - 1)) & 1
 
 
-def _encode(value, fmt: tuple) -> int:
-    ftype, utype, _width, nan = fmt
-    arr = np.array([value], dtype=ftype)
-    if np.isnan(arr[0]):
-        return nan
-    return int(arr.view(utype)[0])
+def _negative(x: float) -> bool:
+    return math.copysign(1.0, x) < 0
 
 
-def _is_snan(raw: int, fmt: tuple) -> bool:
-    ftype, _u, width, _nan = fmt
-    v = _decode(raw, fmt)
-    if not np.isnan(v):
-        return False
-    mant = {64: 52, 32: 23, 16: 10 if ftype is np.float16 else 7}[width]
-    return not (raw >> (mant - 1)) & 1
-
-
-def _exact(v) -> Fraction:
-    return Fraction(float(v))
+def _arith(op: str, a: float, b: float) -> float:
+    """``a op b`` in binary64 with IEEE's special cases (Python raises on a zero divisor)."""
+    if op == "FloatingBinary_ADD":
+        return a + b
+    if op == "FloatingBinary_SUB":
+        return a - b
+    if op == "FloatingBinary_MUL":
+        return a * b
+    if b == 0:
+        if a == 0 or math.isnan(a):
+            return math.nan
+        return -math.inf if _negative(a) != _negative(b) else math.inf
+    return a / b
 
 
 def ieee_binary(op: str, code: int, left: int, right: int) -> tuple[int, int]:
     """IEEE RNE ``left op right`` on raw encodings; returns (raw result, flags)."""
     fmt = _FORMATS[code]
-    ftype = fmt[0]
-    a = _decode(left, fmt)
-    b = _decode(right, fmt)
+    canonical = fmt.quiet_nan()
+    left &= (1 << fmt.bits) - 1
+    right &= (1 << fmt.bits) - 1
+    a, b = fmt.decode(left), fmt.decode(right)
     flags = 0
     if _is_snan(left, fmt) or _is_snan(right, fmt):
         flags |= NV
     if op in ("FloatingBinary_MIN", "FloatingBinary_MAX"):
-        an, bn = bool(np.isnan(a)), bool(np.isnan(b))
+        an, bn = math.isnan(a), math.isnan(b)
         if an and bn:
-            return fmt[3], flags
+            return canonical, flags
         if an:
-            return _encode(b, fmt), flags
+            return fmt.encode(b), flags
         if bn:
-            return _encode(a, fmt), flags
+            return fmt.encode(a), flags
         if a == b == 0:
-            neg_a = math.copysign(1.0, float(a)) < 0
-            neg_b = math.copysign(1.0, float(b)) < 0
+            neg_a, neg_b = _negative(a), _negative(b)
             want_neg = (neg_a or neg_b) if op == "FloatingBinary_MIN" else (neg_a and neg_b)
-            pick = a if (math.copysign(1.0, float(a)) < 0) == want_neg else b
-            return _encode(pick, fmt), flags
+            return fmt.encode(a if neg_a == want_neg else b), flags
         pick = (a if a <= b else b) if op == "FloatingBinary_MIN" else (a if a >= b else b)
-        return _encode(pick, fmt), flags
-    with warnings.catch_warnings(), np.errstate(all="ignore"):
-        warnings.simplefilter("ignore")
-        if op == "FloatingBinary_ADD":
-            r = ftype(a + b)
-        elif op == "FloatingBinary_SUB":
-            r = ftype(a - b)
-        elif op == "FloatingBinary_MUL":
-            r = ftype(a * b)
-        else:
-            r = ftype(a / b)
-    r = np.array([r], dtype=ftype)[0]
-    finite_in = bool(np.isfinite(a)) and bool(np.isfinite(b))
-    if np.isnan(r):
-        if not (np.isnan(a) or np.isnan(b)):
+        return fmt.encode(pick), flags
+    raw = fmt.encode(_arith(op, a, b))
+    r = fmt.decode(raw)
+    finite_in = math.isfinite(a) and math.isfinite(b)
+    if math.isnan(r):
+        if not (math.isnan(a) or math.isnan(b)):
             flags |= NV
-        return fmt[3], flags
+        return canonical, flags
     if op == "FloatingBinary_DIV" and finite_in and b == 0 and a != 0:
         flags |= DZ
-    elif np.isinf(r) and finite_in:
+    elif math.isinf(r) and finite_in:
         flags |= OF | NX
-    elif finite_in and np.isfinite(r):
-        ea, eb = _exact(a), _exact(b)
+    elif finite_in and math.isfinite(r):
+        ea, eb = Fraction(a), Fraction(b)
         if op == "FloatingBinary_ADD":
             exact = ea + eb
         elif op == "FloatingBinary_SUB":
@@ -127,13 +108,11 @@ def ieee_binary(op: str, code: int, left: int, right: int) -> tuple[int, int]:
             exact = ea * eb
         else:
             exact = ea / eb if eb != 0 else None
-        if exact is not None and _exact(r) != exact:
+        if exact is not None and Fraction(r) != exact:
             flags |= NX
-            tiny = float(np.finfo(ftype).tiny) if ftype is not ml_dtypes.bfloat16 else float(
-                ml_dtypes.finfo(ftype).tiny)
-            if abs(float(r)) < tiny:
+            if abs(r) < fmt.smallest_normal:
                 flags |= UF
-    return _encode(r, fmt), flags
+    return raw, flags
 
 
 def scalar_fp_binary_profile(original: Callable, operation, rounding_mode, source_type, left, right):

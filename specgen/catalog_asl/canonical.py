@@ -35,7 +35,10 @@ from __future__ import annotations
 
 import re
 
-import numpy as np
+try:  # the extra `fast`: without it a word is matched against the forms one by one, same result
+    import numpy as np
+except ImportError:  # pragma: no cover - the core install
+    np = None
 
 from ..encoding.model import catalog_word
 from .scalar_shards import MASK64, _ident, _w
@@ -57,7 +60,7 @@ class _Probes:
 
     def __init__(self, rows: list[tuple[int, int, int]]) -> None:
         self.rows = rows
-        wide = any(m >= 1 << 64 or v >= 1 << 64 for m, v, _ in rows)
+        wide = np is None or any(m >= 1 << 64 or v >= 1 << 64 for m, v, _ in rows)
         self.masks = None if wide else np.array([m for m, _, _ in rows], dtype=np.uint64)
         self.matches = None if wide else np.array([v for _, v, _ in rows], dtype=np.uint64)
 

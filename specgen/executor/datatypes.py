@@ -5,8 +5,8 @@ An example writes an element either as a number in the element type or as the
 raw carrier ``"0x…"``; this module converts between the two so that files stay
 readable while comparisons happen on carriers, exactly as the ASL stores them.
 
-Floating values are rounded to nearest-even into the element format (NumPy /
-ml_dtypes); a raw word is taken as written. Signed integers are stored
+Floating values are rounded to nearest-even into the element format
+(:mod:`specgen.asl.floatformat`); a raw word is taken as written. Signed integers are stored
 sign-extended and unsigned ones zero-extended, the convention the spec's
 integer element rules use for results.
 """
@@ -14,39 +14,25 @@ integer element rules use for results.
 from __future__ import annotations
 
 import math
-from functools import cache
-from typing import Any
 
 from ..vocabulary import DataType
+from ..asl.floatformat import BF16, E4M3, E5M2, FP16, FP32, FP64, FloatFormat
 
 WORD_MASK = (1 << 64) - 1
 
-# The NumPy / ml_dtypes scalar type of each element format that has one. The
-# spec names the formats (its DataType field domain) but not how a Python
-# library spells them, so this is the one table of formats typed in here;
-# a format without an entry is written and shown as raw words.
-_NUMPY_SCALAR = {
-    "FP64": "float64", "FP32": "float32", "TF32": "float32", "HF32": "float32", "FP16": "float16",
-    "BF16": "bfloat16", "E4M3": "float8_e4m3fn", "E5M2": "float8_e5m2",
-    "S64": "int64", "S32": "int32", "S16": "int16", "S8": "int8",
-    "U64": "uint64", "U32": "uint32", "U16": "uint16", "U8": "uint8",
-}
-_UINT = {8: "uint8", 16: "uint16", 32: "uint32", 64: "uint64"}
+# The binary format of each floating element type that has one. The spec names
+# the formats (its DataType field domain) but not their bit layout, so this is
+# the one table of formats typed in here; TF32 and HF32 are FP32 words with
+# their low fraction bits rounded off (``_LOW_BITS``); a format without an
+# entry is written and shown as raw words.
+FLOATS = {"FP64": FP64, "FP32": FP32, "TF32": FP32, "HF32": FP32, "FP16": FP16, "BF16": BF16,
+          "E4M3": E4M3, "E5M2": E5M2}
+_LOW_BITS = {"TF32": 13, "HF32": 12}
 
 
-@cache
-def _scalar_type(name: str) -> Any:
-    import numpy as np
-    if hasattr(np, name):
-        return getattr(np, name)
-    import ml_dtypes
-    return getattr(ml_dtypes, name)
-
-
-def numpy_type(et: DataType) -> Any:
-    """The scalar type of ``et``'s format, imported on first use (ml_dtypes alone costs most of a cached check)."""
-    name = _NUMPY_SCALAR.get(et.name)
-    return None if name is None else _scalar_type(name)
+def float_format(et: DataType) -> FloatFormat | None:
+    """The binary format of a floating ``et`` (None: not floating, or a format without a decoder)."""
+    return FLOATS.get(et.name) if et.kind == "float" else None
 
 
 class ValueError_(ValueError):
@@ -91,18 +77,13 @@ def encode(value: object, et: DataType) -> int:
         if not lo <= value <= hi:
             raise ValueError_(f"{value} is outside the {et.name} range {lo}..{hi}")
         return value & WORD_MASK
-    if et.kind == "float" and numpy_type(et) is not None:
-        import numpy as np
-        with np.errstate(all="ignore"):
-            arr = np.array([float(value)], dtype=np.float64).astype(numpy_type(et))
-        if math.isfinite(float(value)) and not np.isfinite(arr[0]):
+    fmt = float_format(et)
+    if fmt is not None:
+        raw = fmt.encode(float(value))
+        if math.isfinite(float(value)) and not math.isfinite(fmt.decode(raw)):
             raise ValueError_(f"{value} overflows {et.name}")
-        raw = int(arr.view(_scalar_type(_UINT[et.bits]))[0])
-        if et.name == "TF32":
-            raw = _round_low_bits(raw, 13)
-        elif et.name == "HF32":
-            raw = _round_low_bits(raw, 12)
-        return raw
+        drop = _LOW_BITS.get(et.name)
+        return raw if drop is None else _round_low_bits(raw, drop)
     raise ValueError_(f"{et.name} values must be written as raw words '0x…'")
 
 
@@ -125,9 +106,9 @@ def decode(raw: int, et: DataType) -> int | float | None:
         return low
     if et.kind == "signed":
         return low - (1 << et.bits) if low >> (et.bits - 1) else low
-    if et.kind == "float" and numpy_type(et) is not None:
-        import numpy as np
-        return float(np.array([low], dtype=_scalar_type(_UINT[et.bits])).view(numpy_type(et))[0])
+    fmt = float_format(et)
+    if fmt is not None:
+        return fmt.decode(low)
     return None
 
 

@@ -87,7 +87,7 @@ class Executor:
         if tile_elements is not None:
             self.interp.set_constant(contract.TILE_ELEMENTS.name, tile_elements)
         self.bulk = False  # element I/O through the NumPy paths proven equal for this model
-        if fast:
+        if fast and fast_paths_installed():
             from .fastpath import install_fast_paths  # NumPy/ml_dtypes load only when a program runs
             install_fast_paths(self.interp, self.profile, self.vocabulary)
             # the bulk element paths are proven (tests/test_examples_fast.py) for the Tile model whose
@@ -373,6 +373,17 @@ class Executor:
         else:
             tile, words, defined = self.words.read(idx)
         return tile_state(idx, tile, words, defined, self.vocabulary)
+
+
+def fast_paths_installed() -> bool:
+    """Whether NumPy and ml_dtypes (the extra ``fast``) are importable. Without them every element runs
+    through the spec's ASL: the same results (``tests/test_examples_fast.py`` proves the paths equal),
+    slower on large tiles; the core install (the pre-commit hook's) stays a third of the full one."""
+    import importlib.util
+    try:
+        return all(importlib.util.find_spec(m) is not None for m in ("numpy", "ml_dtypes"))
+    except (ImportError, ValueError):  # a finder that refuses the name: not installed
+        return False
 
 
 def install_profile_adapters(it: Interpreter, profile: str, vocabulary: Vocabulary) -> None:

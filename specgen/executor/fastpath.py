@@ -32,6 +32,7 @@ from .. import speccontract as contract
 from ..asl import Bits, Interpreter
 from ..asl.hooks import ASLFunction, Around
 from ..vocabulary import DataType, Vocabulary
+from .datatypes import FLOATS
 
 U64 = np.uint64
 
@@ -92,12 +93,9 @@ def bulk_read(it: Interpreter, idx: int) -> tuple[list[list[int]], list[list[boo
 # properties of the formats (IEEE 754, OCP FP8), which the spec states only as ASL code; a
 # DataType of the spec's vocabulary without an entry here runs the ASL instead.
 # (sign bit, exponent lsb, exponent width, fraction width) of each floating format
-_FLOAT_FIELDS = {
-    "FP64": (63, 52, 11, 52), "FP32": (31, 23, 8, 23), "TF32": (31, 23, 8, 23), "HF32": (31, 23, 8, 23),
-    "FP16": (15, 10, 5, 10), "BF16": (15, 7, 8, 7), "E4M3": (7, 3, 4, 3), "E5M2": (7, 2, 5, 2),
-}
-_CANONICAL_NAN = {"FP64": 0x7FF8000000000000, "FP32": 0x7FC00000, "TF32": 0x7FC00000, "HF32": 0x7FC00000,
-                  "FP16": 0x7E00, "BF16": 0x7FC0, "E4M3": 0x7F, "E5M2": 0x7E}
+# (sign bit, exponent shift, exponent bits, fraction bits) and canonical NaN of each floating format
+_FLOAT_FIELDS = {n: (f.bits - 1, f.fraction, f.exponent, f.fraction) for n, f in FLOATS.items()}
+_CANONICAL_NAN = {n: f.quiet_nan() for n, f in FLOATS.items()}
 _IEEE = {"FP64": (np.float64, np.uint64), "FP32": (np.float32, np.uint32),
          "FP16": (np.float16, np.uint16), "BF16": ("bfloat16", np.uint16)}  # ml_dtypes' name: imported on use
 

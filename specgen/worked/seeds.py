@@ -13,7 +13,7 @@ import hashlib
 import math
 import random
 
-from ..executor.datatypes import ValueError_, encode, numpy_type
+from ..executor.datatypes import ValueError_, encode, float_format
 from ..vocabulary import DataType
 
 
@@ -28,10 +28,9 @@ def edge_values(et: DataType) -> list[object]:
         return [(1 << (et.bits - 1)) - 1, -(1 << (et.bits - 1)), 0, -1]
     if et.kind == "unsigned":
         return [et.mask, 0, 1]
-    if et.kind == "float" and numpy_type(et) is not None:
-        import numpy as np
-        info = np.finfo(numpy_type(et))
-        return [float(info.max), float(info.min), 0.0, -1.5, "nan"]
+    fmt = float_format(et)
+    if fmt is not None:
+        return [fmt.largest, -fmt.largest, 0.0, -1.5, "nan"]
     return []
 
 
@@ -41,7 +40,7 @@ def tame_value(et: DataType, rng: random.Random) -> object:
         return rng.choice([-7, -3, -2, -1, 1, 2, 3, 5, 7])
     if et.kind == "unsigned":
         return rng.randint(1, 9)
-    if et.kind == "float" and numpy_type(et) is not None:
+    if float_format(et) is not None:
         return rng.choice([-2.5, -1.0, -0.5, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0])
     return f"0x{rng.randint(1, 9):x}"
 
@@ -52,7 +51,7 @@ def random_value(et: DataType, rng: random.Random) -> object:
         return rng.randint(-100, 100)
     if et.kind == "unsigned":
         return rng.randint(0, 200)
-    if et.kind == "float" and numpy_type(et) is not None:
+    if float_format(et) is not None:
         return round(rng.uniform(-64, 64) * 4) / 4
     return f"0x{rng.getrandbits(min(et.bits, 16)):x}"
 
