@@ -145,7 +145,7 @@ def shape_entries(entries: list[dict[str, Any]], shapes: dict[str, Search],
 
 
 _TAG_ID = re.compile(r"<code>([A-Z][A-Z0-9]*(?:-[A-Z0-9.]+)+)</code>")
-_TAG_PATH = re.compile(r"<code>([\w.-]+(?:/[\w.-]+)+\.asl)</code>")
+_TAG_PATH = re.compile(r"<code(?: class=\"sg-path\")?>([\w.-]+(?:/[\w.-]+)+\.asl)</code>")  # an instruction page's own path is class="sg-path"
 _TITLE_ID = re.compile(r"^([A-Z][A-Z0-9]*-[0-9A-Z][A-Z0-9-]*)\b")
 
 
@@ -260,7 +260,9 @@ def _write_json(target: Path, value: Any) -> int:
 # worker's order kept within each: (0) a hit whose title is the query, starts with it ("ADR-0080: …") or
 # has it as a tag (an instruction's IDs and clause IDs, a unit's path, a test page's test IDs); (1) an
 # instruction page that matched every term of the query (an operation word finds the instruction before
-# the ADRs and documents that discuss it); (2) the rest. material's worker is wrapped (window.Worker),
+# the ADRs and documents that discuss it), by the share of its declared words' weight the query covers, then
+# by that weight itself (比较: TCMP, whose summary, class and handler say it, before CAS, whose handler and
+# summary do, at the same share); (2) the rest. material's worker is wrapped (window.Worker),
 # its messages are kept: a query (type 2) is remembered, a result (type 3) is reordered; once the second part
 # of the index is in the worker, the remembered query is asked again, so the list shown is the whole index's
 # (an ASL definition's name typed at once first lists the pages that mention it, then its definition;
@@ -283,11 +285,11 @@ RANK = """var W=window.Worker;function norm(s){return String(s||"").replace(/<[^
 function tier(q,g){var best=2;for(var i=0;i<g.length;i++){var it=g[i],t=norm(it.title),c=t.charAt(q.length);
 if(t===q||(t.indexOf(q)===0&&/[\\s:\\uff1a(]/.test(c)))return 0;var tags=it.tags||[];for(var j=0;j<tags.length;j++){if(norm(tags[j])===q)return 0;}
 if(it.kind==="instruction"){var ks=Object.keys(it.terms||{});if(ks.length&&ks.every(function(k){return it.terms[k];}))best=1;}}return best;}
-function cover(terms,g){var d=g[0]&&g[0].does;if(!d)return 0;var all=0,hit=0;for(var w in d){all+=d[w];
-for(var k=0;k<terms.length;k++){if(terms[k]&&w.toLowerCase().indexOf(terms[k])===0){hit+=d[w];break;}}}return all?hit/all:0;}
+function cover(terms,g){var d=g[0]&&g[0].does;if(!d)return[0,0];var all=0,hit=0;for(var w in d){all+=d[w];
+for(var k=0;k<terms.length;k++){if(terms[k]&&w.toLowerCase().indexOf(terms[k])===0){hit+=d[w];break;}}}return all?[hit/all,hit]:[0,0];}
 function rank(query,groups){var q=norm(query);if(!q||!groups||!groups.map)return groups;var terms=norm(seg(query)).split(" ");
-return groups.map(function(g,i){var t=tier(q,g);return[t,t===1?-cover(terms,g):0,i,g];}).sort(function(a,b){return a[0]-b[0]||a[1]-b[1]||a[2]-b[2];})
-.map(function(x){return x[3];});}
+return groups.map(function(g,i){var t=tier(q,g),c=t===1?cover(terms,g):[0,0];return[t,-c[0],-c[1],i,g];})
+.sort(function(a,b){return a[0]-b[0]||a[1]-b[1]||a[2]-b[2]||a[3]-b[3];}).map(function(x){return x[4];});}
 var dict=null;function words(idx){var d={},han=/[\\u3400-\\u9fff]+/g,docs=(idx&&idx.docs)||[];for(var i=0;i<docs.length;i++){var m=String(docs[i].text||"").match(han)||[];
 for(var j=0;j<m.length;j++)d[m[j]]=1;}if(docs.length)dict=d;}
 function seg(query){if(!dict)return query;return query.replace(/[\\u3400-\\u9fff]{2,}/g,function(run){var out=[],rest="",i=0;while(i<run.length){var n=Math.min(8,run.length-i);

@@ -102,3 +102,27 @@ def test_the_first_keystroke_downloads_at_most_1_5_mb(site: Site, tab: Tab) -> N
         rel = url.split(site.url.rstrip("/") + "/", 1)[1]
         size = (site.dir / rel).stat().st_size
         assert size <= 1_500_000, (rel, size)
+
+
+def test_a_unit_path_finds_its_instruction_first(site: Site, tab: Tab) -> None:
+    """An instruction page writes its own path as ``<code class="sg-path">``: that path is one of its tags, so
+    typed in full it puts the page first (on the corpora a model unit mentioning it came first, TMUL 66th)."""
+    page = site.instruction("en", "TMUL")
+    path = next(p for p in (REPO / "spec" / "asl").rglob("TMUL.asl")).relative_to(REPO / "spec").as_posix()
+    hrefs = first_hit(site, tab, "en", path)
+    shot(tab.page, "unit-path")
+    assert hrefs[0] == site.abs(page), (path, hrefs[:4])
+
+
+def test_at_the_same_share_the_instruction_that_says_the_word_more_often_comes_first(site: Site, tab: Tab) -> None:
+    """比较 on the corpora: CAS declares {原子内存操作:3, 比较:2, 交换:1}, TCMP {比较:3, 谓词:2, …}; both shares are
+    1/3, and the worker's order put the four CAS first. The weight the query covers breaks the tie."""
+    tab.page.goto(site.abs("zh/"), wait_until="load")
+    groups = [[{"location": "zh/cas.html", "title": "CAS", "kind": "instruction", "terms": {"比较": True},
+                "does": {"原子内存操作": 3, "比较": 2, "交换": 1}}],
+              [{"location": "zh/tcmp.html", "title": "TCMP", "kind": "instruction", "terms": {"比较": True},
+                "does": {"比较": 3, "谓词": 2, "本地": 1, "源": 1, "目标": 1, "逻辑": 1}}],
+              [{"location": "zh/other.html", "title": "x", "kind": "instruction", "terms": {"比较": True},
+                "does": {"比较": 1, "本地": 9}}]]
+    ranked = tab.page.evaluate("g => window.__sgRank('比较', g).map(x => x[0].title)", groups)
+    assert ranked == ["TCMP", "CAS", "x"], ranked
