@@ -6,8 +6,8 @@ raw carrier ``"0x…"``; this module converts between the two so that files stay
 readable while comparisons happen on carriers, exactly as the ASL stores them.
 
 Floating values are rounded to nearest-even into the element format
-(:mod:`specgen.asl.floatformat`); a raw word is taken as written. Signed integers are stored
-sign-extended and unsigned ones zero-extended, the convention the spec's
+(:mod:`specgen.asl.floatformat`); a raw word is taken as written. Signed
+integers are stored sign-extended and unsigned ones zero-extended, the convention the spec's
 integer element rules use for results.
 """
 
@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import math
 
-from ..vocabulary import DataType
 from ..asl.floatformat import BF16, E4M3, E5M2, FP16, FP32, FP64, FloatFormat
+from ..vocabulary import DataType
 
 WORD_MASK = (1 << 64) - 1
 

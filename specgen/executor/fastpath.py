@@ -92,8 +92,8 @@ def bulk_read(it: Interpreter, idx: int) -> tuple[list[list[int]], list[list[boo
 # Bit layouts of the floating formats the fast path vectorises, keyed by format. They are
 # properties of the formats (IEEE 754, OCP FP8), which the spec states only as ASL code; a
 # DataType of the spec's vocabulary without an entry here runs the ASL instead.
-# (sign bit, exponent lsb, exponent width, fraction width) of each floating format
-# (sign bit, exponent shift, exponent bits, fraction bits) and canonical NaN of each floating format
+# (sign bit, exponent lsb, exponent width, fraction width) and canonical NaN of each floating format, from the
+# one table of formats (executor/datatypes.FLOATS)
 _FLOAT_FIELDS = {n: (f.bits - 1, f.fraction, f.exponent, f.fraction) for n, f in FLOATS.items()}
 _CANONICAL_NAN = {n: f.quiet_nan() for n, f in FLOATS.items()}
 _IEEE = {"FP64": (np.float64, np.uint64), "FP32": (np.float32, np.uint32),

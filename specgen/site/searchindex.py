@@ -145,7 +145,8 @@ def shape_entries(entries: list[dict[str, Any]], shapes: dict[str, Search],
 
 
 _TAG_ID = re.compile(r"<code>([A-Z][A-Z0-9]*(?:-[A-Z0-9.]+)+)</code>")
-_TAG_PATH = re.compile(r"<code(?: class=\"sg-path\")?>([\w.-]+(?:/[\w.-]+)+\.asl)</code>")  # an instruction page's own path is class="sg-path"
+# a unit's path; an instruction page writes its own as <code class="sg-path">
+_TAG_PATH = re.compile(r"<code(?: class=\"sg-path\")?>([\w.-]+(?:/[\w.-]+)+\.asl)</code>")
 _TITLE_ID = re.compile(r"^([A-Z][A-Z0-9]*-[0-9A-Z][A-Z0-9-]*)\b")
 
 
