@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from .. import speccontract as contract
 from ..asl import ASLError, Bits, Interpreter
+from ..asl.errors import ASLAssertionError
 
 WORD_MASK = (1 << 64) - 1
 LAYOUT_PREFIX, LOCATION_PREFIX = "TileLayout_", "TileLocation_"
@@ -61,9 +62,14 @@ def configure_spec_sized(it: Interpreter, idx: int, layout: str, valid_rows: int
     first of ``locations`` (member names) the model accepts; returns its capacity, raises ValueError when it
     accepts none."""
     for location in locations:
-        ok = it.call(contract.CONFIGURE_CUBE_TILE.name, idx, capacity, valid_rows, valid_columns, data_type,
-                     LAYOUT_PREFIX + layout, LOCATION_PREFIX + location, Bits(mask, 4))
-        if ok is True:
+        try:
+            ok = it.call(contract.CONFIGURE_CUBE_TILE.name, idx, capacity, valid_rows, valid_columns, data_type,
+                         LAYOUT_PREFIX + layout, LOCATION_PREFIX + location, Bits(mask, 4))
+        except ASLAssertionError:  # a tree whose configure is a procedure refuses by an assertion
+            continue
+        # a boolean configure says whether it accepted (0.58.3); a procedure returns nothing (a development
+        # branch: ``func ConfigureCubeTileForMask(…)`` with ``assert``s), so returning at all is accepting
+        if ok is True or ok is None:
             return capacity
     raise ValueError(f"{contract.CONFIGURE_CUBE_TILE} refused {layout} {valid_rows}x{valid_columns} {data_type} "
                      f"in {capacity} bytes in {', '.join(locations) or 'every location'}")

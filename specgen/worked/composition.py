@@ -108,6 +108,12 @@ class Template:
     matrix: list[tuple[str, str, str, str]] = field(default_factory=list)
     dims: dict[int, str] = field(default_factory=dict)  # loop bound -> matrix dimension (LB0 -> "M")
     fixed: dict[str, int] = field(default_factory=dict)  # dimensions the composition pins (TGEMV: M=1)
+    # a matrix source's other layouts the predicate admits, in its order (role -> layouts): the first may not
+    # hold the example's shape (a layout chosen by M), so each is tried, the ASL verifying (issue 39)
+    layout_choices: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # the fields of the spec's own B.FPATR form (0: none): a matrix Block whose composition lists no B.FPATR is
+    # retried with one of every field zero, for a model that requires it (a development branch does)
+    fpatr_form: int = 0
 
     @property
     def fillable(self) -> bool:

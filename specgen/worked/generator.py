@@ -312,6 +312,15 @@ class Generator:
         if not cands:
             entry.reason = Reason("no-type")
             return entry
+        if tpl.matrix:  # one type of each number kind before a second of any: a kind the model's product cannot
+            # hold (a development branch's integer products accumulate in S64, which no CUBE layout stores)
+            # must not spend the runs its sibling kind needs
+            counts: dict[str, int] = {}
+            nth: list[int] = []
+            for et, _ok in cands:
+                nth.append(counts.get(et.kind, 0))
+                counts[et.kind] = nth[-1] + 1
+            cands = [cands[i] for i in sorted(range(len(cands)), key=lambda i: (not cands[i][1], nth[i], i))]
         runs = 0
         # the PadValue with edge values first; a rejected B.DATR is not retried with other values
         # a broadcast operand is a row vector (1 x ValidCol) or a column vector (ValidRow x 1): both are tried
@@ -346,6 +355,11 @@ class Generator:
                 plans.append(Plan("", True, relation="core", datr=datr, pes=self._pes))
             if not any(layout for _r, layout, *_ in tpl.matrix):  # value Tiles: a power-of-two GEMM on retry
                 plans.append(Plan("", True, relation="power", datr=datr, pes=self._pes))
+            # the other layouts the predicate admits for the sources, jointly (A in CUBE_M16 with B in CUBE_N8 where
+            # the first named, CUBE_M32, refused M = 2): each combination is one run the ASL verifies
+            plans += [Plan("", True, datr=datr, pes=self._pes, layouts=x) for x in matrixplan.layout_variants(tpl)]
+            if not tpl.fpatr and tpl.fpatr_form:  # each again with a B.FPATR (no postprocess) the model may want
+                plans += [replace(p, fpatr=tpl.fpatr_form) for p in plans]
             budget = MAX_RUNS * (len(plans) + 1)  # every kind's first two types with each plan: MX reaches FP16
         same_kind: dict[str, list[str]] = {}  # a matrix Block: the faults of each number kind's types, in order
         for ci, (et, prose_ok) in enumerate(cands):

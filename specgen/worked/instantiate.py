@@ -42,6 +42,8 @@ class Plan:
     columns: int = 0  # the ``wide`` relation: the destination's valid and physical columns (B.DIM)
     pes: int = 0b0001  # the PE mask of every binding (all four when the ASL rejects a one-PE binding: GMOV)
     location: str = ""  # a matrix Block's value-Tile sources: the TileLocation they are in ("": the model's first)
+    layouts: tuple[tuple[str, str], ...] = ()  # a matrix Block's sources: (role, layout) in place of the first admitted
+    fpatr: int = 0  # a matrix Block whose composition lists no B.FPATR: one of this many fields, all zero
 
 
 @dataclass(slots=True)

@@ -76,8 +76,12 @@ def matrix_sources(reader: OperandChecks, tpl: Template, layouts: tuple[str, ...
         if p.lower().startswith("destination"):
             continue
         layout = _layout(reader, p, layouts)
+        others = tuple(dict.fromkeys(ROW_MAJOR if x == VALUE_LAYOUT else x for x in reader.layouts_of(p)
+                                     if x in layouts and x != layout and (x != VALUE_LAYOUT or layout)))
         if p in (a, b):
             role = "A" if p == a else "B"
+            if others:
+                tpl.layout_choices[role] = others
             rows, cols = reader.gemm[p]
             for dim, attr in ((rows, "valid_rows"), (cols, "valid_columns")):
                 got = _extent(reader, p, attr)
@@ -128,6 +132,7 @@ def plan(reader: OperandChecks, tpl: Template, layouts: tuple[str, ...], es: Enc
     apply(tpl, sources)
     if tpl.fpatr:
         tpl.fpatr = fpatr_fields(es, tpl.fpatr)
+    tpl.fpatr_form = fpatr_fields(es, 0)
     if any(TYPED in r for r, *_ in sources if r.startswith(("A", "B"))) and reader.block_type():
         tpl.listed_types = [reader.block_type()]
     elif not tpl.listed_types:  # the types the predicate's own functions of the Block's type admit, in order
@@ -137,6 +142,21 @@ def plan(reader: OperandChecks, tpl: Template, layouts: tuple[str, ...], es: Enc
             tpl.fixed.setdefault(name, size)
     masks = reader.pe_masks()
     return masks[0] if masks else 0b0001
+
+
+MAX_LAYOUT_VARIANTS = 8  # combinations tried beyond the first layouts named (each a run on every DataType tried)
+
+
+def layout_variants(tpl: Template) -> list[tuple[tuple[str, str], ...]]:
+    """The other combinations of the layouts the predicate admits for the sources (``tpl.layout_choices``),
+    each source's first-named layout first: a layout the predicate chooses by M, or one the pair check wants of
+    B alone (``right.layout == CUBE_N8``), is found by running the Block, not by reading more text."""
+    import itertools
+    roles = [r.split(TYPED)[0] for r, *_ in tpl.matrix]
+    first = {r.split(TYPED)[0]: lay for r, lay, *_ in tpl.matrix}
+    options = [(role, (first.get(role, ""), *tpl.layout_choices[role])) for role in roles if role in tpl.layout_choices]
+    combos = itertools.product(*(tuple((role, lay) for lay in lays) for role, lays in options))
+    return [c for c in combos if any(first.get(role) != lay for role, lay in c)][:MAX_LAYOUT_VARIANTS]
 
 
 def apply(tpl: Template, sources: list[tuple[str, str, str, str]]) -> None:

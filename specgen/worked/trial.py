@@ -134,6 +134,12 @@ def _planned(ctx: Context, tpl: Template, et: DataType, plan: Plan, rng: random.
         interp = ctx.executor().interp
         if plan.relation == "core":
             tpl = replace(tpl, matrix=matrixplan.core(tpl.matrix))
+        if plan.fpatr and not tpl.fpatr:  # the model may require a B.FPATR the composition does not list
+            tpl = replace(tpl, fpatr=plan.fpatr)
+        if plan.layouts:  # another layout the predicate admits (one chosen by M may not hold this M)
+            chosen = dict(plan.layouts)
+            tpl = replace(tpl, matrix=[(r, chosen.get(r.split(matrixplan.TYPED)[0], lay), rows, cols)
+                                       for r, lay, rows, cols in tpl.matrix])
         text, _ = planstate.matrix_program(tpl, ctx.spelling or (tpl.spelling, tpl.operation), et,
                                            planstate.destination_size_code(interp, tpl), plan.datr,
                                            plan.relation, plan.pes)
