@@ -15,6 +15,8 @@ form has (its catalog template), not as the composition's prose counts them.
 
 from __future__ import annotations
 
+import itertools
+
 import re
 from collections.abc import Sequence
 
@@ -151,7 +153,6 @@ def layout_variants(tpl: Template) -> list[tuple[tuple[str, str], ...]]:
     """The other combinations of the layouts the predicate admits for the sources (``tpl.layout_choices``),
     each source's first-named layout first: a layout the predicate chooses by M, or one the pair check wants of
     B alone (``right.layout == CUBE_N8``), is found by running the Block, not by reading more text."""
-    import itertools
     roles = [r.split(TYPED)[0] for r, *_ in tpl.matrix]
     first = {r.split(TYPED)[0]: lay for r, lay, *_ in tpl.matrix}
     options = [(role, (first.get(role, ""), *tpl.layout_choices[role])) for role in roles if role in tpl.layout_choices]
