@@ -60,12 +60,21 @@ def _a(kind: str) -> str:
 _WIDTH_CALLS = frozenset(("Zeros", "Ones", "ZeroExtend", "SignExtend"))  # {N} is the result's width
 
 
-def return_kinds(decls: Iterable[FuncDecl]) -> dict[tuple[str, int], str | None]:
-    """(name, arity) -> the simple type every such declaration returns (None: unknown or they differ)."""
-    out: dict[tuple[str, int], str | None] = {}
+class ReturnKinds(dict):
+    """(name, arity) -> the simple type every such declaration returns (None: unknown or they differ), and
+    ``names``, every function name declared whatever its arity (``defines`` asked it of every key, for each
+    of the 5,306 functions of 0.58.3: a tenth of a cold check)."""
+
+    names: frozenset[str] = frozenset()
+
+
+def return_kinds(decls: Iterable[FuncDecl]) -> ReturnKinds:
+    """The return kinds of ``decls`` (:class:`ReturnKinds`)."""
+    out = ReturnKinds()
     for d in decls:
         key, kind = (d.name, len(d.params)), type_kind(d.ret)
         out[key] = kind if out.get(key, kind) == kind else None
+    out.names = frozenset(name for name, _arity in out)
     return out
 
 
@@ -73,6 +82,8 @@ class _Checker:
     def __init__(self, decl: FuncDecl, returns: Mapping[tuple[str, int], str | None]) -> None:
         self.decl = decl
         self.returns = returns
+        names = getattr(returns, "names", None)
+        self.names: frozenset[str] = names if names is not None else frozenset(k[0] for k in returns)
         self.ret = type_kind(decl.ret)
         self.found: list[tuple[Node, str]] = []
 
@@ -112,7 +123,7 @@ class _Checker:
 
     def defines(self, name: str) -> bool:
         """Whether the spec defines a function ``name`` itself (then it is not the built-in)."""
-        return any(key[0] == name for key in self.returns)
+        return name in self.names
 
     # -- expressions ---------------------------------------------------------------
     def expr(self, e: object, env: dict[str, str | None]) -> None:
