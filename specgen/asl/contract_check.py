@@ -26,7 +26,7 @@ from typing import Callable, Iterable
 
 from ..diagnostics import Finding, Severity
 from ..loader.tree import Spec
-from ..workspace import current
+from ..catalog_asl.sources import test_calls
 from .. import speccontract as contract
 from .headers import Header
 from .index import SpecIndex
@@ -199,13 +199,9 @@ _VALIDATION_CALL = re.compile(r"\b((?:Validate|Canonical)[A-Za-z0-9_]+)\s*\(")
 def shard_calls(spec: Spec) -> dict[str, list[str]]:
     """Generated shard name -> the paths of the tests that call it."""
     out: dict[str, list[str]] = {}
-    seen = current().table("asl.contract_check.shard_calls")  # a test's sha256 -> its calls: a check asks twice
-    for t in spec.tests:
-        names = seen.get(t.sha256)
-        if names is None:
-            names = seen[t.sha256] = frozenset(_VALIDATION_CALL.findall(t.text))
+    for path, names in test_calls(spec, _VALIDATION_CALL):
         for name in names:
-            out.setdefault(name, []).append(t.path)
+            out.setdefault(name, []).append(path)
     return out
 
 

@@ -122,10 +122,6 @@ class FloatFormat:
             frac | (1 << self.fraction), exp - self.bias - self.fraction)
         return -value if negative else value
 
-    def round(self, value: float) -> float:
-        """``value`` rounded into the format, as a Python float (every such value is exact in binary64)."""
-        return self.decode(self.encode(value))
-
 
 FP64 = FloatFormat(11, 52)
 FP32 = FloatFormat(8, 23)

@@ -26,8 +26,9 @@ rounding modes fall back to the ASL implementation.
 from __future__ import annotations
 
 import math
+import operator
 from fractions import Fraction
-from typing import Callable
+from typing import Any, Callable
 
 from .floatformat import BF16, FP16, FP32, FP64, FloatFormat
 from .hooks import Around, Hook
@@ -48,19 +49,18 @@ def _negative(x: float) -> bool:
     return math.copysign(1.0, x) < 0
 
 
+# the four operations, on binary64 floats and on the exact Fractions the inexact flag compares with
+_ARITH: dict[str, Callable[[Any, Any], Any]] = {"FloatingBinary_ADD": operator.add, "FloatingBinary_SUB": operator.sub,
+                                               "FloatingBinary_MUL": operator.mul, "FloatingBinary_DIV": operator.truediv}
+
+
 def _arith(op: str, a: float, b: float) -> float:
     """``a op b`` in binary64 with IEEE's special cases (Python raises on a zero divisor)."""
-    if op == "FloatingBinary_ADD":
-        return a + b
-    if op == "FloatingBinary_SUB":
-        return a - b
-    if op == "FloatingBinary_MUL":
-        return a * b
-    if b == 0:
+    if op == "FloatingBinary_DIV" and b == 0:
         if a == 0 or math.isnan(a):
             return math.nan
         return -math.inf if _negative(a) != _negative(b) else math.inf
-    return a / b
+    return _ARITH[op](a, b)
 
 
 def ieee_binary(op: str, code: int, left: int, right: int) -> tuple[int, int]:
@@ -99,15 +99,7 @@ def ieee_binary(op: str, code: int, left: int, right: int) -> tuple[int, int]:
     elif math.isinf(r) and finite_in:
         flags |= OF | NX
     elif finite_in and math.isfinite(r):
-        ea, eb = Fraction(a), Fraction(b)
-        if op == "FloatingBinary_ADD":
-            exact = ea + eb
-        elif op == "FloatingBinary_SUB":
-            exact = ea - eb
-        elif op == "FloatingBinary_MUL":
-            exact = ea * eb
-        else:
-            exact = ea / eb if eb != 0 else None
+        exact = None if op == "FloatingBinary_DIV" and b == 0 else _ARITH[op](Fraction(a), Fraction(b))
         if exact is not None and Fraction(r) != exact:
             flags |= NX
             if abs(r) < fmt.smallest_normal:

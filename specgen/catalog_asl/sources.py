@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import Callable
+from typing import Callable, Iterator
 
 from ..workspace import current
 from .. import speccontract as contract
@@ -191,20 +191,20 @@ def tile_operations_asl(catalog: dict, classes: dict[str, str]) -> str:
     return "\n".join(out) + "\n"
 
 
-def _calls() -> dict[str, frozenset[str]]:
-    """The workspace's table: a test's sha256 -> the Validate* names it calls (it dies with the workspace)."""
-    return current().table("catalog_asl.sources._CALLS")
+def test_calls(spec: Spec, pattern: re.Pattern[str]) -> Iterator[tuple[str, frozenset[str]]]:
+    """(path, the names ``pattern`` finds) of each test, each text read once per content: the workspace's
+    table, keyed by the pattern and the test's sha256 (a check asks for the shard calls twice)."""
+    table: dict[tuple[str, str], frozenset[str]] = current().table("catalog_asl.sources._CALLS")
+    for t in spec.tests:
+        names = table.get((pattern.pattern, t.sha256))
+        if names is None:
+            names = table[(pattern.pattern, t.sha256)] = frozenset(pattern.findall(t.text))
+        yield t.path, names
 
 
 def validation_calls(spec: Spec) -> frozenset[str]:
     """The ``Validate*`` functions the spec's tests call: the canonical sweeps are generated for exactly these."""
-    out: set[str] = set()
-    for t in spec.tests:
-        names = _calls().get(t.sha256)
-        if names is None:
-            names = _calls()[t.sha256] = frozenset(_VALIDATION_CALL.findall(t.text))
-        out |= names
-    return frozenset(out)
+    return frozenset().union(*(names for _path, names in test_calls(spec, _VALIDATION_CALL)))
 
 
 def generation_key(spec: Spec, tile_only: bool = False) -> str:
