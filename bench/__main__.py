@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from .common import DEFAULT_ROOT, REPO, Table, fmt_s, run_stage, slope
+from .common import DEFAULT_ROOT, REPO, Table, as_installed, fmt_s, run_stage, slope
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -36,6 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scales", default="1,2,4,8", help="scaling factors (default 1,2,4,8)")
     ap.add_argument("--keep", action="store_true", help="keep the temp directory")
     args = ap.parse_args(argv)
+    as_installed()
     root = args.root.resolve()
     if not root.is_dir():
         print(f"bench: spec root {root} not found (use --root)", file=sys.stderr)

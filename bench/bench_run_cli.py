@@ -5,6 +5,8 @@
 * cold: a fresh ``specgen run`` process with an empty cache directory;
 * warm: a fresh process on the cache the cold one left (nothing changed): the loader's records, the parsed
   spec units and the generated modules come from the cache, the generated text is not made again;
+* both as installed (:func:`bench.common.as_installed`: the package's bytecode compiled, as ``pip install``
+  leaves it);
 * anchor: in the same run, a process that imports nothing of specgen and reads and SHA-256-hashes every
   file of the tree: what knowing that nothing changed costs at least.
 
@@ -46,6 +48,9 @@ def main() -> int:
     ap.add_argument("--program", type=Path, default=PROGRAM)
     ap.add_argument("--repeat", type=int, default=3)
     a = ap.parse_args()
+    sys.path.insert(0, str(REPO))
+    from bench.common import as_installed
+    as_installed()
     run = [sys.executable, "-m", "specgen", "run", "--root", str(a.root), str(a.program)]
     with tempfile.TemporaryDirectory(prefix="bench-run-") as tmp:
         cache = Path(tmp)

@@ -25,7 +25,8 @@ from specgen.graph import SpecGraph
 from specgen.loader import load_spec
 from specgen.models.catalog import CATALOG_STEMS
 
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "pto-spec-0.58.3"
+REPO = Path(__file__).resolve().parents[1]
+CORPUS = REPO.parent / "shared" / "corpus" / "pto-spec-0.58.3"
 
 REFERENCE_WAVEJSON = (
     '{"reg":[{"bits":20,"name":"20\'b00011001000110000001"},{"bits":5,"name":"Function"},'
@@ -270,3 +271,29 @@ def test_decode_command_rejects_bad_words(corpus_root: Path) -> None:
     assert rc == 1 and "hex" in err
     rc, _, err = _cli("decode", "--root", str(corpus_root), "0x1FFFF", "--width", "16")
     assert rc == 1 and "does not fit" in err
+
+
+def test_the_stored_encoding_set_is_the_built_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A second process reads the set the first stored (a warm ``specgen run`` does not build it again):
+    what it reads is equal to a fresh build, field for field, and a build with another input is another entry."""
+    from specgen.encoding import build as build_module
+    from specgen.workspace import fresh, use
+    monkeypatch.setenv("SPECGEN_CACHE_DIR", str(tmp_path / "cache"))
+    spec = load_spec(REPO / "spec")
+    before = use(fresh())
+    try:
+        built = spec_encodings(SpecGraph.build(spec))
+        stored = list((tmp_path / "cache" / "encodings").glob("*.entry"))
+        assert len(stored) == 1
+        fresh()  # another process: nothing remembered in memory
+        calls: list[int] = []
+        real = build_module.build_encodings
+        monkeypatch.setattr("specgen.encoding.from_spec.build_encodings",
+                            lambda *a, **k: calls.append(1) or real(*a, **k))
+        read = spec_encodings(SpecGraph.build(load_spec(REPO / "spec")))
+        assert calls == [], "the stored set was built again"
+        assert read.encodings == built.encodings and read.aliases == built.aliases
+        assert read.build_findings == built.build_findings and read.reviewed_overlaps == built.reviewed_overlaps
+        assert read.by_form_id(built.encodings[0].form_id) == built.encodings[0]  # the indexes are rebuilt
+    finally:
+        use(before)

@@ -32,7 +32,7 @@ def generated_modules(spec: Spec, *, tile_only: bool = False, shards: bool = Tru
     ``shards=False`` leaves out the validation shards (only tests call them: a program run that no unit
     could lead into one does without decoding their megabytes).
     """
-    key = generation_key(spec, tile_only) + ("" if shards else "\0no-shards")
+    key = generation_key(spec, tile_only, shards)
     kept = _modules().get(key)
     if kept is not None:
         return list(kept)

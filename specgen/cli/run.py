@@ -121,6 +121,10 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if args.max_memory is not None:
             executor.interp.max_memory = args.max_memory
         gc.freeze()
+        # the run compiles the functions it reaches (hundreds of thousands of closures, no garbage): a young
+        # generation of 50,000 rather than 700 objects still collects a looping program's cycles, without
+        # walking those closures again and again (70 ms of a 1 s warm run on 0.58.3)
+        gc.set_threshold(50_000, 10, 10)
         gc.enable()
         result = executor.run(program, tiles)
     except RunError as e:

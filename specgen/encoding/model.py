@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ..cache import codec
 from ..diagnostics import Finding
 from .asm_names import RegisterNames, read_registers
 
@@ -512,3 +513,7 @@ class EncodingSet:
 
     def of_width(self, width: int) -> Sequence[Encoding]:
         return tuple(self._by_width.get(width, ()))
+
+
+# stored between processes (specgen.encoding.from_spec): data, never code
+codec.register(FieldSlice, Field, FieldCondition, Segment, Item, Carrier, Source, Encoding, EncodingSet)
