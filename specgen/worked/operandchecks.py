@@ -26,6 +26,9 @@ _GEMM_EXTENTS = {"left": ("M", "K"), "matrix": ("M", "K"), "right": ("K", "N"), 
 _LET = re.compile(r"\blet\s+(\w+)(?:\s*:[^=;]*?)?\s*=\s*(.+?);", re.S)
 _CAST = re.compile(r"\bas\s+\w+\s*(?:\{[^}]*\})?")
 _CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
+# the calls followed from one predicate: 0.58.x's reach about 150; a development branch's MX_ACC predicate
+# reached 400 inside its first conjunct and never read its accumulator's extents in the third
+SEEN_LIMIT = 4000
 _ARITH = re.compile(r"^[\d\s+\-*/%()]+$")
 SELECTED = "CurrentBundleTileOperationDataTypeCode"  # the Block's own DataType, as the predicates read it
 
@@ -78,6 +81,33 @@ def _split_args(text: str) -> list[str]:
     return out + ([cur.strip()] if cur.strip() else [])
 
 
+def _call_sign(body: str, at: int, end: int) -> int:
+    """-1 where the call spanning ``body[at:end]`` must return FALSE for ``body``'s function to return TRUE,
+    else +1.
+
+    A call negated with ``!`` in a returned or asserted conjunction, or not negated in the condition of
+    ``if … then return FALSE`` (negated there, it is required). Every other place (an alternative of a
+    disjunction, a branch's choice, a ``let``) keeps the caller's sign, as the reading did before the sign was
+    tracked: only a refusal stated outright flips it."""
+    negated = body[:at].rstrip().endswith("!")
+    start = max(body.rfind(";", 0, at), body.rfind("begin", 0, at))
+    stop = body.find(";", end)
+    head = body[start + 1:stop if stop >= 0 else len(body)].lstrip()
+    guard = re.match(r"if\b(.*?)\bthen\s+return\s+FALSE\s*$", head, re.S)
+    if guard is not None and "&&" not in guard.group(1):  # each alternative of the condition must be FALSE
+        return 1 if negated else -1
+    if negated and re.match(r"(?:return|assert)\b", head):
+        alternative = (re.search(r"\|\|\s*\(*\s*!\s*$", body[max(0, at - 16):at]) is not None
+                       or re.match(r"\s*\)*\s*\|\|", body[end:]) is not None)
+        # after ``if right.layout == CUBE_N8 then return …; end;`` the return is only the other case of that
+        # operand: what it refuses holds for the rest, not for the layout the branch took
+        split = any(re.search(rf"\bif\b[^;]*_Tiles\[\[{re.escape(x)}\]\][^;]*\bthen\b", body[:start])
+                    for x in re.findall(r"_Tiles\[\[(\w+)\]\]", body[at:end]))
+        if not alternative and not split:
+            return -1
+    return 1
+
+
 class OperandChecks:
     """What a matrix operation's ``TileOperandsLegal_<MN>`` checks of each operand, read from the spec's text.
 
@@ -93,6 +123,10 @@ class OperandChecks:
         self.function = function
         self.params: list[str] = []
         self.texts: list[str] = []
+        # per text: +1 where the predicate holds when the text's function returns TRUE, -1 where it holds when
+        # that function returns FALSE (``!TileLayoutIsCube(_Tiles[[bias]].layout)`` in a returned conjunction:
+        # the layouts that function's body compares are refused, not required)
+        self.polarity: list[int] = []
         self._pairs: dict[str, str] = {}
         # an operand's valid rows and columns in GEMM names (``left`` -> M, K); by default the parameter names
         # 0.58.0 uses, else what the caller read from the operands' roles
@@ -100,7 +134,7 @@ class OperandChecks:
         got = self._text(function)
         if got is not None:
             self.params = got[0]
-            self._inline(function, {p: p for p in self.params}, 0, set())
+            self._inline(function, {p: p for p in self.params}, 0, set(), 1)
 
     def _text(self, name: str) -> tuple[list[str], str] | None:
         for decl, text in function_sources(self._spec, self._it, name):
@@ -110,7 +144,8 @@ class OperandChecks:
             return [p for p, _t in decl.params], body.split("begin", 1)[-1]
         return None
 
-    def _inline(self, name: str, mapping: dict[str, str], depth: int, seen: set[tuple[str, ...]]) -> None:
+    def _inline(self, name: str, mapping: dict[str, str], depth: int, seen: set[tuple[str, ...]],
+                polarity: int) -> None:
         got = self._text(name)
         if got is None or depth > 10:
             return
@@ -124,20 +159,23 @@ class OperandChecks:
             if SELECTED not in expr:
                 body = re.sub(rf"(?<![.\w]){local}\b(?!\s*:)", "(" + _CAST.sub("", expr.strip()) + ")", body)
         self.texts.append(body)
+        self.polarity.append(polarity)
         operand = re.compile(r"\b(?:" + "|".join(map(re.escape, self.params)) + r")\b") if self.params else None
         for m in _CALL.finditer(body):
-            args = _split_args(_balanced(body, m.end())[0])
+            inner, close = _balanced(body, m.end())
+            args = _split_args(inner)
             if not args or operand is None or not any(operand.search(a) for a in args):
                 continue
-            key = (m.group(1), *args)
-            if key in seen or len(seen) > 400:
+            sign = polarity * _call_sign(body, m.start(), close + 1)
+            key = (m.group(1), *args, str(sign))
+            if key in seen or len(seen) > SEEN_LIMIT:
                 continue
             seen.add(key)
             callee = self._text(m.group(1))
             if callee is not None and len(callee[0]) == len(args):
                 # a plain name or an operand's element stays as written, anything else in parentheses
                 bound = [a if re.fullmatch(r"[\w.]+|_Tiles\[\[\w+\]\](?:\.\w+)?", a) else f"({a})" for a in args]
-                self._inline(m.group(1), dict(zip(callee[0], bound)), depth + 1, seen)
+                self._inline(m.group(1), dict(zip(callee[0], bound)), depth + 1, seen, sign)
 
     def _relation(self, param: str, attribute: str) -> list[str]:
         out = []
@@ -260,30 +298,39 @@ class OperandChecks:
         excluded: list[str] = []
         tile = rf"_Tiles\[\[{re.escape(param)}\]\]\.layout"
         pattern = re.compile(rf"{tile}\s*(==|!=)\s*TileLayout_(\w+)|TileLayout_(\w+)\s*(==|!=)\s*{tile}")
-        for text in self.texts:
-            for m in pattern.finditer(text):
-                equal = (m.group(1) or m.group(4)) == "=="
-                name = m.group(2) or m.group(3)
-                # the statement the comparison is in: from the last ';', 'begin' or 'end' before it to the next ';'
-                start = max(text.rfind(";", 0, m.start()), text.rfind("begin", 0, m.start()))
-                stop = text.find(";", m.end())
-                statement = text[start + 1:stop if stop >= 0 else len(text)]
-                guard = re.search(r"\bif\b.*\bthen\s+return\s+(TRUE|FALSE)\s*$", statement, re.S)
-                # an alternative of a disjunction (``layout == CUBE_M16 || layout == CUBE_M32``) permits
-                alternative = (re.search(r"\|\|\s*\(*\s*$", text[max(0, m.start() - 12):m.start()]) is not None
-                               or re.match(r"\s*\)*\s*\|\|", text[m.end():]) is not None)
-                if guard is not None:
-                    refuses = guard.group(1) == "FALSE"
-                    target = excluded if refuses == equal else admitted
-                elif re.match(r"\s*(?:return|assert)\b", statement):  # a condition the predicate holds
-                    if not equal and alternative:
-                        continue  # ``a != X || …``: says nothing of X alone
-                    target = admitted if equal else excluded
-                else:
-                    continue  # a comparison choosing a value (``if layout != CUBE_N8 then return 1``)
-                if name not in target:
-                    target.append(name)
+        for text, polarity in zip(self.texts, self.polarity):
+            if polarity < 0:  # a function the predicate needs FALSE: what its body requires is refused
+                admitted, excluded = excluded, admitted
+            self._layouts_in(text, pattern, admitted, excluded)
+            if polarity < 0:
+                admitted, excluded = excluded, admitted
         return admitted, excluded
+
+    @staticmethod
+    def _layouts_in(text: str, pattern: re.Pattern[str], admitted: list[str], excluded: list[str]) -> None:
+        """Add the layouts one text's comparisons require (or permit) and refuse to the two lists."""
+        for m in pattern.finditer(text):
+            equal = (m.group(1) or m.group(4)) == "=="
+            name = m.group(2) or m.group(3)
+            # the statement the comparison is in: from the last ';', 'begin' or 'end' before it to the next ';'
+            start = max(text.rfind(";", 0, m.start()), text.rfind("begin", 0, m.start()))
+            stop = text.find(";", m.end())
+            statement = text[start + 1:stop if stop >= 0 else len(text)]
+            guard = re.search(r"\bif\b.*\bthen\s+return\s+(TRUE|FALSE)\s*$", statement, re.S)
+            # an alternative of a disjunction (``layout == CUBE_M16 || layout == CUBE_M32``) permits
+            alternative = (re.search(r"\|\|\s*\(*\s*$", text[max(0, m.start() - 12):m.start()]) is not None
+                           or re.match(r"\s*\)*\s*\|\|", text[m.end():]) is not None)
+            if guard is not None:
+                refuses = guard.group(1) == "FALSE"
+                target = excluded if refuses == equal else admitted
+            elif re.match(r"\s*(?:return|assert)\b", statement):  # a condition the predicate holds
+                if not equal and alternative:
+                    continue  # ``a != X || …``: says nothing of X alone
+                target = admitted if equal else excluded
+            else:
+                continue  # a comparison choosing a value (``if layout != CUBE_N8 then return 1``)
+            if name not in target:
+                target.append(name)
 
     def layout_peer(self, param: str) -> str:
         """Another operand whose layout the text requires ``param``'s to equal (an accumulator's destination,
