@@ -29,6 +29,7 @@ from ..cache import package_digest
 from ..cache.layer import Reads, Store
 from ..graph import Derived, SpecGraph
 from ..loader.config import DEFAULT_MAX_MEMORY_BYTES
+from .catalog_modules import release_shards
 from .coverage import unit_figures
 from .revision import REVISION, Revision, asl_keys
 from .runkey import DEFAULT_PROFILE
@@ -199,6 +200,8 @@ def conformance(graph: SpecGraph, *, jobs: int = 1, run: bool = True, skip: bool
                        rerun=len(found) - reused, reused=reused, seconds=time.perf_counter() - t0,
                        max_memory=memory)
     conf.coverage, conf.measuring = unit_coverage(revision, store, cases, found, pending, settings)
+    if run and jobs > 1:  # the workers ran the shards; this process runs none of them
+        release_shards(spec)
     return conf
 
 
