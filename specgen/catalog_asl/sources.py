@@ -391,7 +391,7 @@ def _ident_of(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_]", "_", name)
 
 
-# starts with the literal ``func`` (no ``\\b``), so the engine skips to each ``func`` instead of trying every
+# starts with the literal ``func`` (no ``\b``), so the engine skips to each ``func`` instead of trying every
 # position of megabytes of units (26x faster on 0.58.3); :func:`_word_start` is the word boundary
 _LITERAL_FLAG = re.compile(r"func\s+(InstructionContract\w+)\s*\(\s*\)\s*=>\s*boolean\s*begin\s*"
                            r"return\s+(TRUE|FALSE)\s*;\s*end;")
