@@ -72,7 +72,9 @@ readonly func TileOperandsLegal_PROBE(destination: TileIndex, accumulator: TileI
 begin
     return ProbeFanOut(left) && _Tiles[[left]].layout == TileLayout_CUBE_M16 &&
            _Tiles[[left]].valid_columns == _Tiles[[right]].valid_rows &&
-           ProbeDescriptor(bias) && ProbeAccumulator(accumulator, left, right);
+           ProbeDescriptor(bias) && ProbeAccumulator(accumulator, left, right) &&
+           ProbeDescriptor(right) &&
+           (_Tiles[[right]].layout == TileLayout_CUBE_N8 || _Tiles[[right]].layout == TileLayout_RowMajor);
 end;
 """
 
@@ -95,6 +97,13 @@ def test_a_negated_helper_refuses_the_layouts_it_compares(probe: OperandChecks) 
     assert probe.layouts_of("bias") == []
     assert set(probe.excluded_layouts("bias")) == {"CUBE_M16", "CUBE_N8"}
     assert probe.layouts_of("left") == ["CUBE_M16"]  # required outright, in the predicate itself
+
+
+def test_a_refusal_through_a_negated_helper_leaves_what_another_path_admits(probe: OperandChecks) -> None:
+    """0.58.3 reads A and B on an ordinary path (``!TileLayoutIsCube``) and on a CUBE path: the refusal of the
+    one must not empty the other (a release variant's TGEMV_MX found every layout refused)."""
+    assert probe.layouts_of("right") == ["CUBE_N8", "RowMajor"]
+    assert "CUBE_M16" in probe.excluded_layouts("right") and "CUBE_N8" not in probe.excluded_layouts("right")
 
 
 def test_a_conjunct_after_many_calls_is_still_read(probe: OperandChecks) -> None:

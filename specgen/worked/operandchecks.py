@@ -298,13 +298,15 @@ class OperandChecks:
         excluded: list[str] = []
         tile = rf"_Tiles\[\[{re.escape(param)}\]\]\.layout"
         pattern = re.compile(rf"{tile}\s*(==|!=)\s*TileLayout_(\w+)|TileLayout_(\w+)\s*(==|!=)\s*{tile}")
+        refused: list[str] = []
         for text, polarity in zip(self.texts, self.polarity):
-            if polarity < 0:  # a function the predicate needs FALSE: what its body requires is refused
-                admitted, excluded = excluded, admitted
-            self._layouts_in(text, pattern, admitted, excluded)
-            if polarity < 0:
-                admitted, excluded = excluded, admitted
-        return admitted, excluded
+            if polarity < 0:  # a function the predicate needs FALSE: what its body requires, it refuses there
+                self._layouts_in(text, pattern, refused, [])
+            else:
+                self._layouts_in(text, pattern, admitted, excluded)
+        # a refusal read through a negated helper holds on that path only: where another path of the predicate
+        # admits the layout (0.58.3's ordinary and CUBE matrix paths), it stays admitted
+        return admitted, excluded + [x for x in refused if x not in admitted and x not in excluded]
 
     @staticmethod
     def _layouts_in(text: str, pattern: re.Pattern[str], admitted: list[str], excluded: list[str]) -> None:
