@@ -285,12 +285,15 @@ class OperandChecks:
         excludes its layout wherever else it is named; one in a returned or asserted condition requires it,
         one guarding ``return TRUE`` or an alternative of a disjunction permits it (``!=`` the other way round).
         The admitted layouts come in the order the text names them; a comparison choosing a value
-        (``if layout != CUBE_N8 then return 1``) says nothing."""
+        (``if layout != CUBE_N8 then return 1``) says nothing. A function the predicate needs to return FALSE
+        (``!TileLayoutIsCube(…)``, :func:`_call_sign`) refuses what its body requires, unless another path
+        of the predicate admits it."""
         admitted, excluded = self._layout_constraints(param)
         return [x for x in admitted if x not in excluded]
 
     def excluded_layouts(self, param: str) -> list[str]:
-        """The layouts a comparison leading to ``return FALSE`` refuses for ``param``."""
+        """The layouts refused for ``param``: by a comparison leading to ``return FALSE``, or through a negated
+        helper where no other path admits them."""
         return self._layout_constraints(param)[1]
 
     def _layout_constraints(self, param: str) -> tuple[list[str], list[str]]:
