@@ -91,6 +91,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--runs", type=int, default=5, help="cold checks per root (and per baseline)")
     ap.add_argument("--baseline", type=Path, help="another specgen checkout to run alternately (its top level)")
     args = ap.parse_args(argv)
+    from bench.common import as_installed
+    as_installed()
     roots = [r.resolve() for r in (args.root or DEFAULT_ROOTS) if r.is_dir()]
     variants: dict[str, Path | None] = {"this": None}
     if args.baseline is not None:

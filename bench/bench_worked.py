@@ -76,6 +76,8 @@ def main() -> int:
     if a.child:
         print("BENCH-RESULT " + json.dumps(child(a.child, a.root)))
         return 0
+    from bench.common import as_installed
+    as_installed()
     with tempfile.TemporaryDirectory(prefix="bench-worked-") as tmp:
         cache = Path(tmp)
         cold = run_child("cold", a.root, cache)

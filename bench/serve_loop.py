@@ -420,6 +420,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--again", action="store_true", help="then restart the server with nothing changed")
     ap.add_argument("--memory-edits", type=int, default=0, help="then N more edits, measuring memory after each")
     args = ap.parse_args(argv)
+    from .common import as_installed
+    as_installed()
     global TRACE
     TRACE = args.trace
     res = measure(args.root.resolve(), args.server, args.edits, args.port, args.mnemonic, args.helper, args.settle,

@@ -81,6 +81,14 @@ def _split_args(text: str) -> list[str]:
     return out + ([cur.strip()] if cur.strip() else [])
 
 
+def _statement(text: str, at: int, end: int) -> tuple[int, str]:
+    """Where the statement holding ``text[at:end]`` starts (its last ``;`` or ``begin`` before ``at``) and its
+    text up to the next ``;`` after ``end``."""
+    start = max(text.rfind(";", 0, at), text.rfind("begin", 0, at))
+    stop = text.find(";", end)
+    return start, text[start + 1:stop if stop >= 0 else len(text)]
+
+
 def _call_sign(body: str, at: int, end: int) -> int:
     """-1 where the call spanning ``body[at:end]`` must return FALSE for ``body``'s function to return TRUE,
     else +1.
@@ -90,9 +98,8 @@ def _call_sign(body: str, at: int, end: int) -> int:
     disjunction, a branch's choice, a ``let``) keeps the caller's sign, as the reading did before the sign was
     tracked: only a refusal stated outright flips it."""
     negated = body[:at].rstrip().endswith("!")
-    start = max(body.rfind(";", 0, at), body.rfind("begin", 0, at))
-    stop = body.find(";", end)
-    head = body[start + 1:stop if stop >= 0 else len(body)].lstrip()
+    start, statement = _statement(body, at, end)
+    head = statement.lstrip()
     guard = re.match(r"if\b(.*?)\bthen\s+return\s+FALSE\s*$", head, re.S)
     if guard is not None and "&&" not in guard.group(1):  # each alternative of the condition must be FALSE
         return 1 if negated else -1
@@ -317,10 +324,7 @@ class OperandChecks:
         for m in pattern.finditer(text):
             equal = (m.group(1) or m.group(4)) == "=="
             name = m.group(2) or m.group(3)
-            # the statement the comparison is in: from the last ';', 'begin' or 'end' before it to the next ';'
-            start = max(text.rfind(";", 0, m.start()), text.rfind("begin", 0, m.start()))
-            stop = text.find(";", m.end())
-            statement = text[start + 1:stop if stop >= 0 else len(text)]
+            _start, statement = _statement(text, m.start(), m.end())  # the statement the comparison is in
             guard = re.search(r"\bif\b.*\bthen\s+return\s+(TRUE|FALSE)\s*$", statement, re.S)
             # an alternative of a disjunction (``layout == CUBE_M16 || layout == CUBE_M32``) permits
             alternative = (re.search(r"\|\|\s*\(*\s*$", text[max(0, m.start() - 12):m.start()]) is not None
