@@ -55,6 +55,13 @@ class ServedSite:
         from specgen.site import serve
         if serve.spec_rebuild(self.plugin):
             kind = "spec"
+            for _ in range(3):  # the rebuild a server asks for at once while pages are owed
+                if not self.plugin.serving.render_cache.owed:
+                    break
+                if not serve.spec_rebuild(self.plugin):
+                    build(self._config())
+                    kind = "full"
+                    break
         else:
             build(self._config())
             kind = "full"

@@ -52,14 +52,18 @@ def load_graph(root: Path, records: RecordCache | None, stage: Progress,
 
 
 def render_pages(graph: SpecGraph, options: RenderOptions, cache: RenderCache, stage: Progress,
-                 releases: ReleaseSite | None = None, budget: int | None = None) -> list[Page]:
+                 releases: ReleaseSite | None = None, budget: int | None = None,
+                 results_later: bool = False) -> list[Page]:
     """Render the loaded graph, reusing the cache's unchanged pages; a broken link fails the build.
+
+    ``results_later``: a server's spec rebuild, which renders the pages an edit changed through their own
+    inputs first (:func:`~specgen.render.core.render_site`; ``cache.owed`` names the rest).
 
     A page body over the budget (:func:`page_budget`) is a warning naming it (a strict build fails).
     """
     stage("render")
     try:
-        pages = render_site(graph, options, cache, releases=releases)
+        pages = render_site(graph, options, cache, releases=releases, results_later=results_later)
     except BrokenLinks as e:
         raise PluginError(f"specgen: broken links between generated pages: {e}") from e
     limit, source = page_budget(graph, budget)

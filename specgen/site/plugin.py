@@ -201,14 +201,14 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         records = self.serving.before_build(self.root) if self.serving is not None else None
         self.graph, self._times = build.load_graph(self.root, records, self._stage, self._suite())
 
-    def render_pages(self, config: Any) -> tuple[list[Page], dict[str, bool]]:
+    def render_pages(self, config: Any, results_later: bool = False) -> tuple[list[Page], dict[str, bool]]:
         """Render the loaded graph (reusing unchanged pages) and say which pages changed since mkdocs
-        last received them (all of them outside a server)."""
+        last received them (all of them outside a server); ``results_later``: a spec rebuild's."""
         assert self.graph is not None, "on_pre_build loads the spec"
         cache = self.serving.render_cache if self.serving is not None else RenderCache()
         t1 = time.perf_counter()
         pages = build.render_pages(self.graph, self._options(config), cache, self._stage, self.release_site,
-                                   self.config.page_budget)
+                                   self.config.page_budget, results_later)
         render_s = time.perf_counter() - t1
         self.pages = {p.url: p for p in pages}
         changed = self.serving.changed(pages) if self.serving is not None else {p.url: True for p in pages}

@@ -74,7 +74,7 @@ class ServingPlugin(Protocol):
 
     def on_pre_build(self, *, config: Any) -> None: ...
 
-    def render_pages(self, config: Any) -> tuple[list[Page], dict[str, bool]]: ...
+    def render_pages(self, config: Any, results_later: bool = False) -> tuple[list[Page], dict[str, bool]]: ...
 
     def after_rebuild(self) -> None: ...
 
@@ -280,7 +280,8 @@ def spec_rebuild(plugin: ServingPlugin, inputs_digest: str | None = None) -> boo
     handed = dict(state.handed)  # a full build after a fallback must see this edit's changes again
     try:
         plugin.on_pre_build(config=config)  # loads the spec; a failing example raises
-        pages, changed = plugin.render_pages(config)
+        pages, changed = plugin.render_pages(config, results_later=True)
+        owed = state.render_cache.owed
         by_uri = {f.src_uri: f for f in files if isinstance(f, PageFile)}
         if set(by_uri) != {p.url for p in pages}:
             state.handed = handed
@@ -299,7 +300,8 @@ def spec_rebuild(plugin: ServingPlugin, inputs_digest: str | None = None) -> boo
             output = Path(f.abs_dest_path)
             if output.is_file():
                 state.templated.put(f.src_uri, state.handed[f.src_uri][1], output.read_bytes())
-        plugin.write_search_index(config)  # only when a page's entries or an ASL definition changed
+        if not owed:  # else the rebuild that renders them writes it, once
+            plugin.write_search_index(config)  # only when a page's entries or an ASL definition changed
     except Exception as e:  # noqa: BLE001 - the full build reports it the way mkdocs does
         log.info("specgen: spec rebuild gave way to a full build (%s: %s)", type(e).__name__, e)
         state.handed = handed
@@ -307,12 +309,16 @@ def spec_rebuild(plugin: ServingPlugin, inputs_digest: str | None = None) -> boo
         return False
     state.last_build = last
     state.reused_states = len(todo) - len(fresh)
-    state.unindexed = len(todo) - plugin.search_entries_made()
+    state.unindexed = 0 if owed else len(todo) - plugin.search_entries_made()  # owed: none indexed yet
     log.info("specgen: spec rebuild: %d page(s) re-templated (%d of them in a state templated before, "
-             "%d with their search entries unchanged) in %.2f s",
-             len(todo), len(todo) - len(fresh), state.unindexed, time.perf_counter() - t0)
+             "%d with their search entries unchanged) in %.2f s%s",
+             len(todo), len(todo) - len(fresh), state.unindexed, time.perf_counter() - t0,
+             f"; {len(owed)} page(s) whose own inputs did not change follow at once" if owed else "")
     plugin.after_rebuild()
-    state.settle_when_idle()
+    if owed:
+        state.live.trigger()  # the server rebuilds again now: those pages are all that rebuild has to do
+    else:
+        state.settle_when_idle()
     return True
 
 
