@@ -149,6 +149,19 @@ class MkDocsEngine:
             server._visible_epoch = server._wanted_epoch = _timestamp()
             server._epoch_cond.notify_all()
 
+    def show_build(self, server: Any, again: bool = False) -> None:
+        """Let open pages reload now to the build in progress (its pages are written): the epoch the server
+        would show once the builder returns, shown early; the server's own notice then changes nothing.
+        ``again``: what was shown early is being replaced (a full build follows), so the server's notice at
+        its end must reload the pages once more: a newer epoch for it."""
+        from mkdocs.livereload import _timestamp
+        with server._epoch_cond:
+            if again:
+                server._wanted_epoch = max(_timestamp(), server._visible_epoch + 1)
+                return
+            server._visible_epoch = max(server._visible_epoch, server._wanted_epoch)
+            server._epoch_cond.notify_all()
+
     def serve_started(self, server: Any) -> None:
         """``serve()`` for a server :meth:`start_serving` started: its watches, then its rebuild loop (returns
         at shutdown)."""

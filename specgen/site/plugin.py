@@ -330,7 +330,8 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         written = self.search.write(Path(config.site_dir), adapter().search_kind(config), pages, self.langs[0],
                                     self.langs, searchindex.separator_of(config),
                                     lambda: searchindex.definitions(graph, self.langs, options),
-                                    searchindex.definitions_key(graph) if graph is not None else "")
+                                    "|".join([searchindex.definitions_key(graph), *self.langs, options.key()])
+                                    if graph is not None else "")
         if self.search.sizes:
             self.stats.search_index = dict(self.search.sizes)
         return written

@@ -151,6 +151,8 @@ class ServeState:
         self.builds = 0  # builds started (a heap settle waiting for the server to be idle checks it)
         self.sentinel: Sentinel | None = None  # re-arms the watches of a tree replaced under the server
         self.restore_signals: Callable[[], None] | None = None  # gives back SIGTERM and SIGHUP (plain mkdocs serve)
+        # open pages reload now to the rebuild in progress; with True: once more when it ends (on_serve sets it)
+        self.show: Callable[[bool], None] = lambda again=False: None
 
     def stop(self) -> None:
         """The server stops (the plugin's ``on_shutdown``): the background pool and its processes end
@@ -278,6 +280,7 @@ def spec_rebuild(plugin: ServingPlugin, inputs_digest: str | None = None) -> boo
     t0 = time.perf_counter()
     state.last_build = None  # until this rebuild has finished
     handed = dict(state.handed)  # a full build after a fallback must see this edit's changes again
+    shown = False
     try:
         plugin.on_pre_build(config=config)  # loads the spec; a failing example raises
         pages, changed = plugin.render_pages(config, results_later=True)
@@ -297,6 +300,9 @@ def spec_rebuild(plugin: ServingPlugin, inputs_digest: str | None = None) -> boo
             engine.populate_page(f.page, config, files)
         for f in fresh:
             engine.build_page(f.page, config, doc_files, nav, env)
+        state.show(False)  # the pages are written: what follows, no open page shows (the index is read on use)
+        shown = True
+        for f in fresh:
             output = Path(f.abs_dest_path)
             if output.is_file():
                 state.templated.put(f.src_uri, state.handed[f.src_uri][1], output.read_bytes())
@@ -304,6 +310,8 @@ def spec_rebuild(plugin: ServingPlugin, inputs_digest: str | None = None) -> boo
             plugin.write_search_index(config)  # only when a page's entries or an ASL definition changed
     except Exception as e:  # noqa: BLE001 - the full build reports it the way mkdocs does
         log.info("specgen: spec rebuild gave way to a full build (%s: %s)", type(e).__name__, e)
+        if shown:
+            state.show(True)
         state.handed = handed
         state.failed()
         return False
@@ -384,6 +392,7 @@ def install(plugin: ServingPlugin, server: Any) -> Any:
     state = plugin.serving
     if state is not None:
         state.live.trigger = lambda: request_rebuild(server)
+        state.show = lambda again=False: engine.show_build(server, again)
         if state.sentinel is None and engine.watches_by_path(server):
             state.sentinel = Sentinel(server)
             state.sentinel.start()

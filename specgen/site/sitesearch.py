@@ -40,6 +40,8 @@ class SiteSearch:
         self.theme: dict[str, Any] | None = None  # the theme's index of the last full build (hand pages)
         self.written: tuple[str | None, list[str], str] | None = None  # (kind, page URLs, definitions key)
         self.sizes: dict[str, int] = {}  # bytes of each language's first part (Material)
+        # the ASL definitions' entries with their key: a prose edit changes a page's entries, not a definition
+        self.definitions: tuple[str, dict[str, list[dict[str, Any]]]] | None = None
 
     def after_theme(self, site_dir: Path) -> None:
         """A full build: the index the theme's search just wrote (None when it wrote none)."""
@@ -55,7 +57,8 @@ class SiteSearch:
               separator: str, definitions: Callable[[], dict[str, list[dict[str, Any]]]],
               definitions_key: str) -> bool:
         """Write the index (``pages``: each generated page with its site URL, in page order); False when it
-        is the one on disk already (nothing written)."""
+        is the one on disk already (nothing written). ``definitions_key`` names what ``definitions()``
+        returns (the definitions, the languages, the link options): the last entries are kept under it."""
         own = self.entries.collect(pages)
         if kind is None or self.theme is None:
             return False
@@ -65,8 +68,10 @@ class SiteSearch:
         urls = {url for _, url in pages}
         theme_docs = [d for d in self.theme.get("docs", []) if _page_of(d) not in urls]
         if kind == "material":
+            if self.definitions is None or self.definitions[0] != definitions_key:
+                self.definitions = (definitions_key, definitions())
             self.sizes = split_index(site_dir, {**self.theme, "docs": theme_docs + own}, main, langs, separator,
-                                     definitions())
+                                     self.definitions[1])
         else:
             plain = [dict(e, title=_TAG.sub("", str(e.get("title", ""))), text=_TAG.sub("", str(e.get("text", ""))))
                      for e in own]
