@@ -159,8 +159,8 @@ def page_labels(content: str, limit: int = 16) -> list[str]:
     """The page's own words for what it shows, in its language (an operand's meaning 填充值, a worked
     example's labels), once each: what a reader who saw them on the page searches for."""
     out: list[str] = []
-    for m in _LABEL.finditer(content):
-        word = m.group(1).strip()
+    for m in _LABEL.finditer(content):  # as HTML text, its characters themselves (a body may hold references)
+        word = html.escape(html.unescape(m.group(1)).strip(), quote=False)
         if word and word not in out and not word.isdigit():
             out.append(word)
             if len(out) >= limit:

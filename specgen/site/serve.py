@@ -152,7 +152,7 @@ class ServeState:
         self.sentinel: Sentinel | None = None  # re-arms the watches of a tree replaced under the server
         self.restore_signals: Callable[[], None] | None = None  # gives back SIGTERM and SIGHUP (plain mkdocs serve)
         # open pages reload now to the rebuild in progress; with True: once more when it ends (on_serve sets it)
-        self.show: Callable[[bool], None] = lambda again=False: None
+        self.show: Callable[[bool], bool] = lambda again=False: False
 
     def stop(self) -> None:
         """The server stops (the plugin's ``on_shutdown``): the background pool and its processes end
@@ -261,6 +261,12 @@ def settle_heap() -> None:
     gc.freeze()
 
 
+# seconds a spec rebuild pauses once its pages are shown: a reloading page's request needs the interpreter a
+# few dozen times, and each time the rebuild's remaining work (the search index) held it for up to the switch
+# interval (5 ms); nobody waits for that work
+SHOW_GRACE = 0.05
+
+
 def spec_rebuild(plugin: ServingPlugin, inputs_digest: str | None = None) -> bool:
     """Re-template only the pages a spec edit changed; False when a full build is needed instead.
 
@@ -300,8 +306,9 @@ def spec_rebuild(plugin: ServingPlugin, inputs_digest: str | None = None) -> boo
             engine.populate_page(f.page, config, files)
         for f in fresh:
             engine.build_page(f.page, config, doc_files, nav, env)
-        state.show(False)  # the pages are written: what follows, no open page shows (the index is read on use)
-        shown = True
+        shown = state.show(False)  # the pages are written: what follows, no open page shows (the index is read on use)
+        if shown:
+            time.sleep(SHOW_GRACE)  # the reloading pages' requests get the interpreter before the work below
         for f in fresh:
             output = Path(f.abs_dest_path)
             if output.is_file():
@@ -392,7 +399,12 @@ def install(plugin: ServingPlugin, server: Any) -> Any:
     state = plugin.serving
     if state is not None:
         state.live.trigger = lambda: request_rebuild(server)
-        state.show = lambda again=False: engine.show_build(server, again)
+
+        def show(again: bool = False) -> bool:
+            engine.show_build(server, again)
+            return True
+
+        state.show = show
         if state.sentinel is None and engine.watches_by_path(server):
             state.sentinel = Sentinel(server)
             state.sentinel.start()
