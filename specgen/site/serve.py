@@ -9,7 +9,10 @@ tries a *spec rebuild*: when nothing but the spec changed since the last full
 build (same ``mkdocs.yml``, hand pages and templates) and the set of pages is the
 same, it reloads the spec, renders what changed and hands exactly those pages to
 mkdocs' own page functions, with the config, files, navigation and Jinja
-environment of the last build, then writes the search index if a page's entries changed.
+environment of the last build, lets open pages reload, then writes the search index
+if a page's entries changed. When the edit changed some page's own inputs, the pages
+it only turned to "running" are owed to the rebuild it asks for at once
+(``RenderCache.owed``): the edited page does not wait for hundreds of others.
 Anything else (a new unit, an edited template or hand page, a failing example,
 any error) runs the server's own full build, which reports errors as ``mkdocs
 serve`` does. So a user's plain ``mkdocs serve`` with only the plugin line gets
