@@ -52,16 +52,8 @@ class ServedSite:
     def rebuild(self) -> str:
         """What the server's builder does after a change: the spec rebuild, else a full build."""
         from mkdocs.commands.build import build
-        from specgen.site import serve
-        if serve.spec_rebuild(self.plugin):
+        if spec_rebuilds(self.plugin):
             kind = "spec"
-            for _ in range(3):  # the rebuild a server asks for at once while pages are owed
-                if not self.plugin.serving.render_cache.owed:
-                    break
-                if not serve.spec_rebuild(self.plugin):
-                    build(self._config())
-                    kind = "full"
-                    break
         else:
             build(self._config())
             kind = "full"
@@ -79,6 +71,18 @@ class ServedSite:
                 raise TimeoutError("the background AVS run did not finish")
             self.rebuild()
         raise RuntimeError("the AVS results never settled")
+
+
+def spec_rebuilds(plugin: Any) -> bool:
+    """``serve.spec_rebuild`` as a server runs it: again at once while it leaves pages owed
+    (``RenderCache.owed``); False when one gave way to a full build."""
+    from specgen.site import serve
+    for _ in range(4):
+        if not serve.spec_rebuild(plugin):
+            return False
+        if not plugin.serving.render_cache.owed:
+            return True
+    raise AssertionError("pages still owed after four spec rebuilds")
 
 
 def clean_build(root: Path, out: Path, cache: Path, config: Path = REPO / "mkdocs.yml") -> None:
@@ -191,4 +195,4 @@ EDITS: dict[str, Callable[[Path, int], str]] = {
 }
 
 
-__all__ = ["EDITS", "ServedSite", "clean_build", "differences", "tree_digests"]
+__all__ = ["EDITS", "ServedSite", "clean_build", "differences", "spec_rebuilds", "tree_digests"]

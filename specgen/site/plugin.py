@@ -330,7 +330,7 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         written = self.search.write(Path(config.site_dir), adapter().search_kind(config), pages, self.langs[0],
                                     self.langs, searchindex.separator_of(config),
                                     lambda: searchindex.definitions(graph, self.langs, options),
-                                    "|".join([searchindex.definitions_key(graph), *self.langs, options.key()])
+                                    searchindex.definitions_key(graph, self.langs, options)
                                     if graph is not None else "")
         if self.search.sizes:
             self.stats.search_index = dict(self.search.sizes)

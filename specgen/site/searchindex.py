@@ -328,9 +328,10 @@ def definitions(graph: Any, langs: list[str], options: Any) -> dict[str, list[di
             for lang in langs}
 
 
-def definitions_key(graph: Any) -> str:
-    """Digest of what :func:`definitions` lists: each definition's name, kind, place and signature."""
-    h = hashlib.blake2b(digest_size=16)
+def definitions_key(graph: Any, langs: list[str], options: Any) -> str:
+    """Digest of what :func:`definitions` lists: each definition's name, kind, place and signature, in each
+    language, with the link options (``options.key()``)."""
+    h = hashlib.blake2b("|".join([*langs, options.key()]).encode(), digest_size=16)
     for name, ds in sorted(SYMBOLS(graph).defs.items()):
         for d in ds:
             h.update(f"{name}\0{d.kind}\0{d.path}\0{d.line}\0{d.signature}\n".encode())

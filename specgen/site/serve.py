@@ -154,8 +154,9 @@ class ServeState:
         self.builds = 0  # builds started (a heap settle waiting for the server to be idle checks it)
         self.sentinel: Sentinel | None = None  # re-arms the watches of a tree replaced under the server
         self.restore_signals: Callable[[], None] | None = None  # gives back SIGTERM and SIGHUP (plain mkdocs serve)
-        # open pages reload now to the rebuild in progress; with True: once more when it ends (on_serve sets it)
-        self.show: Callable[[bool], bool] = lambda again=False: False
+        # open pages reload now to the rebuild in progress; with True: once more when it ends (on_serve sets it;
+        # None without a live-reload server)
+        self.show: Callable[[bool], None] | None = None
 
     def stop(self) -> None:
         """The server stops (the plugin's ``on_shutdown``): the background pool and its processes end
@@ -309,8 +310,9 @@ def spec_rebuild(plugin: ServingPlugin, inputs_digest: str | None = None) -> boo
             engine.populate_page(f.page, config, files)
         for f in fresh:
             engine.build_page(f.page, config, doc_files, nav, env)
-        shown = state.show(False)  # the pages are written: what follows, no open page shows (the index is read on use)
-        if shown:
+        if state.show is not None:  # the pages are written: what follows, no open page shows (the index is read on use)
+            state.show(False)
+            shown = True
             time.sleep(SHOW_GRACE)  # the reloading pages' requests get the interpreter before the work below
         for f in fresh:
             output = Path(f.abs_dest_path)
@@ -320,7 +322,7 @@ def spec_rebuild(plugin: ServingPlugin, inputs_digest: str | None = None) -> boo
             plugin.write_search_index(config)  # only when a page's entries or an ASL definition changed
     except Exception as e:  # noqa: BLE001 - the full build reports it the way mkdocs does
         log.info("specgen: spec rebuild gave way to a full build (%s: %s)", type(e).__name__, e)
-        if shown:
+        if shown and state.show is not None:
             state.show(True)
         state.handed = handed
         state.failed()
@@ -402,12 +404,7 @@ def install(plugin: ServingPlugin, server: Any) -> Any:
     state = plugin.serving
     if state is not None:
         state.live.trigger = lambda: request_rebuild(server)
-
-        def show(again: bool = False) -> bool:
-            engine.show_build(server, again)
-            return True
-
-        state.show = show
+        state.show = lambda again: engine.show_build(server, again)
         if state.sentinel is None and engine.watches_by_path(server):
             state.sentinel = Sentinel(server)
             state.sentinel.start()

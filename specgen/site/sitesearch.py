@@ -58,7 +58,7 @@ class SiteSearch:
               definitions_key: str) -> bool:
         """Write the index (``pages``: each generated page with its site URL, in page order); False when it
         is the one on disk already (nothing written). ``definitions_key`` names what ``definitions()``
-        returns (the definitions, the languages, the link options): the last entries are kept under it."""
+        returns (:func:`~specgen.site.searchindex.definitions_key`): the last entries are kept under it."""
         own = self.entries.collect(pages)
         if kind is None or self.theme is None:
             return False
