@@ -17,7 +17,7 @@ of import circles.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Generic, Iterable, Protocol, TypeVar
+from typing import Any, Callable, Generic, Iterable, MutableMapping, Protocol, TypeVar
 
 from specgen.diagnostics import Span
 
@@ -144,6 +144,8 @@ class Compiler(Protocol):
     coverage: set[tuple[str, int, int]] | None
     trace: Callable[[Span, object], None] | None
     read_log: list | None
+    forms: "MutableMapping[Callable, tuple]"  # a compiled closure's source form, weakly keyed (compile_fuse_stmt)
+    tiers: "MutableMapping[Callable, object]"  # a closure running a tiered block -> its installer(s), weakly keyed
 
     def max_steps_of(self) -> int: ...
 

@@ -116,7 +116,12 @@ def fuse(c: Compiler, node: Node, ctx: Scope) -> Expr | None:
         return None
     fz = Fuser()
     text = em(c, node, ctx, fz, 1)
-    return None if text is None else build(text, fz)
+    if text is None:
+        return None
+    f = build(text, fz)
+    if f is not fz.binds[0]:
+        c.forms[f] = ("expr", text, fz.binds)  # a fused block inlines the text (compile_fuse_stmt)
+    return f
 
 
 # ------------------------------------------------------------ the closures' own code, on values

@@ -13,6 +13,7 @@ from .ast import Node
 from .budget import hold, refill
 from .compile_base import NOCONST, Compiler, LoopLimit, Scope, Stmt, guard
 from .compile_call import fold
+from .compile_fuse_stmt import tiered
 
 
 def s_for(c: Compiler, node: Node, ctx: Scope) -> Stmt:
@@ -23,6 +24,11 @@ def s_for(c: Compiler, node: Node, ctx: Scope) -> Stmt:
     s1 = c._expr(stop, ctx)
     lim = c._expr(limit, ctx) if limit is not None else None
     blk = c._block(body, ctx)
+
+    def install(f: Stmt) -> None:  # run once per iteration: fused once hot
+        nonlocal blk
+        blk = f
+    blk = tiered(c, blk, install)
     down = direction == "downto"
     fill = _fill_loop(c, var, body, ctx) if not down else None
     span = ctx.span(node)
@@ -58,6 +64,7 @@ def s_for(c: Compiler, node: Node, ctx: Scope) -> Stmt:
             r = blk(fr)
             if r is not None:
                 return r
+    c.tiers[s_for] = install  # kept while the loop lives (compile_fuse_stmt.tiered)
     return guard(c, s_for, span)
 
 
@@ -109,6 +116,11 @@ def s_while(c: Compiler, node: Node, ctx: Scope) -> Stmt:
     cond = c._expr(node.args[0], ctx)
     lim = c._expr(node.args[1], ctx) if node.args[1] is not None else None
     blk = c._block(node.args[2], ctx)
+
+    def install(f: Stmt) -> None:  # run once per iteration: fused once hot
+        nonlocal blk
+        blk = f
+    blk = tiered(c, blk, install)
     budget = c.budget
     max_steps = c.max_steps_of
 
@@ -125,12 +137,18 @@ def s_while(c: Compiler, node: Node, ctx: Scope) -> Stmt:
             r = blk(fr)
             if r is not None:
                 return r
+    c.tiers[s_while] = install  # kept while the loop lives (compile_fuse_stmt.tiered)
     return guard(c, s_while, ctx.span(node))
 
 
 def s_repeat(c: Compiler, node: Node, ctx: Scope) -> Stmt:
     """``repeat ... until c [looplimit n];``: the body runs at least once."""
     blk = c._block(node.args[0], ctx)
+
+    def install(f: Stmt) -> None:  # run once per iteration: fused once hot
+        nonlocal blk
+        blk = f
+    blk = tiered(c, blk, install)
     cond = c._expr(node.args[1], ctx)
     lim = c._expr(node.args[2], ctx) if node.args[2] is not None else None
     budget = c.budget
@@ -151,6 +169,7 @@ def s_repeat(c: Compiler, node: Node, ctx: Scope) -> Stmt:
                 return r
             if cond(fr):
                 return None
+    c.tiers[s_repeat] = install  # kept while the loop lives (compile_fuse_stmt.tiered)
     return guard(c, s_repeat, ctx.span(node))
 
 

@@ -12,12 +12,13 @@ the name in).
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Callable, Iterable
 
 from . import printing
 from .ast import Node
 from .compile_base import NOCONST, Compiler, DispatchTable, NoMatch, Scope, Stmt, Undefined, guard
 from .compile_call import call_expr, const_value
+from .compile_fuse_stmt import tiered
 from .compile_loop import LOOPS
 from .compile_types import bits_width, default
 from .errors import ASLAssertionError, ASLError
@@ -46,6 +47,7 @@ def compile_stmt(c: Compiler, node: Node, ctx: Scope) -> Stmt:
     def covered(fr):
         hit(key)
         return s(fr)
+    c.forms[covered] = ("covered", hit, key, s)
     return covered
 
 
@@ -75,7 +77,7 @@ def compile_block(c: Compiler, stmts: Iterable[Node], ctx: Scope) -> Stmt:
     """A statement sequence; it stops at the first ``return``."""
     compiled = [c._stmt(s, ctx) for s in stmts]
     if not compiled:
-        return lambda fr: None
+        return _empty(c)
     if len(compiled) == 1:
         return compiled[0]
     if len(compiled) == 2:
@@ -86,6 +88,7 @@ def compile_block(c: Compiler, stmts: Iterable[Node], ctx: Scope) -> Stmt:
             if r is not None:
                 return r
             return s1(fr)
+        c.forms[block2] = ("block", (s0, s1))
         return block2
     seq = tuple(compiled)
 
@@ -95,7 +98,15 @@ def compile_block(c: Compiler, stmts: Iterable[Node], ctx: Scope) -> Stmt:
             if r is not None:
                 return r
         return None
+    c.forms[block] = ("block", seq)
     return block
+
+
+def _empty(c: Compiler) -> Stmt:
+    def empty(fr):
+        return None
+    c.forms[empty] = ("empty",)
+    return empty
 
 
 @STMT.rule("s_call")
@@ -112,6 +123,7 @@ def s_call(c: Compiler, node: Node, ctx: Scope) -> Stmt:
             raise
         except Exception as exc:  # noqa: BLE001
             raise fail(exc, span) from None
+    c.forms[s_call] = ("call", call, span)
     return s_call
 
 
@@ -130,6 +142,7 @@ def s_assign(c: Compiler, node: Node, ctx: Scope) -> Stmt:
             raise
         except Exception as exc:  # noqa: BLE001
             raise fail(exc, span) from None
+    c.forms[s_assign] = ("assign", setter, rhs, span)
     return s_assign
 
 
@@ -147,6 +160,7 @@ def s_decl(c: Compiler, node: Node, ctx: Scope) -> Stmt:
 
         def s_decl_default(fr):
             fr[name] = value
+        c.forms[s_decl_default] = ("decl_value", name, value)
         return s_decl_default
     span = ctx.span(node)
     rhs = c._expr(init, ctx)
@@ -164,6 +178,7 @@ def s_decl(c: Compiler, node: Node, ctx: Scope) -> Stmt:
                 raise
             except Exception as exc:  # noqa: BLE001
                 raise fail(exc, span) from None
+        c.forms[s_decl_width] = ("decl_width", name, rhs, n, what, mismatch, span)
         return s_decl_width
     if checked is not None:
         test = checked.test
@@ -177,6 +192,7 @@ def s_decl(c: Compiler, node: Node, ctx: Scope) -> Stmt:
                 raise
             except Exception as exc:  # noqa: BLE001
                 raise fail(exc, span) from None
+        c.forms[s_decl_checked] = ("decl_test", name, rhs, test, span)
         return s_decl_checked
 
     def s_decl(fr):
@@ -186,6 +202,7 @@ def s_decl(c: Compiler, node: Node, ctx: Scope) -> Stmt:
             raise
         except Exception as exc:  # noqa: BLE001
             raise fail(exc, span) from None
+    c.forms[s_decl] = ("decl", name, rhs, span)
     return s_decl
 
 
@@ -226,7 +243,10 @@ def s_assign_tuple(c: Compiler, node: Node, ctx: Scope) -> Stmt:
 def s_return(c: Compiler, node: Node, ctx: Scope) -> Stmt:
     """``return [e];``: the 1-tuple that unwinds the function's blocks."""
     if node.args[0] is None:
-        return lambda fr: (None,)
+        def s_return_none(fr):
+            return (None,)
+        c.forms[s_return_none] = ("return_none",)
+        return s_return_none
     e = c._expr(node.args[0], ctx)
     record = c.trace  # set only while a traced variant compiles (returntrace.py): no cost otherwise
     result = ctx.returns
@@ -266,6 +286,7 @@ def s_return(c: Compiler, node: Node, ctx: Scope) -> Stmt:
             raise
         except Exception as exc:  # noqa: BLE001
             raise fail(exc, span) from None
+    c.forms[s_return] = ("return", e, span)
     return s_return
 
 
@@ -287,6 +308,7 @@ def s_if(c: Compiler, node: Node, ctx: Scope) -> Stmt:
                     raise
                 except Exception as exc:  # noqa: BLE001
                     raise fail(exc, span) from None
+            c.forms[s_if1] = ("if", arms, None, span)
             return s_if1
 
         def s_if2(fr):  # guard's try inline
@@ -298,6 +320,7 @@ def s_if(c: Compiler, node: Node, ctx: Scope) -> Stmt:
                 raise
             except Exception as exc:  # noqa: BLE001
                 raise fail(exc, span) from None
+        c.forms[s_if2] = ("if", arms, els, span)
         return s_if2
 
     def s_if(fr):
@@ -306,7 +329,9 @@ def s_if(c: Compiler, node: Node, ctx: Scope) -> Stmt:
                 return b(fr)
         if els is not None:
             return els(fr)
-    return guard(c, s_if, span)
+    guarded = guard(c, s_if, span)
+    c.forms[guarded] = ("if", arms, els, span)
+    return guarded
 
 
 @STMT.rule("s_case")
@@ -331,6 +356,25 @@ def s_case(c: Compiler, node: Node, ctx: Scope) -> Stmt:
     otherwise = c._block(node.args[2], ctx) if node.args[2] is not None else None
     span = ctx.span(node)
 
+    def install(old: Stmt, new: Stmt) -> None:  # an arm is entered by lookup: its own function once hot
+        nonlocal otherwise
+        for k, b in const_map.items():
+            if b is old:
+                const_map[k] = new
+        alts[:] = [(tests, new if b is old else b) for tests, b in alts]
+        if otherwise is old:
+            otherwise = new
+    tiers: dict[int, Stmt] = {}  # one tier per arm, however many patterns lead to it
+    keep: list = []
+    for b in (*(b for _t, b in alts), otherwise):
+        if b is not None and id(b) not in tiers:
+            tiers[id(b)] = _tier(c, b, install, keep)
+    for k, b in const_map.items():
+        const_map[k] = tiers[id(b)]
+    alts[:] = [(tests, tiers[id(b)]) for tests, b in alts]
+    if otherwise is not None:
+        otherwise = tiers[id(otherwise)]
+
     if all_const:
         fail = c._fail
 
@@ -347,6 +391,7 @@ def s_case(c: Compiler, node: Node, ctx: Scope) -> Stmt:
                 raise
             except Exception as exc:  # noqa: BLE001
                 raise fail(exc, span) from None
+        c.tiers[s_case_fast] = keep  # the installers, kept while the case lives
         return s_case_fast
 
     def s_case(fr):
@@ -367,7 +412,18 @@ def s_case(c: Compiler, node: Node, ctx: Scope) -> Stmt:
         if otherwise is not None:
             return otherwise(fr)
         raise NoMatch(f"no 'when' matches {show(v)} and there is no 'otherwise'")
+    c.tiers[s_case] = keep
     return guard(c, s_case, span)
+
+
+def _tier(c: Compiler, blk: Stmt, install: Callable[[Stmt, Stmt], None], keep: list) -> Stmt:
+    """``blk`` tiered (compile_fuse_stmt), its fused function installed in place of the tiered one;
+    ``keep`` (held by the case closure) keeps the installer alive."""
+    def put(f: Stmt) -> None:
+        install(cold, f)
+    cold = tiered(c, blk, put)
+    keep.append(put)
+    return cold
 
 
 def _pattern(c: Compiler, p: Node, ctx: Scope) -> tuple:
@@ -400,6 +456,7 @@ def s_assert(c: Compiler, node: Node, ctx: Scope) -> Stmt:
             raise
         except Exception as exc:  # noqa: BLE001
             raise fail(exc, span) from None
+    c.forms[s_assert] = ("assert", cond, snapshot, span)
     return s_assert
 
 
@@ -417,7 +474,7 @@ def s_unreachable(c: Compiler, node: Node, ctx: Scope) -> Stmt:
 @STMT.rule("s_pass")
 def s_pass(c: Compiler, node: Node, ctx: Scope) -> Stmt:
     """``pass;``: nothing."""
-    return lambda fr: None
+    return _empty(c)
 
 
 @STMT.rule("s_print")

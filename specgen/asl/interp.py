@@ -29,6 +29,7 @@ its private state; the compilers reach it through :class:`~specgen.asl.compile_b
 from __future__ import annotations
 
 import sys
+import weakref
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Callable, Iterable
@@ -39,6 +40,7 @@ from .ast import Decl, FuncDecl, GlobalDecl, Module, Node, TypeDecl
 from .compile_base import AsFailure, Expr, Function, Scope, Setter, Stmt, Undefined
 from .compile_expr import compile_expr
 from .compile_lvalue import compile_lvalue
+from .compile_fuse_stmt import tiered
 from .compile_stmt import collect_locals, compile_block, compile_stmt
 from .budget import (ACTIVE, DEFAULT_MAX_MEMORY_BYTES, DEFAULT_MAX_STEPS, DEFAULT_MAX_VALUE_BITS, MAX_DEPTH,
                      BudgetExceeded, peak_kib, refill, split, steps_left)
@@ -90,6 +92,9 @@ class Interpreter(Resolver):
         self.index = index
         self.memoize = memoize  # replay state-independent zero-argument functions (see memo.py)
         self.read_log: list | None = None  # values read from global variables, when recording (memo.py)
+        # what block fusion needs, keyed weakly by the closures: a test's compiled code dies with the test
+        self.forms: weakref.WeakKeyDictionary[Callable, tuple] = weakref.WeakKeyDictionary()
+        self.tiers: weakref.WeakKeyDictionary[Callable, object] = weakref.WeakKeyDictionary()
         self._max_steps = max_steps
         self.budget: list[int] = split(max_steps)  # steps left in this run: [this window, after it]; budget.py
         self.max_value_bits = max_value_bits  # the largest value a run may make (budget.produce)
@@ -380,6 +385,16 @@ class Interpreter(Resolver):
             def body(fr):
                 on_entry(fr)
                 return unchecked(fr)
+
+            def install(f: Stmt) -> None:
+                nonlocal unchecked
+                unchecked = f
+            unchecked = tiered(self, unchecked, install)  # one Python function once hot (compile_fuse_stmt)
+        else:
+            def install(f: Stmt) -> None:
+                nonlocal body
+                body = f
+            body = tiered(self, body, install)
         consts = checks.consts if checks is not None else ()
         nparams = len(names)
         budget = self.budget
@@ -450,6 +465,7 @@ class Interpreter(Resolver):
                     current[0].update(notes)
                 r = body(dict(zip(names, args)))
                 return r[0] if r is not None else None
+        self.tiers[run] = install  # the tiered body's way to its fused form, kept while the run lives
         if self.coverage is not None:
             run = _recording(run, self.coverage.add, (decl.path, decl.line, 0))
         if nparams == 0 and self.memoize and self.trace is None and self._funcs.get((decl.name, 0)) is fn:

@@ -1,0 +1,130 @@
+"""Fused blocks (specgen/asl/compile_fuse_stmt.py): a hot block runs as one Python function with the
+same results, errors, locations, steps and coverage as its closures (docs-internal/asl-interpreter.md)."""
+
+from __future__ import annotations
+
+import pytest
+
+from specgen.asl import ASLError, Interpreter, parse_source
+from specgen.asl import compile_fuse_stmt
+
+SOURCE = """
+var G : integer = 0;
+type R of record { a : integer, b : bits(4) };
+
+func Classify(x : integer) => integer
+begin
+    if x < 0 then
+        return -1;
+    elsif x == 0 then
+        G = G + 1;
+        return 0;
+    else
+        let y : bits(4) = x[3:0];
+        var r : R;
+        r.a = x;
+        r.b = y;
+        assert r.a == x;
+        case x of
+            when 1 => return 10;
+            when 2, 3 => return 20;
+            otherwise => return r.a * 2;
+        end;
+    end;
+end;
+
+func Sum(n : integer) => integer
+begin
+    var s : integer = 0;
+    for i = 1 to n do
+        if i MOD 3 == 0 then
+            s = s + Classify(i);
+        else
+            s = s + i;
+        end;
+    end;
+    return s;
+end;
+
+func Index(k : integer) => integer
+begin
+    var a : array [[4]] of integer;
+    if k >= 0 then
+        if k < 100 then
+            return a[[k]];
+        end;
+    end;
+    return 0;
+end;
+
+func Check(k : integer) => integer
+begin
+    if k > 1 then
+        assert k < 5;
+    end;
+    return k;
+end;
+
+func Width(k : integer) => bits(4)
+begin
+    let v : bits(4) = Zeros{k};
+    return v;
+end;
+"""
+
+CALLS = [("Classify", (-5,)), ("Classify", (0,)), ("Classify", (2,)), ("Classify", (7,)), ("Sum", (40,)),
+         ("Index", (2,)), ("Index", (9,)), ("Check", (3,)), ("Check", (6,)), ("Width", (4,)), ("Width", (3,))]
+
+
+def _run(hot: int, monkeypatch: pytest.MonkeyPatch, coverage: bool = False) -> tuple[list, int, object]:
+    """Each call twenty times on one interpreter: its results or located errors, the steps, the hits."""
+    monkeypatch.setattr(compile_fuse_stmt, "HOT", hot)
+    it = Interpreter(max_steps=10_000_000)
+    if coverage:
+        it.measure_coverage()
+    it.load_module(parse_source(SOURCE, "fused.asl"))
+    out: list = []
+    for _ in range(20):
+        for name, args in CALLS:
+            try:
+                out.append(("ok", it.call(name, *args)))
+            except ASLError as e:
+                out.append(("error", str(e), e.kind, [n for n, _ in e.asl_stack]))
+    return out, it.steps_used, sorted(it.coverage) if coverage else None
+
+
+def test_fused_blocks_give_the_closures_results_errors_and_locations(monkeypatch: pytest.MonkeyPatch) -> None:
+    closures = _run(10 ** 9, monkeypatch)  # never hot: every block stays its closures
+    fused = _run(1, monkeypatch)  # hot at once: every function, loop and case arm body fused
+    assert fused == closures
+    errors = {r[1] for r in closures[0] if r[0] == "error"}
+    assert any(e.startswith("fused.asl:44:13:") and "index" in e for e in errors), errors  # inside two ifs
+    assert any(e.startswith("fused.asl:53:9:") for e in errors), errors  # the assert's own line
+    assert any(e.startswith("fused.asl:60:9:") for e in errors), errors  # a declared width
+
+
+def test_fused_blocks_record_the_same_coverage(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert _run(1, monkeypatch, coverage=True) == _run(10 ** 9, monkeypatch, coverage=True)
+
+
+def test_a_block_is_fused_once_hot_and_its_frame_has_no_cells(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(compile_fuse_stmt, "HOT", 3)
+    it = Interpreter()
+    it.load_module(parse_source(SOURCE, "fused.asl"))
+    seen: list = []
+    real = compile_fuse_stmt.fused
+
+    def spy(c, blk):  # noqa: ANN001, ANN202 - the same signature
+        f = real(c, blk)
+        seen.append(f)
+        return f
+    monkeypatch.setattr(compile_fuse_stmt, "fused", spy)
+    it.call("Check", 2)
+    it.call("Check", 2)
+    assert seen == []  # two runs: still the closures
+    it.call("Check", 2)
+    assert len(seen) == 1
+    # the bindings are globals, not cells: a cell is a slot of every frame (CPython's frame stack
+    # mapped and unmapped a chunk per call when big frames sat at its edge: 400,000 times in one test)
+    assert seen[0].__code__.co_freevars == ()
+    assert it.call("Check", 4) == 4
