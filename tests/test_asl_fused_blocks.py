@@ -70,10 +70,20 @@ begin
     let v : bits(4) = Zeros{k};
     return v;
 end;
+
+func Pick(k : integer) => integer
+begin
+    case k of
+        when 1 => return 5;
+        when 2 => G = G + 1;
+    end;
+    return G;
+end;
 """
 
 CALLS = [("Classify", (-5,)), ("Classify", (0,)), ("Classify", (2,)), ("Classify", (7,)), ("Sum", (40,)),
-         ("Index", (2,)), ("Index", (9,)), ("Check", (3,)), ("Check", (6,)), ("Width", (4,)), ("Width", (3,))]
+         ("Index", (2,)), ("Index", (9,)), ("Check", (3,)), ("Check", (6,)), ("Width", (4,)), ("Width", (3,)),
+         ("Pick", (1,)), ("Pick", (2,)), ("Pick", (3,))]
 
 
 def _run(hot: int, monkeypatch: pytest.MonkeyPatch, coverage: bool = False) -> tuple[list, int, object]:
@@ -101,6 +111,7 @@ def test_fused_blocks_give_the_closures_results_errors_and_locations(monkeypatch
     assert any(e.startswith("fused.asl:44:13:") and "index" in e for e in errors), errors  # inside two ifs
     assert any(e.startswith("fused.asl:53:9:") for e in errors), errors  # the assert's own line
     assert any(e.startswith("fused.asl:60:9:") for e in errors), errors  # a declared width
+    assert any(e.startswith("fused.asl:66:5:") and "no 'when' matches 3" in e for e in errors), errors
 
 
 def test_fused_blocks_record_the_same_coverage(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -128,3 +139,44 @@ def test_a_block_is_fused_once_hot_and_its_frame_has_no_cells(monkeypatch: pytes
     # mapped and unmapped a chunk per call when big frames sat at its edge: 400,000 times in one test)
     assert seen[0].__code__.co_freevars == ()
     assert it.call("Check", 4) == 4
+
+
+EXPRS = """
+func Mul(x : integer, y : integer) => integer begin return x * y; end;
+func Quo(x : integer, y : integer) => integer begin return x DIVRM y; end;
+func Rem(x : integer, y : integer) => integer begin return x MOD y; end;
+func Bit(b : bits(8), i : integer) => bits(1) begin return b[i]; end;
+func Mid(b : bits(8)) => bits(3) begin return b[5:3]; end;
+func Range(b : bits(8), h : integer, l : integer) => integer begin return UInt(b[h:l]); end;
+func Up(b : bits(8), i : integer, w : integer) => integer begin return UInt(b[i +: w]); end;
+"""
+BIG = 1 << (1 << 16)  # past the free size (budget.FREE_BITS): charged, through the closure's code
+
+
+def _eval_all(monkeypatch: pytest.MonkeyPatch, fuse: bool) -> list:
+    from specgen.asl import compile_expr
+    from specgen.asl.values import Bits
+    if not fuse:
+        monkeypatch.setattr(compile_expr, "fuse", lambda c, node, ctx: None)
+    it = Interpreter(max_steps=10_000_000)
+    it.load_module(parse_source(EXPRS, "exprs.asl"))
+    b = Bits(0b10110101, 8)
+    calls = [("Mul", (a, c)) for a in (0, 7, -3, BIG, 1 << 65535, -(1 << 65535)) for c in (5, -2, 1 << 65535)]
+    calls += [(f, (a, c)) for f in ("Quo", "Rem") for a in (17, -17, 0, BIG) for c in (5, -5, 0)]
+    calls += [("Bit", (b, i)) for i in (0, 7, 8, -1)] + [("Mid", (b,))]
+    calls += [("Range", (b, h, lo)) for h, lo in ((7, 0), (3, 3), (2, 5), (9, 0))]
+    calls += [("Up", (b, i, w)) for i, w in ((0, 8), (4, 2), (6, 3))]
+    out = []
+    for name, args in calls:
+        try:
+            out.append(("ok", it.call(name, *args)))
+        except ASLError as e:
+            out.append(("error", str(e), e.kind))
+    return out + [it.steps_used]
+
+
+def test_fused_arithmetic_and_slices_equal_the_closures(monkeypatch: pytest.MonkeyPatch) -> None:
+    fused = _eval_all(monkeypatch, True)
+    closures = _eval_all(monkeypatch, False)
+    assert fused == closures
+    assert ("ok", 35) in fused and any(r[0] == "error" and "DIVRM by zero" in r[1] for r in fused[:-1])

@@ -34,6 +34,7 @@ from typing import Any, Callable
 from .compile_base import Compiler, DispatchTable, Stmt
 from .compile_fuse import _ENV, _factories
 from .errors import ASLAssertionError, ASLError
+from .ops import hkey
 from .values import Bits
 
 FUSE_STMT: DispatchTable = DispatchTable("fused statement")
@@ -281,4 +282,18 @@ def f_if(w: Writer, form: tuple, indent: int, nest: int) -> None:
     w.located(indent, span, body)
 
 
-_ENV.update(_ASLError=ASLError, _ASLAssertionError=ASLAssertionError, _Bits=Bits)
+@FUSE_STMT.rule("case")
+def f_case(w: Writer, form: tuple, indent: int, nest: int) -> None:
+    """``case`` with constant patterns: one dict lookup, the arm (its own function) called."""
+    _k, subject, arms, other, no_match, span = form
+
+    def body(i: int) -> None:
+        w.emit(i, f"if (_a := {w.bind(arms)}.get(_hkey(_v := {w.expr(subject)}))) is None:")
+        w.emit(i + 1, f"if (_a := {w.bind(other)}[0]) is None:")
+        w.emit(i + 2, f"{w.bind(no_match)}(_v)")
+        w.emit(i, "if (_r := _a(fr)) is not None:")
+        w.emit(i + 1, "return _r")
+    w.located(indent, span, body)
+
+
+_ENV.update(_hkey=hkey, _ASLError=ASLError, _ASLAssertionError=ASLAssertionError, _Bits=Bits)

@@ -41,8 +41,12 @@ def compile_stmt(c: Compiler, node: Node, ctx: Scope) -> Stmt:
     s = _compile_stmt(c, node, ctx)
     if c.coverage is None:
         return s
-    hit = c.coverage.add
-    key = (ctx.path, node.line, node.col)
+    return covering(c, s, (ctx.path, node.line, node.col))
+
+
+def covering(c: Compiler, s: Stmt, key: tuple[str, int, int]) -> Stmt:
+    """``s`` that first records ``key`` as executed (a statement, or a function's entry: its body)."""
+    hit = c.coverage.add  # type: ignore[union-attr]
 
     def covered(fr):
         hit(key)
@@ -364,6 +368,8 @@ def s_case(c: Compiler, node: Node, ctx: Scope) -> Stmt:
         alts[:] = [(tests, new if b is old else b) for tests, b in alts]
         if otherwise is old:
             otherwise = new
+            if all_const:
+                other[0] = new
     tiers: dict[int, Stmt] = {}  # one tier per arm, however many patterns lead to it
     keep: list = []
     for b in (*(b for _t, b in alts), otherwise):
@@ -377,6 +383,7 @@ def s_case(c: Compiler, node: Node, ctx: Scope) -> Stmt:
 
     if all_const:
         fail = c._fail
+        other = [otherwise]  # the otherwise arm where a fused block reads it, kept current by install
 
         def s_case_fast(fr):  # guard's try inline
             try:
@@ -392,6 +399,7 @@ def s_case(c: Compiler, node: Node, ctx: Scope) -> Stmt:
             except Exception as exc:  # noqa: BLE001
                 raise fail(exc, span) from None
         c.tiers[s_case_fast] = keep  # the installers, kept while the case lives
+        c.forms[s_case_fast] = ("case", subject, const_map, other, _no_match, span)
         return s_case_fast
 
     def s_case(fr):
@@ -414,6 +422,10 @@ def s_case(c: Compiler, node: Node, ctx: Scope) -> Stmt:
         raise NoMatch(f"no 'when' matches {show(v)} and there is no 'otherwise'")
     c.tiers[s_case] = keep
     return guard(c, s_case, span)
+
+
+def _no_match(v: object) -> None:
+    raise NoMatch(f"no 'when' matches {show(v)} and there is no 'otherwise'")
 
 
 def _tier(c: Compiler, blk: Stmt, install: Callable[[Stmt, Stmt], None], keep: list) -> Stmt:

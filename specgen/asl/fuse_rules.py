@@ -75,6 +75,7 @@ def e_var(c: Compiler, node: Node, ctx: Scope, fz: Fuser, depth: int) -> str | N
 
 _SHORT = {"&&": "({a} and {b})", "||": "({a} or {b})", "-->": "((not {a}) or {b})", "<->": "({a} == {b})"}
 _INT_FAST = {"+", "-"}
+_QUOTIENT = {"DIVRM": "//", "MOD": "%"}
 
 
 @FUSE.rule("e_bin")
@@ -108,7 +109,44 @@ def e_bin(c: Compiler, node: Node, ctx: Scope, fz: Fuser, depth: int) -> str | N
         r = fz.tmp()
         return (f"({r} if (({x} := {a}), ({y} := {b})) and type({x}) is int and type({y}) is int "
                 f"and -_F < ({r} := {x} {op} {y}) < _F else {f}({x}, {y}))")
+    if op == "*":  # ops._mul's small-integer branch: both factors small, the product too
+        r = fz.tmp()
+        return (f"({r} if (({x} := {a}), ({y} := {b})) and type({x}) is int and type({y}) is int "
+                f"and -_F < {x} < _F and -_F < {y} < _F and -_F < ({r} := {x} * {y}) < _F else {f}({x}, {y}))")
+    if op in _QUOTIENT:  # ops._divrm / _mod: a small dividend by a non-zero integer
+        return (f"({x} {_QUOTIENT[op]} {y} if (({x} := {a}), ({y} := {b})) and type({x}) is int "
+                f"and type({y}) is int and {y} and -_F < {x} < _F else {f}({x}, {y}))")
     return f"{f}({a}, {b})"
+
+
+@FUSE.rule("e_slice")
+def e_slice(c: Compiler, node: Node, ctx: Scope, fz: Fuser, depth: int) -> str | None:
+    """``x[i]``, ``x[hi:lo]`` (a constant one on a wide enough bitvector one mask inline) and ``x[i +: w]``
+    as ``slice_read`` over the operands, in the closure's order; a concatenation stays its closure."""
+    slices = node.args[1]
+    if len(slices) != 1:
+        return None
+    kind, hi, lo = slices[0]
+    if kind not in ("range", "single", "up"):
+        return None  # before anything is compiled: the closure compiles it
+    a = src(c, node.args[0], ctx, fz, depth)
+    if kind == "range" and hi.kind == "e_lit" and lo.kind == "e_lit":
+        hi_c, lo_c = hi.args[0], lo.args[0]
+        w_c = hi_c - lo_c + 1
+        lo_b, w_b = fz.bind(lo_c), fz.bind(w_c)
+        if not 0 <= w_c <= FREE_BITS:  # a wider slice's mask is made by slice_read, after its size is checked
+            return f"_slice_read({a}, {lo_b}, {w_b})"
+        v = fz.tmp()
+        return (f"(_Bits(({v}.v >> {lo_b}) & {fz.bind((1 << w_c) - 1)}, {w_b}) if type({v} := {a}) is _Bits "
+                f"and {fz.bind(hi_c)} < {v}.n else _slice_read({v}, {lo_b}, {w_b}))")
+    x = src(c, hi, ctx, fz, depth)
+    if kind == "single":
+        return f"_slice_read({a}, {x}, 1)"
+    y = src(c, lo, ctx, fz, depth)
+    if kind == "range":  # the low bound is evaluated before the high one, as the closure does
+        t = fz.tmp()
+        return f"_slice_read({a}, ({t} := {y}), {x} - {t} + 1)"
+    return f"_slice_read({a}, {x}, {y})"
 
 
 @FUSE.rule("e_un")

@@ -41,7 +41,7 @@ from .compile_base import AsFailure, Expr, Function, Scope, Setter, Stmt, Undefi
 from .compile_expr import compile_expr
 from .compile_lvalue import compile_lvalue
 from .compile_fuse_stmt import tiered
-from .compile_stmt import collect_locals, compile_block, compile_stmt
+from .compile_stmt import collect_locals, compile_block, compile_stmt, covering
 from .budget import (ACTIVE, DEFAULT_MAX_MEMORY_BYTES, DEFAULT_MAX_STEPS, DEFAULT_MAX_VALUE_BITS, MAX_DEPTH,
                      BudgetExceeded, peak_kib, refill, split, steps_left)
 from .memory import measurer
@@ -379,6 +379,8 @@ class Interpreter(Resolver):
             body = self._block(decl.body, ctx)
         finally:
             compiled_notes = tuple(self.trail.pop())
+        if self.coverage is not None:  # the declaration (column 0) recorded as the body's first line
+            body = covering(self, body, (decl.path, decl.line, 0))
         if checks is not None and checks.frame is not None:  # widths that need the frame: a wrapper
             unchecked, on_entry = body, checks.frame
 
@@ -466,8 +468,6 @@ class Interpreter(Resolver):
                 r = body(dict(zip(names, args)))
                 return r[0] if r is not None else None
         self.tiers[run] = install  # the tiered body's way to its fused form, kept while the run lives
-        if self.coverage is not None:
-            run = _recording(run, self.coverage.add, (decl.path, decl.line, 0))
         if nparams == 0 and self.memoize and self.trace is None and self._funcs.get((decl.name, 0)) is fn:
             run = memoizing(self, fn, run)  # a tree function, not a test's: see memo.py
 
@@ -539,12 +539,3 @@ class Interpreter(Resolver):
 def _too_deep(depth: int) -> str:
     return (f"call depth budget: Python's recursion limit reached at {depth:,} nested calls "
             f"(the limit is {MAX_DEPTH:,}; a call with deeply nested expressions takes more Python frames)")
-
-
-def _recording(run: Callable, hit: Callable, key: tuple[str, int, int]) -> Callable:
-    """``run`` that first records ``key`` (a function's declaration, column 0) as executed."""
-
-    def recorded(*args):
-        hit(key)
-        return run(*args)
-    return recorded
