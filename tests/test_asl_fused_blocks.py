@@ -77,7 +77,17 @@ begin
         when 1 => return 5;
         when 2 => G = G + 1;
     end;
+    return Zero() + Two(G, 1);
+end;
+
+func Zero() => integer
+begin
     return G;
+end;
+
+func Two(a : integer, b : integer) => integer
+begin
+    return a - b;
 end;
 """
 
@@ -180,3 +190,34 @@ def test_fused_arithmetic_and_slices_equal_the_closures(monkeypatch: pytest.Monk
     closures = _eval_all(monkeypatch, False)
     assert fused == closures
     assert ("ok", 35) in fused and any(r[0] == "error" and "DIVRM by zero" in r[1] for r in fused[:-1])
+
+
+AS_EXPRS = """
+func R1(x : integer) => integer begin return x as integer{0..7}; end;
+func R2(x : integer) => integer begin return x as integer{1, 2, 4..6}; end;
+func R3(x : integer) => integer begin return x as integer; end;
+func B4(b : bits(4)) => bits(4) begin return b as bits(4); end;
+"""
+
+
+def test_fused_as_checks_equal_the_closures(monkeypatch: pytest.MonkeyPatch) -> None:
+    from specgen.asl import compile_expr
+    from specgen.asl.values import Bits
+
+    def run(fuse: bool) -> list:
+        with monkeypatch.context() as m:
+            if not fuse:
+                m.setattr(compile_expr, "fuse", lambda c, node, ctx: None)
+            it = Interpreter()
+            it.load_module(parse_source(AS_EXPRS, "as.asl"))
+            out: list = []
+            for name, arg in [("R1", 0), ("R1", 7), ("R1", 8), ("R1", -1), ("R2", 2), ("R2", 3), ("R2", 5),
+                              ("R2", 7), ("R3", 12), ("B4", Bits(5, 4))]:
+                try:
+                    out.append(("ok", it.call(name, arg)))
+                except ASLError as e:
+                    out.append(("error", str(e), e.kind))
+            return out
+    fused, closures = run(True), run(False)
+    assert fused == closures
+    assert [r[0] for r in fused] == ["ok", "ok", "error", "error", "ok", "error", "ok", "error", "ok", "ok"]

@@ -34,7 +34,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .ast import Node
-from .budget import FREE_BITS, MAX_DEPTH, DepthBudgetExceeded
+from .budget import FREE_BITS
 from .compile_base import Compiler, DispatchTable, Expr, Scope
 from .ops import _lnot, cmp_type, slice_read, touched
 from .values import Bits, show
@@ -150,10 +150,5 @@ def _no_field(r: object, fname: str) -> object:
         raise TypeError(f"{show(r)} has no field '{fname}'") from None
 
 
-def _check_depth(stack: list) -> None:
-    raise DepthBudgetExceeded(len(stack))
-
-
 _ENV.update(_F=_FREE, _Bits=Bits, _eq_slow=_eq_slow, _ne_slow=_ne_slow, _cmp_slow=_cmp_slow,
-            _no_field=_no_field, _lnot=_lnot, _slice_read=slice_read, _check_depth=_check_depth,
-            _D=MAX_DEPTH)
+            _no_field=_no_field, _lnot=_lnot, _slice_read=slice_read)

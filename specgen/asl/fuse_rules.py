@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from .ast import Node
-from .budget import FREE_BITS
+from .budget import FREE_BITS, MAX_DEPTH, DepthBudgetExceeded
 from .compile_base import NOCONST, Compiler, Scope
 from .compile_call import builtin_folded, var_kind
 from .compile_fuse import FUSE, Fuser, src
@@ -181,12 +181,28 @@ def e_call(c: Compiler, node: Node, ctx: Scope, fz: Fuser, depth: int) -> str | 
             return fz.bind(folded)
         return f"{fz.bind(b)}(({''.join(p + ', ' for p in ps)}), ({''.join(x + ', ' for x in xs)}))"
     fn = fz.bind(c._function(name, len(args), span))
-    get, push, pop = fz.bind(_compile_and_get(c._compile_func)), fz.bind(c.stack.append), fz.bind(c.stack.pop)
-    stack, entry = fz.bind(c.stack), fz.bind((name, span))
+    get, pop = fz.bind(_compile_and_get(c._compile_func)), fz.bind(c.stack.pop)
     # the callee is read (compiled on first call) before the arguments are evaluated, the call site pushed
-    # after them; the arguments stay on Python's stack (no temporaries: nothing outlives the call)
-    enter = f"*({push}({entry}) or (len({stack}) > _D and _check_depth({stack})) or ())"
-    return f"(({fn}.impl or {get}({fn}))({''.join(x + ', ' for x in xs)}{enter}), {pop}())[0]"
+    # after them; the arguments stay on Python's stack (no temporaries: nothing outlives the call), the
+    # last one passed through the push (a plain call: CPython runs it in the same loop, not via *args)
+    callee = f"({fn}.impl or {get}({fn}))"
+    if not xs:
+        f = fz.tmp()
+        return f"(({f} := {callee}), {fz.bind(_pushed(c.stack, (name, span)))}(None), {f}(), {pop}())[2]"
+    last = f"{fz.bind(_pushed(c.stack, (name, span)))}({xs[-1]})"
+    return f"({callee}({''.join(x + ', ' for x in xs[:-1])}{last}), {pop}())[0]"
+
+
+def _pushed(stack: list, entry: tuple):
+    """The call site's push onto the ASL stack (and the depth check) as an identity on the last argument."""
+    push = stack.append
+
+    def pushed(v):
+        push(entry)
+        if len(stack) > MAX_DEPTH:
+            raise DepthBudgetExceeded(len(stack))
+        return v
+    return pushed
 
 
 @FUSE.rule("e_field")
@@ -231,19 +247,26 @@ def e_if(c: Compiler, node: Node, ctx: Scope, fz: Fuser, depth: int) -> str | No
 
 @FUSE.rule("e_as")
 def e_as(c: Compiler, node: Node, ctx: Scope, fz: Fuser, depth: int) -> str | None:
-    """``x as T``: a single constant integer range inline, anything else ``check_as``."""
+    """``x as T``: an integer in constant ranges, an unconstrained integer and a bitvector of a constant
+    width inline (a value that passes), anything else ``check_as`` (which also reports the failure)."""
     a = src(c, node.args[0], ctx, fz, depth)
     ti = c._type_of(node.args[1], ctx.path)
-    bounds = None
-    if ti.kind == "int" and ti.constraints:
-        try:
+    bounds = width = None
+    try:
+        if ti.kind == "int" and ti.constraints:
             bounds = [(lo({}), hi({}) if hi is not None else lo({})) for lo, hi in ti.constraints]
-        except Exception:  # noqa: BLE001 - bounds that need a frame are checked at run time
-            bounds = None
-    chk, t = fz.bind(check_as), fz.bind(ti)
-    if bounds and len(bounds) == 1:
-        lo, hi, x = fz.bind(bounds[0][0]), fz.bind(bounds[0][1]), fz.tmp()
-        return f"({x} if type({x} := {a}) is int and {lo} <= {x} <= {hi} else {chk}({x}, {t}))"
+        elif ti.kind == "bits":
+            width = ti.width({})
+    except Exception:  # noqa: BLE001 - bounds that need a frame are checked at run time
+        bounds = width = None
+    chk, t, x = fz.bind(check_as), fz.bind(ti), fz.tmp()
+    if bounds:
+        test = " or ".join(f"{fz.bind(lo)} <= {x} <= {fz.bind(hi)}" for lo, hi in bounds)
+        return f"({x} if type({x} := {a}) is int and ({test}) else {chk}({x}, {t}))"
+    if ti.kind == "int" and not ti.constraints:
+        return f"({x} if type({x} := {a}) is int else {chk}({x}, {t}))"
+    if type(width) is int:
+        return f"({x} if type({x} := {a}) is _Bits and {x}.n == {fz.bind(width)} else {chk}({x}, {t}))"
     return f"{chk}({a}, {t})"
 
 
