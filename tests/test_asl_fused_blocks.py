@@ -133,13 +133,13 @@ def test_a_block_is_fused_once_hot_and_its_frame_has_no_cells(monkeypatch: pytes
     it = Interpreter()
     it.load_module(parse_source(SOURCE, "fused.asl"))
     seen: list = []
-    real = compile_fuse_stmt.fused
+    real = compile_fuse_stmt._function
 
-    def spy(c, blk):  # noqa: ANN001, ANN202 - the same signature
-        f = real(c, blk)
+    def spy(w, signature):  # noqa: ANN001, ANN202 - the same signature
+        f = real(w, signature)
         seen.append(f)
         return f
-    monkeypatch.setattr(compile_fuse_stmt, "fused", spy)
+    monkeypatch.setattr(compile_fuse_stmt, "_function", spy)
     it.call("Check", 2)
     it.call("Check", 2)
     assert seen == []  # two runs: still the closures
@@ -148,6 +148,7 @@ def test_a_block_is_fused_once_hot_and_its_frame_has_no_cells(monkeypatch: pytes
     # the bindings are globals, not cells: a cell is a slot of every frame (CPython's frame stack
     # mapped and unmapped a chunk per call when big frames sat at its edge: 400,000 times in one test)
     assert seen[0].__code__.co_freevars == ()
+    assert seen[0].__name__ == "fused_run"  # the whole function: its parameters, no frame dict passed in
     assert it.call("Check", 4) == 4
 
 

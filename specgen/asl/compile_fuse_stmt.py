@@ -45,10 +45,11 @@ _NAME = re.compile(r"\b_([bt])(\d+)\b")
 class Writer:
     """The lines, bindings and temporaries of one fused block being written."""
 
-    __slots__ = ("binds", "ids", "temps", "lines", "c")
+    __slots__ = ("binds", "ids", "temps", "lines", "c", "unwrap")
 
-    def __init__(self, c: Compiler) -> None:
+    def __init__(self, c: Compiler, unwrap: bool = False) -> None:
         self.c = c  # its forms, and its _fail: a Python failure as the located ASLError
+        self.unwrap = unwrap  # writing a whole function (fused_run): a return gives the value, not (value,)
         self.binds: list[object] = []
         self.ids: dict[int, str] = {}
         self.temps = 0
@@ -83,6 +84,10 @@ class Writer:
         self.temps = max(self.temps, top[0])
         return out
 
+    def result(self, r: str) -> str:
+        """The return of a block's result ``r`` (a 1-tuple): as it is, or its value in a whole function."""
+        return f"return {r}[0]" if self.unwrap else f"return {r}"
+
     def emit(self, indent: int, line: str) -> None:
         """One line at ``indent`` levels."""
         self.lines.append("    " * indent + line)
@@ -109,7 +114,7 @@ def statement(w: Writer, s: Stmt, indent: int, nest: int) -> None:
     if form is not None and form[0] == "block":  # too deep to inline: its own fused function
         s = fused(w.c, s)
     w.emit(indent, f"if (_r := {w.bind(s)}(fr)) is not None:")
-    w.emit(indent + 1, "return _r")
+    w.emit(indent + 1, w.result("_r"))
 
 
 def fused(c: Compiler, blk: Stmt) -> Stmt:
@@ -119,13 +124,38 @@ def fused(c: Compiler, blk: Stmt) -> Stmt:
         return blk
     w = Writer(c)
     block_lines(w, blk, 1, 1)
+    return _function(w, "fused_block(fr)")
+
+
+def fused_run(c: Compiler, blk: Stmt, names: tuple[str, ...], budget: list, refill: Callable,
+              max_steps: Callable, trail: tuple) -> Callable:
+    """A whole ASL function as one Python function of its parameters: the run's prologue (a budget step,
+    the trail's note, ``interp._compile_func``'s ``run``), its frame, then ``blk`` with each ``return``
+    giving the value: no frame and no 1-tuple between a call and the body."""
+    epoch, current, mark, notes = trail
+    w = Writer(c, unwrap=True)
+    b, m, e = w.bind(budget), w.bind(mark), w.bind(epoch)
+    w.emit(1, f"{b}[0] -= 1")
+    w.emit(1, f"if {b}[0] < 0:")
+    w.emit(2, f"{w.bind(refill)}({b}, {w.bind(max_steps)}())")
+    w.emit(1, f"if {m}[0] != {e}[0]:")
+    w.emit(2, f"{m}[0] = {e}[0]")
+    w.emit(2, f"{w.bind(current)}[0].update({w.bind(notes)})")
+    params = [f"_p{i}" for i in range(len(names))]
+    w.emit(1, "fr = {" + ", ".join(f"{w.bind(n)}: {p}" for n, p in zip(names, params)) + "}")
+    block_lines(w, blk, 1, 1)
+    return _function(w, f"fused_run({', '.join(params)})")
+
+
+def _function(w: Writer, signature: str) -> Callable:
+    """The function ``def <signature>:`` over ``w``'s lines, its code shared by every text like it."""
     text = "\n".join(w.lines)
-    key = ("block", text)
+    key = (signature, text)
     code = _factories().get(key)
     if code is None:
         scope: dict[str, Any] = {}
-        exec(compile(f"def fused_block(fr):\n{text}\n", "<fused ASL block>", "exec"), _ENV, scope)  # noqa: S102
-        code = _factories()[key] = scope["fused_block"].__code__
+        exec(compile(f"def {signature}:\n{text}\n", "<fused ASL block>", "exec"), _ENV, scope)  # noqa: S102
+        code = _factories()[key] = scope[signature.split("(")[0]].__code__
     # the bindings are the function's globals, not closure cells: a cell is a slot of every frame, and a
     # frame of hundreds of slots makes CPython's frame stack map and unmap a chunk on calls at its edge
     glob = dict(_ENV)
@@ -137,8 +167,8 @@ HOT = 8  # runs of a block before it is fused: code run once (most of a test's o
 
 
 def tiered(c: Compiler, blk: Stmt, install: Callable[[Stmt], None]) -> Stmt:
-    """``blk`` as its closures until it has run :data:`HOT` times, then fused: ``install`` puts the fused
-    function where the caller keeps ``blk`` (a closure cell, a table), so later runs pay nothing here.
+    """``blk`` as its closures until it has run :data:`HOT` times, then ``install(blk)`` puts its fused
+    form where the caller keeps ``blk`` (a closure cell, a table), so later runs pay nothing here.
 
     Compiling a block's text costs about as much as a few dozen runs of its closures, so only code that
     runs again is worth it (a tiered JIT's reasoning); a result does not depend on which tier ran it.
@@ -154,7 +184,7 @@ def tiered(c: Compiler, blk: Stmt, install: Callable[[Stmt], None]) -> Stmt:
         if left[0] == 0:
             to = put()
             if to is not None:
-                to(fused(c, blk))
+                to(blk)
         return blk(fr)
     return cold
 
@@ -192,13 +222,13 @@ def f_empty(w: Writer, form: tuple, indent: int, nest: int) -> None:
 def f_return(w: Writer, form: tuple, indent: int, nest: int) -> None:
     """``return e;``: the 1-tuple."""
     _k, e, span = form
-    w.located(indent, span, lambda i: w.emit(i, f"return ({w.expr(e)},)"))
+    w.located(indent, span, lambda i: w.emit(i, f"return {w.expr(e)}" if w.unwrap else f"return ({w.expr(e)},)"))
 
 
 @FUSE_STMT.rule("return_none")
 def f_return_none(w: Writer, form: tuple, indent: int, nest: int) -> None:
     """``return;``: the 1-tuple of None."""
-    w.emit(indent, "return (None,)")
+    w.emit(indent, "return None" if w.unwrap else "return (None,)")
 
 
 @FUSE_STMT.rule("decl")
@@ -292,7 +322,7 @@ def f_case(w: Writer, form: tuple, indent: int, nest: int) -> None:
         w.emit(i + 1, f"if (_a := {w.bind(other)}[0]) is None:")
         w.emit(i + 2, f"{w.bind(no_match)}(_v)")
         w.emit(i, "if (_r := _a(fr)) is not None:")
-        w.emit(i + 1, "return _r")
+        w.emit(i + 1, w.result("_r"))
     w.located(indent, span, body)
 
 

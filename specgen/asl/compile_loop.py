@@ -13,7 +13,7 @@ from .ast import Node
 from .budget import hold, refill
 from .compile_base import NOCONST, Compiler, LoopLimit, Scope, Stmt, guard
 from .compile_call import fold
-from .compile_fuse_stmt import tiered
+from .compile_fuse_stmt import fused, tiered
 
 
 def s_for(c: Compiler, node: Node, ctx: Scope) -> Stmt:
@@ -27,7 +27,7 @@ def s_for(c: Compiler, node: Node, ctx: Scope) -> Stmt:
 
     def install(f: Stmt) -> None:  # run once per iteration: fused once hot
         nonlocal blk
-        blk = f
+        blk = fused(c, f)
     blk = tiered(c, blk, install)
     down = direction == "downto"
     fill = _fill_loop(c, var, body, ctx) if not down else None
@@ -119,7 +119,7 @@ def s_while(c: Compiler, node: Node, ctx: Scope) -> Stmt:
 
     def install(f: Stmt) -> None:  # run once per iteration: fused once hot
         nonlocal blk
-        blk = f
+        blk = fused(c, f)
     blk = tiered(c, blk, install)
     budget = c.budget
     max_steps = c.max_steps_of
@@ -147,7 +147,7 @@ def s_repeat(c: Compiler, node: Node, ctx: Scope) -> Stmt:
 
     def install(f: Stmt) -> None:  # run once per iteration: fused once hot
         nonlocal blk
-        blk = f
+        blk = fused(c, f)
     blk = tiered(c, blk, install)
     cond = c._expr(node.args[1], ctx)
     lim = c._expr(node.args[2], ctx) if node.args[2] is not None else None

@@ -18,7 +18,7 @@ from . import printing
 from .ast import Node
 from .compile_base import NOCONST, Compiler, DispatchTable, NoMatch, Scope, Stmt, Undefined, guard
 from .compile_call import call_expr, const_value
-from .compile_fuse_stmt import tiered
+from .compile_fuse_stmt import fused, tiered
 from .compile_loop import LOOPS
 from .compile_types import bits_width, default
 from .errors import ASLAssertionError, ASLError
@@ -432,7 +432,7 @@ def _tier(c: Compiler, blk: Stmt, install: Callable[[Stmt, Stmt], None], keep: l
     """``blk`` tiered (compile_fuse_stmt), its fused function installed in place of the tiered one;
     ``keep`` (held by the case closure) keeps the installer alive."""
     def put(f: Stmt) -> None:
-        install(cold, f)
+        install(cold, fused(c, f))
     cold = tiered(c, blk, put)
     keep.append(put)
     return cold

@@ -40,7 +40,7 @@ from .ast import Decl, FuncDecl, GlobalDecl, Module, Node, TypeDecl
 from .compile_base import AsFailure, Expr, Function, Scope, Setter, Stmt, Undefined
 from .compile_expr import compile_expr
 from .compile_lvalue import compile_lvalue
-from .compile_fuse_stmt import tiered
+from .compile_fuse_stmt import fused, fused_run, tiered
 from .compile_stmt import collect_locals, compile_block, compile_stmt, covering
 from .budget import (ACTIVE, DEFAULT_MAX_MEMORY_BYTES, DEFAULT_MAX_STEPS, DEFAULT_MAX_VALUE_BITS, MAX_DEPTH,
                      BudgetExceeded, peak_kib, refill, split, steps_left)
@@ -388,14 +388,17 @@ class Interpreter(Resolver):
                 on_entry(fr)
                 return unchecked(fr)
 
-            def install(f: Stmt) -> None:
+            def install(blk: Stmt) -> None:
                 nonlocal unchecked
-                unchecked = f
+                unchecked = fused(self, blk)
             unchecked = tiered(self, unchecked, install)  # one Python function once hot (compile_fuse_stmt)
         else:
-            def install(f: Stmt) -> None:
+            def install(blk: Stmt) -> None:
                 nonlocal body
-                body = f
+                if plain is not None and fn.impl is plain:  # nothing wraps or swapped it: the whole function
+                    fn.impl = fused_run(self, blk, names, budget, refill, max_steps, (epoch, current, mark, notes))
+                else:
+                    body = fused(self, blk)
             body = tiered(self, body, install)
         consts = checks.consts if checks is not None else ()
         nparams = len(names)
@@ -468,6 +471,7 @@ class Interpreter(Resolver):
                 r = body(dict(zip(names, args)))
                 return r[0] if r is not None else None
         self.tiers[run] = install  # the tiered body's way to its fused form, kept while the run lives
+        plain = run if not consts else None  # a run fused_run can stand for: no parameter check of its own
         if nparams == 0 and self.memoize and self.trace is None and self._funcs.get((decl.name, 0)) is fn:
             run = memoizing(self, fn, run)  # a tree function, not a test's: see memo.py
 
