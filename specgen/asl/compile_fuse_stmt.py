@@ -64,10 +64,10 @@ class Writer:
         return name
 
     def expr(self, e: Callable) -> str:
-        """``e`` as Python source: its fused text, its bindings shared with the block's (one slot per
-        object: every binding is a cell of the block's frame) and its temporaries from ``_t1`` again
-        (an expression's temporaries are dead once its statement moves on), else a call."""
-        src = self.c.forms.get(e)
+        """``e`` as Python source: its fused text, its bindings shared with the block's (one name per
+        object) and its temporaries from ``_t1`` again (an expression's temporaries are dead once its
+        statement moves on), else a call."""
+        src = form_of(self.c, e)
         if src is None or src[0] != "expr":
             return f"{self.bind(e)}(fr)"
         _k, text, binds = src
@@ -103,9 +103,17 @@ class Writer:
         self.emit(indent + 1, f"raise {self.bind(self.c._fail)}(_exc, {self.bind(span)}) from None")
 
 
+def form_of(c: Compiler, f: Callable) -> tuple | None:
+    """``f``'s source form, if it registered one (a callable that cannot be weakly referenced has none)."""
+    try:
+        return c.forms.get(f)
+    except TypeError:
+        return None
+
+
 def statement(w: Writer, s: Stmt, indent: int, nest: int) -> None:
     """``s`` written at ``indent``: its form's emitter, else its closure called (a result returned)."""
-    form = w.c.forms.get(s)
+    form = form_of(w.c, s)
     if form is not None and nest <= _MAX_NEST:
         em = FUSE_STMT.get(form[0])
         if em is not None:
@@ -120,7 +128,7 @@ def statement(w: Writer, s: Stmt, indent: int, nest: int) -> None:
 def fused(c: Compiler, blk: Stmt) -> Stmt:
     """``blk`` (a compiled block or statement) as one Python function; ``blk`` itself when it has no
     form (nothing to gain; a fused function has none)."""
-    if c.forms.get(blk) is None:
+    if form_of(c, blk) is None:
         return blk
     w = Writer(c)
     block_lines(w, blk, 1, 1)
@@ -174,7 +182,7 @@ def tiered(c: Compiler, blk: Stmt, install: Callable[[Stmt], None]) -> Stmt:
     runs again is worth it (a tiered JIT's reasoning); a result does not depend on which tier ran it.
     The caller keeps ``install`` alive (``c.tiers[<the closure that runs blk>]``): held here only weakly,
     a test's compiled code has no cycle and is freed the moment the test ends, not by a collection."""
-    if c.forms.get(blk) is None:
+    if form_of(c, blk) is None:
         return blk
     left = [HOT]
     put = weakref.ref(install)
