@@ -355,7 +355,10 @@ def run_cases(spec: Spec, cases: list[TestCase], jobs: int = 1, profile: str = "
         # small batches, handed out as workers free up: a slow sweep delays only its own batch
         size = max(1, min(_BATCH, len(cases) // (jobs * 4)))
         shards = [cases[i:i + size] for i in range(0, len(cases), size)]
-        gc.freeze()  # the forked workers' collections do not walk (and so copy) the spec they inherit
+        # the forked workers' collections do not walk (and so copy) the spec they inherit; a process that
+        # froze its heap itself (serve, the background worker) keeps it frozen after
+        froze = gc.get_freeze_count() == 0
+        gc.freeze()
         try:
             with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, mp_context=ctx,
                                      initargs=(str(spec.root), profile, max_steps, coverage, max_value_bits,
@@ -364,7 +367,8 @@ def run_cases(spec: Spec, cases: list[TestCase], jobs: int = 1, profile: str = "
                     recorded.extend(batch)
                     tell(len(recorded), len(cases))
         finally:
-            gc.unfreeze()
+            if froze:
+                gc.unfreeze()
             _WORKER.pop("prepared", None)
         recorded.sort(key=lambda r: (r[0].path, r[0].id))
     hits: set[tuple[str, int, int]] | None = None
