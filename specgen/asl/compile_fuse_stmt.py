@@ -39,20 +39,19 @@ from .values import Bits
 
 FUSE_STMT: DispatchTable = DispatchTable("fused statement")
 _MAX_NEST = 8  # Python allows 20 statically nested blocks; each inlined level adds a try (and a loop none)
-_NAME = re.compile(r"\b_([bt])(\d+)\b")
+_BIND = re.compile(r"\b_b(\d+)\b")
 
 
 class Writer:
-    """The lines, bindings and temporaries of one fused block being written."""
+    """The lines and bindings of one fused block being written."""
 
-    __slots__ = ("binds", "ids", "temps", "lines", "c", "unwrap")
+    __slots__ = ("binds", "ids", "lines", "c", "unwrap")
 
     def __init__(self, c: Compiler, unwrap: bool = False) -> None:
         self.c = c  # its forms, and its _fail: a Python failure as the located ASLError
         self.unwrap = unwrap  # writing a whole function (fused_run): a return gives the value, not (value,)
         self.binds: list[object] = []
         self.ids: dict[int, str] = {}
-        self.temps = 0
         self.lines: list[str] = []
 
     def bind(self, obj: object) -> str:
@@ -72,17 +71,7 @@ class Writer:
             return f"{self.bind(e)}(fr)"
         _k, text, binds = src
         names = [self.bind(b) for b in binds]
-        top = [0]
-
-        def rename(m: re.Match) -> str:
-            k = int(m.group(2))
-            if m.group(1) == "b":
-                return names[k]
-            top[0] = max(top[0], k)
-            return m.group(0)
-        out = _NAME.sub(rename, text)
-        self.temps = max(self.temps, top[0])
-        return out
+        return _BIND.sub(lambda m: names[int(m.group(1))], text)
 
     def result(self, r: str) -> str:
         """The return of a block's result ``r`` (a 1-tuple): as it is, or its value in a whole function."""

@@ -12,7 +12,7 @@ the name in).
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from typing import Callable, Iterable, NoReturn
 
 from . import printing
 from .ast import Node
@@ -360,16 +360,15 @@ def s_case(c: Compiler, node: Node, ctx: Scope) -> Stmt:
     otherwise = c._block(node.args[2], ctx) if node.args[2] is not None else None
     span = ctx.span(node)
 
+    other = [otherwise]  # the otherwise arm, one holder for the closures and a fused block alike
+
     def install(old: Stmt, new: Stmt) -> None:  # an arm is entered by lookup: its own function once hot
-        nonlocal otherwise
         for k, b in const_map.items():
             if b is old:
                 const_map[k] = new
         alts[:] = [(tests, new if b is old else b) for tests, b in alts]
-        if otherwise is old:
-            otherwise = new
-            if all_const:
-                other[0] = new
+        if other[0] is old:
+            other[0] = new
     tiers: dict[int, Stmt] = {}  # one tier per arm, however many patterns lead to it
     keep: list = []
     for b in (*(b for _t, b in alts), otherwise):
@@ -379,11 +378,10 @@ def s_case(c: Compiler, node: Node, ctx: Scope) -> Stmt:
         const_map[k] = tiers[id(b)]
     alts[:] = [(tests, tiers[id(b)]) for tests, b in alts]
     if otherwise is not None:
-        otherwise = tiers[id(otherwise)]
+        other[0] = tiers[id(otherwise)]
 
     if all_const:
         fail = c._fail
-        other = [otherwise]  # the otherwise arm where a fused block reads it, kept current by install
 
         def s_case_fast(fr):  # guard's try inline
             try:
@@ -391,9 +389,9 @@ def s_case(c: Compiler, node: Node, ctx: Scope) -> Stmt:
                 blk = const_map.get(hkey(v))
                 if blk is not None:
                     return blk(fr)
-                if otherwise is not None:
-                    return otherwise(fr)
-                raise NoMatch(f"no 'when' matches {show(v)} and there is no 'otherwise'")
+                if other[0] is not None:
+                    return other[0](fr)
+                _no_match(v)
             except ASLError:
                 raise
             except Exception as exc:  # noqa: BLE001
@@ -417,14 +415,14 @@ def s_case(c: Compiler, node: Node, ctx: Scope) -> Stmt:
                         return blk(fr)
                 else:
                     return blk(fr)
-        if otherwise is not None:
-            return otherwise(fr)
-        raise NoMatch(f"no 'when' matches {show(v)} and there is no 'otherwise'")
+        if other[0] is not None:
+            return other[0](fr)
+        _no_match(v)
     c.tiers[s_case] = keep
     return guard(c, s_case, span)
 
 
-def _no_match(v: object) -> None:
+def _no_match(v: object) -> NoReturn:
     raise NoMatch(f"no 'when' matches {show(v)} and there is no 'otherwise'")
 
 
