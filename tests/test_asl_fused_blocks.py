@@ -222,3 +222,44 @@ def test_fused_as_checks_equal_the_closures(monkeypatch: pytest.MonkeyPatch) -> 
     fused, closures = run(True), run(False)
     assert fused == closures
     assert [r[0] for r in fused] == ["ok", "ok", "error", "error", "ok", "error", "ok", "error", "ok", "ok"]
+
+
+DEEP = """
+func Down(n : integer) => integer
+begin
+    if n == 0 then return 0; end;
+    return Down(n - 1) + 1;
+end;
+func Zero() => integer begin return 0; end;
+func CallsZero(n : integer) => integer begin return Zero() + n; end;
+"""
+
+
+def _deep(hot: int, monkeypatch: pytest.MonkeyPatch) -> list:
+    monkeypatch.setattr(compile_fuse_stmt, "HOT", hot)
+    it = Interpreter(max_steps=10_000_000)
+    it.load_module(parse_source(DEEP, "deep.asl"))
+    out: list = []
+    for n in (10, 1999, 2000, 2500, 10):
+        try:
+            out.append(("ok", it.call("Down", n), it.call("CallsZero", n), len(it.stack)))
+        except ASLError as e:
+            out.append(("error", str(e), e.kind, len(e.asl_stack), len(it.stack)))
+    return out
+
+
+def test_a_fused_call_site_checks_the_depth_and_leaves_the_stack_as_the_closures(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The push and the depth check of a fused call are inline (no frame of their own): the same limit, the
+    same located error and the same stack afterwards as the closures' call (Python's own limit raised, as
+    the runner raises it, so the budget is what stops them)."""
+    import sys
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 20000))
+    try:
+        fused, closures = _deep(1, monkeypatch), _deep(10 ** 9, monkeypatch)
+    finally:
+        sys.setrecursionlimit(limit)
+    assert fused == closures
+    assert fused[0] == ("ok", 10, 10, 0) and fused[-1] == ("ok", 10, 10, 0)
+    assert any(r[0] == "error" and "call depth budget" in r[1] for r in fused), fused

@@ -232,3 +232,29 @@ def test_corpus_reset_is_replayed_and_equals_a_real_run(corpus_root: Path) -> No
     assert fast.globals == slow.globals
     assert fast.after == slow.after  # type: ignore[attr-defined]
     assert fast.get_global("_Tiles")[3]["rows"] == 0
+
+
+def test_a_straight_update_makes_the_tree_walks_copies_and_errors() -> None:
+    """memo.straight(): the replayed update compiled to straight-line code equals PartialUpdate.apply: the
+    same values, fresh copies on the updated path, untouched elements shared, the same TypeError."""
+    leaf = [1, 2]
+    inner = memo.PartialUpdate()
+    inner.values.update({"x": 7, "flag": True})
+    mid = memo.PartialUpdate()
+    mid.values[0] = leaf
+    mid.subs[2] = inner
+    top = memo.PartialUpdate()
+    top.subs["rows"] = mid
+    top.values["n"] = (1 << 80)
+    state = {"rows": [[9], "keep", {"x": 1, "flag": False, "y": 3}], "n": 0, "other": ["shared"]}
+    walked, straight = top.apply(state), memo.straight(top)(state)
+    assert straight == walked == {"rows": [leaf, "keep", {"x": 7, "flag": True, "y": 3}], "n": 1 << 80,
+                                  "other": ["shared"]}
+    assert straight["other"] is state["other"] and straight["rows"][0] is leaf  # shared, not copied
+    assert straight["rows"] is not state["rows"] and state["rows"][2]["x"] == 1  # the input is untouched
+    for bad in ({"rows": (1, 2, 3), "n": 0}, 5):
+        with pytest.raises(TypeError) as walked_err:
+            top.apply(bad)
+        with pytest.raises(TypeError) as straight_err:
+            memo.straight(top)(bad)
+        assert str(straight_err.value) == str(walked_err.value)

@@ -11,14 +11,15 @@ import hashlib
 import sys
 from pathlib import Path
 
-from ..cache import cache_file, package_digest, read_entry, write_entry
+from ..cache import cache_file, package_digest, read_entry, write_encoded, write_entry
 from ..workspace import current
 from ..catalog_asl.sources import generated_sources, generation_key
 from ..diagnostics import Finding, Severity
 from ..loader.tree import Spec
 from .ast import Module
 from .errors import ASLError
-from .index import module_key, parse_cached, parsed_entry
+from .index import module_key, module_path, parse_cached, parsed_entry
+from .parse_fork import parse_many
 
 
 def generated_modules(spec: Spec, *, tile_only: bool = False, shards: bool = True) -> list[Module]:
@@ -39,13 +40,7 @@ def generated_modules(spec: Spec, *, tile_only: bool = False, shards: bool = Tru
     listing = _listing(key)
     mods = _stored(listing)
     if mods is None:
-        mods, keys = [], []
-        for text, path in generated_sources(spec, tile_only=tile_only, shards=shards):
-            try:
-                mods.append(_parse(text, path))
-                keys.append(module_key(path, text.encode("utf-8")))
-            except ASLError as exc:  # specgen's own generator wrote bad ASL: the tests that need it fail naming it
-                sys.stderr.write(f"specgen: generated {path} does not parse: {exc}\n")
+        mods, keys = _parse_all(generated_sources(spec, tile_only=tile_only, shards=shards))
         write_entry(listing, keys)
     while len(_modules()) >= 4:  # a server keeps the last few; a build has one or two (tile only)
         _modules().pop(next(iter(_modules())))
@@ -97,6 +92,26 @@ def generation_findings(spec: Spec) -> list[Finding]:
                             f"{e.span.col}: {e.message}); a catalog value spliced into ASL is not an ASL name or "
                             "expression", subject=rel)]
     return []
+
+
+def _parse_all(sources: list[tuple[str, str]]) -> tuple[list[Module], list[str]]:
+    """The modules of ``sources`` and their module-cache keys: each from the cache, the rest parsed on
+    every core (:mod:`.parse_fork`) and stored. A text that does not parse is said on stderr and left out:
+    specgen's own generator wrote bad ASL, and the tests that need it fail naming its functions."""
+    keys = [module_key(path, text.encode("utf-8")) for text, path in sources]
+    found: list[Module | None] = [parsed_entry(k) for k in keys]
+    todo = [i for i, m in enumerate(found) if m is None]
+    for i, (mod, blob) in zip(todo, parse_many([sources[i] for i in todo])):
+        if isinstance(mod, ASLError):
+            sys.stderr.write(f"specgen: generated {sources[i][1]} does not parse: {mod}\n")
+            continue
+        found[i] = mod
+        if blob is not None:
+            write_encoded(module_path(keys[i]), blob)
+        else:
+            write_entry(module_path(keys[i]), mod)
+    kept = [i for i, m in enumerate(found) if m is not None]
+    return [found[i] for i in kept], [keys[i] for i in kept]  # type: ignore[misc]
 
 
 def _parse(text: str, path: str) -> Module:

@@ -23,6 +23,7 @@ from specgen.diagnostics import Span
 
 from .ast import Decl, FuncDecl, GlobalDecl, Node
 from .errors import ASLError
+from .hit_table import HitTable
 
 Frame = dict
 Expr = Callable[[Frame], object]
@@ -141,7 +142,7 @@ class Compiler(Protocol):
     stack: list[tuple[str, Span]]
     _consts: dict[str, object]
     budget: list[int]
-    coverage: set[tuple[str, int, int]] | None
+    coverage: HitTable | None
     trace: Callable[[Span, object], None] | None
     read_log: list | None
     forms: "MutableMapping[Callable, tuple]"  # a compiled closure's source form, weakly keyed (compile_fuse_stmt)

@@ -205,8 +205,8 @@ def f_block(w: Writer, form: tuple, indent: int, nest: int) -> None:
 @FUSE_STMT.rule("covered")
 def f_covered(w: Writer, form: tuple, indent: int, nest: int) -> None:
     """A statement while coverage is measured: its position recorded, then the statement."""
-    _k, hit, key, s = form
-    w.emit(indent, f"{w.bind(hit)}({w.bind(key)})")
+    _k, flags, i, s = form
+    w.emit(indent, f"{w.bind(flags)}[{i}] = True")
     statement(w, s, indent, nest)
 
 

@@ -46,12 +46,12 @@ def compile_stmt(c: Compiler, node: Node, ctx: Scope) -> Stmt:
 
 def covering(c: Compiler, s: Stmt, key: tuple[str, int, int]) -> Stmt:
     """``s`` that first records ``key`` as executed (a statement, or a function's entry: its body)."""
-    hit = c.coverage.add  # type: ignore[union-attr]
+    flags, i = c.coverage.flags, c.coverage.slot(key)  # type: ignore[union-attr]
 
     def covered(fr):
-        hit(key)
+        flags[i] = True
         return s(fr)
-    c.forms[covered] = ("covered", hit, key, s)
+    c.forms[covered] = ("covered", flags, i, s)
     return covered
 
 

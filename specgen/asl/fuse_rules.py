@@ -181,28 +181,25 @@ def e_call(c: Compiler, node: Node, ctx: Scope, fz: Fuser, depth: int) -> str | 
             return fz.bind(folded)
         return f"{fz.bind(b)}(({''.join(p + ', ' for p in ps)}), ({''.join(x + ', ' for x in xs)}))"
     fn = fz.bind(c._function(name, len(args), span))
-    get, pop = fz.bind(_compile_and_get(c._compile_func)), fz.bind(c.stack.pop)
+    get = fz.bind(_compile_and_get(c._compile_func))
     # the callee is read (compiled on first call) before the arguments are evaluated, the call site pushed
     # after them; the arguments stay on Python's stack (no temporaries: nothing outlives the call), the
-    # last one passed through the push (a plain call: CPython runs it in the same loop, not via *args)
+    # last one in a tuple with the push and the depth check (C calls: a Python function that pushed and
+    # passed the value through was a frame per ASL call, a tenth of a call-heavy test)
     callee = f"({fn}.impl or {get}({fn}))"
+    st, pop = fz.bind(c.stack), fz.bind(c.stack.pop)
+    push = (f"{fz.bind(c.stack.append)}({fz.bind((name, span))}), "
+            f"len({st}) > {MAX_DEPTH} and {fz.bind(_too_deep)}({st})")
     if not xs:
         f = fz.tmp()
-        return f"(({f} := {callee}), {fz.bind(_pushed(c.stack, (name, span)))}(None), {f}(), {pop}())[2]"
-    last = f"{fz.bind(_pushed(c.stack, (name, span)))}({xs[-1]})"
+        return f"(({f} := {callee}), {push}, {f}(), {pop}())[3]"
+    last = f"({xs[-1]}, {push})[0]"
     return f"({callee}({''.join(x + ', ' for x in xs[:-1])}{last}), {pop}())[0]"
 
 
-def _pushed(stack: list, entry: tuple):
-    """The call site's push onto the ASL stack (and the depth check) as an identity on the last argument."""
-    push = stack.append
-
-    def pushed(v):
-        push(entry)
-        if len(stack) > MAX_DEPTH:
-            raise DepthBudgetExceeded(len(stack))
-        return v
-    return pushed
+def _too_deep(stack: list) -> None:
+    """A call site's depth check failing: the push just made nests deeper than the budget."""
+    raise DepthBudgetExceeded(len(stack))
 
 
 @FUSE.rule("e_field")

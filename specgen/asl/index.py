@@ -34,6 +34,7 @@ from ..models.located import AslUnit
 from .ast import Decl, FuncDecl, GlobalDecl, Module, TypeDecl, decl_digest
 from .errors import ASLError
 from .indexpack import index_of, index_state, summaries_of, summaries_state
+from .parse_fork import parse_many
 from .parser import parse_source
 
 _PARSER_FILES = ("parser.py", "descent.py", "descent_expr.py", "lark_reference.py", "ast.py", "asl1.lark")
@@ -61,23 +62,24 @@ def module_key(rel: str, text: bytes) -> str:
     return h.hexdigest()
 
 
-def _module_path(key: str) -> Path | None:
+def module_path(key: str) -> Path | None:
+    """Where the module of ``key`` (:func:`module_key`) is stored."""
     return cache_file("asl/modules", f"{key}.entry")
 
 
 def parsed_entry(key: str) -> Module | None:
     """The module stored under ``key`` (:func:`module_key`), None when absent or unusable."""
-    mod = read_entry(_module_path(key), Module)
+    mod = read_entry(module_path(key), Module)
     return mod if isinstance(mod, Module) else None
 
 
 def parse_cached(text: bytes, rel: str) -> Module:
     """Parse one file, reusing the on-disk cache; raises ASLError on bad syntax."""
     key = module_key(rel, text)
-    mod = read_entry(_module_path(key), Module)
+    mod = read_entry(module_path(key), Module)
     if mod is None:
         mod = parse_source(text.decode("utf-8"), rel)
-        write_entry(_module_path(key), mod)
+        write_entry(module_path(key), mod)
     return mod
 
 
@@ -245,6 +247,7 @@ def _build_index(spec: Spec, use_cache: bool) -> SpecIndex:
                 return SpecIndex(units, keys, defs, refs, errors, digests)
 
     modules: dict[int, Module] = {}
+    blobs: dict[int, bytes] = {}
     errors: list[tuple[str, int, int, str]] = []
     defs: dict[str, list[Loc]] = {}
     refs: dict[tuple[int, int], frozenset[str]] = {}
@@ -256,7 +259,7 @@ def _build_index(spec: Spec, use_cache: bool) -> SpecIndex:
     collecting = gc.isenabled()
     gc.disable()  # new trees only, no cycles: a collection pass would walk the whole loaded spec
     try:
-        fresh = _summarise(units, keys, summaries, modules)
+        fresh = _summarise(units, keys, summaries, modules, blobs)
     finally:
         if collecting:
             gc.enable()
@@ -278,30 +281,33 @@ def _build_index(spec: Spec, use_cache: bool) -> SpecIndex:
                 summaries = {k: v for k, v in summaries.items() if k in live}
             write_entry(pack_path, summaries_state(summaries))
             _held_packs()[pack_path] = summaries
-            _write_pack(units, keys, modules)
+            _write_pack(units, keys, modules, blobs)
         write_entry(index_path, index_state(defs, refs, errors, digests))
     return SpecIndex(units, keys, defs, refs, errors, digests, modules)
 
 
 def _summarise(units: list[AslUnit], keys: list[str], summaries: dict[str, FileSummary],
-               modules: dict[int, Module]) -> int:
-    """Parse every unit without a summary (filling ``modules``); how many were parsed."""
-    fresh = 0
+               modules: dict[int, Module], blobs: dict[int, bytes]) -> int:
+    """Parse every unit without a summary (filling ``modules``, and ``blobs`` with the encodings the
+    parse helpers made); how many were parsed."""
+    todo = []
     for fi, (unit, key) in enumerate(zip(units, keys)):
         if not isinstance(summaries.get(key), tuple):
             if unit.text == UNPARSED_STUB:  # an oversized unit (the loader's asl-unit-too-large)
                 summaries[key] = (1, 1, "not parsed: the unit is larger than [specgen] max_unit_bytes")
                 continue
-            try:
-                mod = parse_source(unit.text, unit.path)
-            except ASLError as exc:
-                summary = (exc.span.line, exc.span.col, exc.message)
-            else:
-                modules[fi] = mod
-                summary = tuple((tuple(_decl_entries(decl)), decl.refs, decl_digest(decl)) for decl in mod.decls)
-            summaries[key] = summary
-            fresh += 1
-    return fresh
+            todo.append(fi)
+    parsed = parse_many([(units[fi].text, units[fi].path) for fi in todo])
+    for fi, (mod, blob) in zip(todo, parsed):
+        if isinstance(mod, ASLError):
+            summary: FileSummary = (mod.span.line, mod.span.col, mod.message)
+        else:
+            modules[fi] = mod
+            if blob is not None:
+                blobs[fi] = blob
+            summary = tuple((tuple(_decl_entries(decl)), decl.refs, decl_digest(decl)) for decl in mod.decls)
+        summaries[keys[fi]] = summary
+    return len(todo)
 
 
 def _pack_path(units: list[AslUnit]) -> Path | None:
@@ -338,12 +344,15 @@ def _read_pack(units: list[AslUnit]) -> dict[str, bytes]:
     return _held(_pack_path(units))
 
 
-def _write_pack(units: list[AslUnit], keys: list[str], modules: dict[int, Module]) -> None:
-    """Add the freshly parsed modules to the tree's pack, dropping entries no unit has now."""
+def _write_pack(units: list[AslUnit], keys: list[str], modules: dict[int, Module],
+                blobs: dict[int, bytes] | None = None) -> None:
+    """Add the freshly parsed modules to the tree's pack (a helper's encoding as it made it), dropping
+    entries no unit has now."""
     live = set(keys)
     pack = {k: v for k, v in _read_pack(units).items() if k in live} if len(modules) < len(keys) else {}
     for fi, mod in modules.items():
-        pack[keys[fi]] = codec.encode(mod)
+        blob = blobs.get(fi) if blobs else None
+        pack[keys[fi]] = blob if blob is not None else codec.encode(mod)
     path = _pack_path(units)
     if path is not None:
         write_entry(path, pack)

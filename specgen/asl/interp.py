@@ -48,6 +48,7 @@ from .memory import measurer
 from .compile_types import TypeInfo, named_type, type_of
 from .errors import ASLAssertionError, ASLError, MissingFunction, NotDerivable
 from .generated_names import GeneratedNames
+from .hit_table import HitTable
 from .hooks import ASLFunction, Hook
 from .index import SpecIndex
 from .memo import memoizing
@@ -100,7 +101,7 @@ class Interpreter(Resolver):
         self.max_value_bits = max_value_bits  # the largest value a run may make (budget.produce)
         self.max_memory = max_memory  # the most bytes a run may hold at once (budget.hold, memory.py)
         self.charged: list[int] = [0]  # steps of this run charged for work on big values (budget.py)
-        self.coverage: set[tuple[str, int, int]] | None = None  # statements run, when measured
+        self.coverage: HitTable | None = None  # statements run, when measured
         self.trail = Trail()  # the definitions a recorded run executed or asked about (see trail.py)
         self._definitions: Definitions | None = None
         # while set, functions compile with a hook on each ``return`` (see returntrace.py); None costs nothing
@@ -229,7 +230,7 @@ class Interpreter(Resolver):
         """Steps the current run has taken so far."""
         return self._max_steps - steps_left(self.budget)
 
-    def measure_coverage(self) -> set[tuple[str, int, int]]:
+    def measure_coverage(self) -> HitTable:
         """Record every statement (and function, keyed by its declaration) that runs from now on.
 
         Must be called before the first function compiles: the recording is
@@ -239,7 +240,7 @@ class Interpreter(Resolver):
         if self.compiled_functions:
             raise RuntimeError("coverage must be switched on before any function compiles")
         if self.coverage is None:
-            self.coverage = set()
+            self.coverage = HitTable()
         return self.coverage
 
     def reset(self) -> None:

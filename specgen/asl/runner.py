@@ -31,6 +31,9 @@ import gc
 import multiprocessing
 import multiprocessing.context
 from array import array
+from collections.abc import Set
+from itertools import groupby, repeat
+from operator import and_
 import statistics
 import sys
 import time
@@ -48,6 +51,7 @@ from .catalog_modules import generated_modules
 from . import printing
 from .errors import ASLError, MissingFunction, NotDerivable, bounded_stack
 from .index import build_index, parse_cached
+from .hit_table import HitTable
 from .interp import Interpreter
 from .profiles import get_profile
 from .session import interpreter_for
@@ -266,11 +270,19 @@ def run_one(interp: Interpreter, case: TestCase) -> TestResult:
                       location, stack, reason, time.process_time() - cpu)
 
 
+_LOW48 = (1 << 48) - 1
 Hits = dict[str, bytes]  # unit path -> the (line << 24 | col) of each statement run, as array('Q') bytes
 
 
-def pack_hits(hits: set[tuple[str, int, int]], units: frozenset[str]) -> Hits:
+def pack_hits(hits: Set[tuple[str, int, int]], units: frozenset[str]) -> Hits:
     """One test's coverage of the spec's source units, compact (a suite's worth stays small in memory)."""
+    if isinstance(hits, HitTable):  # the interpreter's own: numbers grouped by path, no tuple per hit
+        out: dict[str, bytes] = {}
+        for p, grp in groupby(hits.codes(), key=lambda v: v >> 48):
+            path = hits.paths[p]
+            if path in units:
+                out[path] = array("Q", map(and_, grp, repeat(_LOW48))).tobytes()
+        return dict(sorted(out.items()))
     by_path: dict[str, list[int]] = {}
     for path, line, col in hits:
         if path in units:

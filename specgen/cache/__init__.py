@@ -146,6 +146,11 @@ def write_entry(path: Path | None, value: Any) -> bool:
     return atomic_write(path, ENTRY + data)
 
 
+def write_encoded(path: Path | None, data: bytes) -> bool:
+    """Store bytes :func:`codec.encode` made (in this process or a helper) as an entry, like :func:`write_entry`."""
+    return path is not None and atomic_write(path, ENTRY + data)
+
+
 def cache_file(name: str, filename: str) -> Path | None:
     """``cache_dir(name)/filename``; None when that cache is refused."""
     d = cache_dir(name)

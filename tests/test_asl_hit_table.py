@@ -1,0 +1,39 @@
+"""The coverage table (specgen/asl/hit_table.py): one flag per compiled statement, read as the set of the
+positions run, and packed per test exactly as a set of positions is."""
+
+from __future__ import annotations
+
+import random
+
+from specgen.asl.hit_table import HitTable
+from specgen.asl.runner import pack_hits
+
+
+def test_the_table_reads_as_the_set_of_positions_run() -> None:
+    t = HitTable()
+    a, b, c = ("u.asl", 3, 5), ("u.asl", 9, 0), ("v.asl", 1, 1)
+    flags = t.flags
+    assert t.slot(a) == 0 and t.slot(b) == 1 and t.slot(a) == 0 and not t
+    flags[t.slot(b)] = True  # what a compiled statement does
+    t.add(c)
+    assert t == {b, c} and {b, c} == t and len(t) == 2 and b in t and a not in t and ("w", 0, 0) not in t
+    t.clear()
+    assert t.flags is flags and not t and len(t) == 0  # cleared in place: compiled code keeps its list
+    mark = t.marker([a, c])
+    mark()
+    assert t == {a, c}
+    t.update([b])
+    assert sorted(t) == [a, b, c] and frozenset(t) == {a, b, c}
+
+
+def test_a_tables_pack_equals_the_pack_of_its_positions() -> None:
+    rng = random.Random(7)
+    t = HitTable()
+    keys = [(f"asl/p{rng.randrange(30)}.asl", rng.randrange(1, 9000), rng.randrange(0, 120)) for _ in range(4000)]
+    for k in keys:
+        t.slot(k)
+    for k in rng.sample(keys, 1500):
+        t.add(k)
+    units = frozenset(f"asl/p{i}.asl" for i in range(0, 30, 3))
+    packed = pack_hits(t, units)
+    assert packed == pack_hits(set(t), units) and list(packed) == sorted(packed) and len(packed) == 10

@@ -1,0 +1,65 @@
+"""Parsing on every core (specgen/asl/parse_fork.py): the modules and errors a serial parse gives, whatever
+the helpers do."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from specgen.asl import parse_fork
+from specgen.asl.errors import ASLError
+from specgen.cache import codec
+
+UNIT = "func F{n}(x : integer) => integer\nbegin\n    return x + {n};\nend;\n"
+
+
+def _sources() -> list[tuple[str, str]]:
+    good = [("".join(UNIT.format(n=i * 100 + k) for k in range(40 + i)), f"g{i}.asl") for i in range(12)]
+    bad = [("func Broken( => integer\nbegin\nend;\n", "bad.asl")]
+    return good[:6] + bad + good[6:]
+
+
+def _serial(sources: list[tuple[str, str]]) -> list:
+    return [codec.encode(m) if not isinstance(m, ASLError) else str(m)
+            for m, _ in parse_fork.parse_many(sources, jobs=1)]
+
+
+def test_helpers_give_the_serial_modules_and_errors(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parse_fork, "MIN_BYTES", 0)
+    sources = _sources()
+    parsed = parse_fork.parse_many(sources, jobs=3)
+    assert [codec.encode(m) if not isinstance(m, ASLError) else str(m) for m, _ in parsed] == _serial(sources)
+    assert isinstance(parsed[6][0], ASLError) and str(parsed[6][0]).startswith("bad.asl:1:")
+    blobs = [b for _, b in parsed if b is not None]
+    assert blobs, "no helper parsed anything"  # the helpers' shares came back encoded
+    assert all(codec.encode(m) == b for m, b in parsed if b is not None)
+
+
+def test_a_helper_that_dies_costs_only_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parse_fork, "MIN_BYTES", 0)
+    parent = os.getpid()
+    real = codec.encode
+
+    def dying(value: object) -> bytes:
+        if os.getpid() != parent:
+            os._exit(3)  # a helper killed mid-share
+        return real(value)
+    monkeypatch.setattr(parse_fork.codec, "encode", dying)
+    sources = _sources()
+    parsed = parse_fork.parse_many(sources, jobs=2)
+    assert all(b is None for _, b in parsed)  # everything parsed here
+    monkeypatch.setattr(parse_fork.codec, "encode", real)
+    assert [codec.encode(m) if not isinstance(m, ASLError) else str(m) for m, _ in parsed] == _serial(sources)
+
+
+def test_small_inputs_and_threads_parse_serially(monkeypatch: pytest.MonkeyPatch) -> None:
+    forks: list[int] = []
+    monkeypatch.setattr(parse_fork.os, "fork", lambda: forks.append(1) or 0)
+    parse_fork.parse_many(_sources(), jobs=4)  # a few KB: below MIN_BYTES
+    monkeypatch.setattr(parse_fork, "MIN_BYTES", 0)
+    monkeypatch.setattr(parse_fork.threading, "active_count", lambda: 2)  # a server's threads
+    parse_fork.parse_many(_sources(), jobs=4)
+    assert forks == []
+    monkeypatch.setenv("SPECGEN_PARSE_JOBS", "1")
+    assert parse_fork.parse_jobs() == 1
