@@ -72,12 +72,13 @@ def test_bundled_units_parse_identically(bundled_root: Path) -> None:
 def test_generated_asl_parses_identically(bundled_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[tuple[str, str]] = []
 
-    def record(text: str, path: str) -> object:
-        seen.append((text, path))
-        return parse_module(text, path)
+    def record(sources: list[tuple[str, str]], jobs: int | None = None) -> list:
+        seen.extend(sources)
+        return [(parse_module(text, path), None) for text, path in sources]
 
-    monkeypatch.setattr(catalog_modules, "_parse", record)
+    monkeypatch.setattr(catalog_modules, "parse_many", record)
     monkeypatch.setattr(catalog_modules, "_stored", lambda listing: None)  # a warm disk cache would skip parsing
+    monkeypatch.setattr(catalog_modules, "parsed_entry", lambda key: None)
     fresh()  # parse again, not the modules this process kept
     catalog_modules.generated_modules(load_spec(bundled_root))
     assert len(seen) >= 4
