@@ -14,7 +14,7 @@ def test_the_table_reads_as_the_set_of_positions_run() -> None:
     a, b, c = ("u.asl", 3, 5), ("u.asl", 9, 0), ("v.asl", 1, 1)
     flags = t.flags
     assert t.slot(a) == 0 and t.slot(b) == 1 and t.slot(a) == 0 and not t
-    flags[t.slot(b)] = True  # what a compiled statement does
+    flags[t.slot(b)] = 1  # what a compiled statement does
     t.add(c)
     assert t == {b, c} and {b, c} == t and len(t) == 2 and b in t and a not in t and ("w", 0, 0) not in t
     t.clear()

@@ -206,7 +206,7 @@ def f_block(w: Writer, form: tuple, indent: int, nest: int) -> None:
 def f_covered(w: Writer, form: tuple, indent: int, nest: int) -> None:
     """A statement while coverage is measured: its position recorded, then the statement."""
     _k, flags, i, s = form
-    w.emit(indent, f"{w.bind(flags)}[{i}] = True")
+    w.emit(indent, f"{w.bind(flags)}[{i}] = 1")
     statement(w, s, indent, nest)
 
 

@@ -49,7 +49,7 @@ def covering(c: Compiler, s: Stmt, key: tuple[str, int, int]) -> Stmt:
     flags, i = c.coverage.flags, c.coverage.slot(key)  # type: ignore[union-attr]
 
     def covered(fr):
-        flags[i] = True
+        flags[i] = 1
         return s(fr)
     c.forms[covered] = ("covered", flags, i, s)
     return covered
