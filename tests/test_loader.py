@@ -164,3 +164,14 @@ def test_symlink_outside_root_is_not_read(tmp_path: Path) -> None:
     assert ("path-outside-root", "asl/tile/link.asl") in rules
     assert ("path-symlink-loop", "asl/tile/loop") in rules
     assert spec.units == []
+
+
+def test_a_program_load_reads_the_units_and_catalogs_and_no_tests(corpus_root: Path) -> None:
+    """``load_spec(program=True)`` (``specgen run``): the units, configuration and JSON artifacts of a full
+    load, no AVS test, ADR or document read, and the spec says it is partial."""
+    full, prog = load_spec(corpus_root), load_spec(corpus_root, program=True)
+    assert prog.program_only and not full.program_only
+    assert [(u.path, u.text) for u in prog.units] == [(u.path, u.text) for u in full.units]
+    assert prog.artifacts.keys() == full.artifacts.keys() and prog.config == full.config
+    assert full.tests and full.adrs and not prog.tests and not prog.adrs and not prog.docs
+    assert not any(p.startswith(full.config.test_root + "/") for p in prog.files)  # not even read

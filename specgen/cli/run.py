@@ -80,7 +80,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if profile is not None and profile not in PROFILES:
         raise UsageError(f"unknown profile {profile!r}; known: {', '.join(sorted(PROFILES))}")
     try:
-        spec = load_spec(Path(args.root))
+        spec = load_spec(Path(args.root), program=True)  # a run reads no tests, ADRs or documents
     except RootError as e:
         raise UsageError(str(e)) from e
     report_unusable(spec, err)

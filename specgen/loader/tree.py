@@ -44,6 +44,9 @@ class Spec:
     #: the AVS naming convention the release's own tests/README.md states (None: it states none).
     test_naming: TestNaming | None = None
     test_functions: TestFunctions | None = None  # tests are functions in shards (an older layout), per README
+    #: loaded for a program run (``load_spec(program=True)``): no AVS tests, ADRs or documents were read,
+    #: so empty lists of them say nothing about the tree
+    program_only: bool = False
 
     def hash_of(self, rel: str) -> str | None:
         """SHA-256 of a root-relative file, reading it only if the loader did not (None: absent/unsafe)."""
