@@ -175,3 +175,14 @@ def test_a_program_load_reads_the_units_and_catalogs_and_no_tests(corpus_root: P
     assert prog.artifacts.keys() == full.artifacts.keys() and prog.config == full.config
     assert full.tests and full.adrs and not prog.tests and not prog.adrs and not prog.docs
     assert not any(p.startswith(full.config.test_root + "/") for p in prog.files)  # not even read
+
+
+def test_a_program_load_keeps_the_records_a_whole_load_reuses(corpus_root: Path, tmp_path: Path) -> None:
+    """A ``specgen run`` between two checks: the ADR and document records it did not read stay stored, so the
+    next whole load misses nothing (a program load that rewrote the pack with its own records dropped them)."""
+    from specgen.cache import RecordCache
+    load_spec(corpus_root, cache=RecordCache(corpus_root, tmp_path))
+    load_spec(corpus_root, cache=RecordCache(corpus_root, tmp_path), program=True)
+    again = RecordCache(corpus_root, tmp_path)
+    load_spec(corpus_root, cache=again)
+    assert again.hits > 0 and again.misses == 0

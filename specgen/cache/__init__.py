@@ -216,6 +216,7 @@ class RecordCache:
         self.path = self.dir / f"{digest}.pack"
         self._old: dict[str, bytes] = {}
         self._new: dict[str, bytes] = {}
+        self._kept: dict[str, bytes] = {}  # stored entries a partial load keeps unread (keep_unread)
         self.hits = 0
         self.misses = 0
         self.rejected = 0  # entries (or a whole pack) found unusable
@@ -247,11 +248,19 @@ class RecordCache:
             return {}
         return table
 
+    def keep_unread(self, kinds: tuple[str, ...]) -> None:
+        """Keep the stored entries of these key kinds (``"test"`` for ``test\0…``) that this load did not
+        read: a partial load (``load_spec(program=True)``) reads no tests, and must not drop the records a
+        whole load reuses (a ``specgen run`` between two checks would make the second scan every test)."""
+        prefixes = tuple(k + "\0" for k in kinds)
+        self._kept = {k: v for k, v in self._old.items() if k.startswith(prefixes)}
+
     def save(self) -> bool:
         """Write the entries used or made by this run (atomically); False when nothing was written."""
-        if not self.enabled or (not self.misses and not self.rejected and self._new.keys() == self._old.keys()):
+        new = {**self._kept, **self._new}
+        if not self.enabled or (not self.misses and not self.rejected and new.keys() == self._old.keys()):
             return False
-        payload = codec.encode(self._new)
+        payload = codec.encode(new)
         data = (MAGIC + cache_version().encode() + b"\n" + hashlib.sha256(payload).hexdigest().encode()
                 + b"\n" + payload)
         if not atomic_write(self.path, data):
@@ -332,6 +341,7 @@ class RecordCache:
             self._volatile &= self.objects.keys()
         self._touched = set()
         self._old, self._new = (self._new or self._old), {}
+        self._kept = {}
         self.hits = self.misses = self.rejected = 0
 
 
