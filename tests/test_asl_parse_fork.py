@@ -63,3 +63,14 @@ def test_small_inputs_and_threads_parse_serially(monkeypatch: pytest.MonkeyPatch
     assert forks == []
     monkeypatch.setenv("SPECGEN_PARSE_JOBS", "1")
     assert parse_fork.parse_jobs() == 1
+
+
+def test_no_process_to_be_had_parses_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parse_fork, "MIN_BYTES", 0)
+
+    def refused() -> int:
+        raise BlockingIOError(11, "Resource temporarily unavailable")  # fork's EAGAIN
+    monkeypatch.setattr(parse_fork.os, "fork", refused)
+    sources = _sources()
+    parsed = parse_fork.parse_many(sources, jobs=3)
+    assert [codec.encode(m) if not isinstance(m, ASLError) else str(m) for m, _ in parsed] == _serial(sources)

@@ -99,7 +99,8 @@ def build(text: str, fz: Fuser) -> Expr:
     A text not compiled before is compiled when the expression first runs: a function compiles every
     statement of its body, most branches of a test's code never run, and a hot statement runs its
     expressions inline in its fused block (:mod:`.compile_fuse_stmt`), not through this function;
-    compiling every text at once was a tenth of the suite's time."""
+    compiling every text with its function cost 3 % of 1,500 consecutive tests of 0.58.3 (9 % of a
+    sample of every seventh)."""
     binds = fz.binds
     if text == "_b0(fr)" and len(binds) == 1:  # nothing fused: the closure itself
         return binds[0]  # type: ignore[return-value]

@@ -224,7 +224,7 @@ class Effect:
 def straight(node: PartialUpdate) -> Callable[[object], object]:
     """``node.apply`` as one straight-line Python function: a replay of ``ResetProfileState()`` updates a
     tree of about 160 containers, and walking it (a call, two dictionary loops per container) was a
-    seventh of the suite's time. The same copies and stores in the same order; a container of another
+    fifth of a profile of every seventh test of 0.58.3. The same copies and stores in the same order; a container of another
     type raises the same TypeError. Locals are reused per depth: the frame stays small."""
     lines: list[str] = []
     binds: dict[str, object] = {"_bad": _not_updatable}

@@ -22,7 +22,7 @@ import os
 import struct
 import tempfile
 import threading
-from typing import Sequence
+from typing import IO, Sequence
 
 from ..cache import codec
 from .ast import Module
@@ -59,19 +59,26 @@ def parse_many(sources: Sequence[tuple[str, str]], jobs: int | None = None) -> l
             or threading.active_count() != 1 or not hasattr(os, "fork")):
         return [_parse_here(t, p) for t, p in sources]
     shares = _shares([len(t) for t, _ in sources], min(n, len(sources)))
-    helpers = []
+    mine = list(shares[0])
+    helpers: list[tuple[int, IO[bytes], list[int]]] = []
     try:
         for share in shares[1:]:
-            helpers.append(_fork(sources, share))
-        out: dict[int, Parsed] = {i: _parse_here(*sources[i]) for i in shares[0]}
-        for (pid, fh), share in zip(helpers, shares[1:]):
+            try:
+                pid, fh = _fork(sources, share)
+            except OSError:  # no process or temporary file to be had: this share is parsed here
+                mine.extend(share)
+                continue
+            helpers.append((pid, fh, share))
+        out: dict[int, Parsed] = {i: _parse_here(*sources[i]) for i in mine}
+        while helpers:
+            pid, fh, share = helpers[0]
             got = _collect(pid, fh)
+            helpers.pop(0)
             for i in share:
                 mod = got.get(i)
                 out[i] = mod if mod is not None else _parse_here(*sources[i])
-        helpers = []
     finally:
-        for pid, fh in helpers:  # an exception here: end the helpers before it propagates
+        for pid, fh, _share in helpers:  # an exception here: end the helpers before it propagates
             _end(pid, fh)
     return [out[i] for i in range(len(sources))]
 
@@ -94,10 +101,14 @@ def _shares(sizes: list[int], n: int) -> list[list[int]]:
     return shares
 
 
-def _fork(sources: Sequence[tuple[str, str]], share: list[int]) -> tuple[int, object]:
+def _fork(sources: Sequence[tuple[str, str]], share: list[int]) -> tuple[int, IO[bytes]]:
     """A helper parsing ``share`` into an unnamed temporary file (a pipe would block it until read)."""
     fh = tempfile.TemporaryFile()
-    pid = os.fork()
+    try:
+        pid = os.fork()
+    except OSError:
+        fh.close()
+        raise
     if pid != 0:
         return pid, fh
     code = 1
@@ -118,22 +129,22 @@ def _fork(sources: Sequence[tuple[str, str]], share: list[int]) -> tuple[int, ob
         os._exit(code)
 
 
-def _collect(pid: int, fh: object) -> dict[int, Parsed]:
+def _collect(pid: int, fh: IO[bytes]) -> dict[int, Parsed]:
     """What one helper parsed (an empty map when it failed: its share is parsed here)."""
     _, status = os.waitpid(pid, 0)
     got: dict[int, Parsed] = {}
     try:
         if not (os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0):
             return got
-        fh.seek(0)  # type: ignore[attr-defined]
-        data = fh.read()  # type: ignore[attr-defined]
+        fh.seek(0)
+        data = fh.read()
     finally:
-        fh.close()  # type: ignore[attr-defined]
+        fh.close()
     pos = 0
     while pos + _HEAD.size <= len(data):
         i, size = _HEAD.unpack_from(data, pos)
         pos += _HEAD.size
-        blob = bytes(data[pos:pos + size])
+        blob = data[pos:pos + size]
         pos += size
         if size:
             try:
@@ -145,11 +156,11 @@ def _collect(pid: int, fh: object) -> dict[int, Parsed]:
     return got
 
 
-def _end(pid: int, fh: object) -> None:
+def _end(pid: int, fh: IO[bytes]) -> None:
     import signal
     try:
         os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
     except OSError:
         pass
-    fh.close()  # type: ignore[attr-defined]
+    fh.close()
