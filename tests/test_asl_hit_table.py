@@ -4,9 +4,10 @@ positions run, and packed per test exactly as a set of positions is."""
 from __future__ import annotations
 
 import random
+from array import array
 
 from specgen.asl.hit_table import HitTable
-from specgen.asl.runner import pack_hits
+from specgen.asl.runner import pack_hits, unpack_hits
 
 
 def test_the_table_reads_as_the_set_of_positions_run() -> None:
@@ -35,5 +36,11 @@ def test_a_tables_pack_equals_the_pack_of_its_positions() -> None:
     for k in rng.sample(keys, 1500):
         t.add(k)
     units = frozenset(f"asl/p{i}.asl" for i in range(0, 30, 3))
+    by_path: dict[str, list[int]] = {}  # the pack of the positions themselves, as the runner made it from a set
+    for path, line, col in set(t):
+        if path in units:
+            by_path.setdefault(path, []).append(line << 24 | col)
+    expected = {p: array("Q", sorted(v)).tobytes() for p, v in sorted(by_path.items())}
     packed = pack_hits(t, units)
-    assert packed == pack_hits(set(t), units) and list(packed) == sorted(packed) and len(packed) == 10
+    assert packed == expected and list(packed) == sorted(packed) and len(packed) == 10
+    assert unpack_hits(packed) == {k for k in t if k[0] in units}

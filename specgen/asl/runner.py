@@ -31,7 +31,6 @@ import gc
 import multiprocessing
 import multiprocessing.context
 from array import array
-from collections.abc import Set
 from itertools import groupby, repeat
 from operator import and_
 import statistics
@@ -274,20 +273,15 @@ _LOW48 = (1 << 48) - 1
 Hits = dict[str, bytes]  # unit path -> the (line << 24 | col) of each statement run, as array('Q') bytes
 
 
-def pack_hits(hits: Set[tuple[str, int, int]], units: frozenset[str]) -> Hits:
-    """One test's coverage of the spec's source units, compact (a suite's worth stays small in memory)."""
-    if isinstance(hits, HitTable):  # the interpreter's own: numbers grouped by path, no tuple per hit
-        out: dict[str, bytes] = {}
-        for p, grp in groupby(hits.codes(), key=lambda v: v >> 48):
-            path = hits.paths[p]
-            if path in units:
-                out[path] = array("Q", map(and_, grp, repeat(_LOW48))).tobytes()
-        return dict(sorted(out.items()))
-    by_path: dict[str, list[int]] = {}
-    for path, line, col in hits:
+def pack_hits(hits: HitTable, units: frozenset[str]) -> Hits:
+    """One test's coverage of the spec's source units, compact (a suite's worth stays small in memory): the
+    table's numbers grouped by path, no tuple per hit."""
+    out: dict[str, bytes] = {}
+    for p, grp in groupby(hits.codes(), key=lambda v: v >> 48):
+        path = hits.paths[p]
         if path in units:
-            by_path.setdefault(path, []).append(line << 24 | min(col, 0xFFFFFF))
-    return {p: array("Q", sorted(v)).tobytes() for p, v in sorted(by_path.items())}
+            out[path] = array("Q", map(and_, grp, repeat(_LOW48))).tobytes()
+    return dict(sorted(out.items()))
 
 
 def unpack_hits(hits: Hits) -> set[tuple[str, int, int]]:

@@ -249,9 +249,9 @@ class RecordCache:
         return table
 
     def keep_unread(self, kinds: tuple[str, ...]) -> None:
-        """Keep the stored entries of these key kinds (``"test"`` for ``test\0…``) that this load did not
-        read: a partial load (``load_spec(program=True)``) reads no tests, and must not drop the records a
-        whole load reuses (a ``specgen run`` between two checks would make the second scan every test)."""
+        """Keep the stored entries of these key kinds (``"adr"`` for ``adr\0…``) that this load did not
+        read: a partial load (``load_spec(program=True)``) reads no ADRs or documents, and must not drop the
+        records a whole load reuses (a ``specgen run`` between two checks made the second scan them again)."""
         prefixes = tuple(k + "\0" for k in kinds)
         self._kept = {k: v for k, v in self._old.items() if k.startswith(prefixes)}
 

@@ -85,7 +85,7 @@ def _load_spec(root: Path, jobs: int | None, cache_opt: RecordCache | bool | Non
         raise RootError(f"spec root {root} cannot be read: {e.strerror}") from e
     cache = open_cache(files.root, cache_opt)
     if program and cache is not None:  # what a whole load reads and this one does not stays stored
-        cache.keep_unread(("test", "adr", "doc"))
+        cache.keep_unread(("adr", "doc"))  # test records are never stored (scans._PERSISTED)
     scans = Scans(cache, jobs)
     findings: list[Finding] = []
     t0 = time.perf_counter()
