@@ -18,7 +18,9 @@ from ..diagnostics import Finding, Severity
 from ..loader.tree import Spec
 from .ast import Module
 from .errors import ASLError
+from .headers import scan_headers
 from .index import module_key, module_path, parse_cached, parsed_entry
+from .lazy_decls import LazyDecls, Load, declared
 from .parse_fork import parse_many
 
 
@@ -33,19 +35,32 @@ def generated_modules(spec: Spec, *, tile_only: bool = False, shards: bool = Tru
     ``shards=False`` leaves out the validation shards (only tests call them: a program run that no unit
     could lead into one does without decoding their megabytes).
     """
+    return generated_declarations(spec, tile_only=tile_only, shards=shards).load_all()
+
+
+def generated_declarations(spec: Spec, *, tile_only: bool = False, shards: bool = True) -> LazyDecls:
+    """The same modules' declarations by name, each module parsed (or decoded) when a name of it is first
+    asked for (:mod:`.lazy_decls`): a program run reaches a few of them. What each module declares is read
+    from its header lines (:mod:`.headers`); a module whose lines the scan does not know is parsed here."""
     key = generation_key(spec, tile_only, shards)
     kept = _modules().get(key)
     if kept is not None:
-        return list(kept)
+        table, keys = kept
+        table.rebind(_loader(spec, tile_only, shards, keys))
+        return table
     listing = _listing(key)
-    mods = _stored(listing)
-    if mods is None:
-        mods, keys = _parse_all(generated_sources(spec, tile_only=tile_only, shards=shards))
-        write_entry(listing, keys)
+    parts = _stored(listing)
+    sources: list[tuple[str, str]] | None = None
+    if parts is None:
+        sources = generated_sources(spec, tile_only=tile_only, shards=shards)
+        parts = _described(sources)
+        write_entry(listing, [[k, list(names)] for k, names in parts])
+    keys = [k for k, _names in parts]
+    table = LazyDecls([names for _k, names in parts], _loader(spec, tile_only, shards, keys, sources))
     while len(_modules()) >= 4:  # a server keeps the last few; a build has one or two (tile only)
         _modules().pop(next(iter(_modules())))
-    _modules()[key] = tuple(mods)
-    return mods
+    _modules()[key] = (table, keys)
+    return table
 
 
 def release_shards(spec: Spec) -> None:
@@ -55,24 +70,66 @@ def release_shards(spec: Spec) -> None:
     _modules().pop(generation_key(spec, False, True), None)
 
 
-def _modules() -> dict[str, tuple[Module, ...]]:
-    """The workspace's table: generation key -> parsed modules (kept in the process) (it dies with the workspace)."""
+def _modules() -> dict[str, tuple[LazyDecls, list[str]]]:
+    """The workspace's table: generation key -> the generated declarations and their modules' cache keys (it
+    dies with the workspace)."""
     return current().table("asl.catalog_modules._MODULES")
 
 
 def _listing(key: str) -> Path | None:
-    """Where the module cache keys of one generation are stored: generating the text to find them costs
-    seconds a warm ``specgen run`` must not spend. The key holds specgen's code (the generators)."""
+    """Where one generation's module cache keys and declared names are stored: generating the text to find
+    them costs time a warm ``specgen run`` must not spend. The key holds specgen's code (the generators)."""
     return cache_file("asl/generated", hashlib.sha256(f"{key}\0{package_digest()}".encode()).hexdigest() + ".entry")
 
 
-def _stored(listing: Path | None) -> list[Module] | None:
-    """The modules of a stored generation, each from the module cache; None when any is missing."""
-    keys = read_entry(listing, list)
-    if keys is None or not all(isinstance(k, str) for k in keys):
+def _stored(listing: Path | None) -> list[tuple[str, tuple[str, ...]]] | None:
+    """A stored generation: each module's cache key and the names it declares; None when absent or foreign."""
+    got = read_entry(listing, list)
+    if got is None or not all(isinstance(x, list) and len(x) == 2 and isinstance(x[0], str)
+                              and isinstance(x[1], list) and all(isinstance(n, str) for n in x[1]) for x in got):
         return None
-    mods = [parsed_entry(k) for k in keys]
-    return None if any(m is None for m in mods) else mods  # type: ignore[return-value]
+    return [(k, tuple(names)) for k, names in got]
+
+
+def _described(sources: list[tuple[str, str]]) -> list[tuple[str, tuple[str, ...]]]:
+    """Each source's module cache key and declared names, from its header lines; a module the scan cannot
+    read is parsed (and stored) to name them, and one that does not parse declares nothing."""
+    out: list[tuple[str, tuple[str, ...]]] = []
+    unread: list[int] = []
+    for i, (text, path) in enumerate(sources):
+        heads = scan_headers(text)
+        if heads is None:
+            unread.append(i)
+        names = [] if heads is None else [n for h in heads for n in (h.name, *h.members)]
+        out.append((module_key(path, text.encode("utf-8")), tuple(names)))
+    for i, mod in zip(unread, _parse_all([sources[i] for i in unread], [out[i][0] for i in unread])):
+        out[i] = (out[i][0], tuple(declared(mod)) if mod is not None else ())
+    return out
+
+
+def _loader(spec: Spec, tile_only: bool, shards: bool, keys: list[str],
+            sources: list[tuple[str, str]] | None = None) -> Load:
+    """Loads modules by index: each from the module cache, the rest generated again (only when one is
+    missing: a warm run never makes the text) and parsed on every core."""
+    held = sources  # the texts, kept only while a module may still need parsing
+    pending = set(range(len(keys)))
+
+    def load(indices: list[int]) -> list[Module | None]:
+        nonlocal held
+        pending.difference_update(indices)
+        found: list[Module | None] = [parsed_entry(keys[i]) for i in indices]
+        todo = [j for j, m in enumerate(found) if m is None]
+        if todo:
+            if held is None:
+                held = generated_sources(spec, tile_only=tile_only, shards=shards)
+            parsed = _parse_all([held[indices[j]] for j in todo], [keys[indices[j]] for j in todo])
+            for j, mod in zip(todo, parsed):
+                found[j] = mod
+        if not pending:
+            held = None
+        return found
+
+    return load
 
 
 def generation_findings(spec: Spec) -> list[Finding]:
@@ -94,24 +151,22 @@ def generation_findings(spec: Spec) -> list[Finding]:
     return []
 
 
-def _parse_all(sources: list[tuple[str, str]]) -> tuple[list[Module], list[str]]:
-    """The modules of ``sources`` and their module-cache keys: each from the cache, the rest parsed on
-    every core (:mod:`.parse_fork`) and stored. A text that does not parse is said on stderr and left out:
-    specgen's own generator wrote bad ASL, and the tests that need it fail naming its functions."""
-    keys = [module_key(path, text.encode("utf-8")) for text, path in sources]
-    found: list[Module | None] = [parsed_entry(k) for k in keys]
-    todo = [i for i, m in enumerate(found) if m is None]
-    for i, (mod, blob) in zip(todo, parse_many([sources[i] for i in todo])):
+def _parse_all(sources: list[tuple[str, str]], keys: list[str]) -> list[Module | None]:
+    """The modules of ``sources`` (``keys`` their module-cache keys), parsed on every core
+    (:mod:`.parse_fork`) and stored. A text that does not parse is said on stderr and is None: specgen's
+    own generator wrote bad ASL, and the tests that need it fail naming its functions."""
+    out: list[Module | None] = []
+    for (_text, path), key, (mod, blob) in zip(sources, keys, parse_many(sources)):
         if isinstance(mod, ASLError):
-            sys.stderr.write(f"specgen: generated {sources[i][1]} does not parse: {mod}\n")
+            sys.stderr.write(f"specgen: generated {path} does not parse: {mod}\n")
+            out.append(None)
             continue
-        found[i] = mod
+        out.append(mod)
         if blob is not None:
-            write_encoded(module_path(keys[i]), blob)
+            write_encoded(module_path(key), blob)
         else:
-            write_entry(module_path(keys[i]), mod)
-    kept = [i for i, m in enumerate(found) if m is not None]
-    return [found[i] for i in kept], [keys[i] for i in kept]  # type: ignore[misc]
+            write_entry(module_path(key), mod)
+    return out
 
 
 def _parse(text: str, path: str) -> Module:

@@ -51,21 +51,13 @@ from .generated_names import GeneratedNames
 from .hit_table import HitTable
 from .hooks import ASLFunction, Hook
 from .index import SpecIndex
+from .lazy_decls import LazyDecls, declare_into
 from .memo import memoizing
 from .resolve import Resolver
 from .stdlib import BuiltinError
 from .trail import Definitions, Trail
 from .values import Bits, show
 from .widths import entry, mismatch
-
-
-def _declare(names: dict[str, list[Decl]], module: Module) -> None:
-    """File ``module``'s declarations by name; an enumeration also under each member."""
-    for d in module.decls:
-        names.setdefault(d.name, []).append(d)
-        if isinstance(d, TypeDecl) and d.form == "enum":
-            for m in d.payload:  # type: ignore[union-attr]
-                names.setdefault(m, []).append(d)
 
 
 class Interpreter(Resolver):
@@ -84,7 +76,7 @@ class Interpreter(Resolver):
         modules: Iterable[Module] = (),
         hooks: Mapping[str, Hook] | None = None,
         synthesize_generated: bool = True,
-        generated: Iterable[Module] = (),
+        generated: Iterable[Module] | LazyDecls = (),
         max_steps: int = DEFAULT_MAX_STEPS,
         memoize: bool = True,
         max_value_bits: int = DEFAULT_MAX_VALUE_BITS,
@@ -112,9 +104,15 @@ class Interpreter(Resolver):
         self._hooks: dict[str, Hook] = dict(hooks or {})
         self.synthesize_generated = synthesize_generated
         self._overlay: dict[str, list[Decl]] = {}
-        self._gen: dict[str, list[Decl]] = {}
-        for gm in generated:
-            _declare(self._gen, gm)
+        # the generated ASL's declarations by name: a table that loads modules as names are asked for
+        # (:mod:`.lazy_decls`), or a dict of the modules handed over
+        self._gen: Mapping[str, list[Decl]]
+        if isinstance(generated, LazyDecls):
+            self._gen = generated
+        else:
+            self._gen = {}
+            for gm in generated:
+                declare_into(self._gen, gm)  # type: ignore[arg-type]
         self._overlay_compiled: dict[tuple[str, int], Function] = {}
         self._funcs: dict[tuple[str, int], Function] = {}
         self._hook_originals: dict[tuple[str, int], Function] = {}  # the ASL function a hook may call (carry.py)
@@ -133,7 +131,7 @@ class Interpreter(Resolver):
     # ------------------------------------------------------------ loading
     def load_module(self, module: Module) -> None:
         """Overlay a parsed module (its definitions shadow the tree's)."""
-        _declare(self._overlay, module)
+        declare_into(self._overlay, module)
 
     # ------------------------------------------------------------ extension
     @property

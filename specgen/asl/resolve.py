@@ -9,7 +9,7 @@ its name; an overloaded name dispatches on its arguments' types.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Mapping
 
 from specgen.diagnostics import Span
 
@@ -32,7 +32,7 @@ class Resolver:
     globals: dict[str, object]
     _hooks: dict[str, Hook]
     _overlay: dict[str, list[Decl]]
-    _gen: dict[str, list[Decl]]
+    _gen: Mapping[str, list[Decl]]
     _overlay_compiled: dict[tuple[str, int], Function]
     _funcs: dict[tuple[str, int], Function]
     _hook_originals: dict[tuple[str, int], Function]

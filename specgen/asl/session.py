@@ -12,13 +12,14 @@ from typing import Any, Callable, Iterable
 from ..catalog_asl.sources import SHARD_PREFIXES
 from ..loader.tree import Spec
 from .ast import Module
-from .catalog_modules import generated_modules
+from .catalog_modules import generated_declarations
 from .contract_check import absence_resolver
 from .index import build_index
 from .interp import Interpreter
+from .lazy_decls import LazyDecls
 
 
-def interpreter_for(spec: Spec, *, generated: Iterable[Module] | None = None, programs_only: bool = False,
+def interpreter_for(spec: Spec, *, generated: Iterable[Module] | LazyDecls | None = None, programs_only: bool = False,
                     **kw: Any) -> Interpreter:
     """An interpreter over ``spec``'s units plus the ASL generated from its catalogs.
 
@@ -29,8 +30,8 @@ def interpreter_for(spec: Spec, *, generated: Iterable[Module] | None = None, pr
     spec names such a name.
     """
     index = build_index(spec)
-    if generated is None:
-        generated = generated_modules(spec, shards=not programs_only or _names_shards(index))
+    if generated is None:  # each module parsed when a name of it is first resolved (a run reaches few)
+        generated = generated_declarations(spec, shards=not programs_only or _names_shards(index))
     kw.setdefault("max_steps", spec.config.max_steps)
     kw.setdefault("max_value_bits", spec.config.max_value_bits)
     kw.setdefault("max_memory", spec.config.max_memory_bytes)

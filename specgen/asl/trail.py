@@ -36,6 +36,7 @@ from typing import Callable, Iterable, Mapping
 from .ast import Decl, FuncDecl, Module, TypeDecl, decl_digest
 from .generated_names import looks_like_member, undefined_in_tree
 from .index import SpecIndex
+from .lazy_decls import declare_into
 
 _EPOCHS = itertools.count(1)
 
@@ -82,18 +83,15 @@ class Trail:
 class Definitions:
     """Digests and references of the definitions an interpreter resolves names to (tree first, then generated)."""
 
-    def __init__(self, index: SpecIndex | None, generated: Iterable[Module] | dict[str, list[Decl]] = ()) -> None:
+    def __init__(self, index: SpecIndex | None, generated: Iterable[Module] | Mapping[str, list[Decl]] = ()) -> None:
         self.index = index
-        if isinstance(generated, dict):
+        self.generated: Mapping[str, list[Decl]]
+        if isinstance(generated, Mapping):
             self.generated = generated
         else:
             self.generated = {}
             for m in generated:
-                for d in m.decls:
-                    self.generated.setdefault(d.name, []).append(d)
-                    if isinstance(d, TypeDecl) and d.form == "enum":
-                        for member in d.payload:  # type: ignore[union-attr]
-                            self.generated.setdefault(member, []).append(d)
+                declare_into(self.generated, m)  # type: ignore[arg-type]
         self._refs: dict[str, frozenset[str]] = {}
         self._digests: dict[str, str] = {}
         # names the tree uses and nothing declares: the interpreter binds the generated ones itself
