@@ -127,7 +127,7 @@ def fused(c: Compiler, blk: Stmt) -> Stmt:
 def fused_run(c: Compiler, blk: Stmt, names: tuple[str, ...], budget: list, refill: Callable,
               max_steps: Callable, trail: tuple) -> Callable:
     """A whole ASL function as one Python function of its parameters: the run's prologue (a budget step,
-    the trail's note, ``interp._compile_func``'s ``run``), its frame, then ``blk`` with each ``return``
+    the trail's note, ``compile_func.compile_function``'s ``run``), its frame, then ``blk`` with each ``return``
     giving the value: no frame and no 1-tuple between a call and the body."""
     epoch, current, mark, notes = trail
     w = Writer(c, unwrap=True)

@@ -40,10 +40,10 @@ from .ast import Decl, FuncDecl, GlobalDecl, Module, Node, TypeDecl
 from .compile_base import AsFailure, Expr, Function, Scope, Setter, Stmt, Undefined
 from .compile_expr import compile_expr
 from .compile_lvalue import compile_lvalue
-from .compile_fuse_stmt import fused, fused_run, tiered
-from .compile_stmt import collect_locals, compile_block, compile_stmt, covering
+from .compile_func import compile_function
+from .compile_stmt import compile_block, compile_stmt
 from .budget import (ACTIVE, DEFAULT_MAX_MEMORY_BYTES, DEFAULT_MAX_STEPS, DEFAULT_MAX_VALUE_BITS, MAX_DEPTH,
-                     BudgetExceeded, peak_kib, refill, split, steps_left)
+                     BudgetExceeded, peak_kib, split, steps_left)
 from .memory import measurer
 from .compile_types import TypeInfo, named_type, type_of
 from .errors import ASLAssertionError, ASLError, MissingFunction, NotDerivable
@@ -52,12 +52,10 @@ from .hit_table import HitTable
 from .hooks import ASLFunction, Hook
 from .index import SpecIndex
 from .lazy_decls import LazyDecls, declare_into
-from .memo import memoizing
 from .resolve import Resolver
 from .stdlib import BuiltinError
 from .trail import Definitions, Trail
 from .values import Bits, show
-from .widths import entry, mismatch
 
 
 class Interpreter(Resolver):
@@ -365,118 +363,7 @@ class Interpreter(Resolver):
 
     # ------------------------------------------------------------ compile
     def _compile_func(self, fn: Function) -> None:
-        decl = fn.decl
-        assert decl is not None
-        names = tuple(p[0] for p in decl.params)
-        ctx = Scope(decl.path, set(names), decl.name)
-        collect_locals(decl.body, ctx.locals)  # every let/var/for/tuple name in the body
-        # what compiling it ran (a constant a type width names, say) happens once per interpreter: every
-        # run of the function notes it, not just the run that happened to compile it (trail.py)
-        self.trail.push()
-        try:
-            checks = entry(self, decl, ctx)  # declared bitvector widths of the parameters and result
-            body = self._block(decl.body, ctx)
-        finally:
-            compiled_notes = tuple(self.trail.pop())
-        if self.coverage is not None:  # the declaration (column 0) recorded as the body's first line
-            body = covering(self, body, (decl.path, decl.line, 0))
-        if checks is not None and checks.frame is not None:  # widths that need the frame: a wrapper
-            unchecked, on_entry = body, checks.frame
-
-            def body(fr):
-                on_entry(fr)
-                return unchecked(fr)
-
-            def install(blk: Stmt) -> None:
-                nonlocal unchecked
-                unchecked = fused(self, blk)
-            unchecked = tiered(self, unchecked, install)  # one Python function once hot (compile_fuse_stmt)
-        else:
-            def install(blk: Stmt) -> None:
-                nonlocal body
-                if plain is not None and fn.impl is plain:  # nothing wraps or swapped it: the whole function
-                    fn.impl = fused_run(self, blk, names, budget, refill, max_steps, (epoch, current, mark, notes))
-                else:
-                    body = fused(self, blk)
-            body = tiered(self, body, install)
-        consts = checks.consts if checks is not None else ()
-        nparams = len(names)
-        budget = self.budget
-        max_steps = self.max_steps_of
-        # the trail: a function notes its name the first time it runs in a recording (trail.py)
-        epoch, current, mark = self.trail.epoch, self.trail.current, [-1]
-        notes = (decl.name, *compiled_notes)
-        fn.compiled_notes = compiled_notes
-
-        if consts and nparams == 1:  # one bits(N) parameter of constant N: tested inline (a hot path)
-            p0 = names[0]
-            (_, w0, what0), = consts
-
-            def run(a0):
-                budget[0] -= 1
-                if budget[0] < 0:
-                    refill(budget, max_steps())
-                if mark[0] != epoch[0]:
-                    mark[0] = epoch[0]
-                    current[0].update(notes)
-                if type(a0) is not Bits or a0.n != w0:
-                    raise mismatch(what0, w0, a0)
-                r = body({p0: a0})
-                return r[0] if r is not None else None
-        elif consts:
-            def run(*args):
-                budget[0] -= 1
-                if budget[0] < 0:
-                    refill(budget, max_steps())
-                if mark[0] != epoch[0]:
-                    mark[0] = epoch[0]
-                    current[0].update(notes)
-                for i, w, what in consts:
-                    a = args[i]
-                    if type(a) is not Bits or a.n != w:
-                        raise mismatch(what, w, a)
-                r = body(dict(zip(names, args)))
-                return r[0] if r is not None else None
-        elif nparams == 0:
-            def run(*args):
-                budget[0] -= 1
-                if budget[0] < 0:
-                    refill(budget, max_steps())
-                if mark[0] != epoch[0]:
-                    mark[0] = epoch[0]
-                    current[0].update(notes)
-                r = body({})
-                return r[0] if r is not None else None
-        elif nparams == 1:
-            p0 = names[0]
-
-            def run(a0):
-                budget[0] -= 1
-                if budget[0] < 0:
-                    refill(budget, max_steps())
-                if mark[0] != epoch[0]:
-                    mark[0] = epoch[0]
-                    current[0].update(notes)
-                r = body({p0: a0})
-                return r[0] if r is not None else None
-        else:
-            def run(*args):
-                budget[0] -= 1
-                if budget[0] < 0:
-                    refill(budget, max_steps())
-                if mark[0] != epoch[0]:
-                    mark[0] = epoch[0]
-                    current[0].update(notes)
-                r = body(dict(zip(names, args)))
-                return r[0] if r is not None else None
-        self.tiers[run] = install  # the tiered body's way to its fused form, kept while the run lives
-        plain = run if not consts else None  # a run fused_run can stand for: no parameter check of its own
-        if nparams == 0 and self.memoize and self.trace is None and self._funcs.get((decl.name, 0)) is fn:
-            run = memoizing(self, fn, run)  # a tree function, not a test's: see memo.py
-
-        fn.impl = run
-        self.compiled[id(fn)] = fn
-        self.compiled_functions += 1
+        compile_function(self, fn)
 
     def max_steps_of(self) -> int:
         """The budget for messages (a bound method the compiled closures keep)."""
