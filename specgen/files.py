@@ -17,10 +17,12 @@ import hashlib
 import os
 import re
 import stat
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from .diagnostics import Finding, Severity
+from .workspace import current
 
 MAX_FILE_BYTES = 32 * 1024 * 1024
 MAX_LINE_CHARS = 1024 * 1024
@@ -31,6 +33,12 @@ _UNSEEN = object()
 # non-blocking so a FIFO in the tree cannot hang a read (it is refused as "not a regular file")
 _OPEN_FLAGS = os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK
 
+
+#: How long after a file last changed its stat is trusted to stand for its bytes (see :class:`_Seen`): a
+#: change within the file system's timestamp granularity (coarse clocks tick every few milliseconds; FAT
+#: every two seconds) leaves the same stat, so a file changed this close to when it was read is read again
+RACY_NS = 3_000_000_000
+_SEEN_LIMIT = 100_000
 
 #: Deepest JSON nesting read (the spec's own files nest under 20 deep); deeper is a finding, never a
 #: RecursionError, whatever recursion limit the process runs with
@@ -86,6 +94,25 @@ class FileText:
     size: int
 
 
+@dataclass(frozen=True, slots=True)
+class _Seen:
+    """A file as a reader last read it, kept in the workspace (a server reads its tree after every edit).
+
+    ``sig`` is the file's device, inode, size, modification and change time. A later read whose ``lstat``
+    gives the same ``sig`` gets this text (and the findings its bytes gave) without opening the file:
+    writing a file changes its change time, which no user process can set back, and replacing it changes
+    its inode. Only reads made more than :data:`RACY_NS` after the file last changed are kept.
+    """
+
+    sig: tuple[int, int, int, int, int]
+    text: FileText
+    findings: tuple[Finding, ...]
+
+
+def _sig(st: os.stat_result) -> tuple[int, int, int, int, int]:
+    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns
+
+
 #: Names editors and merge tools leave beside a file: vim swap files, ``~`` and ``.bak`` backups,
 #: Emacs lock and auto-save files, patch leftovers, macOS folder metadata
 _EDITOR_FILE = re.compile(r"(^\.#|^#.*#$|~$|\.sw[a-p]$|\.(orig|rej|bak)$|^\.DS_Store$)")
@@ -135,6 +162,8 @@ class SpecFiles:
         self._root_s = str(self.root)
         self._prefix = self._root_s if self._root_s.endswith("/") else self._root_s + "/"
         self._dirs: dict[str, str | None] = {}  # root-relative directory -> resolved path (None: unusable)
+        # (path, rel, ascii only; None: only hashed) -> the file as last read in this workspace (:class:`_Seen`)
+        self._seen: dict[tuple[str, str, bool | None], _Seen] = current().table("files.seen")
         # (kind, argument) -> what was seen; kinds: file (sha256 or None), walk, exists, present, safe
         self.log: dict[tuple[str, str], object] = {} if log is None else _RootedLog(log, self._root_s)  # type: ignore[assignment]
 
@@ -302,40 +331,90 @@ class SpecFiles:
         return target
 
     def read(self, rel: str, *, ascii_only: bool = False) -> FileText | None:
-        """Read, hash and strictly decode one file; None (with a finding) when it cannot be used."""
-        data = self._bytes(rel, report=True)
+        """Read, hash and strictly decode one file; None (with a finding) when it cannot be used.
+
+        A file this workspace read before and whose stat is unchanged is not opened again (:class:`_Seen`):
+        its text, hash and findings are what the bytes gave then.
+        """
+        cand = None if _refused(rel) else self._plain(rel)
+        key = (cand, rel, ascii_only) if cand is not None else None
+        if key is not None:
+            seen = self._seen.get(key)
+            if seen is not None and self._unchanged(cand, seen.sig):  # type: ignore[arg-type]
+                self.log[("file", rel)] = seen.text.sha256
+                self.findings.extend(seen.findings)
+                return seen.text
+        started = time.time_ns()
+        before = len(self.findings)
+        data, st = self._bytes_stat(rel, report=True)
         if data is None:
             self.log[("file", rel)] = None
             return None
         digest = self.log[("file", rel)] = hashlib.sha256(data).hexdigest()
-        return FileText(rel, digest, self.decode(rel, data, ascii_only=ascii_only), len(data))
+        ft = FileText(rel, digest, self.decode(rel, data, ascii_only=ascii_only), len(data))
+        if key is not None:
+            self._keep(key, st, started, ft, tuple(self.findings[before:]))
+        return ft
+
+    def _keep(self, key: tuple[str, str, bool | None], st: os.stat_result | None, started: int, ft: FileText,
+              findings: tuple[Finding, ...]) -> None:
+        """Remember a read for the next load, unless the file changed too close to it (:data:`RACY_NS`)."""
+        if st is None or max(st.st_mtime_ns, st.st_ctime_ns) >= started - RACY_NS:
+            return
+        if len(self._seen) >= _SEEN_LIMIT:  # files of trees no longer served
+            self._seen.clear()
+        self._seen[key] = _Seen(_sig(st), ft, findings)
+
+    def _unchanged(self, cand: str, sig: tuple[int, int, int, int, int]) -> bool:
+        """Whether the plain file at ``cand`` still has the stat ``sig`` (a link or anything else: no)."""
+        try:
+            st = os.stat(cand, follow_symlinks=False)
+        except OSError:
+            return False
+        return stat.S_ISREG(st.st_mode) and _sig(st) == sig
 
     def digest(self, rel: str) -> str | None:
-        """SHA-256 of one file, or None when :meth:`read` would not read it (absent, unsafe, too large)."""
-        data = self._bytes(rel, report=False)
+        """SHA-256 of one file, or None when :meth:`read` would not read it (absent, unsafe, too large);
+        like :meth:`read`, not opened again while its stat is unchanged."""
+        cand = None if _refused(rel) else self._plain(rel)
+        if cand is not None:
+            for kind in (None, False, True):
+                seen = self._seen.get((cand, rel, kind))  # type: ignore[arg-type]
+                if seen is not None and self._unchanged(cand, seen.sig):
+                    self.log[("file", rel)] = seen.text.sha256
+                    return seen.text.sha256
+        started = time.time_ns()
+        data, st = self._bytes_stat(rel, report=False)
         digest = None if data is None else hashlib.sha256(data).hexdigest()
         self.log[("file", rel)] = digest
+        if cand is not None and digest is not None and st is not None:
+            self._keep((cand, rel, None), st, started, FileText(rel, digest, None, st.st_size), ())
         return digest
 
     def _bytes(self, rel: str, *, report: bool) -> bytes | None:
+        return self._bytes_stat(rel, report=report)[0]
+
+    def _bytes_stat(self, rel: str, *, report: bool) -> tuple[bytes | None, os.stat_result | None]:
+        """The file's bytes and, when it was opened by its plain name, its stat as read."""
         fd = self._open_plain(rel)
+        plain = fd is not None
         if fd is None:  # a link, an odd path or an unusable directory: resolve it the careful way
             p = self._safe_str(rel)
             if p is None:
                 if report:
                     self.findings.append(_err("path-outside-root", rel, 0,
                                               "path leaves the spec root; it is not read"))
-                return None
+                return None, None
             try:
                 fd = os.open(p, _OPEN_FLAGS)
             except FileNotFoundError:
-                return None
+                return None, None
             except OSError as e:
                 if report:
                     self.findings.append(_err("path-unreadable", rel, 0, f"cannot read file: {e.strerror}"))
-                return None
+                return None, None
         elif fd < 0:
-            return None  # absent
+            return None, None  # absent
         try:
             st = os.fstat(fd)
             if stat.S_ISDIR(st.st_mode):
@@ -346,7 +425,7 @@ class SpecFiles:
                 if report:
                     self.findings.append(_err("file-too-large", rel, 0,
                                               f"file is {st.st_size} bytes; the limit is {MAX_FILE_BYTES}"))
-                return None
+                return None, None
             chunks = []
             while True:  # one read for a file that does not grow while we read it
                 chunk = os.read(fd, max(st.st_size, 65536) + 1)
@@ -355,11 +434,12 @@ class SpecFiles:
                 chunks.append(chunk)
                 if sum(map(len, chunks)) > MAX_FILE_BYTES:
                     raise OSError(errno.EFBIG, "file grew past the size limit while being read")
-            return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+            data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
+            return data, (st if plain and len(data) == st.st_size else None)  # grew while read: not kept
         except OSError as e:
             if report:
                 self.findings.append(_err("path-unreadable", rel, 0, f"cannot read file: {e.strerror}"))
-            return None
+            return None, None
         finally:
             os.close(fd)
 

@@ -27,7 +27,7 @@ from pathlib import Path, PurePosixPath
 from typing import Callable
 
 from ..workspace import current
-from ..cache import cache_file, codec, read_entry, write_entry
+from ..cache import cache_file, codec, prune, read_entry, write_entry
 from ..loader import UNPARSED_STUB
 from ..loader.tree import Spec
 from ..models.located import AslUnit
@@ -282,7 +282,9 @@ def _build_index(spec: Spec, use_cache: bool) -> SpecIndex:
             write_entry(pack_path, summaries_state(summaries))
             _held_packs()[pack_path] = summaries
             _write_pack(units, keys, modules, blobs)
-        write_entry(index_path, index_state(defs, refs, errors, digests))
+        if write_entry(index_path, index_state(defs, refs, errors, digests)) and index_path is not None:
+            # one entry per revision of the units: a server writes one per edit (0.9 MB on 0.58.3)
+            prune(index_path.parent, f"index{SUMMARY_FORMAT}-*.entry", INDEX_KEEP)
     return SpecIndex(units, keys, defs, refs, errors, digests, modules)
 
 
@@ -374,6 +376,7 @@ def _loads(blob: object) -> Module | None:
 FileSummary = tuple
 SUMMARY_FORMAT = 3  # in the summary pack's and index's names: a summary of another shape is never read
 SUMMARY_PACK_LIMIT = 20000
+INDEX_KEEP = 8  # stored indexes: the last few revisions of a few trees (the bundled spec, corpora, variants)
 
 
 __all__ = ["SpecIndex", "build_index", "parse_cached", "module_key", "parser_version"]

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from ..cache import cache_file, read_entry, write_entry
+from ..cache import cache_file, prune, read_entry, write_entry
 from ..catalog_asl.sources import SHARD_PREFIXES, generated_sources
 from ..diagnostics import Finding, Severity
 from ..graph import Derived, SpecGraph
@@ -52,6 +52,7 @@ _CALL_KINDS = ("e_call", "s_call")
 _TYPE_KINDS = ("t_named", "e_record")
 _NO_VALUE = frozenset({False})
 GENERATED_RULE = "generated-asl"
+STORED_KEEP = 8  # stored findings: the last few revisions of a few trees (each edit of a unit or test writes one)
 _VERSION: str | None = None
 
 
@@ -311,7 +312,8 @@ def asl_findings(spec: Spec, index: SpecIndex | None = None) -> list[Finding]:
         headers = generated_headers(spec, index, base)
         out = (syntax_findings(index) + duplicate_findings(index) + static_findings(index, known_names(index, headers))
                + generation_findings(spec) + contract_findings(spec, index, base, headers))
-        write_entry(path, out)
+        if write_entry(path, out) and path is not None:
+            prune(path.parent, "static-*.entry", STORED_KEEP)  # one per revision of the units
     # a line the loader already diagnosed (an NDF body line that is not a comment) is one cause
     told = {(f.path, f.line) for f in spec.findings if f.severity is Severity.ERROR}
     return [f for f in out if f.rule != "asl-syntax" or (f.path, f.line) not in told]
@@ -355,7 +357,8 @@ def test_syntax_findings(spec: Spec) -> list[Finding]:
             returns = return_kinds([*spec_decls, *own])
             out.extend(Finding("asl-type", Severity.ERROR, t.path, node.line, message, subject=d.name, col=node.col)
                        for d in own for node, message in type_mismatches(d, returns))
-        write_entry(path, out)
+        if write_entry(path, out) and path is not None:
+            prune(path.parent, "test-syntax-*.entry", STORED_KEEP)
     return out
 
 
