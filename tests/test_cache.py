@@ -99,3 +99,19 @@ def test_parallel_scan_equals_serial_on_the_corpus(corpus_root: Path) -> None:
     assert serial.counts() == parallel.counts()
     assert dump(parallel) == dump(serial)
     assert findings(parallel) == findings(serial)
+
+
+def test_a_deferred_save_is_written_between_loads_never_during_one(tree: Path, tmp_path: Path) -> None:
+    """A server's cache (``defer_save``) writes its pack when flushed, not inside a rebuild's load; a flush
+    while a load is under way waits for that load, and what it writes serves a fresh process in full."""
+    c = RecordCache(tree, tmp_path / "c", keep_objects=True, defer_save=True)
+    load_spec(tree, cache=c)
+    assert c.misses > 0 and not c.path.exists()  # due, not written
+    c.next_load()  # the next rebuild's load begins
+    assert not c.flush() and not c.path.exists()  # its entries are not all in yet
+    load_spec(tree, cache=c)
+    assert c.flush() and c.path.exists()
+    assert not c.flush()  # nothing due any more
+    again = RecordCache(tree, tmp_path / "c")
+    load_spec(tree, cache=again)
+    assert again.misses == 0 and again.hits > 0

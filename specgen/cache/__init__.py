@@ -32,6 +32,7 @@ import hashlib
 import os
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -201,8 +202,15 @@ def _inside(path: Path, root: Path) -> bool:
 class RecordCache:
     """Per-root pack of ``key -> encoded value``; entries are decoded only when asked for."""
 
-    def __init__(self, root: Path, directory: Path | None = None, *, keep_objects: bool = False) -> None:
+    def __init__(self, root: Path, directory: Path | None = None, *, keep_objects: bool = False,
+                 defer_save: bool = False) -> None:
         self.root = root.resolve()
+        # a server writes its pack (19 MB on 0.58.3) while the author reads the page, not inside each rebuild:
+        # save() then only marks it due, and flush() writes it between loads (ServeState.settle_when_idle)
+        self.defer_save = defer_save
+        self._due = False
+        self._loading = False
+        self._lock = threading.Lock()
         # a long-lived process (``specgen serve``) reuses one cache across loads; keeping the
         # decoded records saves decoding ~4,000 of them per rebuild. Records are per-file
         # pure values (their key names the file's hash), so a kept one is what decoding gives.
@@ -256,10 +264,30 @@ class RecordCache:
         self._kept = {k: v for k, v in self._old.items() if k.startswith(prefixes)}
 
     def save(self) -> bool:
-        """Write the entries used or made by this run (atomically); False when nothing was written."""
-        new = {**self._kept, **self._new}
-        if not self.enabled or (not self.misses and not self.rejected and new.keys() == self._old.keys()):
-            return False
+        """Write the entries used or made by this run (atomically); False when nothing was written (or, for a
+        cache that defers, when the write is left to :meth:`flush`)."""
+        with self._lock:
+            self._loading = False
+            if not self.enabled or (not self.misses and not self.rejected
+                                    and {**self._kept, **self._new}.keys() == self._old.keys()):
+                return False
+            if self.defer_save:
+                self._due = True
+                return False
+            return self._write()
+
+    def flush(self) -> bool:
+        """Write a deferred save now, unless a load is under way (its entries are not all in yet)."""
+        with self._lock:
+            if not self._due or self._loading:
+                return False
+            self._due = False
+            new = {**self._kept, **self._new}  # the next load may start while this is written
+        return self._write(new)
+
+    def _write(self, new: dict[str, bytes] | None = None) -> bool:
+        if new is None:
+            new = {**self._kept, **self._new}
         payload = codec.encode(new)
         data = (MAGIC + cache_version().encode() + b"\n" + hashlib.sha256(payload).hexdigest().encode()
                 + b"\n" + payload)
@@ -336,6 +364,8 @@ class RecordCache:
 
     def next_load(self) -> None:
         """Start another load with this cache: what the last one used becomes the base."""
+        with self._lock:
+            self._loading = True  # a deferred save of the last load waits for this one's (it holds as much)
         if self.objects is not None:
             self.objects = {k: v for k, v in self.objects.items() if k in self._touched}
             self._volatile &= self.objects.keys()

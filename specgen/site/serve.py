@@ -160,7 +160,10 @@ class ServeState:
 
     def stop(self) -> None:
         """The server stops (the plugin's ``on_shutdown``): the background pool and its processes end
-        within seconds (:mod:`.bgpool`), the watcher stops, the signals are given back."""
+        within seconds (:mod:`.bgpool`), the watcher stops, the signals are given back, a deferred record
+        pack is written."""
+        if self.records is not None:
+            self.records.flush()
         if self.sentinel is not None:
             self.sentinel.stop()
         self.live.stop()
@@ -183,7 +186,9 @@ class ServeState:
         if kept is not None and kept.root == root.resolve():
             kept.next_load()
             return kept
-        self.records = RecordCache(root, keep_objects=True)
+        if kept is not None:
+            kept.flush()  # another root: the last one's deferred save first
+        self.records = RecordCache(root, keep_objects=True, defer_save=True)
         return self.records if self.records.enabled else None
 
     def changed(self, pages: list[Page]) -> dict[str, bool]:
@@ -225,6 +230,8 @@ class ServeState:
             self.inputs = inputs
             self.templated = Templated()  # made with another config, navigation and environment
         settle_heap()
+        if inputs is not None and self.records is not None:  # a full build writes its record pack as it always did
+            self.records.flush()
 
     def settle_when_idle(self, delay: float = 1.0) -> None:
         """Once no build has started for ``delay`` seconds, settle the heap (:func:`settle_heap`) in a timer thread.
@@ -238,6 +245,8 @@ class ServeState:
         def settle() -> None:  # the background work runs in other processes: it leaves nothing here to settle
             if self.builds == build:
                 settle_heap()
+                if self.records is not None:  # the record pack, written while the author reads (not in a rebuild)
+                    self.records.flush()
 
         timer = threading.Timer(delay, settle)
         timer.daemon = True
