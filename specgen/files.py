@@ -162,8 +162,11 @@ class SpecFiles:
         self._root_s = str(self.root)
         self._prefix = self._root_s if self._root_s.endswith("/") else self._root_s + "/"
         self._dirs: dict[str, str | None] = {}  # root-relative directory -> resolved path (None: unusable)
-        # (path, rel, ascii only; None: only hashed) -> the file as last read in this workspace (:class:`_Seen`)
-        self._seen: dict[tuple[str, str, bool | None], _Seen] = current().table("files.seen")
+        # (path, rel, ascii only; None: only hashed) -> the file as last read in this workspace (:class:`_Seen`);
+        # only a long-lived workspace keeps them (a one-load command would hold every text to its end)
+        ws = current()
+        self._seen: dict[tuple[str, str, bool | None], _Seen] | None = (
+            ws.table("files.seen") if ws.long_lived else None)
         # (kind, argument) -> what was seen; kinds: file (sha256 or None), walk, exists, present, safe
         self.log: dict[tuple[str, str], object] = {} if log is None else _RootedLog(log, self._root_s)  # type: ignore[assignment]
 
@@ -336,10 +339,10 @@ class SpecFiles:
         A file this workspace read before and whose stat is unchanged is not opened again (:class:`_Seen`):
         its text, hash and findings are what the bytes gave then.
         """
-        cand = None if _refused(rel) else self._plain(rel)
+        cand = None if self._seen is None or _refused(rel) else self._plain(rel)
         key = (cand, rel, ascii_only) if cand is not None else None
         if key is not None:
-            seen = self._seen.get(key)
+            seen = self._seen.get(key)  # type: ignore[union-attr]
             if seen is not None and self._unchanged(cand, seen.sig):  # type: ignore[arg-type]
                 self.log[("file", rel)] = seen.text.sha256
                 self.findings.extend(seen.findings)
@@ -359,7 +362,7 @@ class SpecFiles:
     def _keep(self, key: tuple[str, str, bool | None], st: os.stat_result | None, started: int, ft: FileText,
               findings: tuple[Finding, ...]) -> None:
         """Remember a read for the next load, unless the file changed too close to it (:data:`RACY_NS`)."""
-        if st is None or max(st.st_mtime_ns, st.st_ctime_ns) >= started - RACY_NS:
+        if self._seen is None or st is None or max(st.st_mtime_ns, st.st_ctime_ns) >= started - RACY_NS:
             return
         if len(self._seen) >= _SEEN_LIMIT:  # files of trees no longer served
             self._seen.clear()
@@ -376,10 +379,10 @@ class SpecFiles:
     def digest(self, rel: str) -> str | None:
         """SHA-256 of one file, or None when :meth:`read` would not read it (absent, unsafe, too large);
         like :meth:`read`, not opened again while its stat is unchanged."""
-        cand = None if _refused(rel) else self._plain(rel)
+        cand = None if self._seen is None or _refused(rel) else self._plain(rel)
         if cand is not None:
             for kind in (None, False, True):
-                seen = self._seen.get((cand, rel, kind))  # type: ignore[arg-type]
+                seen = self._seen.get((cand, rel, kind))  # type: ignore[union-attr, arg-type]
                 if seen is not None and self._unchanged(cand, seen.sig):
                     self.log[("file", rel)] = seen.text.sha256
                     return seen.text.sha256

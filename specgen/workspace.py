@@ -129,6 +129,9 @@ class Workspace:
         self.lock = threading.RLock()
         self.recomputed = 0  # queries computed (first time or changed inputs)
         self.cut_off = 0  # of those, recomputed to an equal value
+        # a workspace that loads its trees again and again (a server, its background workers) keeps what the
+        # confined reader read (specgen.files): a command that loads once would only hold the bytes longer
+        self.long_lived = False
 
     # -- inputs ----------------------------------------------------------------------------
     def set_input(self, name: str, value: Any, durability: Durability = Durability.LOW) -> bool:

@@ -1,6 +1,6 @@
 """The confined reader does not open a file again while its stat is unchanged (a server's rebuilds).
 
-``SpecFiles.read`` keeps, in the workspace, each file it read with the file's device, inode, size,
+``SpecFiles.read`` keeps, in a long-lived workspace (a server's), each file it read with the file's device, inode, size,
 modification and change time; a later read in the same workspace whose ``lstat`` gives the same stat
 gets the same text and findings without opening the file. These tests hold it to what a fresh read
 would give after every kind of change, and to the racy rule (a file changed within ``RACY_NS`` of the
@@ -22,7 +22,7 @@ from specgen.workspace import fresh
 
 @pytest.fixture()
 def tree(tmp_path: Path):
-    fresh()
+    fresh().long_lived = True  # a server's workspace: it loads the tree again after every edit
     root = tmp_path / "spec"
     root.mkdir()
     (root / "a.txt").write_bytes(b"alpha\r\nbeta\n")  # a CR line ending: one finding per read
@@ -118,7 +118,15 @@ def test_a_missing_file_is_never_kept(tree, later, monkeypatch):
 
 def test_a_fresh_workspace_reads_everything(tree, later, monkeypatch):
     SpecFiles(tree).read("a.txt")
-    fresh()
+    fresh().long_lived = True
+    opened = _reads(monkeypatch)
+    SpecFiles(tree).read("a.txt")
+    assert opened == ["a.txt"]
+
+
+def test_a_command_that_loads_once_keeps_nothing(tree, later, monkeypatch):
+    fresh()  # a command's workspace: not long-lived
+    SpecFiles(tree).read("a.txt")
     opened = _reads(monkeypatch)
     SpecFiles(tree).read("a.txt")
     assert opened == ["a.txt"]

@@ -31,6 +31,8 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
+from ..workspace import current
+
 NICE = 19  # the lowest priority: a rebuild of the server always goes first
 
 
@@ -202,6 +204,7 @@ def main(argv: list[str]) -> int:
     except OSError:
         pass
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
+    current().long_lived = True  # it loads the tree again after every edit (specgen.files keeps reads)
     conn_in, conn_out = Connection(rfd, writable=False), Connection(wfd, readable=False)
 
     class Duplex:  # one object for the loop: receive from the server, send to it

@@ -139,6 +139,7 @@ class ServeState:
         # the one owner of incremental state (specgen.workspace): the result stores, the per-load indexes and
         # interpreters, the memoised tables; the server holds the workspace its first build worked in
         self.workspace: Workspace = current()
+        self.workspace.long_lived = True  # it loads the tree again after every edit (specgen.files keeps reads)
         self.records: RecordCache | None = None  # unpickled records kept for the server's life
         self.render_cache = RenderCache()  # pages whose inputs did not change are not rendered again
         self.handed: dict[str, tuple[Page, str]] = {}  # url -> the page mkdocs last received, its digest
