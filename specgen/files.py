@@ -394,9 +394,6 @@ class SpecFiles:
             self._keep((cand, rel, None), st, started, FileText(rel, digest, None, st.st_size), ())
         return digest
 
-    def _bytes(self, rel: str, *, report: bool) -> bytes | None:
-        return self._bytes_stat(rel, report=report)[0]
-
     def _bytes_stat(self, rel: str, *, report: bool) -> tuple[bytes | None, os.stat_result | None]:
         """The file's bytes and, when it was opened by its plain name, its stat as read."""
         fd = self._open_plain(rel)

@@ -54,14 +54,6 @@ class LazyDecls(Mapping[str, list[Decl]]):
         self._by_name: dict[str, list[Decl]] = {}
         self._lock = threading.Lock()  # a server's threads may resolve names at once
 
-    @classmethod
-    def of(cls, modules: Sequence[Module]) -> "LazyDecls":
-        """A table over modules already in hand (nothing left to load)."""
-        held = list(modules)
-        table = cls([list(declared(m)) for m in held], lambda idx: [held[i] for i in idx])
-        table.load_all()
-        return table
-
     def rebind(self, load: Load) -> None:
         """Load what is still missing through ``load`` from now on (a newer spec of the same generation: the
         table must not hold an old one alive)."""
