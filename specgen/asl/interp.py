@@ -36,7 +36,7 @@ from typing import Callable, Iterable
 
 from specgen.diagnostics import Span
 
-from .ast import Decl, FuncDecl, GlobalDecl, Module, Node, TypeDecl
+from .ast import Decl, FuncDecl, GlobalDecl, Module, Node
 from .compile_base import AsFailure, Expr, Function, Scope, Setter, Stmt, Undefined
 from .compile_expr import compile_expr
 from .compile_lvalue import compile_lvalue

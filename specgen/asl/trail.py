@@ -33,7 +33,7 @@ from __future__ import annotations
 import itertools
 from typing import Callable, Iterable, Mapping
 
-from .ast import Decl, FuncDecl, Module, TypeDecl, decl_digest
+from .ast import Decl, FuncDecl, Module, decl_digest
 from .generated_names import looks_like_member, undefined_in_tree
 from .index import SpecIndex
 from .lazy_decls import declare_into
