@@ -341,10 +341,9 @@ class SpecFiles:
         """
         cand = None if self._seen is None or _refused(rel) else self._plain(rel)
         key = (cand, rel, ascii_only) if cand is not None else None
-        if key is not None:
-            seen = self._seen.get(key)  # type: ignore[union-attr]
-            if seen is not None and self._unchanged(cand, seen.sig):  # type: ignore[arg-type]
-                self.log[("file", rel)] = seen.text.sha256
+        if cand is not None:
+            seen = self._kept(cand, rel, (ascii_only,))
+            if seen is not None:
                 self.findings.extend(seen.findings)
                 return seen.text
         started = time.time_ns()
@@ -368,6 +367,15 @@ class SpecFiles:
             self._seen.clear()
         self._seen[key] = _Seen(_sig(st), ft, findings)
 
+    def _kept(self, cand: str, rel: str, kinds: tuple[bool | None, ...]) -> _Seen | None:
+        """The kept read of ``rel`` (at ``cand``, as one of ``kinds``) whose stat is unchanged, logged as a read."""
+        for kind in kinds:
+            seen = self._seen.get((cand, rel, kind))  # type: ignore[union-attr]
+            if seen is not None and self._unchanged(cand, seen.sig):
+                self.log[("file", rel)] = seen.text.sha256
+                return seen
+        return None
+
     def _unchanged(self, cand: str, sig: tuple[int, int, int, int, int]) -> bool:
         """Whether the plain file at ``cand`` still has the stat ``sig`` (a link or anything else: no)."""
         try:
@@ -381,11 +389,9 @@ class SpecFiles:
         like :meth:`read`, not opened again while its stat is unchanged."""
         cand = None if self._seen is None or _refused(rel) else self._plain(rel)
         if cand is not None:
-            for kind in (None, False, True):
-                seen = self._seen.get((cand, rel, kind))  # type: ignore[union-attr, arg-type]
-                if seen is not None and self._unchanged(cand, seen.sig):
-                    self.log[("file", rel)] = seen.text.sha256
-                    return seen.text.sha256
+            seen = self._kept(cand, rel, (None, False, True))  # hashed only, or read as text either way
+            if seen is not None:
+                return seen.text.sha256
         started = time.time_ns()
         data, st = self._bytes_stat(rel, report=False)
         digest = None if data is None else hashlib.sha256(data).hexdigest()

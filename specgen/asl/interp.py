@@ -51,7 +51,7 @@ from .generated_names import GeneratedNames
 from .hit_table import HitTable
 from .hooks import ASLFunction, Hook
 from .index import SpecIndex
-from .lazy_decls import LazyDecls, declare_into
+from .lazy_decls import LazyDecls, by_name, declare_into
 from .resolve import Resolver
 from .stdlib import BuiltinError
 from .trail import Definitions, Trail
@@ -104,13 +104,7 @@ class Interpreter(Resolver):
         self._overlay: dict[str, list[Decl]] = {}
         # the generated ASL's declarations by name: a table that loads modules as names are asked for
         # (:mod:`.lazy_decls`), or a dict of the modules handed over
-        self._gen: Mapping[str, list[Decl]]
-        if isinstance(generated, LazyDecls):
-            self._gen = generated
-        else:
-            self._gen = {}
-            for gm in generated:
-                declare_into(self._gen, gm)  # type: ignore[arg-type]
+        self._gen: Mapping[str, list[Decl]] = by_name(generated)
         self._overlay_compiled: dict[tuple[str, int], Function] = {}
         self._funcs: dict[tuple[str, int], Function] = {}
         self._hook_originals: dict[tuple[str, int], Function] = {}  # the ASL function a hook may call (carry.py)

@@ -14,7 +14,7 @@ that list it; a name none lists is absent without loading anything.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Callable, Sequence
 
 from .ast import Decl, Module, TypeDecl
@@ -37,6 +37,17 @@ def declare_into(names: dict[str, list[Decl]], module: Module) -> dict[str, list
 def declared(module: Module) -> dict[str, list[Decl]]:
     """``module``'s declarations by name (:func:`declare_into`)."""
     return declare_into({}, module)
+
+
+def by_name(generated: "Iterable[Module] | Mapping[str, list[Decl]]") -> Mapping[str, list[Decl]]:
+    """Declarations by name: a table already (a :class:`LazyDecls`) as it is, else the modules filed in
+    order into a dict (what the interpreter and its trail both resolve generated names through)."""
+    if isinstance(generated, Mapping):
+        return generated
+    names: dict[str, list[Decl]] = {}
+    for m in generated:
+        declare_into(names, m)
+    return names
 
 
 class LazyDecls(Mapping[str, list[Decl]]):
@@ -112,4 +123,4 @@ class LazyDecls(Mapping[str, list[Decl]]):
         return sum(1 for _ in self)
 
 
-__all__ = ["LazyDecls", "declare_into", "declared"]
+__all__ = ["LazyDecls", "by_name", "declare_into", "declared"]

@@ -36,7 +36,7 @@ from typing import Callable, Iterable, Mapping
 from .ast import Decl, FuncDecl, Module, decl_digest
 from .generated_names import looks_like_member, undefined_in_tree
 from .index import SpecIndex
-from .lazy_decls import declare_into
+from .lazy_decls import by_name
 
 _EPOCHS = itertools.count(1)
 
@@ -85,13 +85,7 @@ class Definitions:
 
     def __init__(self, index: SpecIndex | None, generated: Iterable[Module] | Mapping[str, list[Decl]] = ()) -> None:
         self.index = index
-        self.generated: Mapping[str, list[Decl]]
-        if isinstance(generated, Mapping):
-            self.generated = generated
-        else:
-            self.generated = {}
-            for m in generated:
-                declare_into(self.generated, m)  # type: ignore[arg-type]
+        self.generated: Mapping[str, list[Decl]] = by_name(generated)
         self._refs: dict[str, frozenset[str]] = {}
         self._digests: dict[str, str] = {}
         # names the tree uses and nothing declares: the interpreter binds the generated ones itself
