@@ -236,6 +236,11 @@ def _build_index(spec: Spec, use_cache: bool) -> SpecIndex:
     keys = [module_key(u.path, t) for u, t in zip(units, texts)]
     top = hashlib.sha256("\n".join(keys).encode()).hexdigest()
     index_path = cache_file("asl", f"index{SUMMARY_FORMAT}-{top}.entry") if use_cache else None
+    made_from = None
+    if use_cache and current().long_lived:  # a server's load: the last load's tables may be this one's
+        made_from, kept = _kept_tables(units, keys)
+        if kept is not None:
+            return SpecIndex(units, keys, *kept)
     if use_cache:
         cached = read_entry(index_path, list)
         if cached is not None:
@@ -244,6 +249,8 @@ def _build_index(spec: Spec, use_cache: bool) -> SpecIndex:
             except (ValueError, TypeError, IndexError):  # another shape: a miss, rebuilt below
                 pass
             else:
+                if made_from is not None:
+                    current().table("asl.index.last").update(made_from=made_from, tables=(defs, refs, errors, digests))
                 return SpecIndex(units, keys, defs, refs, errors, digests)
 
     modules: dict[int, Module] = {}
@@ -263,17 +270,15 @@ def _build_index(spec: Spec, use_cache: bool) -> SpecIndex:
     finally:
         if collecting:
             gc.enable()
-    for fi, (unit, key) in enumerate(zip(units, keys)):
-        rel = unit.path
-        summary = summaries[key]
-        if summary and isinstance(summary[0], int):  # a parse error: (line, col, message)
-            errors.append((rel, summary[0], summary[1], summary[2]))  # type: ignore[arg-type]
-            continue
-        for di, (entries, used, digest) in enumerate(summary):  # type: ignore[misc]
-            refs[(fi, di)] = used
-            digests[(fi, di)] = digest
-            for name, kind in entries:
-                defs.setdefault(name, []).append((kind, fi, di))
+    # early cutoff (:func:`_kept_tables`): equal summaries, the last load's very tables
+    made_from = (tuple(u.path for u in units), [summaries[key] for key in keys])
+    last: dict = current().table("asl.index.last") if use_cache else {}
+    if last.get("made_from") == made_from:
+        defs, refs, errors, digests = last["tables"]
+    else:
+        _tabulate(units, keys, summaries, defs, refs, errors, digests)
+        if use_cache:
+            last.update(made_from=made_from, tables=(defs, refs, errors, digests))
     if pack_path is not None:
         if fresh:
             live = set(keys)
@@ -286,6 +291,40 @@ def _build_index(spec: Spec, use_cache: bool) -> SpecIndex:
             # one entry per revision of the units: a server writes one per edit (0.9 MB on 0.58.3)
             prune(index_path.parent, f"index{SUMMARY_FORMAT}-*.entry", INDEX_KEEP)
     return SpecIndex(units, keys, defs, refs, errors, digests, modules)
+
+
+def _kept_tables(units: list[AslUnit], keys: list[str]) -> tuple[tuple | None, tuple | None]:
+    """What this load's tables are made from (None: a unit has no summary yet), and the last load's tables when
+    they were made from the same (None otherwise).
+
+    The tables are a function of the units' paths and summaries. An edit of prose, comments or a body's
+    statements that declares and uses the same names leaves every summary equal, and the load keeps the last
+    load's very tables: early cutoff, which the revision's answers (:class:`specgen.asl.revision.Revision`) and
+    the symbol table compare by identity.
+    """
+    held = _held(cache_file("asl", f"summaries{SUMMARY_FORMAT}.entry"), summaries_of)
+    known = [held.get(key) for key in keys]
+    if not all(isinstance(x, tuple) for x in known):
+        return None, None
+    made_from = (tuple(u.path for u in units), known)
+    last: dict = current().table("asl.index.last")
+    return made_from, (last["tables"] if last.get("made_from") == made_from else None)
+
+
+def _tabulate(units: list[AslUnit], keys: list[str], summaries: dict[str, FileSummary], defs: dict[str, list[Loc]],
+              refs: dict[tuple[int, int], frozenset[str]], errors: list[tuple[str, int, int, str]],
+              digests: dict[tuple[int, int], str]) -> None:
+    """Fill the index's tables from each unit's summary."""
+    for fi, (unit, key) in enumerate(zip(units, keys)):
+        summary = summaries[key]
+        if summary and isinstance(summary[0], int):  # a parse error: (line, col, message)
+            errors.append((unit.path, summary[0], summary[1], summary[2]))  # type: ignore[arg-type]
+            continue
+        for di, (entries, used, digest) in enumerate(summary):  # type: ignore[misc]
+            refs[(fi, di)] = used
+            digests[(fi, di)] = digest
+            for name, kind in entries:
+                defs.setdefault(name, []).append((kind, fi, di))
 
 
 def _summarise(units: list[AslUnit], keys: list[str], summaries: dict[str, FileSummary],

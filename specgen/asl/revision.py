@@ -139,8 +139,16 @@ class Revision:
         self.options = dict(options or {})
         self.layer: Layer = layer_for(graph.spec.root)
         self._generated: Generated | None = None
+        previous = self.layer.inputs
         self.inputs = Inputs({"file": self._file, "asl": self._asl, "def": self._declared, "config": self._config,
                               "part": self._part})
+        # a tree name's answer is a function of the index's declarations and digests alone; when this load's
+        # index kept the last one's tables (an edit of prose or comments: specgen.asl.index), the answers carry
+        # over and moving the stores to this revision compares nothing it need not
+        self.inputs.basis = (self.index.defs, self.index.digests)
+        if previous is not None and len(previous.basis) == 2 and all(
+                a is b for a, b in zip(previous.basis, self.inputs.basis)):
+            self.inputs.carry(previous, _tree_answer)
         self.layer.begin(self.inputs)
 
     def _file(self, rel: str) -> str:
@@ -195,6 +203,11 @@ class Revision:
             self._generated = store.get("table", self.inputs, compute)
             store.save()
         return self._generated
+
+
+def _tree_answer(key: str, digest: str) -> bool:
+    """Whether ``key``'s answer came from the tree's declarations alone (not the generated ASL)."""
+    return key.startswith(("asl:", "def:")) and digest.startswith("tree:")
 
 
 def _revision(graph: SpecGraph) -> Revision:

@@ -90,6 +90,15 @@ class Inputs:
         self._resolvers = dict(resolvers)
         self._digests: dict[str, str] = {}
         self._stores: dict[str, Store] = {}
+        self.basis: tuple[object, ...] = ()  # the tables some answers are a function of (see :meth:`carry`)
+
+    def carry(self, old: "Inputs", keep: Callable[[str, str], bool]) -> int:
+        """Take ``old``'s answers that ``keep(key, digest)`` says are answered the same here (early cutoff: a
+        revision whose ASL declarations are the very tables of the last one answers every ``asl:`` key of the
+        tree as it did); how many were taken. The caller vouches for ``keep`` through :attr:`basis`."""
+        taken = {k: d for k, d in old._digests.items() if keep(k, d)}
+        self._digests.update(taken)
+        return len(taken)
 
     def digest(self, key: str) -> str:
         hit = self._digests.get(key)
