@@ -13,11 +13,13 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Callable, Generic, Iterable, TypeVar
 
+from . import structure
 from .loader import Spec
 from .models.adr import AdrFrontMatter
 from .models.located import Adr, AslUnit, AvsTest, NdfClause
 from .models.unit import StateRecord
 from .diagnostics import Span
+from .workspace import Query, Workspace, current
 
 
 @dataclass(slots=True)
@@ -52,13 +54,18 @@ class Derived(Generic[T]):
     (``ENCODINGS(graph)``): the value is typed, computed on first use, and kept
     on the graph, so the graph needs no knowledge of the layers above it and
     no fact hides behind a string key.
+
+    ``structural=True`` declares a fact of the spec's structure alone (:mod:`specgen.structure`): it is
+    then a query of the workspace, kept across the graphs of one root while their structure is the same
+    (a server's edit of prose or ASL computes it no more).
     """
 
-    __slots__ = ("compute", "name")
+    __slots__ = ("compute", "name", "query")
 
-    def __init__(self, compute: "Callable[[SpecGraph], T]") -> None:
+    def __init__(self, compute: "Callable[[SpecGraph], T]", *, structural: bool = False) -> None:
         self.compute = compute
         self.name = getattr(compute, "__name__", "derived")
+        self.query: Query[T] | None = Query(f"structural:{self.name}", self._of_structure) if structural else None
 
     def __repr__(self) -> str:
         return f"Derived({self.name})"
@@ -67,9 +74,18 @@ class Derived(Generic[T]):
         store = graph._derived
         if self in store:
             return store[self]  # type: ignore[return-value]
-        value = self.compute(graph)
+        if self.query is not None:
+            ws = current()
+            with ws.lock:
+                value = ws.query(self.query, structure.enter(graph, ws))
+        else:
+            value = self.compute(graph)
         store[self] = value  # type: ignore[index]
         return value
+
+    def _of_structure(self, ws: Workspace, root: str) -> T:
+        ws.input(structure.input_name(root))  # the dependency: the structure of the root's current graph
+        return self.compute(structure.graph_of(ws, root))
 
     def peek(self, graph: "SpecGraph") -> T | None:
         """The value if it was already derived on this graph (None: not yet)."""

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import os
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -235,6 +236,15 @@ class Workspace:
         self._memos[key] = memo
         return memo
 
+    def forget(self, arg_matches: Callable[[Any], bool]) -> int:
+        """Drop the memos whose argument matches: a root the workspace no longer keeps (its facts would
+        only hold memory; asked again, they are computed again)."""
+        with self.lock:
+            gone = [key for key in self._memos if arg_matches(key[1])]
+            for key in gone:
+                del self._memos[key]
+            return len(gone)
+
     # -- tables ----------------------------------------------------------------------------
     def table(self, name: str, factory: Callable[[], T] = dict) -> T:  # type: ignore[assignment]
         """The workspace's table ``name`` (made by ``factory`` the first time): a memo of a pure function
@@ -277,6 +287,18 @@ def _same(a: Any, b: Any) -> bool:
 
 
 _CURRENT: list[Workspace] = [Workspace()]  # the process's workspace: the one module-level state that owns the rest
+
+
+def _in_forked_child() -> None:
+    """A child forked while a query ran (a worker pool a computation starts): no thread of the child holds
+    the lock it copied, and the queries running in the parent are not running here."""
+    ws = _CURRENT[0]
+    ws.lock = threading.RLock()
+    ws._stack = []
+    ws._active = set()
+
+
+os.register_at_fork(after_in_child=_in_forked_child)
 
 
 def current() -> Workspace:

@@ -25,7 +25,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
               "specgen.outputs", "specgen.workers", "specgen.workspace")),
     ("models", ("specgen.models", "specgen.hashing")),  # hashing digests model records
     ("loader", ("specgen.loader",)),
-    ("graph", ("specgen.graph",)),
+    ("graph", ("specgen.graph", "specgen.structure")),
     ("domain", ("specgen.check", "specgen.resultcache", "specgen.baseline", "specgen.trace", "specgen.manifest", "specgen.encoding",
                 "specgen.asl", "specgen.catalog_asl", "specgen.program", "specgen.executor", "specgen.examples",
                 "specgen.worked", "specgen.render", "specgen.report", "specgen.schema", "specgen.vocabulary",

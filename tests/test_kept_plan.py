@@ -1,8 +1,8 @@
 """The pages' plan kept between revisions (a server's): the same pages as a fresh plan after any edit.
 
-:mod:`specgen.render.keptplan` keeps the plan while only units' prose changed, and plans again when
-anything planning reads changed (a unit's record or markers or declarations, a test file, a catalog
-value, a file added). Each edit here is made to a copy of the bundled spec, the graph reloaded and the
+:mod:`specgen.render.plan_query` keeps the plan (a workspace query of the tree's structure and the
+symbol table's outline) while only units' prose changed, and plans again when anything planning reads
+changed (a unit's record or markers or declarations, a test file, a catalog value, a file added). Each edit here is made to a copy of the bundled spec, the graph reloaded and the
 site planned through the same :class:`~specgen.render.RenderCache` (nothing is rendered: ``only``
 refuses every page); the kept or new plan must equal a plan made from scratch.
 """
@@ -30,7 +30,7 @@ def _plan(root: Path, cache: RenderCache) -> tuple[bool, bool]:
     render_site(graph, options, cache, only=lambda p: False)
     fresh = plan_site(graph, options.langs, local_sources=True)
     assert cache.plan is not None
-    return cache.planned, cache.plan.plans == fresh
+    return cache.planned, cache.plan == fresh
 
 
 def _prose(root: Path) -> None:

@@ -70,4 +70,4 @@ def _contract(contract: Contract) -> dict[str, Any]:
     return out
 
 
-spec_encodings = Derived(_spec_encodings)
+spec_encodings = Derived(_spec_encodings, structural=True)  # catalogs, domains, records: the structure

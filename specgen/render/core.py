@@ -26,7 +26,7 @@ from ..workers import forked_worker
 from .i18n import LANGUAGES, Messages, catalogs_digest
 from .links import Linker
 from .examples import example_results
-from .keptplan import KeptPlan, plan_kept
+from .plan_query import plan_pages
 from .kinds import KINDS, plan_site
 from ..asl.revision import record_part
 from .pages import ALL, Ctx, ReleaseSite, site_data
@@ -88,8 +88,8 @@ class RenderCache:
     pages: dict[str, Page] = field(default_factory=dict)
     rendered: int = 0  # pages actually rendered by the last call
     reused: int = 0
-    plan: KeptPlan | None = None  # the pages' plan, kept while planning's inputs are unchanged (a server's)
-    planned: bool = True  # whether the last call planned the pages (False: the kept plan was still valid)
+    plan: list[PagePlan] | None = None  # the last call's plan (a query of the workspace: :mod:`.plan_query`)
+    planned: bool = True  # whether the last call planned the pages (False: the last revision's plan held)
     inputs: tuple[str, dict[str, str]] | None = None  # the last call's fixed key part and dependency digests
     extras: dict[str, str] = field(default_factory=dict)  # uri -> the key part its kind added (PageKind.key)
     owed: frozenset[str] = frozenset()  # pages the last call left as they were for the next one (``results_later``)
@@ -201,12 +201,12 @@ def render_site(graph: SpecGraph, options: RenderOptions | None = None,
         if lang not in LANGUAGES:
             raise ValueError(f"unknown language {lang!r} (known: {', '.join(LANGUAGES)})")
     cache = cache if cache is not None else RenderCache()
-    cache.plan, kept = plan_kept(cache.plan, (options.langs, not options.source_url), graph,
-                                 lambda: plan_site(graph, options.langs, local_sources=not options.source_url,
-                                                   changes=changes is not None),
-                                 reusable=changes is None and releases is None)
-    cache.planned = not kept
-    plans = cache.plan.plans
+    plans, cache.planned = plan_pages(
+        graph, options.langs, not options.source_url,
+        None if changes is None and releases is None else
+        lambda: plan_site(graph, options.langs, local_sources=not options.source_url, changes=changes is not None))
+    same_plan = cache.plan is plans  # this cache's last call had this very plan (kept, or planned again equal)
+    cache.plan = plans
     uris = frozenset(p.uri for p in plans)
     if only is not None:
         plans = [p for p in plans if only(p)]
@@ -226,7 +226,7 @@ def render_site(graph: SpecGraph, options: RenderOptions | None = None,
     parts: dict[str, bytes] = {}
     # with the kept plan and the same fixed part, a page none of whose dependencies changed digest and
     # whose kind's part is the same keeps its key: it is not hashed again (most pages of a server's rebuild)
-    changed = _changed_deps(cache.inputs, fixed, files) if not cache.planned else None
+    changed = _changed_deps(cache.inputs, fixed, files) if same_plan else None
     cache.inputs = None  # until every page of this call is rendered
     for plan in plans:
         extra_key = plan.kind.key

@@ -16,7 +16,7 @@ import hashlib
 import posixpath
 from typing import Callable
 
-from ..graph import SpecGraph
+from ..graph import Derived, SpecGraph
 from ..models.doc import ProseDoc
 from .html import resolve_relative
 from .links import adr_uri, dir_index_uri, doc_uri, tests_uri, unit_uri
@@ -29,7 +29,7 @@ DOCS_INDEX = "docs/index.md"  # below the language: the documents index
 FILES = "#files"
 
 
-def files_digest(graph: SpecGraph) -> str:
+def _files_digest(graph: SpecGraph) -> str:
     """Digest of every path a document's link can resolve through: documents (with their sources), units,
     ADRs, tests and artifacts."""
     spec = graph.spec
@@ -40,6 +40,9 @@ def files_digest(graph: SpecGraph) -> str:
              for t in spec.tests]
     rows += [f"j\0{p}" for p in spec.artifacts]
     return hashlib.sha256("\n".join(sorted(rows)).encode()).hexdigest()
+
+
+files_digest: Derived[str] = Derived(_files_digest, structural=True)  # paths and test headers: the structure
 
 
 def paged_docs(graph: SpecGraph) -> list[ProseDoc]:

@@ -19,7 +19,7 @@ from ..diff import SpecDiff
 from ..encoding.from_spec import spec_encodings
 from ..encoding.model import EncodingSet
 from ..examples.results import ExampleResult
-from ..graph import SpecGraph
+from ..graph import Derived, SpecGraph
 from ..models.evidence import TraceabilityView, UnitRow
 from ..models.located import Adr, AslUnit, AvsTest
 from .chain import unit_chain
@@ -34,13 +34,16 @@ __all__ = ["ALL", "FACTS", "IDS", "MATRIX", "RECORD_OF", "Ctx", "PageKind", "Pag
            "SiteData", "human_label", "ids_digest", "site_data", "unit_title"]
 
 
-def ids_digest(graph: SpecGraph) -> str:
+def _ids_digest(graph: SpecGraph) -> str:
     """Digest of every ID -> defining path mapping a link on a page can resolve through."""
     rows = [f"i\0{k}\0{u.path}" for k, u in graph.identities.items()]
     rows += [f"c\0{k}\0{cs[0].source}" for k, cs in graph.clauses.items() if cs]
     rows += [f"u\0{k}\0{us[0].path}" for k, us in graph.units_by_id.items() if us]
     rows += [f"a\0{a.front.id}\0{a.path}" for a in graph.adrs if a.front is not None]
     return hashlib.sha256("\n".join(sorted(rows)).encode()).hexdigest()
+
+
+ids_digest: Derived[str] = Derived(_ids_digest, structural=True)  # records, markers, ADRs: the structure
 
 
 @dataclass(frozen=True)

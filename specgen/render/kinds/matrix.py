@@ -102,7 +102,7 @@ def _matrix_facts(graph: SpecGraph) -> MatrixFacts:
 matrix_facts = Derived(_matrix_facts)
 
 
-def matrix_digest(graph: SpecGraph) -> str:
+def _matrix_digest(graph: SpecGraph) -> str:
     """Digest of the matrix's facts, so an edit that leaves its rows alone does not re-render it."""
     f = matrix_facts(graph)
     rows = [f"{r.unit.path}\0{r.unit.instruction.mnemonic}\0{r.unit.instruction.surface}\0"  # type: ignore[union-attr]
@@ -111,6 +111,10 @@ def matrix_digest(graph: SpecGraph) -> str:
     rows.append(f"{f.executable}\0{f.executable_tested}\0{f.executable_covered}\0{f.units_tested}\0"
                 f"{len(graph.spec.units)}\0{f.missing_evidence}\0{f.semantic_required}")
     return hashlib.sha256("\n".join(rows).encode()).hexdigest()
+
+
+# records, tests, ADRs, evidence present: the structure (kept across a server's prose and ASL edits)
+matrix_digest: Derived[str] = Derived(_matrix_digest, structural=True)
 
 
 def surfaces(graph: SpecGraph) -> list[str]:
