@@ -133,6 +133,8 @@ class Workspace:
         # a workspace that loads its trees again and again (a server, its background workers) keeps what the
         # confined reader read (specgen.files): a command that loads once would only hold the bytes longer
         self.long_lived = False
+        # cache files a server writes once it settles, not inside the rebuild an author waits for (None: at once)
+        self.deferred: dict[str, Callable[[], None]] | None = None
 
     # -- inputs ----------------------------------------------------------------------------
     def set_input(self, name: str, value: Any, durability: Durability = Durability.LOW) -> bool:
@@ -235,6 +237,26 @@ class Workspace:
         memo = _Memo(value, tuple(frame.deps), frame.durability, self.revision, changed_at)
         self._memos[key] = memo
         return memo
+
+    def write_later(self, key: str, write: Callable[[], None]) -> None:
+        """Run ``write`` (a cache file this process keeps in memory as well) now, or, in a workspace that
+        defers its writes (a server's), at :meth:`flush`: the last write of each ``key`` wins. ``write`` must
+        hold what it writes (no structure a later computation changes)."""
+        if self.deferred is None:
+            write()
+            return
+        with self.lock:
+            self.deferred[key] = write
+
+    def flush(self) -> None:
+        """Do the deferred writes (a server settled, builds fully or stops)."""
+        with self.lock:
+            pending = self.deferred
+            if not pending:
+                return
+            self.deferred = {}
+        for write in pending.values():
+            write()
 
     def forget(self, arg_matches: Callable[[Any], bool]) -> int:
         """Drop the memos whose argument matches: a root the workspace no longer keeps (its facts would

@@ -137,3 +137,24 @@ def test_unit_coverage_kept_between_revisions_equals_one_gathered_again(served: 
     assert again.coverage == kept.coverage and again.measuring == kept.measuring
     assert any(figures["executed"] for figures in kept.coverage.values())
 
+
+
+def test_a_server_writes_the_index_packs_once_it_settles(served: Path, tmp_path: Path) -> None:
+    _graph(served)
+    ws = current()
+    ws.deferred = {}  # a server's workspace (ServeState): cache files wait for the server to settle
+    entries = tmp_path / "cache"
+
+    def written() -> set[Path]:
+        return {p for p in entries.rglob("*.entry")}
+
+    before = written()
+    unit, _name = _unit(_graph(served))
+    unit.write_text(unit.read_text(encoding="utf-8") + PROBE, encoding="utf-8")
+    g2 = _graph(served)
+    assert "SpecgenCutoffProbe" in REVISION(g2).index.defs  # this process has the new index in memory
+    assert ws.deferred and not any(p.name.startswith("index") for p in written() - before)
+    ws.flush()
+    assert not ws.deferred and any(p.name.startswith("index") for p in written() - before)
+    fresh()  # another process reads what was written
+    assert "SpecgenCutoffProbe" in REVISION(_graph(served)).index.defs

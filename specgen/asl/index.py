@@ -215,7 +215,7 @@ def _source_units(spec: Spec) -> list[AslUnit]:
     for src in spec.config.source_roots:
         prefix = src.rstrip("/") + "/"
         mine = [u for u in spec.units if u.path.startswith(prefix)]
-        out.extend(sorted(mine, key=lambda u: PurePosixPath(u.path).parts))
+        out.extend(sorted(mine, key=lambda u: u.path.split("/")))  # a loaded path is relative, POSIX, normalised
     return out
 
 
@@ -284,12 +284,14 @@ def _build_index(spec: Spec, use_cache: bool) -> SpecIndex:
             live = set(keys)
             if len(summaries) > SUMMARY_PACK_LIMIT:  # other trees' entries go first
                 summaries = {k: v for k, v in summaries.items() if k in live}
-            write_entry(pack_path, summaries_state(summaries))
+            state = summaries_state(summaries)  # now: a later load adds to the held summaries
+            _write_later(pack_path, lambda: state)
             _held_packs()[pack_path] = summaries
             _write_pack(units, keys, modules, blobs)
-        if write_entry(index_path, index_state(defs, refs, errors, digests)) and index_path is not None:
+        if index_path is not None:
             # one entry per revision of the units: a server writes one per edit (0.9 MB on 0.58.3)
-            prune(index_path.parent, f"index{SUMMARY_FORMAT}-*.entry", INDEX_KEEP)
+            _write_later(index_path, lambda: index_state(defs, refs, errors, digests),  # tables never change
+                         lambda: prune(index_path.parent, f"index{SUMMARY_FORMAT}-*.entry", INDEX_KEEP))
     return SpecIndex(units, keys, defs, refs, errors, digests, modules)
 
 
@@ -396,8 +398,19 @@ def _write_pack(units: list[AslUnit], keys: list[str], modules: dict[int, Module
         pack[keys[fi]] = blob if blob is not None else codec.encode(mod)
     path = _pack_path(units)
     if path is not None:
-        write_entry(path, pack)
+        _write_later(path, lambda: pack)  # a new dict: a later write makes another
         _held_packs()[path] = pack
+
+
+def _write_later(path: Path, state: Callable[[], object], then: Callable[[], object] | None = None) -> None:
+    """Write a pack or an index (``state()``: of nothing a later load changes) now, or when a server settles (it
+    holds what it wrote in memory: its next load does not read it)."""
+
+    def write() -> None:
+        if write_entry(path, state()) and then is not None:
+            then()
+
+    current().write_later(str(path), write)
 
 
 def _loads(blob: object) -> Module | None:

@@ -135,6 +135,15 @@ def page_key(graph: SpecGraph, tests: Iterable[AvsTest], unit_path: str | None =
     conf = CONFORMANCE(graph)
     if conf is None:
         return "-"
+    tests = tuple(tests)
+    memo = (unit_path, tuple(t.path for t in tests))
+    got = conf.page_keys.get(memo)
+    if got is None:
+        got = conf.page_keys[memo] = _page_key(graph, conf, tests, unit_path)
+    return got
+
+
+def _page_key(graph: SpecGraph, conf: Conformance, tests: tuple[AvsTest, ...], unit_path: str | None) -> str:
     # not the suite's state: a test page changes when one of its own tests' outcome does, not when another
     # test starts running somewhere (which would re-render every test page for a one-test edit)
     # shown with each result

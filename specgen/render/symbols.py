@@ -112,7 +112,10 @@ def _entries(index: SpecIndex, use_cache: bool) -> dict[int, tuple[Entry, ...]]:
         for kind, fi, di in locs:
             wanted.setdefault(fi, []).append((name, kind, di))
     path = cache_file("asl", "symbols.entry") if use_cache else None
-    pack: dict[str, tuple[Entry, ...]] = (read_entry(path, dict) if use_cache else None) or {}
+    held: dict = current().table("render.symbols.pack")  # read once per process, kept as last written
+    if path is not None and path not in held:
+        held[path] = read_entry(path, dict) or {}
+    pack: dict[str, tuple[Entry, ...]] = held.get(path, {}) if path is not None else {}
     out: dict[int, tuple[Entry, ...]] = {}
     fresh = False
     for fi, names in wanted.items():
@@ -122,11 +125,12 @@ def _entries(index: SpecIndex, use_cache: bool) -> dict[int, tuple[Entry, ...]]:
             got = pack[key] = _unit_entries(index, fi, sorted(names))
             fresh = True
         out[fi] = got
-    if use_cache and fresh:
+    if path is not None and fresh:
         live = set(index.keys)
         if len(pack) > PACK_LIMIT:
-            pack = {k: v for k, v in pack.items() if k in live}
-        write_entry(path, pack)
+            pack = held[path] = {k: v for k, v in pack.items() if k in live}
+        snapshot = dict(pack)  # the held pack grows with later loads
+        current().write_later(str(path), lambda: write_entry(path, snapshot))
     return out
 
 

@@ -140,6 +140,7 @@ class ServeState:
         # interpreters, the memoised tables; the server holds the workspace its first build worked in
         self.workspace: Workspace = current()
         self.workspace.long_lived = True  # it loads the tree again after every edit (specgen.files keeps reads)
+        self.workspace.deferred = {}  # cache files are written once it settles (Workspace.write_later)
         self.records: RecordCache | None = None  # unpickled records kept for the server's life
         self.render_cache = RenderCache()  # pages whose inputs did not change are not rendered again
         self.handed: dict[str, tuple[Page, str]] = {}  # url -> the page mkdocs last received, its digest
@@ -165,6 +166,7 @@ class ServeState:
         pack is written."""
         if self.records is not None:
             self.records.flush()
+        self.workspace.flush()
         if self.sentinel is not None:
             self.sentinel.stop()
         self.live.stop()
@@ -231,8 +233,10 @@ class ServeState:
             self.inputs = inputs
             self.templated = Templated()  # made with another config, navigation and environment
         settle_heap()
-        if inputs is not None and self.records is not None:  # a full build writes its record pack as it always did
-            self.records.flush()
+        if inputs is not None:  # a full build writes its record pack and index packs as it always did
+            if self.records is not None:
+                self.records.flush()
+            self.workspace.flush()
 
     def settle_when_idle(self, delay: float = 1.0) -> None:
         """Once no build has started for ``delay`` seconds, settle the heap (:func:`settle_heap`) in a timer thread.
@@ -248,6 +252,7 @@ class ServeState:
                 settle_heap()
                 if self.records is not None:  # the record pack, written while the author reads (not in a rebuild)
                     self.records.flush()
+                self.workspace.flush()  # and the index's packs
 
         timer = threading.Timer(delay, settle)
         timer.daemon = True
