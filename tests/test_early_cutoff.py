@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from specgen.asl.conformance import conformance
+from specgen.asl.conformance import VERSION, conformance
 from specgen.asl.revision import REVISION
 from specgen.graph import SpecGraph
 from specgen.loader import load_spec
@@ -158,3 +158,19 @@ def test_a_server_writes_the_index_packs_once_it_settles(served: Path, tmp_path:
     assert not ws.deferred and any(p.name.startswith("index") for p in written() - before)
     fresh()  # another process reads what was written
     assert "SpecgenCutoffProbe" in REVISION(_graph(served)).index.defs
+
+
+def test_results_stay_valid_exactly_while_what_they_read_is_unchanged(served: Path) -> None:
+    """Moving the stores to a revision that carried answers compares only the other keys: a prose edit
+    keeps every result, a second declaration of a name turns exactly the results that read it pending."""
+    g1 = _graph(served)
+    assert conformance(g1, jobs=1, run=True).state == "complete"
+    unit, name = _unit(g1)
+    _edit_prose(unit)
+    assert conformance(_graph(served), jobs=1, run=False).state == "complete"
+    store = REVISION(g1).layer.store("tests", VERSION)
+    readers = {k.split("@")[0] for k, e in store.entries.items() if f"asl:{name}" in e.reads}
+    assert readers, name
+    unit.write_text(unit.read_text(encoding="utf-8") + OVERLOAD.format(name=name), encoding="utf-8")
+    after = conformance(_graph(served), jobs=1, run=False)
+    assert {o for o, out in after.outcomes.items() if out.status == "running"} == readers

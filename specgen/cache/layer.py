@@ -47,6 +47,7 @@ import hashlib
 import itertools
 import pickle
 import sys
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
@@ -91,6 +92,8 @@ class Inputs:
         self._digests: dict[str, str] = {}
         self._stores: dict[str, Store] = {}
         self.basis: tuple[object, ...] = ()  # the tables some answers are a function of (see :meth:`carry`)
+        # from which inputs (weak: a revision does not keep the one before it alive), which keys
+        self.carried: tuple[Callable[[], "Inputs | None"], frozenset[str]] = (lambda: None, frozenset())
 
     def carry(self, old: "Inputs", keep: Callable[[str, str], bool]) -> int:
         """Take ``old``'s answers that ``keep(key, digest)`` says are answered the same here (early cutoff: a
@@ -98,6 +101,7 @@ class Inputs:
         tree as it did); how many were taken. The caller vouches for ``keep`` through :attr:`basis`."""
         taken = {k: d for k, d in old._digests.items() if keep(k, d)}
         self._digests.update(taken)
+        self.carried = (weakref.ref(old), frozenset(taken))
         return len(taken)
 
     def digest(self, key: str) -> str:
@@ -232,7 +236,9 @@ class Store:
             return 0
         if self._keys is None:
             self._keys = set().union(*(e.reads for e in self.entries.values())) if self.entries else set()
-        changed = {k for k in self._keys if old.digest(k) != inputs.digest(k)}
+        source, carried = inputs.carried
+        keys = self._keys - carried if carried and source() is old else self._keys  # a carried answer is the same
+        changed = {k for k in keys if old.digest(k) != inputs.digest(k)}
         stale = 0
         for e in self.entries.values():
             if e._verified == old.revision:
