@@ -179,6 +179,12 @@ class Workspace:
                 self._stack[-1].add("input", name, got.durability, got.changed_at)
             return got.value
 
+    def peek(self, name: str, default: Any = None) -> Any:
+        """An input's value, not recorded as a dependency: for a query whose recorded reads are already a
+        complete key of what it takes from this input (a page's search key and the page it was taken from)."""
+        got = self._inputs.get(name)
+        return default if got is None else got.value
+
     # -- queries ---------------------------------------------------------------------------
     def query(self, q: Query[T], arg: Any = None) -> T:
         """The value of ``q(arg)`` in this revision (see the module docstring for when it is recomputed)."""

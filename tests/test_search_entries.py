@@ -17,7 +17,7 @@ from specgen.loader import load_spec
 from specgen.render import Page, RenderOptions, render_site
 from specgen.render.plan import Search
 from specgen.site.build import toc_tokens
-from specgen.site.searchentries import EntryCache, page_entries, section_entries
+from specgen.site.searchentries import page_entries, section_entries
 
 
 def _material(page: Page, url: str) -> list[dict[str, Any]]:
@@ -84,17 +84,29 @@ def test_entries_are_made_again_only_when_the_search_key_changes(pages: list[Pag
     from dataclasses import replace
 
     from specgen.render.searchtext import CLOSE, OPEN
+    from specgen.site.pagestate import PageStates
+    from specgen.workspace import fresh, use
     page = next(p for p in pages if OPEN in p.content and p.kind.search is not Search.EXCLUDED)
-    cache = EntryCache()
-    first = cache.collect([(page, "u.html")])
-    assert cache.made == 1 and first
-    cache.collect([(page, "u.html")])
-    assert cache.made == 0  # the same page object
-    start = page.content.index(OPEN) + len(OPEN)
-    inside = replace(page, content=page.content[:start] + page.content[start:].replace(CLOSE, "<!-- -->" + CLOSE, 1))
-    assert cache.collect([(inside, "u.html")]) == first and cache.made == 0  # only an unsearched region changed
-    outside = replace(page, content=page.content.replace("</h1>", " edited</h1>", 1) + "<p>more words</p>")
-    again = cache.collect([(outside, "u.html")])
-    assert cache.made == 1 and again != first
-    cache.collect([])
-    assert cache.pages == {}
+    before = use(fresh())
+    try:
+        states = PageStates()
+        states.hand([page])
+        first = states.entries([(page, "u.html")])
+        assert states.made == 1 and states.changed == 1 and first
+        states.hand([page])
+        states.entries([(page, "u.html")])
+        assert states.made == 0 and states.changed == 0  # the same page object
+        start = page.content.index(OPEN) + len(OPEN)
+        inside = replace(page, content=page.content[:start]
+                         + page.content[start:].replace(CLOSE, "<!-- -->" + CLOSE, 1))
+        assert states.hand([inside]) == {page.url: True}  # mkdocs must write it again...
+        assert states.entries([(inside, "u.html")]) == first and states.made == 0  # ...but not index it
+        outside = replace(page, content=page.content.replace("</h1>", " edited</h1>", 1) + "<p>more words</p>")
+        states.hand([outside])
+        again = states.entries([(outside, "u.html")])
+        assert states.made == 1 and states.changed == 1 and again != first
+        states.hand([])
+        assert states.entries([]) == [] and states.changed == 1  # the page that went
+        assert not any(isinstance(k[1], tuple) and k[1][:1] == (states.holder,) for k in states.workspace._memos)
+    finally:
+        use(before)

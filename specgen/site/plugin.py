@@ -39,6 +39,7 @@ from .prepare import own_site
 from .releases import RELEASE_ASSETS, Graphs, Release, order, parse_releases, release_name, release_site
 from .liveresults import background_jobs
 from .serve import ServeState, install, other_inputs_digest
+from .pagestate import PageStates
 from .sitesearch import SiteSearch
 from .stats import BuildStats
 
@@ -78,7 +79,8 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
         self.release_site: ReleaseSite | None = None  # a multi-release build: this release among the others
         self.langs: list[str] = ["en"]  # the languages rendered; the first is the site's main one
         self.chrome: Chrome | None = None
-        self.search = SiteSearch()  # the generated pages' own search entries and the index written
+        self.states = PageStates()  # the pages handed to mkdocs, as workspace inputs (digests, search entries)
+        self.search = SiteSearch(self.states)  # the generated pages' own search entries and the index written
         self.added_search: Any = None  # the search plugin this plugin added (kept across serve rebuilds)
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
@@ -211,7 +213,7 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
                                    self.config.page_budget, results_later)
         render_s = time.perf_counter() - t1
         self.pages = {p.url: p for p in pages}
-        changed = self.serving.changed(pages) if self.serving is not None else {p.url: True for p in pages}
+        changed = self.states.hand(pages, compare=self.serving is not None)  # a build writes every page
         self.stats = build.page_stats(pages, cache, changed, self._times, render_s, measure=self.serving is None)
         return pages, changed
 
@@ -338,4 +340,4 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
 
     def search_entries_made(self) -> int:
         """Pages whose search entries the last index write made again (their search key changed)."""
-        return self.search.entries.made
+        return self.states.made

@@ -5,7 +5,7 @@ The theme's indexer never sees a generated page (the engine adapter keeps them o
 index itself (:mod:`specgen.site.sitesearch`). So the entries do not depend on how an engine's search
 plugin indexes, on what it keeps between builds, or on being able to shadow it: a server's spec rebuild
 makes the entries of the pages whose search key changed (:func:`specgen.render.searchtext.search_key`)
-and keeps every other page's.
+and keeps every other page's (the entries are a workspace query, :mod:`specgen.site.pagestate`).
 
 An entry per section, as Material for MkDocs' search makes them (its client reads this shape; the
 sectioning rules below are its own, so a search behaves as it did when the theme indexed the pages):
@@ -27,7 +27,6 @@ from typing import Any
 
 from ..render import Page
 from ..render.plan import Search
-from ..render.searchtext import search_key
 from .searchindex import page_does, page_labels, page_tags, shape_entries
 
 _SKIP_TAGS = ("object", "script", "style")
@@ -194,43 +193,4 @@ def page_entries(page: Page, url: str) -> list[dict[str, Any]]:
     return shape_entries(raw, {url: shape}, {url: page_tags(page.title, page.content)}, labels, does)
 
 
-class EntryCache:
-    """Each page's entries, made again only when its search key changed (a result coming in, a listing
-    edited: the page is re-templated, its entries stay)."""
-
-    def __init__(self) -> None:
-        self.pages: dict[str, tuple[Page, str | None, list[dict[str, Any]]]] = {}  # site URL -> last state
-        self.made = 0  # pages whose entries the last :meth:`collect` made (the others were kept)
-        self.changed = 0  # pages whose entries differ from those of their state before (new or gone pages too)
-
-    def entries(self, page: Page, url: str) -> list[dict[str, Any]]:
-        kept = self.pages.get(url)
-        if kept is not None and kept[0] is page:  # the render cache's very object: nothing changed
-            return kept[2]
-        key = search_key(page)
-        if kept is not None and key is not None and key == kept[1]:
-            self.pages[url] = (page, key, kept[2])
-            return kept[2]
-        made = page_entries(page, url)
-        self.made += 1
-        if kept is not None and made == kept[2]:
-            made = kept[2]
-        else:
-            self.changed += 1
-        self.pages[url] = (page, key, made)
-        return made
-
-    def collect(self, pages: list[tuple[Page, str]]) -> list[dict[str, Any]]:
-        """The entries of ``pages`` (each with its site URL) in their order; pages no longer there are forgotten."""
-        self.made = self.changed = 0
-        out: list[dict[str, Any]] = []
-        for page, url in pages:
-            out.extend(self.entries(page, url))
-        if len(self.pages) > len(pages):
-            wanted = {url for _, url in pages}
-            self.changed += len(self.pages) - len(wanted)
-            self.pages = {u: v for u, v in self.pages.items() if u in wanted}
-        return out
-
-
-__all__ = ["EntryCache", "page_entries", "section_entries"]
+__all__ = ["page_entries", "section_entries"]

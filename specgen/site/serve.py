@@ -57,6 +57,7 @@ from .liveresults import LiveResults
 from .serveguard import guard_server
 from .servestop import install_stop_signals
 from .servewatch import Sentinel, request_rebuild
+from .pagestate import PageStates
 from .servesearch import Templated, template_known
 from .stats import BuildStats
 
@@ -70,6 +71,7 @@ class ServingPlugin(Protocol):
     serving: ServeState | None
     stats: BuildStats
     pages: dict[str, Page]
+    states: PageStates
 
     def write_search_index(self, config: Any) -> bool: ...
 
@@ -143,7 +145,6 @@ class ServeState:
         self.workspace.deferred = {}  # cache files are written once it settles (Workspace.write_later)
         self.records: RecordCache | None = None  # unpickled records kept for the server's life
         self.render_cache = RenderCache()  # pages whose inputs did not change are not rendered again
-        self.handed: dict[str, tuple[Page, str]] = {}  # url -> the page mkdocs last received, its digest
         self.env: tuple[str, Any] | None = None  # (theme digest, jinja env) kept across rebuilds
         self.nav: Any = None  # the navigation of the build in progress
         self.building: LastBuild | None = None
@@ -193,19 +194,6 @@ class ServeState:
             kept.flush()  # another root: the last one's deferred save first
         self.records = RecordCache(root, keep_objects=True, defer_save=True)
         return self.records if self.records.enabled else None
-
-    def changed(self, pages: list[Page]) -> dict[str, bool]:
-        """Which pages differ from what mkdocs last received (what a spec rebuild templates again)."""
-        handed: dict[str, tuple[Page, str]] = {}
-        changed: dict[str, bool] = {}
-        for p in pages:
-            before = self.handed.get(p.url)
-            # a page the render cache reused is the very object handed over last time: unchanged
-            digest = before[1] if before is not None and before[0] is p else page_digest(p)
-            handed[p.url] = (p, digest)
-            changed[p.url] = before is None or before[1] != digest
-        self.handed = handed
-        return changed
 
     def environment(self, config: Any, files: Any, env: Any) -> Any:
         """Keep the theme's Jinja environment while the theme's files are unchanged.
@@ -259,11 +247,6 @@ class ServeState:
         timer.start()
 
 
-def page_digest(p: Page) -> str:
-    """What decides whether mkdocs must write a page again."""
-    return hashlib.sha256(f"{p.title}\0{p.kind.name}\0{p.content}".encode()).hexdigest()
-
-
 def settle_heap() -> None:
     """Collect once, then exempt everything alive from future collections (``gc.freeze``).
 
@@ -304,7 +287,8 @@ def spec_rebuild(plugin: ServingPlugin, inputs_digest: str | None = None) -> boo
         return False
     t0 = time.perf_counter()
     state.last_build = None  # until this rebuild has finished
-    handed = dict(state.handed)  # a full build after a fallback must see this edit's changes again
+    states = plugin.states
+    handed = states.handed  # a full build after a fallback must see this edit's changes again
     shown = False
     try:
         plugin.on_pre_build(config=config)  # loads the spec; a failing example raises
@@ -312,7 +296,7 @@ def spec_rebuild(plugin: ServingPlugin, inputs_digest: str | None = None) -> boo
         owed = state.render_cache.owed
         by_uri = {f.src_uri: f for f in files if isinstance(f, PageFile)}
         if set(by_uri) != {p.url for p in pages}:
-            state.handed = handed
+            states.put_back(handed)
             state.failed()
             return False  # the navigation, sitemap and links need a full build
         todo = [by_uri[p.url] for p in pages if changed[p.url]]
@@ -320,7 +304,7 @@ def spec_rebuild(plugin: ServingPlugin, inputs_digest: str | None = None) -> boo
         for p in pages:
             if changed[p.url]:
                 by_uri[p.url].rewrite(p.markdown)
-        fresh = template_known(state.templated, state.handed, todo, handed, plugin.pages)
+        fresh = template_known(state.templated, states, todo, handed, plugin.pages)
         for f in fresh:
             engine.populate_page(f.page, config, files)
         for f in fresh:
@@ -332,14 +316,14 @@ def spec_rebuild(plugin: ServingPlugin, inputs_digest: str | None = None) -> boo
         for f in fresh:
             output = Path(f.abs_dest_path)
             if output.is_file():
-                state.templated.put(f.src_uri, state.handed[f.src_uri][1], output.read_bytes())
+                state.templated.put(f.src_uri, states.digest(f.src_uri), output.read_bytes())
         if not owed:  # else the rebuild that renders them writes it, once
             plugin.write_search_index(config)  # only when a page's entries or an ASL definition changed
     except Exception as e:  # noqa: BLE001 - the full build reports it the way mkdocs does
         log.info("specgen: spec rebuild gave way to a full build (%s: %s)", type(e).__name__, e)
         if shown and state.show is not None:
             state.show(True)
-        state.handed = handed
+        states.put_back(handed)
         state.failed()
         return False
     state.last_build = last

@@ -13,13 +13,14 @@ from pathlib import Path
 from typing import Any
 
 from ..render import Page
+from .pagestate import Handed, PageStates
 
 
 class Templated:
     """What mkdocs made of each page's recent states: its output file, by page digest.
 
     A spec rebuild templates a page with the last full build's config, files, navigation and theme
-    environment, so its output is a function of the page's title and HTML alone (:func:`specgen.site.serve.page_digest`)
+    environment, so its output is a function of the page's title and HTML alone (its digest, :data:`specgen.site.pagestate.DIGEST`)
     until the next full build, which starts a new one. An edit turns pages to "running" and the
     results turn them back, most of them to what they showed before; the same states come back at
     every edit of the same helper. A state seen before is written from here instead of going through
@@ -52,18 +53,17 @@ class Templated:
             self.size -= sum(len(x[1]) for x in self.pages.pop(oldest))
 
 
-def template_known(templated: Templated, handed: dict[str, tuple[Page, str]], todo: list[Any],
-                   before: dict[str, tuple[Page, str]], pages: dict[str, Page]) -> list[Any]:
+def template_known(templated: Templated, states: PageStates, todo: list[Any], before: Handed,
+                   pages: dict[str, Page]) -> list[Any]:
     """Write the pages of ``todo`` whose state mkdocs templated before (same title and HTML, same last full
     build) from :class:`Templated`; the files still to template.
 
-    A page whose title changed is templated (mkdocs' page object, which the navigation shows, takes the
-    new title only then)."""
+    A page whose title changed since the hand-over ``before`` is templated (mkdocs' page object, which the
+    navigation shows, takes the new title only then)."""
     fresh = []
     for f in todo:
-        output = templated.get(f.src_uri, handed[f.src_uri][1])
-        last = before.get(f.src_uri)
-        if output is None or last is None or last[0].title != pages[f.src_uri].title:
+        output = templated.get(f.src_uri, states.digest(f.src_uri))
+        if output is None or before.titles.get(f.src_uri) != pages[f.src_uri].title:
             fresh.append(f)
             continue
         path = Path(f.abs_dest_path)

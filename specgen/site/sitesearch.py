@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..render import Page
-from .searchentries import EntryCache
+from .pagestate import PageStates
 from .searchindex import split_index
 
 _TAG = re.compile(r"<[^>]+>")
@@ -35,8 +35,8 @@ def _page_of(entry: dict[str, Any]) -> str:
 class SiteSearch:
     """What a site's search index is made of between builds (the plugin holds one for its life)."""
 
-    def __init__(self) -> None:
-        self.entries = EntryCache()
+    def __init__(self, states: PageStates) -> None:
+        self.states = states  # the pages as handed: their entries are queries of the workspace
         self.theme: dict[str, Any] | None = None  # the theme's index of the last full build (hand pages)
         self.written: tuple[str | None, list[str], str] | None = None  # (kind, page URLs, definitions key)
         self.sizes: dict[str, int] = {}  # bytes of each language's first part (Material)
@@ -59,11 +59,11 @@ class SiteSearch:
         """Write the index (``pages``: each generated page with its site URL, in page order); False when it
         is the one on disk already (nothing written). ``definitions_key`` names what ``definitions()``
         returns (:func:`~specgen.site.searchindex.definitions_key`): the last entries are kept under it."""
-        own = self.entries.collect(pages)
+        own = self.states.entries(pages)
         if kind is None or self.theme is None:
             return False
         state = (kind, [url for _, url in pages], definitions_key)
-        if self.written == state and not self.entries.changed:
+        if self.written == state and not self.states.changed:
             return False
         urls = {url for _, url in pages}
         theme_docs = [d for d in self.theme.get("docs", []) if _page_of(d) not in urls]
