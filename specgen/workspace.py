@@ -63,6 +63,7 @@ class _Input:
     value: Any
     durability: Durability
     changed_at: int
+    gone: bool = False  # removed by :meth:`Workspace.set_inputs` (read as None; a change when set again)
 
 
 @dataclass(slots=True)
@@ -141,7 +142,7 @@ class Workspace:
         """Set an input; a new revision when its value changed (True), none when it is equal."""
         with self.lock:
             old = self._inputs.get(name)
-            if old is not None and old.durability == durability and _same(old.value, value):
+            if old is not None and not old.gone and old.durability == durability and _same(old.value, value):
                 return False
             self.revision += 1
             self._inputs[name] = _Input(value, durability, self.revision)
@@ -154,16 +155,18 @@ class Workspace:
                    prefix: str | None = None) -> bool:
         """Set many inputs in one revision; with ``prefix``, inputs under it not in ``values`` are removed."""
         with self.lock:
-            changed = [k for k, v in values.items() if k not in self._inputs
-                       or not _same(self._inputs[k].value, v) or self._inputs[k].durability != durability]
-            gone = [k for k in self._inputs if k.startswith(prefix) and k not in values] if prefix is not None else []
+            inputs = self._inputs
+            changed = [k for k, v in values.items() if k not in inputs or inputs[k].gone
+                       or not _same(inputs[k].value, v) or inputs[k].durability != durability]
+            gone = [k for k, i in inputs.items() if not i.gone and k.startswith(prefix) and k not in values] \
+                if prefix is not None else []
             if not changed and not gone:
                 return False
             self.revision += 1
             for k in changed:
                 self._inputs[k] = _Input(values[k], durability, self.revision)
             for k in gone:  # a removed input reads as None, changed now
-                self._inputs[k] = _Input(None, durability, self.revision)
+                self._inputs[k] = _Input(None, durability, self.revision, True)
             for d in Durability:
                 if d <= durability:
                     self._changed[d] = self.revision
@@ -178,6 +181,20 @@ class Workspace:
             if self._stack:
                 self._stack[-1].add("input", name, got.durability, got.changed_at)
             return got.value
+
+    def changed_since(self, prefix: str, revision: int) -> set[str]:
+        """The names under ``prefix`` (the prefix taken off) of the inputs set or removed after ``revision``:
+        what a caller that holds results of its own (the render's pages) asks instead of keeping the last
+        values to compare."""
+        with self.lock:
+            n = len(prefix)
+            return {k[n:] for k, i in self._inputs.items() if i.changed_at > revision and k.startswith(prefix)}
+
+    def drop_inputs(self, prefix: str) -> None:
+        """Remove the inputs under ``prefix`` whose holder is gone (no query reads them: no new revision)."""
+        with self.lock:
+            for k in [k for k in self._inputs if k.startswith(prefix)]:
+                del self._inputs[k]
 
     def peek(self, name: str, default: Any = None) -> Any:
         """An input's value, not recorded as a dependency: for a query whose recorded reads are already a

@@ -94,6 +94,41 @@ def test_set_inputs_under_a_prefix_removes_what_is_gone() -> None:
     assert not ws.set_inputs({"file:a": "1", "file:b": "2"}, prefix="file:") and ws.revision == rev
     assert ws.set_inputs({"file:a": "1"}, prefix="file:")
     assert ws.revision == rev + 1 and LENGTH(ws, "b") == 0
+    # a removed input is removed once: the same values again are no change
+    assert not ws.set_inputs({"file:a": "1"}, prefix="file:") and ws.revision == rev + 1
+    assert ws.changed_since("file:", rev) == {"b"} and ws.changed_since("file:", rev + 1) == set()
+    assert ws.set_inputs({"file:a": "1", "file:b": "2"}, prefix="file:")  # set again: a change
+    assert ws.changed_since("file:", rev + 1) == {"b"} and LENGTH(ws, "b") == 1
+    ws.drop_inputs("file:")
+    assert ws.peek("file:a") is None and ws.changed_since("file:", 0) == set()
+
+
+def test_a_render_cache_keeps_its_key_parts_in_the_workspace_while_it_lives(bundled_root: object) -> None:
+    import gc
+    from pathlib import Path
+
+    from specgen.graph import SpecGraph
+    from specgen.loader import load_spec
+    from specgen.render import RenderCache, RenderOptions, render_site
+    before = use(fresh())
+    try:
+        ws = current()
+        graph = SpecGraph.build(load_spec(Path(str(bundled_root))))
+        cache = RenderCache()
+        render_site(graph, RenderOptions(langs=("en",)), cache)
+        prefix = f"render:{cache.holder}:"
+        assert cache.revision and ws.peek(prefix + "fixed")
+        again = render_site(graph, RenderOptions(langs=("en",)), cache)
+        assert cache.rendered == 0 and cache.reused == len(again)
+        assert render_site(graph, RenderOptions(langs=("en",)), cache, only=lambda p: False) == []
+        assert cache.revision == 0  # a partial call: the next whole call computes every key, renders none
+        render_site(graph, RenderOptions(langs=("en",)), cache)
+        assert cache.rendered == 0 and cache.revision
+        del cache
+        gc.collect()
+        assert ws.changed_since(prefix, 0) == set()  # its inputs went with it
+    finally:
+        use(before)
 
 
 def test_a_query_that_reads_itself_is_an_error() -> None:

@@ -9,8 +9,10 @@ template), and checks that every internal link it wrote has a target.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import multiprocessing
 import re
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -18,7 +20,7 @@ from typing import Any, Callable
 import jinja2
 from markupsafe import escape
 
-from ..workspace import memoised
+from ..workspace import Workspace, current, memoised
 from ..bundled import templates_dir
 from ..diff import SpecDiff
 from ..graph import SpecGraph
@@ -83,16 +85,35 @@ class Page:
 
 @dataclass
 class RenderCache:
-    """Pages by URI with the key they were rendered under; reused while the key matches."""
+    """Pages by URI with the key they were rendered under; reused while the key matches.
+
+    What a page's key is made of (each dependency's digest, the fixed part, the part its kind adds) is held
+    as inputs of the workspace under the cache's own prefix (``render:<holder>:``): a call asks which of them
+    changed since the revision of its last call (:meth:`~specgen.workspace.Workspace.changed_since`) and
+    computes the keys only of the pages that read one."""
 
     pages: dict[str, Page] = field(default_factory=dict)
     rendered: int = 0  # pages actually rendered by the last call
     reused: int = 0
     plan: list[PagePlan] | None = None  # the last call's plan (a query of the workspace: :mod:`.plan_query`)
     planned: bool = True  # whether the last call planned the pages (False: the last revision's plan held)
-    inputs: tuple[str, dict[str, str]] | None = None  # the last call's fixed key part and dependency digests
-    extras: dict[str, str] = field(default_factory=dict)  # uri -> the key part its kind added (PageKind.key)
     owed: frozenset[str] = frozenset()  # pages the last call left as they were for the next one (``results_later``)
+    holder: int = field(default_factory=lambda: next(_HOLDERS))
+    workspace: Workspace | None = None  # the workspace its inputs are in
+    revision: int = 0  # that workspace's revision after the last whole call (0: every key is computed)
+
+    def bind(self) -> tuple[Workspace, str]:
+        """The workspace to keep the inputs in (the current one) and their prefix; inputs in another workspace
+        count for nothing, and they go with the cache."""
+        ws = current()
+        prefix = f"render:{self.holder}:"
+        if self.workspace is not ws:
+            self.workspace, self.revision = ws, 0
+            weakref.finalize(self, ws.drop_inputs, prefix)
+        return ws, prefix
+
+
+_HOLDERS = itertools.count(1)
 
 
 class BrokenLinks(Exception):
@@ -148,14 +169,24 @@ def _page_key(plan: PagePlan, files: dict[str, str], tree_digest: str, fixed: st
     return h.hexdigest()
 
 
-def _changed_deps(last: tuple[str, dict[str, str]] | None, fixed: str, files: dict[str, str]) -> set[str] | None:
-    """The dependency names whose digest differs from the last call's (None: every key must be computed)."""
-    if last is None or last[0] != fixed:
-        return None
-    before = last[1]
-    out = {k for k, v in files.items() if before.get(k) != v}
-    out.update(k for k in before if k not in files)
-    return out
+def _changed_inputs(cache: RenderCache, fixed: str, files: dict[str, str], extras: dict[str, str],
+                    whole: bool, same_plan: bool) -> tuple[set[str] | None, set[str], frozenset[str]]:
+    """Set the call's key parts as the cache's workspace inputs; the dependency names whose digest changed
+    since its last call (None: every key must be computed), the pages whose kind's part changed, and the
+    pages the last call owed. ``whole``: this call renders every page of the plan."""
+    owed, cache.owed = cache.owed, frozenset()
+    if not whole:
+        cache.revision = 0  # until a whole call: the next one computes every key
+        return None, set(), owed
+    ws, prefix = cache.bind()
+    last = cache.revision
+    cache.revision = 0  # until every page of this call is rendered
+    ws.set_input(prefix + "fixed", fixed)
+    ws.set_inputs({prefix + "dep:" + k: v for k, v in files.items()}, prefix=prefix + "dep:")
+    ws.set_inputs({prefix + "extra:" + k: v for k, v in extras.items()}, prefix=prefix + "extra:")
+    if not same_plan or not last or ws.changed_since(prefix + "fixed", last):
+        return None, set(), owed
+    return ws.changed_since(prefix + "dep:", last), ws.changed_since(prefix + "extra:", last), owed
 
 
 def part_digests(graph: SpecGraph) -> dict[str, str]:
@@ -221,30 +252,25 @@ def render_site(graph: SpecGraph, options: RenderOptions | None = None,
     cache.rendered = cache.reused = 0
     # example results depend on the whole ASL (the interpreter runs it), so they key the page themselves
     results = example_results(graph) if options.examples else {}
+    extras = {plan.uri: plan.kind.key(graph, plan, results) if plan.kind.key is not None else "" for plan in plans}
     todo: list[tuple[PagePlan, str]] = []
     later: list[tuple[PagePlan, str]] = []  # pages whose own inputs did not change (``results_later``)
     parts: dict[str, bytes] = {}
     # with the kept plan and the same fixed part, a page none of whose dependencies changed digest and
     # whose kind's part is the same keeps its key: it is not hashed again (most pages of a server's rebuild)
-    changed = _changed_deps(cache.inputs, fixed, files) if same_plan else None
-    cache.inputs = None  # until every page of this call is rendered
+    changed, moved, owed = _changed_inputs(cache, fixed, files, extras, only is None, same_plan)
     for plan in plans:
-        extra_key = plan.kind.key
-        extra = extra_key(graph, plan, results) if extra_key is not None else ""
         old = cache.pages.get(plan.uri)
         same_inputs = (changed is not None and old is not None and ALL not in plan.deps
                        and plan.deps.isdisjoint(changed))
-        if same_inputs and cache.extras.get(plan.uri) == extra:
+        if same_inputs and plan.uri not in moved and plan.uri not in owed:
             continue
-        cache.extras[plan.uri] = extra
-        key = _page_key(plan, files, tree_digest, fixed, extra, parts)
+        key = _page_key(plan, files, tree_digest, fixed, extras[plan.uri], parts)
         if old is None or old.key != key:
             (later if same_inputs and results_later else todo).append((plan, key))
     cache.owed = frozenset()
-    if later and todo and only is None:
+    if later and todo and only is None:  # the next call computes their key again
         cache.owed = frozenset(plan.uri for plan, _ in later)
-        for uri in cache.owed:  # the next call computes their key again (it sees no input of theirs change)
-            del cache.extras[uri]
     else:
         todo.extend(later)
     if todo:
@@ -266,7 +292,7 @@ def render_site(graph: SpecGraph, options: RenderOptions | None = None,
     cache.rendered = len(todo)
     cache.reused = len(plans) - len(todo)
     pages = [cache.pages[p.uri] for p in plans]
-    cache.inputs = (fixed, files) if only is None else None
+    cache.revision = cache.workspace.revision if only is None and cache.workspace is not None else 0
     for stale in (set(cache.pages) - uris) if only is None else ():
         del cache.pages[stale]
     broken = sorted({(p.url, target) for p in pages for target in p.links if target not in uris})
