@@ -228,17 +228,22 @@ def test_a_page_state_templated_before_is_written_again_exactly(bundled_copy: Pa
 
 def test_templated_states_are_the_last_two_per_page_within_the_budget() -> None:
     """What the kept page states hold: a page's last two states and the budget in bytes."""
+    import zlib
+
     from specgen.site.servesearch import Templated
+    x, y, z, w = (bytes(range(i, i + 30)) for i in (0, 40, 80, 120))
+    stored = len(zlib.compress(x, 1))  # kept compressed: the budget counts what is held
+    assert all(len(zlib.compress(b, 1)) == stored for b in (y, z, w))
     t = Templated()
-    t.BUDGET = 100
-    t.put("a", "d1", b"x" * 30)
-    t.put("a", "d2", b"y" * 30)
-    t.put("a", "d3", b"z" * 30)
-    assert t.get("a", "d1") is None and t.get("a", "d2") == b"y" * 30 and t.size == 60
-    t.put("a", "d2", b"y" * 30)  # the same state again: kept once
-    assert t.size == 60
-    t.put("b", "e1", b"w" * 50)  # over the budget: the page used least recently goes
-    assert t.get("a", "d3") is None and t.get("b", "e1") is not None and t.size == 50
+    t.BUDGET = 2 * stored + stored // 2
+    t.put("a", "d1", x)
+    t.put("a", "d2", y)
+    t.put("a", "d3", z)
+    assert t.get("a", "d1") is None and t.get("a", "d2") == y and t.size == 2 * stored
+    t.put("a", "d2", y)  # the same state again: kept once
+    assert t.size == 2 * stored
+    t.put("b", "e1", w)  # over the budget: the page used least recently goes
+    assert t.get("a", "d3") is None and t.get("b", "e1") == w and t.size == stored
 
 
 def test_a_server_settles_its_heap_only_when_idle(monkeypatch: pytest.MonkeyPatch) -> None:
