@@ -114,8 +114,11 @@ def _units(root: Path) -> list[Path]:
 
 
 def edit_prose(root: Path, k: int) -> str:
-    """A word of an NDF clause's prose (a comment: no ASL declaration changes)."""
+    """A word of an NDF clause's prose (a comment: no ASL declaration changes); in a tree without NDF
+    clauses (0.58.0), a comment after a statement of a DOC region (text a page shows verbatim)."""
     units = [u for u in _units(root) if "// NDF-BEGIN:" in u.read_text(encoding="utf-8")]
+    if not units:
+        return _edit_doc_line(root, k)
     unit = units[k % len(units)]
     lines = unit.read_text(encoding="utf-8").split("\n")
     i = next(i for i, x in enumerate(lines) if x.startswith("// NDF-BEGIN:"))
@@ -124,6 +127,30 @@ def edit_prose(root: Path, k: int) -> str:
     lines[j] = lines[j] + f" edit{k}"
     unit.write_text("\n".join(lines), encoding="utf-8")
     return f"prose {unit.relative_to(root)}"
+
+
+def _doc_statement(lines: list[str]) -> int | None:
+    inside = False
+    for i, line in enumerate(lines):
+        if line.startswith("// DOC-BEGIN:"):
+            inside = True
+        elif line.startswith("// DOC-END:"):
+            inside = False
+        elif inside and line.rstrip().endswith(";") and "//" not in line:
+            return i
+    return None
+
+
+def _edit_doc_line(root: Path, k: int) -> str:
+    texts = {u: u.read_text(encoding="utf-8").split("\n") for u in _units(root)}
+    units = [u for u, lines in texts.items() if _doc_statement(lines) is not None]
+    unit = units[k % len(units)]
+    lines = texts[unit]
+    j = _doc_statement(lines)
+    assert j is not None
+    lines[j] = lines[j] + f" // edit{k}"
+    unit.write_text("\n".join(lines), encoding="utf-8")
+    return f"doc text {unit.relative_to(root)}"
 
 
 def _insert_statement(path: Path, func: str, k: int) -> None:
@@ -135,10 +162,17 @@ def _insert_statement(path: Path, func: str, k: int) -> None:
 
 
 def edit_asl(root: Path, k: int) -> str:
-    """A statement at the top of one instruction's ``InstructionContractDataTypeLegal_<MN>``."""
-    units = [u for u in _units(root) if "func InstructionContractDataTypeLegal_" in u.read_text(encoding="utf-8")]
+    """A statement at the top of one instruction's ``InstructionContractDataTypeLegal_<MN>``; in a tree
+    without them (0.58.0), of the first function an instruction unit (one with a record) declares."""
+    texts = {u: u.read_text(encoding="utf-8") for u in _units(root)}
+    units = [u for u, text in texts.items() if "func InstructionContractDataTypeLegal_" in text]
+    pattern = r"func (InstructionContractDataTypeLegal_\w+)\("
+    if not units:
+        pattern = r"^func (\w+)\("
+        units = [u for u, text in texts.items() if "// PTO-INSTRUCTION:" in text
+                 and re.search(pattern, text, re.M) and "\nbegin" in text]
     unit = units[k % len(units)]
-    name = re.search(r"func (InstructionContractDataTypeLegal_\w+)\(", unit.read_text(encoding="utf-8"))
+    name = re.search(pattern, texts[unit], re.M)
     assert name is not None
     _insert_statement(unit, f"func {name.group(1)}(", k)
     return f"asl {name.group(1)}"

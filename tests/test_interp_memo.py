@@ -252,6 +252,18 @@ def test_a_straight_update_makes_the_tree_walks_copies_and_errors() -> None:
                                   "other": ["shared"]}
     assert straight["other"] is state["other"] and straight["rows"][0] is leaf  # shared, not copied
     assert straight["rows"] is not state["rows"] and state["rows"][2]["x"] == 1  # the input is untouched
+    # a tree handed over (no other holder) is changed in place; a child another value holds is copied
+    other = ["shared"]
+    g = {"t": memo.straight(top)({"rows": [[9], "keep", {"x": 1, "flag": False, "y": 3}], "n": 0, "other": other})}
+    top_id, rows_id = id(g["t"]), id(g["t"]["rows"])  # ids only: a variable holding them would count
+    g["t"] = memo.straight(top)(memo._handed(g, "t"))
+    assert id(g["t"]) == top_id and id(g["t"]["rows"]) == rows_id and g["t"]["other"] is other
+    assert g["t"] == walked
+    held = g["t"]["rows"][2]  # another holder of one child: that child is copied, its parents are not
+    g["t"] = memo.straight(top)(memo._handed(g, "t"))
+    assert id(g["t"]["rows"]) == rows_id and g["t"]["rows"][2] is not held and held == {"x": 7, "flag": True, "y": 3}
+    kept = g["t"]  # a caller that keeps the tree it passes gets a new one
+    assert memo.straight(top)(memo._handed(g, "t")) is not kept
     for bad in ({"rows": (1, 2, 3), "n": 0}, 5):
         with pytest.raises(TypeError) as walked_err:
             top.apply(bad)
