@@ -92,7 +92,7 @@ class PageStates:
             gone = set(self.handed.titles) - {p.url for p in pages}
             ws.set_inputs({_input(h, p.url): p for p in pages}, prefix=f"page:{h}:")
             if gone:
-                ws.forget(lambda arg: isinstance(arg, tuple) and arg[0] == h and arg[1] in gone)
+                ws.forget(lambda arg: type(arg) is tuple and len(arg) > 1 and arg[0] == h and arg[1] in gone)
             changed = {p.url: not compare or ws.changed_at(DIGEST, (h, p.url)) > before for p in pages}
             self.handed = Handed(ws.revision, {p.url: p.title for p in pages})
         return changed
