@@ -108,5 +108,13 @@ def test_entries_are_made_again_only_when_the_search_key_changes(pages: list[Pag
         states.hand([])
         assert states.entries([]) == [] and states.changed == 1  # the page that went
         assert not any(isinstance(k[1], tuple) and k[1][:1] == (states.holder,) for k in states.workspace._memos)
+        states.hand([page])
+        states.entries([(page, "u.html")])
+        ws, holder = states.workspace, states.holder
+        del states
+        import gc
+        gc.collect()  # a plugin gone (a release built): its pages and entries leave the workspace
+        assert not any(isinstance(k[1], tuple) and k[1][:1] == (holder,) for k in ws._memos)
+        assert ws.changed_since(f"page:{holder}:", 0) == set()
     finally:
         use(before)

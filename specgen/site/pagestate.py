@@ -14,13 +14,16 @@ are queries of that input, memoised per revision with early cutoff (:mod:`specge
   key comes out equal, and the entries are not made again. A page with no key reads the page itself.
 
 This replaces three change checks of their own (the server's handed digests, the search entries' cache
-and its keys); the fourth, the render cache's page keys, decides which pages are rendered at all.
+and its keys). The render cache's page keys, which decide which pages are rendered at all, read the same
+workspace: their parts are inputs (:class:`specgen.render.RenderCache`). A holder's inputs and memos go
+with it (a release's plugin after its build), so a build of several releases holds one release's pages.
 """
 
 from __future__ import annotations
 
 import hashlib
 import itertools
+import weakref
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,21 +35,27 @@ from .searchentries import page_entries
 _HOLDERS = itertools.count(1)
 
 
-def _input(holder: int, uri: str) -> str:
+def _input(holder: str, uri: str) -> str:
     return f"page:{holder}:{uri}"
 
 
-def _digest(ws: Workspace, arg: tuple[int, str]) -> str:
+def _drop(ws: Workspace, holder: str) -> None:
+    """A holder is gone (its plugin, a release's build done): its pages and entries go with it."""
+    ws.drop_inputs(f"page:{holder}:")
+    ws.forget(lambda arg: type(arg) is tuple and len(arg) > 1 and arg[0] == holder)
+
+
+def _digest(ws: Workspace, arg: tuple[str, str]) -> str:
     """What decides whether mkdocs must write a page again."""
     p: Page = ws.input(_input(*arg))
     return hashlib.sha256(f"{p.title}\0{p.kind.name}\0{p.content}".encode()).hexdigest()
 
 
-def _search_key(ws: Workspace, arg: tuple[int, str]) -> str | None:
+def _search_key(ws: Workspace, arg: tuple[str, str]) -> str | None:
     return search_key(ws.input(_input(*arg)))
 
 
-def _entries(ws: Workspace, arg: tuple[int, str, str]) -> list[dict[str, Any]]:
+def _entries(ws: Workspace, arg: tuple[str, str, str]) -> list[dict[str, Any]]:
     holder, uri, url = arg
     key = SEARCH_KEY(ws, (holder, uri))
     page: Page = ws.input(_input(holder, uri)) if key is None else ws.peek(_input(holder, uri))
@@ -74,7 +83,8 @@ class PageStates:
 
     def __init__(self) -> None:
         self.workspace = current()
-        self.holder = next(_HOLDERS)
+        self.holder = f"pages{next(_HOLDERS)}"
+        weakref.finalize(self, _drop, self.workspace, self.holder)
         self.handed = Handed(0, {})
         self.made = 0  # pages whose entries the last :meth:`entries` made (the others were kept)
         self.changed = 0  # pages whose entries differ from the last call's (new or gone pages too)
@@ -86,6 +96,7 @@ class PageStates:
         False: a build that writes every page, all of them, no page digested)."""
         if self.workspace is not current():  # another workspace (a test's): its inputs start empty
             self.workspace, self.handed, self._urls, self._at = current(), Handed(0, {}), frozenset(), 0
+            weakref.finalize(self, _drop, self.workspace, self.holder)
         ws, h = self.workspace, self.holder
         with ws.lock:
             before = self.handed.revision
