@@ -122,7 +122,7 @@ def targets(root: Path, mnemonic: str, helper: str) -> list[Target]:
         word = prose.split()[-1]
         edit = Target("prose", rel, page, prose[: len(prose) - len(word)].rstrip())
     else:
-        edit = Target("prose", rel, page, _doc_line(text), sep=" // ")
+        edit = Target("prose", rel, page, doc_line(text), sep=" // ")
     own = OWN_ASL + mnemonic if OWN_ASL + mnemonic in text else next(
         m.group(0) for m in re.finditer(rf"^(?:\w+ )?func \w+_{mnemonic}\b", text, re.M))
     helper_unit = next(p for p in sorted((root / "asl").rglob("*.asl"))
@@ -145,7 +145,7 @@ def _ndf_prose(text: str) -> str | None:
     return None
 
 
-def _doc_line(text: str) -> str:
+def doc_line(text: str) -> str:
     """The first statement line of the unit's first DOC region (a comment appended to it moves nothing)."""
     inside = False
     for line in text.splitlines():

@@ -129,27 +129,17 @@ def edit_prose(root: Path, k: int) -> str:
     return f"prose {unit.relative_to(root)}"
 
 
-def _doc_statement(lines: list[str]) -> int | None:
-    inside = False
-    for i, line in enumerate(lines):
-        if line.startswith("// DOC-BEGIN:"):
-            inside = True
-        elif line.startswith("// DOC-END:"):
-            inside = False
-        elif inside and line.rstrip().endswith(";") and "//" not in line:
-            return i
-    return None
-
-
 def _edit_doc_line(root: Path, k: int) -> str:
-    texts = {u: u.read_text(encoding="utf-8").split("\n") for u in _units(root)}
-    units = [u for u, lines in texts.items() if _doc_statement(lines) is not None]
-    unit = units[k % len(units)]
-    lines = texts[unit]
-    j = _doc_statement(lines)
-    assert j is not None
-    lines[j] = lines[j] + f" // edit{k}"
-    unit.write_text("\n".join(lines), encoding="utf-8")
+    from bench.serve_loop import doc_line  # the server bench's own choice of line
+    lines: dict[Path, str] = {}
+    for u in _units(root):
+        try:
+            lines[u] = doc_line(u.read_text(encoding="utf-8"))
+        except LookupError:
+            continue
+    unit = sorted(lines)[k % len(lines)]
+    text = unit.read_text(encoding="utf-8")
+    unit.write_text(text.replace(lines[unit], lines[unit] + f" // edit{k}", 1), encoding="utf-8")
     return f"doc text {unit.relative_to(root)}"
 
 
