@@ -29,14 +29,15 @@ def test_site_modules_import_one_way_only() -> None:
     assert _imports("guard") == {"releases"}
     assert _imports("publish") == set()
     assert _imports("releases") == {"inputs"}
-    assert _imports("serve") == {"engine", "inputs", "liveresults", "serveguard", "servesearch", "servestop",
-                                 "servewatch", "stats"}
+    assert _imports("serve") == {"engine", "inputs", "liveresults", "pagestate", "serveguard", "servesearch",
+                                 "servestop", "servewatch", "stats"}
     assert _imports("serveguard") == set()
     assert _imports("servestop") == set()
     assert _imports("servewatch") == {"engine"}
-    assert _imports("servesearch") == set()
+    assert _imports("servesearch") == {"pagestate"}  # mkdocs' outputs, kept by the page digest query
+    assert _imports("pagestate") == {"searchentries"}  # the pages as workspace inputs; entries are queries
     assert _imports("searchentries") == {"searchindex"}
-    assert _imports("sitesearch") == {"searchentries", "searchindex"}
+    assert _imports("sitesearch") == {"pagestate", "searchindex"}
     assert _imports("liveresults") == {"bgpool", "bgworker"}  # the pool runs the tests; results stay here
     assert _imports("bgpool") == {"bgworker"}
     assert _imports("bgworker") == set()  # a worker process imports nothing of the site wing
@@ -51,7 +52,8 @@ def test_site_modules_import_one_way_only() -> None:
     assert _imports("export") == {"budget", "language", "prepare", "stats"}
     assert _imports("zensical") == {"export", "notfound", "prepare", "publish", "stats"}
     assert _imports("plugin") == {"build", "engine", "guard", "inputs", "language", "liveresults", "notfound",
-                                  "options", "prepare", "releases", "searchindex", "serve", "sitesearch", "stats"}
+                                  "options", "pagestate", "prepare", "releases", "searchindex", "serve", "sitesearch",
+                                  "stats"}
 
 
 def test_the_plugin_free_path_never_imports_mkdocs() -> None:

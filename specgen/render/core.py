@@ -109,7 +109,7 @@ class RenderCache:
         prefix = f"render:{self.holder}:"
         if self.workspace is not ws:
             self.workspace, self.revision = ws, 0
-            weakref.finalize(self, ws.drop_inputs, prefix)
+            weakref.finalize(self, ws.drop_inputs, prefix).atexit = False  # an exiting process drops all
         return ws, prefix
 
 

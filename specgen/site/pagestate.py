@@ -84,7 +84,7 @@ class PageStates:
     def __init__(self) -> None:
         self.workspace = current()
         self.holder = f"pages{next(_HOLDERS)}"
-        weakref.finalize(self, _drop, self.workspace, self.holder)
+        weakref.finalize(self, _drop, self.workspace, self.holder).atexit = False  # an exiting process drops all
         self.handed = Handed(0, {})
         self.made = 0  # pages whose entries the last :meth:`entries` made (the others were kept)
         self.changed = 0  # pages whose entries differ from the last call's (new or gone pages too)
@@ -96,7 +96,7 @@ class PageStates:
         False: a build that writes every page, all of them, no page digested)."""
         if self.workspace is not current():  # another workspace (a test's): its inputs start empty
             self.workspace, self.handed, self._urls, self._at = current(), Handed(0, {}), frozenset(), 0
-            weakref.finalize(self, _drop, self.workspace, self.holder)
+            weakref.finalize(self, _drop, self.workspace, self.holder).atexit = False
         ws, h = self.workspace, self.holder
         with ws.lock:
             before = self.handed.revision
