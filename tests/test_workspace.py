@@ -99,8 +99,27 @@ def test_set_inputs_under_a_prefix_removes_what_is_gone() -> None:
     assert ws.changed_since("file:", rev) == {"b"} and ws.changed_since("file:", rev + 1) == set()
     assert ws.set_inputs({"file:a": "1", "file:b": "2"}, prefix="file:")  # set again: a change
     assert ws.changed_since("file:", rev + 1) == {"b"} and LENGTH(ws, "b") == 1
+    assert ws.changed_under(("file:", "file:b", "x:"), rev) == {"file:": {"b"}, "file:b": {""}, "x:": set()}
     ws.drop_inputs("file:")
     assert ws.peek("file:a") is None and ws.changed_since("file:", 0) == set()
+
+
+def test_a_holder_takes_its_inputs_and_memos_with_it() -> None:
+    import gc
+
+    class Owner:
+        pass
+
+    ws = Workspace()
+    owner = Owner()
+    ws.hold(owner, "own:", lambda arg: arg == "mine")
+    ws.set_inputs({"own:a": "1", "other:a": "2"})
+    assert LENGTH(ws, "mine") == 0 and LENGTH(ws, "theirs") == 0
+    assert ws.computed[LENGTH.name] == 2
+    del owner
+    gc.collect()
+    assert ws.peek("own:a") is None and ws.peek("other:a") == "2"
+    assert {k[1] for k in ws._memos} == {"theirs"}
 
 
 def test_a_render_cache_keeps_its_key_parts_in_the_workspace_while_it_lives(bundled_root: object) -> None:

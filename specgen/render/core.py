@@ -12,7 +12,6 @@ import hashlib
 import itertools
 import multiprocessing
 import re
-import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -109,7 +108,7 @@ class RenderCache:
         prefix = f"render:{self.holder}:"
         if self.workspace is not ws:
             self.workspace, self.revision = ws, 0
-            weakref.finalize(self, ws.drop_inputs, prefix).atexit = False  # an exiting process drops all
+            ws.hold(self, prefix)
         return ws, prefix
 
 
@@ -184,9 +183,10 @@ def _changed_inputs(cache: RenderCache, fixed: str, files: dict[str, str], extra
     ws.set_input(prefix + "fixed", fixed)
     ws.set_inputs({prefix + "dep:" + k: v for k, v in files.items()}, prefix=prefix + "dep:")
     ws.set_inputs({prefix + "extra:" + k: v for k, v in extras.items()}, prefix=prefix + "extra:")
-    if not same_plan or not last or ws.changed_since(prefix + "fixed", last):
+    changed = ws.changed_under((prefix + "fixed", prefix + "dep:", prefix + "extra:"), last)
+    if not same_plan or not last or changed[prefix + "fixed"]:
         return None, set(), owed
-    return ws.changed_since(prefix + "dep:", last), ws.changed_since(prefix + "extra:", last), owed
+    return changed[prefix + "dep:"], changed[prefix + "extra:"], owed
 
 
 def part_digests(graph: SpecGraph) -> dict[str, str]:

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import weakref
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,10 +38,11 @@ def _input(holder: str, uri: str) -> str:
     return f"page:{holder}:{uri}"
 
 
-def _drop(ws: Workspace, holder: str) -> None:
-    """A holder is gone (its plugin, a release's build done): its pages and entries go with it."""
-    ws.drop_inputs(f"page:{holder}:")
-    ws.forget(lambda arg: type(arg) is tuple and len(arg) > 1 and arg[0] == holder)
+def _hold(owner: "PageStates") -> None:
+    """A holder's pages and entries go with it (its plugin, a release's build done)."""
+    holder = owner.holder
+    owner.workspace.hold(owner, f"page:{holder}:",
+                         lambda arg: type(arg) is tuple and len(arg) > 1 and arg[0] == holder)
 
 
 def _digest(ws: Workspace, arg: tuple[str, str]) -> str:
@@ -59,7 +59,6 @@ def _entries(ws: Workspace, arg: tuple[str, str, str]) -> list[dict[str, Any]]:
     holder, uri, url = arg
     key = SEARCH_KEY(ws, (holder, uri))
     page: Page = ws.input(_input(holder, uri)) if key is None else ws.peek(_input(holder, uri))
-    ws.table("site.page_entries.made", lambda: [0])[0] += 1
     return page_entries(page, url)
 
 
@@ -84,7 +83,7 @@ class PageStates:
     def __init__(self) -> None:
         self.workspace = current()
         self.holder = f"pages{next(_HOLDERS)}"
-        weakref.finalize(self, _drop, self.workspace, self.holder).atexit = False  # an exiting process drops all
+        _hold(self)
         self.handed = Handed(0, {})
         self.made = 0  # pages whose entries the last :meth:`entries` made (the others were kept)
         self.changed = 0  # pages whose entries differ from the last call's (new or gone pages too)
@@ -96,7 +95,7 @@ class PageStates:
         False: a build that writes every page, all of them, no page digested)."""
         if self.workspace is not current():  # another workspace (a test's): its inputs start empty
             self.workspace, self.handed, self._urls, self._at = current(), Handed(0, {}), frozenset(), 0
-            weakref.finalize(self, _drop, self.workspace, self.holder).atexit = False
+            _hold(self)
         ws, h = self.workspace, self.holder
         with ws.lock:
             before = self.handed.revision
@@ -119,16 +118,15 @@ class PageStates:
     def entries(self, pages: list[tuple[Page, str]]) -> list[dict[str, Any]]:
         """The search entries of ``pages`` (each handed, with its site URL), in their order."""
         ws, h = self.workspace, self.holder
-        made = ws.table("site.page_entries.made", lambda: [0])
         out: list[dict[str, Any]] = []
         with ws.lock:
-            start, changed = made[0], 0
+            start, changed = ws.computed[ENTRIES.name], 0
             for page, url in pages:
                 arg = (h, page.url, url)
                 out.extend(ws.query(ENTRIES, arg))
                 changed += ws.changed_at(ENTRIES, arg) > self._at
             urls = frozenset(url for _, url in pages)
-            self.made = made[0] - start
+            self.made = ws.computed[ENTRIES.name] - start
             self.changed = changed + len(self._urls - urls)
             self._urls, self._at = urls, ws.revision
         return out
