@@ -71,16 +71,14 @@ class Derived(Generic[T]):
         return f"Derived({self.name})"
 
     def __call__(self, graph: "SpecGraph") -> T:
+        if self.query is not None:  # asked of the workspace every time: a query that reads it records it
+            ws = current()
+            with ws.lock:
+                return ws.query(self.query, structure.enter(graph, ws))
         store = graph._derived
         if self in store:
             return store[self]  # type: ignore[return-value]
-        if self.query is not None:
-            ws = current()
-            with ws.lock:
-                value = ws.query(self.query, structure.enter(graph, ws))
-        else:
-            value = self.compute(graph)
-        store[self] = value  # type: ignore[index]
+        value = store[self] = self.compute(graph)  # type: ignore[index]
         return value
 
     def _of_structure(self, ws: Workspace, root: str) -> T:
@@ -88,12 +86,44 @@ class Derived(Generic[T]):
         return self.compute(structure.graph_of(ws, root))
 
     def peek(self, graph: "SpecGraph") -> T | None:
-        """The value if it was already derived on this graph (None: not yet)."""
+        """The value if it was already derived on this graph (None: not yet; a fact of the graph, not a
+        structural one, which the workspace holds)."""
         return graph._derived.get(self)  # type: ignore[return-value]
 
     def set(self, graph: "SpecGraph", value: T) -> None:
         """Seed the fact (a caller that computed it another way, e.g. from an on-disk cache)."""
         graph._derived[self] = value  # type: ignore[index]
+
+
+class UnitFact(Generic[T]):
+    """A fact of one unit's text, the way a structural fact reads a unit beyond its structure.
+
+    A query of the workspace by (root, unit path) that reads that unit's file input
+    (:func:`specgen.structure.file_input`): an edit of one unit recomputes the fact for that unit alone,
+    and a structural fact that read it is computed again only when the unit's answer came out different
+    (early cutoff). The vocabulary reads the ASL's enumerations this way. Like a structural fact, the
+    value holds no object of the graph (a tuple of strings, a small record).
+    """
+
+    __slots__ = ("compute", "name", "query")
+
+    def __init__(self, compute: "Callable[[AslUnit], T]") -> None:
+        self.compute = compute
+        self.name = getattr(compute, "__name__", "unit")
+        self.query: Query[T] = Query(f"unit:{self.name}", self._of_unit)
+
+    def __repr__(self) -> str:
+        return f"UnitFact({self.name})"
+
+    def __call__(self, graph: "SpecGraph", unit: AslUnit) -> T:
+        ws = current()
+        with ws.lock:
+            return ws.query(self.query, (structure.enter(graph, ws), unit.path))
+
+    def _of_unit(self, ws: Workspace, arg: tuple[str, str]) -> T:
+        root, path = arg
+        structure.sha(ws, root, path)  # the dependency: this unit's text in the root's current graph
+        return self.compute(structure.graph_of(ws, root).units_by_path[path])
 
 
 @dataclass

@@ -15,9 +15,12 @@ reads this input: computed from the current graph of the root, memoised across r
 when the token moves. A query that also reads a finer input (the page plan reads the symbol table's
 outline, :mod:`specgen.render.plan_query`) records it the same way.
 
-A structural fact must read nothing else of a unit (no prose, no ASL statement, no line number of
-one) and hold no object of the graph it came from (it outlives that graph): a string, a plan, a set of
-encodings. ``tests/test_structure.py`` checks a structural fact after every kind of edit against the
+Each file's digest is an input too (``file:<root>…<path>``, set in the same revision). A structural fact
+reads nothing else of a unit (no prose, no ASL statement, no line number of one) except through a fact of
+that one unit (:class:`specgen.graph.UnitFact`: a query of the unit's file input). The vocabulary reads
+the ASL's enumerations and ``case`` arms that way: an edit of one unit recomputes that unit's answers,
+they come out equal (early cutoff), and the vocabulary is not computed again. A structural fact holds no
+object of the graph it came from (it outlives that graph): a string, a plan, a set of encodings. ``tests/test_structure.py`` checks a structural fact after every kind of edit against the
 fact computed from scratch.
 """
 
@@ -64,6 +67,17 @@ def input_name(root: str) -> str:
     return f"structure:{root}"
 
 
+def file_input(root: str, path: str) -> str:
+    """The input that holds one file's SHA-256 in the root's current revision (what a fact of one file, a
+    :class:`specgen.graph.UnitFact`, reads: an edit of that file recomputes it, and nothing else does)."""
+    return f"file:{root}\x1f{path}"
+
+
+def sha(ws: Workspace, root: str, path: str) -> str | None:
+    """A file's SHA-256 in the root's current revision (None: absent), recorded as a dependency."""
+    return ws.input(file_input(root, path))  # type: ignore[no-any-return]
+
+
 def root_of(graph: Loaded) -> str:
     """What names the tree a graph is a revision of: its root, and whether it was loaded for a program only
     (such a load reads no tests, ADRs or documents: another structure of the same files)."""
@@ -86,10 +100,13 @@ def enter(graph: Loaded, ws: Workspace | None = None) -> str:
         token = last.token if last is not None and _same(last, files, texts) else next(_TOKENS)
         roots[root] = _Root(weakref.ref(graph), files, texts, token)
         roots.move_to_end(root)
-        ws.set_input(input_name(root), token, Durability.LOW)
+        inputs = {file_input(root, path): sha for path, sha in files.items()}
+        inputs[input_name(root)] = token
+        ws.set_inputs(inputs, Durability.LOW, prefix=file_input(root, ""))  # one revision for all
         while len(roots) > ROOTS_KEPT:
             gone, _ = roots.popitem(last=False)
             ws.forget(lambda arg, gone=gone: _root_arg(arg) == gone)
+            ws.drop_inputs(file_input(gone, ""))
         return root
 
 
@@ -119,4 +136,4 @@ def graph_of(ws: Workspace, root: str) -> Any:
     return graph
 
 
-__all__ = ["STRUCTURE_LINES", "enter", "graph_of", "input_name", "root_of", "unit_structure"]
+__all__ = ["STRUCTURE_LINES", "enter", "file_input", "graph_of", "input_name", "root_of", "sha", "unit_structure"]

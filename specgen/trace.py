@@ -75,7 +75,7 @@ def _ndf_digests(graph: SpecGraph) -> dict[str, str]:
     return {} if sel is None else {d.id: d.sha256 for d in sel.expanded_ndf}
 
 
-NDF_DIGESTS = Derived(_ndf_digests)
+NDF_DIGESTS = Derived(_ndf_digests, structural=True)  # the manifest: structure
 
 
 def resolve(graph: SpecGraph, ident: str) -> tuple[str, AslUnit | Requirement | AvsTest] | None:

@@ -34,9 +34,10 @@ from types import MappingProxyType
 from typing import Iterable, Mapping
 
 from . import speccontract as contract
-from .graph import Derived, SpecGraph
+from .graph import Derived, SpecGraph, UnitFact
 from .loader import Spec
 from .models.instruction import FieldDomain
+from .models.located import AslUnit
 
 DATATYPE_DOMAIN = "PTO-FIELD-BLOCK-DATATYPE"
 PADVALUE_DOMAIN = "PTO-FIELD-BLOCK-PADVALUE-OR-BYTEID"
@@ -155,8 +156,12 @@ def _member(members: tuple[str, ...], name: str) -> str | None:
 
 def vocabulary_of(spec: Spec) -> Vocabulary:
     """Read the vocabulary from a loaded spec (its field domains and ASL units)."""
+    return _vocabulary(spec, (unit_answers(u.text) for u in spec.units))
+
+
+def _vocabulary(spec: Spec, answers: Iterable[UnitAnswers]) -> Vocabulary:
     domains = {d.id: d for d in spec.field_domains}
-    asl = _AslText(u.text for u in spec.units)
+    asl = _AslText(answers)
     return Vocabulary(_datatypes(domains.get(DATATYPE_DOMAIN), asl),
                       dtype_none_code=asl.dtype_none(),
                       pad_values=_pad_values(domains.get(PADVALUE_DOMAIN), asl),
@@ -167,11 +172,19 @@ def vocabulary_of(spec: Spec) -> Vocabulary:
                       locations=tuple(asl.members(LOCATION_ENUM, LOCATION_PREFIX)))
 
 
+def _unit_answers(unit: AslUnit) -> UnitAnswers:
+    return unit_answers(unit.text)
+
+
+UNIT_ANSWERS = UnitFact(_unit_answers)
+
+
 def _graph_vocabulary(graph: SpecGraph) -> Vocabulary:
-    return vocabulary_of(graph.spec)
+    return _vocabulary(graph.spec, (UNIT_ANSWERS(graph, u) for u in graph.spec.units))
 
 
-VOCABULARY = Derived(_graph_vocabulary)
+# the field domains are structure; the ASL is read one unit at a time (an edit asks one unit again)
+VOCABULARY = Derived(_graph_vocabulary, structural=True)
 
 
 def _datatypes(domain: FieldDomain | None, asl: "_AslText") -> tuple[DataType, ...]:
@@ -210,31 +223,67 @@ def _kebab(member: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "-", member).lower()
 
 
-class _AslText:
-    """The few literal facts read from the ASL source text (enumerations, constants, case arms)."""
+_ENUMS = (DATATYPE_ENUM, PAD_ENUM, CLASS_ENUM, LAYOUT_ENUM, LOCATION_ENUM)  # the enumerations asked
+_FUNCTIONS = ("TileElementBits", "TileDataTypeIsSigned", "TileDataTypeIsUnsigned", "TileDataTypeIsFloating")
+_ASKED_FUNC = re.compile(r"func\s+(" + "|".join(_FUNCTIONS) + r")")  # a unit that may define one of them
 
-    def __init__(self, texts: Iterable[str]) -> None:
-        self.texts = list(texts)
+
+@dataclass(frozen=True, slots=True)
+class UnitAnswers:
+    """What one unit's text answers of the vocabulary's questions (None: the unit does not say).
+
+    Computed per unit (a :class:`specgen.graph.UnitFact`), so an edit of one unit asks that unit again;
+    equal answers leave the vocabulary as it was."""
+
+    enums: tuple[tuple[str, tuple[str, ...]], ...] = ()  # enumeration -> its members, as written
+    bodies: tuple[tuple[str, str], ...] = ()  # asked function (by prefix) -> the text of its first body
+    codes: tuple[tuple[str, int], ...] | None = None  # DataType member -> code, by ``case`` arm
+    none_code: int | None = None  # the constant DTYPE_NONE
+
+
+def unit_answers(text: str) -> UnitAnswers:
+    """One unit's answers (see :class:`UnitAnswers`): the regular expressions run only where the words are."""
+    enums: dict[str, tuple[str, ...]] = {}
+    if "enumeration" in text:
+        for m in _ENUM.finditer(text):
+            if m.group(1) in _ENUMS and m.group(1) not in enums:  # comments inside the body are not members
+                body = re.sub(r"//[^\n]*", "", m.group(2))
+                enums[m.group(1)] = tuple(w.strip() for w in body.split(",") if w.strip())
+    bodies = []
+    asked = {m.group(1) for m in _ASKED_FUNC.finditer(text)}
+    for function in _FUNCTIONS:
+        if function in asked:
+            for m in _FUNC.finditer(text):
+                if m.group(1).startswith(function):
+                    end = text.find("\nend;", m.end())
+                    bodies.append((function, text[m.end():end if end >= 0 else len(text)]))
+                    break
+    codes = tuple((name, int(code)) for code, name in _CODE_ARM.findall(text)) if DATATYPE_PREFIX in text else None
+    none = _NONE_CONST.search(text) if "DTYPE_NONE" in text else None
+    return UnitAnswers(tuple(sorted(enums.items())), tuple(bodies), codes,
+                       None if none is None else int(none.group(1)) if none.group(1) else int(none.group(2), 2))
+
+
+class _AslText:
+    """The few literal facts read from the ASL source text (enumerations, constants, case arms): the
+    first unit, in the tree's order, that answers each question."""
+
+    def __init__(self, answers: Iterable[UnitAnswers]) -> None:
+        self.answers = list(answers)
 
     def members(self, enum: str, prefix: str) -> list[str]:
-        for text in self.texts:
-            if enum not in text:
-                continue
-            for m in _ENUM.finditer(text):
-                if m.group(1) == enum:  # comments inside the body are not members
-                    body = re.sub(r"//[^\n]*", "", m.group(2))
-                    return [w.strip().removeprefix(prefix) for w in body.split(",") if w.strip()]
+        for a in self.answers:
+            for name, members in a.enums:
+                if name == enum:
+                    return [w.removeprefix(prefix) for w in members]
         return []
 
     def _body(self, function: str) -> str:
         """The text of the first function whose name starts with ``function``, up to its ``end;``."""
-        for text in self.texts:
-            if function not in text:
-                continue
-            for m in _FUNC.finditer(text):
-                if m.group(1).startswith(function):
-                    end = text.find("\nend;", m.end())
-                    return text[m.end():end if end >= 0 else len(text)]
+        for a in self.answers:
+            for name, body in a.bodies:
+                if name == function:
+                    return body
         return ""
 
     def arm_values(self, function: str) -> dict[str, int]:
@@ -255,13 +304,8 @@ class _AslText:
 
     def datatype_codes(self) -> dict[str, int]:
         """Short name -> code, from the unit whose ``case`` arms map the most codes to members."""
-        tables = [{name: int(code) for code, name in _CODE_ARM.findall(text)}
-                  for text in self.texts if DATATYPE_PREFIX in text]
+        tables = [dict(a.codes) for a in self.answers if a.codes is not None]
         return max(tables, key=len, default={})
 
     def dtype_none(self) -> int | None:
-        for text in self.texts:
-            m = _NONE_CONST.search(text) if "DTYPE_NONE" in text else None
-            if m:
-                return int(m.group(1)) if m.group(1) else int(m.group(2), 2)
-        return None
+        return next((a.none_code for a in self.answers if a.none_code is not None), None)

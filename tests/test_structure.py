@@ -2,8 +2,8 @@
 
 On a copy of the bundled spec, each kind of edit an author makes is applied and the tree loaded again in
 the same workspace (as a server does). After every edit each structural fact (the page plan, the
-encodings, the matrix, ID and file digests) must equal the fact computed from scratch from the new
-graph; an edit of prose or of an ASL statement must keep the structure input (the same token, the same
+encodings, the matrix, ID and file digests, the vocabulary and the instruction index, the check's gaps)
+must equal the fact computed from scratch from the new graph; an edit of prose or of an ASL statement must keep the structure input (the same token, the same
 objects); an edit of a record, an ``ndf:`` attribute line, a catalog or the set of tests must move it.
 """
 
@@ -27,12 +27,18 @@ from specgen.render.kinds import plan_site
 from specgen.render.kinds.matrix import _matrix_digest, matrix_digest
 from specgen.render.pages import _ids_digest, ids_digest
 from specgen.render.plan_query import plan_pages
+from specgen.check.facts import _RECORDED_OWNERS, _recorded_owners
+from specgen.check.needs import GAPS, _gaps
+from specgen.render.instr_facts import INDEX, _index
+from specgen.trace import NDF_DIGESTS, _ndf_digests
+from specgen.vocabulary import UNIT_ANSWERS, VOCABULARY, vocabulary_of
 from specgen.workspace import current, fresh
 from treecopy import copy_tree
 
 FACTS: list[tuple[Callable[[SpecGraph], Any], Callable[[SpecGraph], Any]]] = [
     (spec_encodings, _spec_encodings), (matrix_digest, _matrix_digest), (ids_digest, _ids_digest),
-    (files_digest, _files_digest)]
+    (files_digest, _files_digest), (VOCABULARY, lambda g: vocabulary_of(g.spec)), (INDEX, _index),
+    (NDF_DIGESTS, _ndf_digests), (_RECORDED_OWNERS, _recorded_owners), (GAPS, _gaps)]
 
 
 @pytest.fixture
@@ -125,6 +131,35 @@ def test_a_structural_fact_equals_one_computed_from_scratch(tree: Path, edit: Ca
     assert (_token(tree) != token) is moves
     if not moves:  # kept: the very objects of the last revision
         assert all(a is b for a, b in zip(after, before))
+
+
+def _element_bits(root: Path) -> None:
+    """An ASL edit the vocabulary reads (a DataType's width), which is no structure."""
+    path = _unit_with(root, "func TileElementBits(")
+    text = path.read_text(encoding="utf-8")
+    body = text.index("func TileElementBits(")
+    at = text.index("return 16;", body)
+    path.write_text(text[:at] + "return 24;" + text[at + len("return 16;"):], encoding="utf-8")
+
+
+def test_a_fact_of_one_unit_is_asked_again_of_that_unit_alone(tree: Path) -> None:
+    graph = _load(tree)
+    before = VOCABULARY(graph)
+    index = INDEX(graph)
+    token = _token(tree)
+    ws = current()
+    asked = ws.computed[UNIT_ANSWERS.query.name]
+    _element_bits(tree)
+    graph = _load(tree)
+    after = VOCABULARY(graph)
+    assert _token(tree) == token  # no structure moved...
+    assert ws.computed[UNIT_ANSWERS.query.name] == asked + 1  # ...one unit was asked again...
+    assert after != before and after == vocabulary_of(graph.spec)  # ...and the vocabulary follows it
+    assert {t.name for t in after.datatypes if t.bits == 24} == {t.name for t in before.datatypes if t.bits == 16}
+    assert INDEX(graph) is index  # the names and codes the index reads came out equal: cut off
+    _statement(tree)
+    graph = _load(tree)
+    assert VOCABULARY(graph) is after  # a statement the vocabulary does not read: its answers are equal
 
 
 def test_an_ndf_attribute_is_structure_the_matrix_reads(tree: Path) -> None:

@@ -49,6 +49,8 @@ def _manifest_facts(graph: SpecGraph) -> ManifestFacts:
     return facts
 
 
+# a fact of the graph, not of the structure: it hashes files the loader did not read (a manifest may list
+# any file), which no input of the workspace holds
 manifest_facts = Derived(_manifest_facts)
 
 
@@ -68,4 +70,4 @@ def _recorded_owners(graph: SpecGraph) -> dict[str, str]:
     return {r.id: r.owners[0] for r in view.requirements if r.owners} if view is not None else {}
 
 
-_RECORDED_OWNERS = Derived(_recorded_owners)
+_RECORDED_OWNERS = Derived(_recorded_owners, structural=True)  # the traceability view: structure

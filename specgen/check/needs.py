@@ -155,7 +155,7 @@ def _gaps(graph: SpecGraph) -> dict[str, Gap]:
     return {name: gap for name, probe in FACTS.items() if (gap := probe(graph)) is not None}
 
 
-GAPS = Derived(_gaps)
+GAPS = Derived(_gaps, structural=True)  # records and JSON artifacts: structure
 
 
 def missing_facts(graph: SpecGraph, requires: tuple[str, ...]) -> list[Gap]:

@@ -71,7 +71,7 @@ def _index(graph: SpecGraph) -> _Index:
     return idx
 
 
-INDEX = Derived(_index)
+INDEX = Derived(_index, structural=True)  # records and domains: structure; the vocabulary: a query
 
 
 def neighbours_digest(graph: SpecGraph) -> str:
