@@ -132,6 +132,46 @@ def test_the_recorded_values_are_never_changed_by_later_stores() -> None:
     assert (effect.values, {k: (n.values, n.subs) for k, n in effect.nodes.items()}) == recorded
 
 
+def test_each_test_starts_from_one_shared_reset_tree_and_changes_only_its_own_copy() -> None:
+    """A test's first replay of a reset updates the variables' initial values; tests after it (the globals
+    cleared between them) share that tree, and a test's stores copy what they change, never the shared one."""
+    fast, slow = _pair(_RESET)
+    shared = None
+    for k in range(4):
+        for it in (fast, slow):
+            it.reset()
+        _same(fast, slow, [("Reset",), ("Dirty", k), ("Reset",), ("Dirty", k + 1)])
+        if k == 1:  # the recording took the first two tests; the replays' tree is now made
+            effect = next(c.cell_contents for c in fast._funcs[("Reset", 0)].impl.__closure__
+                          if isinstance(c.cell_contents, memo.Effect))
+            shared = effect._initial["S"]
+            kept = copy.deepcopy(dict(effect._initial))
+        elif k > 1:
+            fast.reset()
+            fast.call("Reset")
+            assert fast.globals["S"] is shared  # made once, not copied per test
+            assert dict(effect._initial) == kept  # no store of a test changed it
+    assert _replaying(fast, "Reset")
+
+
+def test_a_test_that_declares_more_than_functions_makes_its_own_initial_values() -> None:
+    """A test module with a type, constant or variable of its own is not given the shared tree (a
+    declaration could reach an initial value); its results are those of a run."""
+    fast, slow = _pair(_RESET)
+    for _ in range(3):
+        for it in (fast, slow):
+            it.reset()
+        _same(fast, slow, [("Reset",), ("Dirty", 1)])
+    effect = next(c.cell_contents for c in fast._funcs[("Reset", 0)].impl.__closure__
+                  if isinstance(c.cell_contents, memo.Effect))
+    own = parse_source("type Local of record { z : integer };\nvar L : Local;", "test.asl")
+    for it in (fast, slow):
+        it.reset()
+        it.load_module(own)
+    _same(fast, slow, [("Reset",), ("Dirty", 2), ("Reset",)])
+    assert _replaying(fast, "Reset") and fast.globals["S"] is not effect._initial["S"]
+
+
 def test_a_function_that_reads_state_it_did_not_write_is_run_as_written() -> None:
     fast, slow = _pair(_proc("Bump", "Y = Y + 1;"))
     _same(fast, slow, [("Bump",), ("Bump",), ("Bump",), ("Bump",)])
