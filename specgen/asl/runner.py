@@ -45,7 +45,7 @@ from ..diagnostics import printable
 from ..loader import load_spec
 from ..workers import forked_worker
 from ..loader.tree import Spec
-from ..memory import collector_paused
+from ..memory import RUN_THRESHOLDS, collector_for_runs, collector_paused
 from ..models.located import AvsTest
 from .catalog_modules import generated_modules
 from . import printing
@@ -220,7 +220,7 @@ def _init_worker(root: str, profile: str, max_steps: int | None = None, coverage
     # again (12 % of the 0.58.3 suite's CPU). What survives it is those closures, not garbage: a middle
     # generation collected every 100 young collections, not every 10, walked them 0.85 s less per worker
     # of the 0.58.3 suite (1.6 -> 0.8 s of collections each; the same peak memory)
-    gc.set_threshold(50_000, 100, 10)
+    gc.set_threshold(*RUN_THRESHOLDS)
 
 
 def _source_paths(spec: Spec) -> frozenset[str]:
@@ -353,9 +353,10 @@ def run_cases(spec: Spec, cases: list[TestCase], jobs: int = 1, profile: str = "
             interp = _make_interpreter(spec, profile, max_steps, coverage, max_value_bits, max_memory)
         load = time.perf_counter() - t_load
         units = _source_paths(spec)
-        for c in cases:
-            recorded.append(run_recorded(interp, c, units))
-            tell(len(recorded), len(cases))
+        with collector_for_runs():  # one core (the default jobs there): 13 of the 0.58.3 suite's 46 s were collections
+            for c in cases:
+                recorded.append(run_recorded(interp, c, units))
+                tell(len(recorded), len(cases))
     else:
         ctx = _pool_context()
         # the load makes trees, no cycles: a cold 0.58.3 suite's parent spent ~1.9 s of its 3.5 s load in
