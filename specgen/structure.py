@@ -20,8 +20,9 @@ reads nothing else of a unit (no prose, no ASL statement, no line number of one)
 that one unit (:class:`specgen.graph.UnitFact`: a query of the unit's file input). The vocabulary reads
 the ASL's enumerations and ``case`` arms that way: an edit of one unit recomputes that unit's answers,
 they come out equal (early cutoff), and the vocabulary is not computed again. A structural fact holds no
-object of the graph it came from (it outlives that graph): a string, a plan, a set of encodings. ``tests/test_structure.py`` checks a structural fact after every kind of edit against the
-fact computed from scratch.
+object of the graph it came from (it outlives that graph): a string, a plan, a set of encodings.
+``tests/test_structure.py`` checks a structural fact after every kind of edit against the fact computed
+from scratch.
 """
 
 from __future__ import annotations
