@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from ..memory import RUN_THRESHOLDS
 from .common import UsageError, positive_int, printable, report_unusable, root_arg
 from .exitcodes import ExitCode
 
@@ -123,8 +124,8 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         gc.freeze()
         # the run compiles the functions it reaches (hundreds of thousands of closures, no garbage): a young
         # generation of 50,000 rather than 700 objects still collects a looping program's cycles, without
-        # walking those closures again and again (70 ms of a 1 s warm run on 0.58.3)
-        gc.set_threshold(50_000, 10, 10)
+        # walking those closures again and again (70 ms of a 1 s warm run on 0.58.3); the test runner's thresholds
+        gc.set_threshold(*RUN_THRESHOLDS)
         gc.enable()
         result = executor.run(program, tiles)
     except RunError as e:
