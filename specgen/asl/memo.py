@@ -226,8 +226,9 @@ class Effect:
             if name not in G:  # the test's first replay: the update of the variable's initial value
                 made = shared.get(name)
                 if made is None:
-                    initial = interp._global_value(name, None)  # a variable's initial value, into the globals
-                    made = update(_handed(G, name) if name in G else initial)
+                    interp._global_value(name, None)  # a variable's initial value, into the globals
+                    # (no local holds it: the update would copy a tree two references hold)
+                    made = update(_handed(G, name) if name in G else interp._global_value(name, None))
                     if shared is self._initial and _declared_without_initialiser(interp, name):
                         self._initial[name] = made
                 G[name] = made
