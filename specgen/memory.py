@@ -32,21 +32,4 @@ def collector_paused() -> Iterator[None]:
 RUN_THRESHOLDS = (50_000, 100, 10)
 
 
-@contextmanager
-def collector_for_runs() -> Iterator[None]:
-    """Tune the collector for running spec code in this process over a loaded spec: the heap made so far
-    (the spec, its trees) is frozen, so no collection walks it, and the thresholds are :data:`RUN_THRESHOLDS`;
-    both are restored after. The collector stays on: a run may make cycles (an error's traceback)."""
-    before = gc.get_threshold()
-    froze = gc.get_freeze_count() == 0  # a process that froze its heap itself keeps it frozen
-    gc.freeze()
-    gc.set_threshold(*RUN_THRESHOLDS)
-    try:
-        yield
-    finally:
-        gc.set_threshold(*before)
-        if froze:
-            gc.unfreeze()
-
-
-__all__ = ["RUN_THRESHOLDS", "collector_for_runs", "collector_paused"]
+__all__ = ["RUN_THRESHOLDS", "collector_paused"]

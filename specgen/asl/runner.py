@@ -45,7 +45,7 @@ from ..diagnostics import printable
 from ..loader import load_spec
 from ..workers import forked_worker
 from ..loader.tree import Spec
-from ..memory import RUN_THRESHOLDS, collector_for_runs, collector_paused
+from ..memory import RUN_THRESHOLDS, collector_paused
 from ..models.located import AvsTest
 from .catalog_modules import generated_modules
 from . import printing
@@ -349,14 +349,14 @@ def run_cases(spec: Spec, cases: list[TestCase], jobs: int = 1, profile: str = "
     recorded: list[tuple[TestResult, frozenset[str], Hits]] = []
     if jobs == 1:
         sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
-        with collector_paused():  # the load makes trees, no cycles (see below)
-            interp = _make_interpreter(spec, profile, max_steps, coverage, max_value_bits, max_memory)
+        # the collector as the caller has it: a test that fails inside a big value leaves that value in a cycle
+        # (its error's traceback), and a run of tests in this process relies on it to be collected promptly
+        interp = _make_interpreter(spec, profile, max_steps, coverage, max_value_bits, max_memory)
         load = time.perf_counter() - t_load
         units = _source_paths(spec)
-        with collector_for_runs():  # one core (the default jobs there): 13 of the 0.58.3 suite's 46 s were collections
-            for c in cases:
-                recorded.append(run_recorded(interp, c, units))
-                tell(len(recorded), len(cases))
+        for c in cases:
+            recorded.append(run_recorded(interp, c, units))
+            tell(len(recorded), len(cases))
     else:
         ctx = _pool_context()
         # the load makes trees, no cycles: a cold 0.58.3 suite's parent spent ~1.9 s of its 3.5 s load in
