@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import os
 from fractions import Fraction
+from types import MappingProxyType
 from sys import getrefcount
 from typing import Any, Callable, Mapping
 
@@ -221,14 +222,12 @@ class Effect:
         if self._updates is None:
             self._updates = [(name, straight(node)) for name, node in self.nodes.items()]
         # a test that declares a type, constant or variable of its own may change an initial value: made anew
-        shared = self._initial if _functions_only(interp._overlay) else {}
+        shared = self._initial if _functions_only(interp._overlay) else _NOTHING_SHARED
         for name, update in self._updates:
             if name not in G:  # the test's first replay: the update of the variable's initial value
                 made = shared.get(name)
                 if made is None:
-                    interp._global_value(name, None)  # a variable's initial value, into the globals
-                    # (no local holds it: the update would copy a tree two references hold)
-                    made = update(_handed(G, name) if name in G else interp._global_value(name, None))
+                    made = update(_initial_handed(interp, name))
                     if shared is self._initial and _declared_without_initialiser(interp, name):
                         self._initial[name] = made
                 G[name] = made
@@ -249,6 +248,19 @@ def _declared_without_initialiser(interp: Interpreter, name: str) -> bool:
     the containers it changes, as for any value two variables hold)."""
     decl = interp._global_decl(name)
     return decl is not None and decl.kind == "var" and decl.init is None
+
+
+_NOTHING_SHARED: Mapping[str, object] = MappingProxyType({})
+
+
+def _initial_handed(interp: Interpreter, name: str) -> object:
+    """A variable's initial value, handed over: it is placed in the globals and taken back out, so no
+    local holds it while the update runs (the update would copy a tree two references hold)."""
+    value = interp._global_value(name, None)
+    if name not in interp.globals:  # not kept in the globals: the update copies what it changes
+        return value
+    del value
+    return _handed(interp.globals, name)
 
 
 def _handed(G: dict[str, object], name: str) -> object:
