@@ -32,4 +32,52 @@ def collector_paused() -> Iterator[None]:
 RUN_THRESHOLDS = (50_000, 100, 10)
 
 
-__all__ = ["RUN_THRESHOLDS", "collector_paused"]
+class FrozenAsItGrows:
+    """A run of many tests in one process with what outlives each test out of the collector's way.
+
+    What survives a test is the interpreter's compiled functions (millions of closures over a suite), not
+    garbage; the collector's full passes walked them again each time the heap grew by a quarter: 10.8 of
+    a 47 s 0.58.3 suite on one core (21 passes). So every ``every`` tests (:meth:`tick`) the heap is
+    collected in full and frozen: a collection walks only what the tests since made, and what is frozen
+    was collected first, so no garbage is kept. The young generations use :data:`RUN_THRESHOLDS`. A test
+    that ended in an error is followed by the same collect-and-freeze at once: it may leave a big value in
+    a cycle through its error's traceback, and with the higher thresholds that value waited for a rare
+    collection while the next tests piled on it (a memory probe ran out of memory in CI,
+    performance.md item 20).
+
+    ``owned``: the process is the run's own (a pool's worker), which may stay frozen and keep the
+    thresholds when it ends. Otherwise a process that froze its heap itself (an entry point, a server,
+    whose later garbage must stay collectable) or paused the collector keeps its state, and the heap is
+    unfrozen and the thresholds restored at the end."""
+
+    def __init__(self, every: int, owned: bool = False, worth_it: bool = True) -> None:
+        self.every = every
+        self.owned = owned
+        self.worth_it = worth_it  # False: a run too short to repay the first collection (the caller's measure)
+        self.active = False
+        self._runs = 0
+        self._thresholds = gc.get_threshold()
+
+    def __enter__(self) -> "FrozenAsItGrows":
+        self.active = self.worth_it and gc.isenabled() and (self.owned or gc.get_freeze_count() == 0)
+        if self.active:
+            self._thresholds = gc.get_threshold()
+            gc.collect()
+            gc.freeze()
+            gc.set_threshold(*RUN_THRESHOLDS)
+        return self
+
+    def tick(self, failed: bool = False) -> None:
+        """One test done (``failed``: it ended in an error)."""
+        self._runs += 1
+        if self.active and (failed or self._runs % self.every == 0):
+            gc.collect()
+            gc.freeze()
+
+    def __exit__(self, *exc: object) -> None:
+        if self.active and not self.owned:
+            gc.set_threshold(*self._thresholds)
+            gc.unfreeze()
+
+
+__all__ = ["RUN_THRESHOLDS", "collector_paused", "FrozenAsItGrows"]

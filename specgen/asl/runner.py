@@ -45,7 +45,7 @@ from ..diagnostics import printable
 from ..loader import load_spec
 from ..workers import forked_worker
 from ..loader.tree import Spec
-from ..memory import RUN_THRESHOLDS, collector_paused
+from ..memory import FrozenAsItGrows, collector_paused
 from ..models.located import AvsTest
 from .catalog_modules import generated_modules
 from . import printing
@@ -179,6 +179,10 @@ def select(tests: list[TestCase], selectors: list[str]) -> list[TestCase]:
 
 # ------------------------------------------------------------ execution
 _WORKER: dict = {}
+_FREEZE_EVERY = 100  # tests in this process between two collect-and-freeze passes (memory.FrozenAsItGrows)
+# an in-process run of fewer tests keeps the caller's collector: the first collection of 0.58.3's loaded heap and
+# generated ASL costs about 0.8 s, the collector's passes without the freeze about 12 ms a test
+_FREEZE_FROM = 100
 _BATCH = 16  # tests per batch sent to a worker (fewer when there are few tests)
 
 
@@ -217,10 +221,8 @@ def _init_worker(root: str, profile: str, max_steps: int | None = None, coverage
     _WORKER["units"] = _source_paths(spec)
     # a worker compiles the functions its tests reach (closures that live as long as it does): a young
     # generation of 50,000 objects rather than 700 still collects cycles, without walking them again and
-    # again (12 % of the 0.58.3 suite's CPU). What survives it is those closures, not garbage: a middle
-    # generation collected every 100 young collections, not every 10, walked them 0.85 s less per worker
-    # of the 0.58.3 suite (1.6 -> 0.8 s of collections each; the same peak memory)
-    gc.set_threshold(*RUN_THRESHOLDS)
+    # again (12 % of the 0.58.3 suite's CPU); what survives is frozen as it grows (memory.FrozenAsItGrows)
+    _WORKER["heap"] = FrozenAsItGrows(_FREEZE_EVERY, owned=True).__enter__()
 
 
 def _source_paths(spec: Spec) -> frozenset[str]:
@@ -311,8 +313,12 @@ def run_recorded(interp: Interpreter, case: TestCase, units: frozenset[str]) -> 
 
 def _run_batch(cases: list[TestCase]) -> list[tuple[TestResult, frozenset[str], Hits]]:
     """A shard's results, each with what it read and the statements it ran."""
-    interp = _WORKER["interp"]
-    return [run_recorded(interp, c, _WORKER["units"]) for c in cases]
+    interp, heap = _WORKER["interp"], _WORKER["heap"]
+    out = []
+    for c in cases:
+        out.append(run_recorded(interp, c, _WORKER["units"]))
+        heap.tick(out[-1][0].status != "passed")
+    return out
 
 
 def run_tests(spec: Spec, selectors: list[str], jobs: int = 1,
@@ -349,14 +355,14 @@ def run_cases(spec: Spec, cases: list[TestCase], jobs: int = 1, profile: str = "
     recorded: list[tuple[TestResult, frozenset[str], Hits]] = []
     if jobs == 1:
         sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
-        # the collector as the caller has it: a test that fails inside a big value leaves that value in a cycle
-        # (its error's traceback), and a run of tests in this process relies on it to be collected promptly
         interp = _make_interpreter(spec, profile, max_steps, coverage, max_value_bits, max_memory)
         load = time.perf_counter() - t_load
         units = _source_paths(spec)
-        for c in cases:
-            recorded.append(run_recorded(interp, c, units))
-            tell(len(recorded), len(cases))
+        with FrozenAsItGrows(_FREEZE_EVERY, worth_it=len(cases) >= _FREEZE_FROM) as heap:
+            for c in cases:
+                recorded.append(run_recorded(interp, c, units))
+                heap.tick(recorded[-1][0].status != "passed")
+                tell(len(recorded), len(cases))
     else:
         ctx = _pool_context()
         # the load makes trees, no cycles: a cold 0.58.3 suite's parent spent ~1.9 s of its 3.5 s load in
