@@ -6,7 +6,9 @@ parsed ASL); the collector's young-generation passes over them cost a cold
 3.0 s without, the same peak memory, since nothing the check allocates relies
 on cycle collection to be freed). :func:`collector_paused` pauses the
 collector for one such computation and restores it after, so a long-lived
-process (``serve``, a test session) keeps its normal collection.
+process (``serve``, a test session) keeps its normal collection. A run of many
+tests is the other case: what it keeps is compiled code, which
+:class:`FrozenAsItGrows` moves out of the collector's way as it is made.
 """
 
 from __future__ import annotations
