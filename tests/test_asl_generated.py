@@ -424,3 +424,21 @@ def test_a_tests_println_is_prefixed_with_its_id(capsys):
         assert it.call("f") == 0
     assert it.call("f") == 0  # outside a test: as written
     assert capsys.readouterr().err == "PTO-AVS-X-001: a=1 b\nPTO-AVS-X-001: tail\na=1 b\ntail"
+
+
+def test_a_log_nobody_reads_is_not_the_tests_failure(monkeypatch):
+    """``specgen test 2>&1 | head``: once the reader closed the pipe, a test's println failed with
+    BrokenPipeError, which the statement reported as the test's internal evaluation error (and the
+    store kept as its verdict). The line is dropped; the run and its verdict are the test's own."""
+    from specgen.asl import printing
+
+    class Gone:
+        def write(self, text: str) -> int:
+            raise BrokenPipeError(32, "Broken pipe")
+
+    src = 'func main() => integer\nbegin\n    println "step ", 1;\n    print "x";\n    return 0;\nend;\n'
+    it = Interpreter(None, modules=[parse_source(src, "p.asl")])
+    monkeypatch.setattr("sys.stderr", Gone())
+    with printing.prefixed("PTO-AVS-X-001"):
+        assert it.call("main") == 0
+    assert it.call("main") == 0  # outside a test too
