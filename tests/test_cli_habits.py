@@ -146,3 +146,13 @@ def test_zsh_and_fish_scripts_cover_every_subcommand() -> None:
         assert f"__fish_use_subcommand -a {name} " in fish, name
     assert "__fish_seen_subcommand_from check' -l format -x -a 'text json junit sarif github'" in fish
     assert all(ln.startswith(("complete -c specgen", "#")) for ln in fish.splitlines())
+
+
+@pytest.mark.parametrize("command", ["test", "build", "export"])
+@pytest.mark.parametrize("jobs", ["0", "-1", "two"])
+def test_jobs_is_a_positive_whole_number(command: str, jobs: str) -> None:
+    """``--jobs 0`` and ``--jobs -1`` ran one process without a word (a user meaning "every core" got one)."""
+    rc, _, err = _cli(command, "--root", "sample", "--jobs", jobs)
+    assert rc == ExitCode.USAGE
+    assert err.startswith(f"specgen {command}: error: argument --jobs: "), err
+    assert ("is not positive" if jobs != "two" else "is not a whole number") in err

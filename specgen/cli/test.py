@@ -36,7 +36,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     root_arg(p)
     p.add_argument("selectors", nargs="*", metavar="SELECTOR",
                    help="test ids, mnemonics or paths to run (default: every test)")
-    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+    p.add_argument("--jobs", type=positive_int, default=os.cpu_count() or 1, metavar="N",
                    help="tests run in parallel (default: the CPU count)")
     p.add_argument("--format", choices=["text", "json", "junit"], default="text",
                    help="report format (default: %(default)s)")
