@@ -149,10 +149,23 @@ def test_zsh_and_fish_scripts_cover_every_subcommand() -> None:
 
 
 @pytest.mark.parametrize("command", ["test", "build", "export"])
-@pytest.mark.parametrize("jobs", ["0", "-1", "two"])
-def test_jobs_is_a_positive_whole_number(command: str, jobs: str) -> None:
-    """``--jobs 0`` and ``--jobs -1`` ran one process without a word (a user meaning "every core" got one)."""
+@pytest.mark.parametrize("jobs", ["-1", "two"])
+def test_jobs_is_a_whole_number_not_below_0(command: str, jobs: str) -> None:
+    """``--jobs -1`` ran one process without a word."""
     rc, _, err = _cli(command, "--root", "sample", "--jobs", jobs)
     assert rc == ExitCode.USAGE
     assert err.startswith(f"specgen {command}: error: argument --jobs: "), err
-    assert ("is not positive" if jobs != "two" else "is not a whole number") in err
+    assert ("is negative (0 runs one process per usable core)" if jobs == "-1" else "is not a whole number") in err
+
+
+def test_jobs_0_and_the_default_are_the_usable_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As the plugin's ``jobs: 0``: a runner pinned to two of the host's CPUs runs two, not the host's count."""
+    from specgen.cli import build_parser, subcommands
+    from specgen import cores
+
+    monkeypatch.setattr(cores.os, "sched_getaffinity", lambda pid: {3, 5}, raising=False)
+    parser = build_parser(subcommands())
+    for command in ("test", "build", "export"):
+        assert parser.parse_args([command, "--jobs", "0"]).jobs == 2
+        assert parser.parse_args([command]).jobs == 2
+        assert parser.parse_args([command, "--jobs", "3"]).jobs == 3

@@ -25,6 +25,7 @@ import threading
 from typing import IO, Sequence
 
 from ..cache import codec
+from ..cores import usable_cores
 from .ast import Module
 from .errors import ASLError
 from .parser import parse_source
@@ -41,11 +42,7 @@ def parse_jobs() -> int:
         return max(1, int(os.environ["SPECGEN_PARSE_JOBS"]))
     except (KeyError, ValueError):
         pass
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cores = os.cpu_count() or 1
-    return max(1, min(4, cores))
+    return max(1, min(4, usable_cores()))
 
 
 def parse_many(sources: Sequence[tuple[str, str]], jobs: int | None = None) -> list[Parsed]:

@@ -8,12 +8,11 @@ the previous site untouched (:func:`specgen.site.build.build_site`).
 from __future__ import annotations
 
 import argparse
-import os
 from pathlib import Path
 from typing import TextIO
 
 from ..site.engine import ENGINES
-from .common import UsageError, byte_size_arg, default_root, error_line, positive_int, printable
+from .common import UsageError, byte_size_arg, default_root, error_line, jobs_arg, printable
 from .exitcodes import ExitCode
 
 COLLECT = True  # runs long or runs spec code without bound: keep the cyclic collector (see specgen.cli)
@@ -37,8 +36,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "spec); give one per release for a multi-release site with a release switcher")
     p.add_argument("--out", type=Path, default=Path("build/site"),
                    help="site directory to write (default: %(default)s)")
-    p.add_argument("--jobs", type=positive_int, default=os.cpu_count() or 1, metavar="N",
-                   help="AVS tests run and pages rendered in parallel (default: the CPU count)")
+    p.add_argument("--jobs", type=jobs_arg, default="0", metavar="N",
+                   help="AVS tests run and pages rendered in parallel (default, and 0: one process per usable core)")
     p.add_argument("--skip-tests", action="store_true",
                    help="a quick build: do not run the AVS suite (test and instruction pages say it was skipped)")
     p.add_argument("--page-budget", type=byte_size_arg, default=None, metavar="SIZE",

@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from ..cores import usable_cores
 from ..diagnostics import printable
 
 __all__ = ["UsageError", "default_root", "load", "load_encodings", "output_error", "positive_int", "printable",
@@ -80,6 +81,18 @@ ROOT_HELP = ("spec tree root (default: $SPECGEN_ROOT, else the nearest folder fr
 def root_arg(p: argparse.ArgumentParser) -> None:
     """``--root``; ``main`` resolves it (and finds one when it is left out) with :func:`default_root`."""
     p.add_argument("--root", type=Path, default=None, help=ROOT_HELP)
+
+
+def jobs_arg(text: str) -> int:
+    """An argparse type for ``--jobs``: a number of processes, 0 for every usable core (as the plugin's
+    ``jobs: 0``). ``--jobs -1`` ran one process without a word."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"{n} is negative (0 runs one process per usable core)")
+    return n or usable_cores()
 
 
 def positive_int(text: str) -> int:

@@ -7,11 +7,10 @@ The project builds with ``zensical build -f OUT/mkdocs.yml`` (and with ``mkdocs 
 from __future__ import annotations
 
 import argparse
-import os
 from pathlib import Path
 from typing import TextIO
 
-from .common import UsageError, byte_size_arg, positive_int
+from .common import UsageError, byte_size_arg, jobs_arg
 from .exitcodes import ExitCode
 
 COLLECT = True  # runs the spec's examples: keep the cyclic collector (see specgen.cli)
@@ -36,8 +35,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", type=Path, default=None,
                    help="mkdocs.yml whose theme, site name, hand pages and specgen plugin keys to use "
                         "(default: the bundled one)")
-    p.add_argument("--jobs", type=positive_int, default=os.cpu_count() or 1, metavar="N",
-                   help="pages rendered in parallel (default: the CPU count)")
+    p.add_argument("--jobs", type=jobs_arg, default="0", metavar="N",
+                   help="pages rendered in parallel (default, and 0: one process per usable core)")
     p.add_argument("--page-budget", type=byte_size_arg, default=None, metavar="SIZE",
                    help="largest generated page body, in bytes or with a unit ('2 MiB'); a page over it stops the "
                         "export (default: the config's page_budget, else the tree's [specgen] page_budget_bytes, "

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from .common import UsageError, positive_int, root_arg
+from .common import UsageError, jobs_arg, positive_int, root_arg
 from .exitcodes import ExitCode
 
 if TYPE_CHECKING:
@@ -36,8 +36,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     root_arg(p)
     p.add_argument("selectors", nargs="*", metavar="SELECTOR",
                    help="test ids, mnemonics or paths to run (default: every test)")
-    p.add_argument("--jobs", type=positive_int, default=os.cpu_count() or 1, metavar="N",
-                   help="tests run in parallel (default: the CPU count)")
+    p.add_argument("--jobs", type=jobs_arg, default="0", metavar="N",
+                   help="tests run in parallel (default, and 0: one process per usable core)")
     p.add_argument("--format", choices=["text", "json", "junit"], default="text",
                    help="report format (default: %(default)s)")
     p.add_argument("--profile", default="reference", help="execution profile to run under (default: %(default)s)")

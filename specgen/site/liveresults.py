@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import itertools
 import logging
-import os
 import threading
 import time
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, ContextManager
 
+from ..cores import usable_cores
 from .bgpool import BackgroundPool
 from .bgworker import Task, tree_digest as _files_digest
 
@@ -294,7 +294,7 @@ class LiveResults:
 
 def background_jobs(configured: int) -> int:
     """Workers for background work: one fewer than the CPUs (the rebuild keeps a core), at least one."""
-    cpus = configured or os.cpu_count() or 1
+    cpus = configured or usable_cores()
     return max(1, cpus - 1)
 
 

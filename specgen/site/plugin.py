@@ -25,6 +25,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.toc import get_toc
 
 from ..bundled import NoRoot, config_root
+from ..cores import usable_cores
 from ..graph import SpecGraph
 from ..render import Page, ReleaseSite, RenderCache, RenderOptions
 from ..render.core import DEFAULT_TEMPLATES
@@ -143,8 +144,8 @@ class SpecgenPlugin(BasePlugin[SpecgenConfig]):
 
     @property
     def jobs(self) -> int:
-        """Worker processes for the AVS suite and rendering (``jobs: 0``: the CPU count)."""
-        return max(1, int(self.config.jobs or os.cpu_count() or 1))
+        """Worker processes for the AVS suite and rendering (``jobs: 0``: one per usable core)."""
+        return max(1, int(self.config.jobs or usable_cores()))
 
     def _suite(self) -> build.SuitePlan:
         """Run the suite in this build, in the server's background, or not at all (``run_tests: false``)."""
