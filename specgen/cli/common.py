@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, TextIO
 from ..cores import usable_cores
 from ..diagnostics import printable
 
-__all__ = ["UsageError", "default_root", "load", "load_encodings", "output_error", "positive_int", "printable",
+__all__ = ["UsageError", "default_root", "load", "load_encodings", "jobs_arg", "output_error", "positive_int", "printable",
            "report_unusable", "root_arg"]
 
 if TYPE_CHECKING:
