@@ -254,14 +254,13 @@ def avs_sample(a: dict[str, Any]) -> dict[str, Any]:
     interp = runner._make_interpreter_from(spec, generated_modules(spec), "reference", None, False)
     units = runner._source_paths(spec)
     c = time.process_time()
-    statuses: dict[str, int] = {}
     # the collector as ``--jobs 1`` runs tests
     with FrozenAsItGrows(runner._FREEZE_EVERY, worth_it=len(cases) >= runner._FREEZE_FROM) as heap:
-        for case in cases:
-            r = runner.run_recorded(interp, case, units)[0]
-            statuses[r.status] = statuses.get(r.status, 0) + 1
-            heap.tick(r.status != "passed")
+        results = runner.run_all(interp, cases, units, heap)
     cpu = time.process_time() - c
+    statuses: dict[str, int] = {}
+    for r, _reads, _hits in results:
+        statuses[r.status] = statuses.get(r.status, 0) + 1
     return {"wall": cpu, "tests": len(cases), "per_test_ms": cpu / max(1, len(cases)) * 1000, "statuses": statuses}
 
 

@@ -58,7 +58,7 @@ class FrozenAsItGrows:
         self.worth_it = worth_it  # False: a run too short to repay the first collection (the caller's measure)
         self.active = False
         self._runs = 0
-        self._thresholds = gc.get_threshold()
+        self._thresholds: tuple[int, ...] = ()  # the caller's, read when the run starts
 
     def __enter__(self) -> "FrozenAsItGrows":
         self.active = self.worth_it and gc.isenabled() and (self.owned or gc.get_freeze_count() == 0)

@@ -313,11 +313,19 @@ def run_recorded(interp: Interpreter, case: TestCase, units: frozenset[str]) -> 
 
 def _run_batch(cases: list[TestCase]) -> list[tuple[TestResult, frozenset[str], Hits]]:
     """A shard's results, each with what it read and the statements it ran."""
-    interp, heap = _WORKER["interp"], _WORKER["heap"]
-    out = []
+    return run_all(_WORKER["interp"], cases, _WORKER["units"], _WORKER["heap"])
+
+
+def run_all(interp: Interpreter, cases: list[TestCase], units: frozenset[str], heap: FrozenAsItGrows,
+            done: Callable[[int], None] | None = None) -> list[tuple[TestResult, frozenset[str], Hits]]:
+    """Each case run in turn on one interpreter, the collector told after each (``heap``); ``done(n)``
+    after the n-th."""
+    out: list[tuple[TestResult, frozenset[str], Hits]] = []
     for c in cases:
-        out.append(run_recorded(interp, c, _WORKER["units"]))
+        out.append(run_recorded(interp, c, units))
         heap.tick(out[-1][0].status != "passed")
+        if done is not None:
+            done(len(out))
     return out
 
 
@@ -359,10 +367,7 @@ def run_cases(spec: Spec, cases: list[TestCase], jobs: int = 1, profile: str = "
         load = time.perf_counter() - t_load
         units = _source_paths(spec)
         with FrozenAsItGrows(_FREEZE_EVERY, worth_it=len(cases) >= _FREEZE_FROM) as heap:
-            for c in cases:
-                recorded.append(run_recorded(interp, c, units))
-                heap.tick(recorded[-1][0].status != "passed")
-                tell(len(recorded), len(cases))
+            recorded = run_all(interp, cases, units, heap, lambda n: tell(n, len(cases)))
     else:
         ctx = _pool_context()
         # the load makes trees, no cycles: a cold 0.58.3 suite's parent spent ~1.9 s of its 3.5 s load in

@@ -86,10 +86,7 @@ def root_arg(p: argparse.ArgumentParser) -> None:
 def jobs_arg(text: str) -> int:
     """An argparse type for ``--jobs``: a number of processes, 0 for every usable core (as the plugin's
     ``jobs: 0``). ``--jobs -1`` ran one process without a word."""
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    n = _whole_number(text)
     if n < 0:
         raise argparse.ArgumentTypeError(f"{n} is negative (0 runs one process per usable core)")
     return n or usable_cores()
@@ -97,13 +94,17 @@ def jobs_arg(text: str) -> int:
 
 def positive_int(text: str) -> int:
     """An argparse type: a whole number of at least 1 (a budget of 0 would run nothing)."""
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    n = _whole_number(text)
     if n < 1:
         raise argparse.ArgumentTypeError(f"{n} is not positive")
     return n
+
+
+def _whole_number(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
 
 
 def byte_size_arg(text: str) -> int:
