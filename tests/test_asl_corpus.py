@@ -257,6 +257,27 @@ def test_bundled_spec_tests_all_pass(bundled_root):
     assert bad == [] and report.results
 
 
+def test_a_cold_index_parsed_by_helpers_is_the_serial_one(corpus_spec, tmp_path, monkeypatch):
+    """A helper's units are summarised where they were parsed and decoded only when used: the tables and every
+    module equal a serial parse's."""
+    from specgen.asl import parse_fork
+    from specgen.cache import codec
+    monkeypatch.setenv("SPECGEN_CACHE_DIR", str(tmp_path / "serial"))
+    monkeypatch.setenv("SPECGEN_PARSE_JOBS", "1")
+    fresh()
+    serial = build_index(corpus_spec)
+    monkeypatch.setenv("SPECGEN_CACHE_DIR", str(tmp_path / "helpers"))
+    monkeypatch.setenv("SPECGEN_PARSE_JOBS", "2")
+    monkeypatch.setattr(parse_fork.threading, "active_count", lambda: 1)  # pytest's threads: fork anyway
+    fresh()
+    forked = build_index(corpus_spec)
+    assert len(serial.files) > 400
+    assert 0 < forked.loaded_module_count < len(forked.files)  # the helper's share is not decoded yet
+    assert (forked.defs, forked.refs, forked.digests, forked.parse_errors) == \
+        (serial.defs, serial.refs, serial.digests, serial.parse_errors)
+    assert all(codec.encode(forked.module(i)) == codec.encode(serial.module(i)) for i in range(len(serial.files)))
+
+
 def test_selector_matches_path_substring_or_id(corpus_spec):
     cases = discover(corpus_spec)
     by_path = select(cases, ["tile/elementwise-tile-tile"])

@@ -74,3 +74,36 @@ def test_no_process_to_be_had_parses_here(monkeypatch: pytest.MonkeyPatch) -> No
     sources = _sources()
     parsed = parse_fork.parse_many(sources, jobs=3)
     assert [codec.encode(m) if not isinstance(m, ASLError) else str(m) for m, _ in parsed] == _serial(sources)
+
+
+def _decls(mod: object) -> tuple:
+    return tuple(d.name for d in mod.decls)  # type: ignore[attr-defined]
+
+
+def test_summarised_helpers_give_the_serial_encodings_and_summaries(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parse_fork, "MIN_BYTES", 0)
+    sources = _sources()
+    serial = parse_fork.summarise_many(sources, _decls, jobs=1)
+    parsed = parse_fork.summarise_many(sources, _decls, jobs=3)
+    assert len(parsed) == len(serial) == len(sources)
+    assert isinstance(parsed[6][0], ASLError) and parsed[6][1:] == (None, None)
+    for (mod, blob, summary), (smod, sblob, ssummary) in zip(parsed, serial):
+        if isinstance(smod, ASLError):
+            continue
+        assert blob == sblob == codec.encode(smod)  # every module encoded, by whichever process parsed it
+        assert summary == ssummary == _decls(smod)
+    here = [m for m, _, _ in parsed if m is not None and not isinstance(m, ASLError)]
+    assert 0 < len(here) < len(sources) - 1  # a helper's modules are not decoded here
+
+
+def test_a_summarising_helper_that_dies_costs_only_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parse_fork, "MIN_BYTES", 0)
+    parent = os.getpid()
+
+    def summary(mod: object) -> tuple:
+        if os.getpid() != parent:
+            os._exit(3)
+        return _decls(mod)
+    parsed = parse_fork.summarise_many(_sources(), summary, jobs=2)
+    assert all(m is not None for m, _, _ in parsed)  # everything parsed (and summarised) here
+    assert [s for _, _, s in parsed] == [s for _, _, s in parse_fork.summarise_many(_sources(), _decls, jobs=1)]

@@ -34,7 +34,7 @@ from ..models.located import AslUnit
 from .ast import Decl, FuncDecl, GlobalDecl, Module, TypeDecl, decl_digest
 from .errors import ASLError
 from .indexpack import index_of, index_state, summaries_of, summaries_state
-from .parse_fork import parse_many
+from .parse_fork import parse_many, summarise_many
 from .parser import parse_source
 
 _PARSER_FILES = ("parser.py", "descent.py", "descent_expr.py", "lark_reference.py", "ast.py", "asl1.lark")
@@ -266,7 +266,7 @@ def _build_index(spec: Spec, use_cache: bool) -> SpecIndex:
     # file is parsed (or decoded); every other file's summary comes from one pack.
     pack_path = cache_file("asl", f"summaries{SUMMARY_FORMAT}.entry") if use_cache else None
     summaries: dict[str, FileSummary] = (_held(pack_path, summaries_of) if pack_path is not None else None) or {}
-    fresh = _summarise(units, keys, summaries, modules, blobs)
+    fresh = _summarise(units, keys, summaries, modules, blobs if pack_path is not None else None)
     # early cutoff (:func:`_kept_tables`): equal summaries, the last load's very tables
     made_from = (tuple(u.path for u in units), [summaries[key] for key in keys])
     last: dict = current().table("asl.index.last") if use_cache else {}
@@ -276,6 +276,7 @@ def _build_index(spec: Spec, use_cache: bool) -> SpecIndex:
         _tabulate(units, keys, summaries, defs, refs, errors, digests)
         if use_cache:
             last.update(made_from=made_from, tables=(defs, refs, errors, digests))
+    pack = None
     if pack_path is not None:
         if fresh:
             live = set(keys)
@@ -284,12 +285,14 @@ def _build_index(spec: Spec, use_cache: bool) -> SpecIndex:
             state = summaries_state(summaries)  # now: a later load adds to the held summaries
             _write_later(pack_path, lambda: state)
             _held_packs()[pack_path] = summaries
-            _write_pack(units, keys, modules, blobs)
+            pack = _write_pack(units, keys, modules, blobs)
         if index_path is not None:
             # one entry per revision of the units: a server writes one per edit (0.9 MB on 0.58.3)
             _write_later(index_path, lambda: index_state(defs, refs, errors, digests),  # tables never change
                          lambda: prune(index_path.parent, f"index{SUMMARY_FORMAT}-*.entry", INDEX_KEEP))
-    return SpecIndex(units, keys, defs, refs, errors, digests, modules)
+    # the pack held by the index: a helper's module is decoded from it even after a load of another tree
+    # dropped it from the held packs in a server that has not written it yet
+    return SpecIndex(units, keys, defs, refs, errors, digests, modules, _pack=pack)
 
 
 def _kept_tables(units: list[AslUnit], keys: list[str]) -> tuple[tuple | None, tuple | None]:
@@ -327,9 +330,13 @@ def _tabulate(units: list[AslUnit], keys: list[str], summaries: dict[str, FileSu
 
 
 def _summarise(units: list[AslUnit], keys: list[str], summaries: dict[str, FileSummary],
-               modules: dict[int, Module], blobs: dict[int, bytes]) -> int:
-    """Parse every unit without a summary (filling ``modules``, and ``blobs`` with the encodings the
-    parse helpers made); how many were parsed."""
+               modules: dict[int, Module], blobs: dict[int, bytes] | None) -> int:
+    """Parse every unit without a summary; how many were parsed.
+
+    ``blobs`` (a load that keeps the tree's module pack): every fresh module's encoding goes there, and only
+    the modules this process parsed into ``modules``; a parse helper's is decoded from the pack when a run
+    first needs it. ``blobs`` None: every module into ``modules``.
+    """
     todo = []
     for fi, (unit, key) in enumerate(zip(units, keys)):
         if not isinstance(summaries.get(key), tuple):
@@ -337,17 +344,26 @@ def _summarise(units: list[AslUnit], keys: list[str], summaries: dict[str, FileS
                 summaries[key] = (1, 1, "not parsed: the unit is larger than [specgen] max_unit_bytes")
                 continue
             todo.append(fi)
-    parsed = parse_many([(units[fi].text, units[fi].path) for fi in todo])
-    for fi, (mod, blob) in zip(todo, parsed):
+    sources = [(units[fi].text, units[fi].path) for fi in todo]
+    parsed = (summarise_many(sources, _file_summary) if blobs is not None
+              else [(mod, None, None) for mod, _ in parse_many(sources)])
+    for fi, (mod, blob, summary) in zip(todo, parsed):
         if isinstance(mod, ASLError):
-            summary: FileSummary = (mod.span.line, mod.span.col, mod.message)
+            summary = (mod.span.line, mod.span.col, mod.message)
         else:
-            modules[fi] = mod
-            if blob is not None:
+            if mod is not None:
+                modules[fi] = mod
+            if blob is not None and blobs is not None:
                 blobs[fi] = blob
-            summary = tuple((tuple(_decl_entries(decl)), decl.refs, decl_digest(decl)) for decl in mod.decls)
-        summaries[keys[fi]] = summary
+            if summary is None:
+                summary = _file_summary(mod)  # type: ignore[arg-type]
+        summaries[keys[fi]] = summary  # type: ignore[assignment]
     return len(todo)
+
+
+def _file_summary(mod: Module) -> FileSummary:
+    """For each declaration of a parsed unit: its (name, kind) entries, the names it uses, its digest."""
+    return tuple((tuple(_decl_entries(decl)), decl.refs, decl_digest(decl)) for decl in mod.decls)
 
 
 def _pack_path(units: list[AslUnit]) -> Path | None:
@@ -385,18 +401,20 @@ def _read_pack(units: list[AslUnit]) -> dict[str, bytes]:
 
 
 def _write_pack(units: list[AslUnit], keys: list[str], modules: dict[int, Module],
-                blobs: dict[int, bytes] | None = None) -> None:
-    """Add the freshly parsed modules to the tree's pack (a helper's encoding as it made it), dropping
-    entries no unit has now."""
+                blobs: dict[int, bytes]) -> dict[str, bytes]:
+    """Add the freshly parsed modules to the tree's pack (each encoded once, by the process that parsed it),
+    dropping entries no unit has now."""
     live = set(keys)
-    pack = {k: v for k, v in _read_pack(units).items() if k in live} if len(modules) < len(keys) else {}
-    for fi, mod in modules.items():
-        blob = blobs.get(fi) if blobs else None
-        pack[keys[fi]] = blob if blob is not None else codec.encode(mod)
+    fresh = blobs.keys() | modules.keys()
+    pack = {k: v for k, v in _read_pack(units).items() if k in live} if len(fresh) < len(keys) else {}
+    for fi in fresh:
+        blob = blobs.get(fi)
+        pack[keys[fi]] = blob if blob is not None else codec.encode(modules[fi])
     path = _pack_path(units)
     if path is not None:
         _write_later(path, lambda: pack)  # a new dict: a later write makes another
         _held_packs()[path] = pack
+    return pack
 
 
 def _write_later(path: Path, state: Callable[[], object], then: Callable[[], object] | None = None) -> None:
