@@ -363,7 +363,8 @@ def run_cases(spec: Spec, cases: list[TestCase], jobs: int = 1, profile: str = "
     recorded: list[tuple[TestResult, frozenset[str], Hits]] = []
     if jobs == 1:
         sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
-        interp = _make_interpreter(spec, profile, max_steps, coverage, max_value_bits, max_memory)
+        with collector_paused():  # the load makes trees, no cycles, and runs no spec code (see below)
+            interp = _make_interpreter(spec, profile, max_steps, coverage, max_value_bits, max_memory)
         load = time.perf_counter() - t_load
         units = _source_paths(spec)
         with FrozenAsItGrows(_FREEZE_EVERY, worth_it=len(cases) >= _FREEZE_FROM) as heap:
