@@ -234,9 +234,9 @@ def _scaling(root: Path, tmp: Path, scales: list[int]) -> None:
         # the check without that one rule shows how the rest of it grows
         nc = run_stage("check", root=str(tree), cache_dir=cold + "-nc", disable=["encoding-collision"])
         rows.append((n, ld, ck, nc))
-        print(f"  {n}x: load {fmt_s(ld.get('wall'))} / {ld.get('rss_mb', 0):.0f} MB; check {fmt_s(ck.get('wall'))} / "
-              f"{ck.get('rss_mb', 0):.0f} MB, {ck.get('findings', '?')} findings; without encoding-collision "
-              f"{fmt_s(nc.get('wall'))} / {nc.get('rss_mb', 0):.0f} MB, {nc.get('findings', '?')} findings",
+        print(f"  {n}x: load {fmt_s(ld.get('wall'))} / {ld.get('rss_mb', 0):.0f} MiB; check {fmt_s(ck.get('wall'))} / "
+              f"{ck.get('rss_mb', 0):.0f} MiB, {ck.get('findings', '?')} findings; without encoding-collision "
+              f"{fmt_s(nc.get('wall'))} / {nc.get('rss_mb', 0):.0f} MiB, {nc.get('findings', '?')} findings",
               flush=True)
         if tree != root:
             shutil.rmtree(tree, ignore_errors=True)

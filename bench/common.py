@@ -53,7 +53,7 @@ class Table:
         mem = max(res.get("rss_mb", 0.0), res.get("child_rss_mb", 0.0))
         a_wall = anchor.get("wall") if anchor and "na" not in anchor else None
         ratio = f"{res['wall'] / a_wall:.2f}x" if a_wall else ""
-        self.rows.append((stage, fmt_s(res["wall"]), f"{mem:.0f} MB",
+        self.rows.append((stage, fmt_s(res["wall"]), f"{mem:.0f} MiB",
                           f"{anchor_name} {fmt_s(a_wall)}" if anchor_name else "", ratio, note))
 
     def print(self) -> None:

@@ -78,7 +78,7 @@ def one_scale(root: Path, n: int, tmp: Path, test: bool, build: bool) -> dict[st
 
 
 def _line(what: str, m: dict[str, Any], extra: str = "") -> str:
-    return (f"{what} wall {m['wall']:.1f} s, CPU {m['cpu']:.1f} s, peak RSS {m['rss_mb']:.0f} MB, "
+    return (f"{what} wall {m['wall']:.1f} s, CPU {m['cpu']:.1f} s, peak RSS {m['rss_mb']:.0f} MiB, "
             f"exit {m['exit']}{extra}")
 
 

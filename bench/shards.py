@@ -70,7 +70,7 @@ def report(n: int, how: str, res: dict[str, Any]) -> None:
     print(f"  N={n}, balanced by {how}:")
     for k, r in enumerate(rows, 1):
         print(f"    shard {k}/{n}: {r['tests']} tests ({r['passed']} passed), wall {r['wall']:.1f} s, "
-              f"CPU {r['cpu']:.1f} s, test CPU {r['test_cpu']:.1f} s, peak RSS {r['rss_mb']:.0f} MB, exit {r['exit']}")
+              f"CPU {r['cpu']:.1f} s, test CPU {r['test_cpu']:.1f} s, peak RSS {r['rss_mb']:.0f} MiB, exit {r['exit']}")
     s = res["summary"]
     print(f"    max/mean: wall {_ratio([r['wall'] for r in rows]):.2f}, CPU {_ratio([r['cpu'] for r in rows]):.2f}, "
           f"test CPU {_ratio([r['test_cpu'] for r in rows]):.2f}, tests {_ratio([r['tests'] for r in rows]):.2f}; "
