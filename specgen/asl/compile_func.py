@@ -17,6 +17,7 @@ from .compile_base import Function, Scope, Stmt
 from .compile_fuse_stmt import fused, fused_run, tiered
 from .compile_stmt import collect_locals, covering
 from .memo import memoizing
+from .pure_memo import ENABLED as PURE, remembering, scalar_parameters, state_free
 from .values import Bits
 from .widths import entry, mismatch
 
@@ -32,10 +33,17 @@ def compile_function(it: Interpreter, fn: Function) -> None:
     collect_locals(decl.body, ctx.locals)  # every let/var/for/tuple name in the body
     # what compiling it ran (a constant a type width names, say) happens once per interpreter: every
     # run of the function notes it, not just the run that happened to compile it (trail.py)
+    nparams = len(names)
+    tree = it._funcs.get((decl.name, nparams)) is fn  # a tree function, not a test's
     it.trail.push()
     try:
         checks = entry(it, decl, ctx)  # declared bitvector widths of the parameters and result
         body = it._block(decl.body, ctx)
+        if tree:  # what a call of it may run and whether its calls can be answered (pure_memo.py), decided
+            # in every mode and here, so that what deciding reads is read alike with answers or without
+            pure = state_free(it, decl, ctx)
+            it.state_free.setdefault(decl.name, {})[nparams] = pure
+            answerable = pure and nparams > 0 and scalar_parameters(it, decl)
     finally:
         compiled_notes = tuple(it.trail.pop())
     if it.coverage is not None:  # the declaration (column 0) recorded as the body's first line
@@ -56,11 +64,12 @@ def compile_function(it: Interpreter, fn: Function) -> None:
             nonlocal body
             if plain is not None and fn.impl is plain:  # nothing wraps or swapped it: the whole function
                 fn.impl = fused_run(it, blk, names, budget, refill, max_steps, (epoch, current, mark, notes))
+            elif plain is not None and remembered[0] is plain:  # what answers repeated calls computes with it
+                remembered[0] = fused_run(it, blk, names, budget, refill, max_steps, (epoch, current, mark, notes))
             else:
                 body = fused(it, blk)
         body = tiered(it, body, install)
     consts = checks.consts if checks is not None else ()
-    nparams = len(names)
     budget = it.budget
     max_steps = it.max_steps_of
     # the trail: a function notes its name the first time it runs in a recording (trail.py)
@@ -131,8 +140,12 @@ def compile_function(it: Interpreter, fn: Function) -> None:
             return r[0] if r is not None else None
     it.tiers[run] = install  # the tiered body's way to its fused form, kept while the run lives
     plain = run if not consts else None  # a run fused_run can stand for: no parameter check of its own
-    if nparams == 0 and it.memoize and it.trace is None and it._funcs.get((decl.name, 0)) is fn:
-        run = memoizing(it, fn, run)  # a tree function, not a test's: see memo.py
+    remembered: list = [None]  # the implementation an answering run computes with (pure_memo.py)
+    if nparams == 0 and it.memoize and it.trace is None and tree:
+        run = memoizing(it, fn, run)  # see memo.py
+    elif tree and answerable and PURE and it.memoize and it.trace is None and it.coverage is None:
+        remembered[0] = run
+        run = remembering(it, fn, remembered)
 
     fn.impl = run
     it.compiled[id(fn)] = fn

@@ -102,6 +102,11 @@ class Interpreter(Resolver):
         self._hooks: dict[str, Hook] = dict(hooks or {})
         self.synthesize_generated = synthesize_generated
         self._overlay: dict[str, list[Decl]] = {}
+        self.overlay_version = [0]  # changed with the overlay: what answered calls check it by (pure_memo.py)
+        # of each tree function's name, by arity, whether its body is state-free; and the tables of the
+        # functions whose repeated calls are answered (pure_memo.py)
+        self.state_free: dict[str, dict[int, bool]] = {}
+        self.pure_tables: dict[int, dict] = {}
         # the generated ASL's declarations by name: a table that loads modules as names are asked for
         # (:mod:`.lazy_decls`), or a dict of the modules handed over
         self._gen: Mapping[str, list[Decl]] = by_name(generated)
@@ -124,6 +129,7 @@ class Interpreter(Resolver):
     def load_module(self, module: Module) -> None:
         """Overlay a parsed module (its definitions shadow the tree's)."""
         declare_into(self._overlay, module)
+        self.overlay_version[0] += 1
 
     # ------------------------------------------------------------ extension
     @property
@@ -242,6 +248,7 @@ class Interpreter(Resolver):
         if self._overlay:
             overlay_names = set(self._overlay)
             self._overlay.clear()
+            self.overlay_version[0] += 1
             for f in self._overlay_compiled.values():
                 self.compiled.pop(id(f), None)
             self._overlay_compiled.clear()
