@@ -180,7 +180,8 @@ def e_call(c: Compiler, node: Node, ctx: Scope, fz: Fuser, depth: int) -> str | 
         if folded is not NOCONST:
             return fz.bind(folded)
         return f"{fz.bind(b)}(({''.join(p + ', ' for p in ps)}), ({''.join(x + ', ' for x in xs)}))"
-    fn = fz.bind(c._function(name, len(args), span))
+    target = c._function(name, len(args), span)
+    fn = fz.bind(target)
     get = fz.bind(_compile_and_get(c._compile_func))
     # the callee is read (compiled on first call) before the arguments are evaluated, the call site pushed
     # after them; the arguments stay on Python's stack (no temporaries: nothing outlives the call), the
@@ -190,11 +191,37 @@ def e_call(c: Compiler, node: Node, ctx: Scope, fz: Fuser, depth: int) -> str | 
     st, pop = fz.bind(c.stack), fz.bind(c.stack.pop)
     push = (f"{fz.bind(c.stack.append)}({fz.bind((name, span))}), "
             f"len({st}) > {MAX_DEPTH} and {fz.bind(_too_deep)}({st})")
+    answers = getattr(target.impl, "answers", None)
+    if answers is not None and len(xs) in (1, 2):
+        return _answered(fz, answers, callee, xs, push, pop)
     if not xs:
         f = fz.tmp()
         return f"(({f} := {callee}), {push}, {f}(), {pop}())[3]"
     last = f"({xs[-1]}, {push})[0]"
     return f"({callee}({''.join(x + ', ' for x in xs[:-1])}{last}), {pop}())[0]"
+
+
+def _answered(fz: Fuser, answers: tuple, callee: str, xs: list[str], push: str, pop: str) -> str:
+    """A call of a function whose repeated calls are answered (:mod:`.pure_memo`): the common case of its
+    answer inline, where the callee is still that answering implementation and the answer is kept and may
+    be given (this recording, this overlay, the steps and the depth at hand), with no frame and no push;
+    else the call as :func:`e_call` makes it, on the values already computed. The callee is read before
+    the arguments, the arguments once and in order, as in the call."""
+    wrapper, table, types, epoch, version, budget, stack = (fz.bind(x) for x in answers)
+    got, ent = fz.tmp(), fz.tmp()
+    args = [fz.tmp() for _ in xs]
+    bits, free = fz.bind(Bits), fz.bind(FREE_BITS)
+    typed = " and ".join(f"type({a}) is {types}[{i}] and (type({a}) is not {bits} or {a}.n <= {free})"
+                         for i, a in enumerate(args))
+    key = args[0] if len(args) == 1 else f"({args[0]}, {args[1]})"
+    sequence = ", ".join([f"({got} := {callee})"] + [f"({a} := {x})" for a, x in zip(args, xs)])
+    charge = fz.bind(answers[5].__setitem__)  # the budget's own store: a C call, not a frame
+    fast = (f"({sequence}) and {got} is {wrapper} and {typed} and ({ent} := {table}.get({key})) is not None "
+            f"and {ent}[4] == {epoch}[0] and {ent}[5] == {version}[0] and {budget}[0] >= {ent}[1] "
+            f"and len({stack}) < {ent}[3] and {charge}(0, {budget}[0] - {ent}[1]) is None")
+    last = f"({args[-1]}, {push})[0]"
+    slow = f"({got}({''.join(a + ', ' for a in args[:-1])}{last}), {pop}())[0]"
+    return f"({ent}[0] if {fast} else {slow})"
 
 
 def _too_deep(stack: list) -> None:

@@ -190,6 +190,7 @@ def remembering(c: Interpreter, fn: Function, inner: list[Callable]) -> Callable
             elif types[0] is not None:
                 return inner[0](a0)
             return compute(a0, (a0,))
+        one.answers = (one, table, types, epoch, version, budget, stack)  # type: ignore[attr-defined]
         return one
     if nparams == 2:
         def two(a0, a1):
@@ -205,6 +206,7 @@ def remembering(c: Interpreter, fn: Function, inner: list[Callable]) -> Callable
             elif types[0] is not None:
                 return inner[0](a0, a1)
             return compute((a0, a1), (a0, a1))
+        two.answers = (two, table, types, epoch, version, budget, stack)  # type: ignore[attr-defined]
         return two
 
     def many(*args):
