@@ -73,6 +73,25 @@ begin
     return Slow(n) + 1;
 end;
 
+func Three(a : integer, b : integer, c : Colour) => integer
+begin
+    return a * b + Width(c);
+end;
+
+func BigArg(a : integer, b : integer, x : bits(70000)) => integer
+begin
+    return a + b;
+end;
+
+func Wide(n : integer) => integer
+begin
+    var t : integer = 0;
+    for i = 0 to n - 1 do
+        t = t + Three(i MOD 3, 2, Blue) + BigArg(i, 1, Ones{70000});
+    end;
+    return t;
+end;
+
 func SetG(v : integer)
 begin
     G = v;
@@ -133,6 +152,16 @@ def test_answers_are_the_run_without_them_and_state_is_never_answered(inline: bo
     assert fast.call("Sweep", 40) == slow.call("Sweep", 40)
     assert fast.steps_used == slow.steps_used
     assert slow.pure_tables == {}
+
+
+def test_three_arguments_and_a_bitvector_too_big_to_hash_for_free() -> None:
+    """A function of three scalars is answered too; one called with a bitvector over FREE_BITS never is
+    (hashing it would charge steps the call does not take), and the steps stay equal."""
+    fast, slow = _pair()
+    assert fast.call("Wide", 30) == slow.call("Wide", 30)
+    assert fast.steps_used == slow.steps_used
+    assert set(_table(fast, "Three", 3)) == {(0, 2, "Blue"), (1, 2, "Blue"), (2, 2, "Blue")}
+    assert _table(fast, "BigArg", 3) == {}
 
 
 @pytest.mark.parametrize("inline", [False, True])

@@ -210,7 +210,9 @@ def remembering(c: Interpreter, fn: Function, inner: list[Callable]) -> Callable
         return two
 
     def many(*args):
-        if types[0] is not None and any(type(a) is not t or (t is Bits and a.n > free) for a, t in zip(args, types)):
+        if types[0] is None:  # nothing hashed before compute() has seen the arguments are scalars
+            return compute(args, args)
+        if any(type(a) is not t or (t is Bits and a.n > free) for a, t in zip(args, types)):
             return inner[0](*args)
         e = table.get(args)
         if e is not None:
