@@ -122,7 +122,8 @@ def _pair() -> tuple[Interpreter, Interpreter]:
 
 
 def _table(it: Interpreter, name: str, arity: int = 1) -> dict:
-    return it.pure_tables.get(id(it._funcs[(name, arity)]), {})
+    answers = it.answering.get(id(it._funcs[(name, arity)]))
+    return answers.table if answers is not None else {}
 
 
 def _callees_first(it: Interpreter) -> None:
@@ -145,13 +146,13 @@ def test_answers_are_the_run_without_them_and_state_is_never_answered(inline: bo
     # what is state-free and called with scalars is kept; what reaches a global or takes a record is not
     assert {"Green", "Blue"} <= set(_table(fast, "Width")) and 10 in _table(fast, "Slow")
     assert _table(fast, "CallsReadsG") == {} and _table(fast, "ReadsG") == {}
-    assert ("Field", 1) in fast._funcs and id(fast._funcs[("Field", 1)]) not in fast.pure_tables
+    assert ("Field", 1) in fast._funcs and id(fast._funcs[("Field", 1)]) not in fast.answering
     assert fast.state_free["ReadsG"] == {1: False} and fast.state_free["CallsReadsG"] == {1: True}
     for it in (fast, slow):
         it.call("SetG", 5)  # a result that read G would now be wrong
     assert fast.call("Sweep", 40) == slow.call("Sweep", 40)
     assert fast.steps_used == slow.steps_used
-    assert slow.pure_tables == {}
+    assert slow.answering == {}
 
 
 def test_three_arguments_and_a_bitvector_too_big_to_hash_for_free() -> None:

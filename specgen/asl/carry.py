@@ -65,8 +65,8 @@ def carry_over(interp: Any, new: SpecIndex) -> bool:
     interp._definitions = None
     interp._consts.clear()
     interp.globals.clear()
-    for table in interp.pure_tables.values():  # a kept result may have run a changed body (pure_memo.py)
-        table.clear()
+    for answers in interp.answering.values():  # a kept result may have run a changed body (pure_memo.py)
+        answers.table.clear()
     touched = [fn for (name, arity), fn in interp._funcs.items()
                if name in changed or (fn.decl is not None and not fn.decl.params)  # memoised resets re-record
                or not changed.isdisjoint(getattr(fn, "compiled_notes", ()))]

@@ -147,6 +147,7 @@ class Compiler(Protocol):
     read_log: list | None
     forms: "MutableMapping[Callable, tuple]"  # a compiled closure's source form, weakly keyed (compile_fuse_stmt)
     tiers: "MutableMapping[Callable, object]"  # a closure running a tiered block -> its installer(s), weakly keyed
+    answering: dict[int, Any]  # a Function's id -> what its answered calls answer from (pure_memo.Answers)
 
     def max_steps_of(self) -> int: ...
 

@@ -20,6 +20,7 @@ from .compile_fuse import FUSE, Fuser, src
 from .compile_types import check_as, default
 from .errors import ASLError
 from .ops import BINOPS, UNOPS
+from .pure_memo import Answers
 from .stdlib import BUILTINS
 from .values import Bits
 
@@ -191,8 +192,8 @@ def e_call(c: Compiler, node: Node, ctx: Scope, fz: Fuser, depth: int) -> str | 
     st, pop = fz.bind(c.stack), fz.bind(c.stack.pop)
     push = (f"{fz.bind(c.stack.append)}({fz.bind((name, span))}), "
             f"len({st}) > {MAX_DEPTH} and {fz.bind(_too_deep)}({st})")
-    answers = getattr(target.impl, "answers", None)
-    if answers is not None and len(xs) in (1, 2):
+    answers = c.answering.get(id(target))
+    if answers is not None and answers.implementation is target.impl and len(xs) in (1, 2):
         return _answered(fz, answers, callee, xs, push, pop)
     if not xs:
         f = fz.tmp()
@@ -201,7 +202,7 @@ def e_call(c: Compiler, node: Node, ctx: Scope, fz: Fuser, depth: int) -> str | 
     return f"({callee}({''.join(x + ', ' for x in xs[:-1])}{last}), {pop}())[0]"
 
 
-def _answered(fz: Fuser, answers: tuple, callee: str, xs: list[str], push: str, pop: str) -> str:
+def _answered(fz: Fuser, answers: Answers, callee: str, xs: list[str], push: str, pop: str) -> str:
     """A call of a function whose repeated calls are answered (:mod:`.pure_memo`): the common case of its
     answer inline, where the callee is still that answering implementation and the answer is kept and may
     be given (this recording, this overlay, the steps and the depth at hand), with no frame and no push;
@@ -215,7 +216,7 @@ def _answered(fz: Fuser, answers: tuple, callee: str, xs: list[str], push: str, 
                          for i, a in enumerate(args))
     key = args[0] if len(args) == 1 else f"({args[0]}, {args[1]})"
     sequence = ", ".join([f"({got} := {callee})"] + [f"({a} := {x})" for a, x in zip(args, xs)])
-    charge = fz.bind(answers[5].__setitem__)  # the budget's own store: a C call, not a frame
+    charge = fz.bind(answers.budget.__setitem__)  # the budget's own store: a C call, not a frame
     fast = (f"({sequence}) and {got} is {wrapper} and {typed} and ({ent} := {table}.get({key})) is not None "
             f"and {ent}[4] == {epoch}[0] and {ent}[5] == {version}[0] and {budget}[0] >= {ent}[1] "
             f"and len({stack}) < {ent}[3] and {charge}(0, {budget}[0] - {ent}[1]) is None")

@@ -45,6 +45,7 @@ from .compile_stmt import compile_block, compile_stmt
 from .budget import (ACTIVE, DEFAULT_MAX_MEMORY_BYTES, DEFAULT_MAX_STEPS, DEFAULT_MAX_VALUE_BITS, MAX_DEPTH,
                      BudgetExceeded, peak_kib, split, steps_left)
 from .memory import measurer
+from .pure_memo import Answers
 from .compile_types import TypeInfo, named_type, type_of
 from .errors import ASLAssertionError, ASLError, MissingFunction, NotDerivable
 from .generated_names import GeneratedNames
@@ -103,10 +104,10 @@ class Interpreter(Resolver):
         self.synthesize_generated = synthesize_generated
         self._overlay: dict[str, list[Decl]] = {}
         self.overlay_version = [0]  # changed with the overlay: what answered calls check it by (pure_memo.py)
-        # of each tree function's name, by arity, whether its body is state-free; and the tables of the
-        # functions whose repeated calls are answered (pure_memo.py)
+        # of each tree function's name, by arity, whether its body is state-free; and, by the id of its
+        # Function, what each function whose repeated calls are answered answers from (pure_memo.py)
         self.state_free: dict[str, dict[int, bool]] = {}
-        self.pure_tables: dict[int, dict] = {}
+        self.answering: dict[int, Answers] = {}
         # the generated ASL's declarations by name: a table that loads modules as names are asked for
         # (:mod:`.lazy_decls`), or a dict of the modules handed over
         self._gen: Mapping[str, list[Decl]] = by_name(generated)

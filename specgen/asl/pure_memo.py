@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import os
 from fractions import Fraction
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, NamedTuple
 
 from . import budget as _budget
 from .ast import FuncDecl, GlobalDecl, Node, TypeDecl
@@ -50,6 +50,19 @@ _CONSTANT_KINDS = ("constant", "config", "let")
 LIMIT = 1024
 #: ``SPECGEN_NO_PURE=1``: every call runs (the bench's A/B, debugging), as ``SPECGEN_NO_REPLAY`` for memo.py
 ENABLED = os.environ.get("SPECGEN_NO_PURE", "") in ("", "0")
+
+
+class Answers(NamedTuple):
+    """A function's answering implementation and what it answers from: a caller compiled after it answers
+    the common case inline (``fuse_rules._answered``) while ``implementation`` is still the function's."""
+
+    implementation: Callable
+    table: dict
+    types: list
+    epoch: list
+    version: list
+    budget: list
+    stack: list
 
 
 def _nodes(body: object) -> Iterator[Node]:
@@ -134,7 +147,6 @@ def remembering(c: Interpreter, fn: Function, inner: list[Callable]) -> Callable
     a repeated call from its table; ``inner[0]`` is the implementation that computes (the caller may
     swap in the function's fused form)."""
     table: dict[object, list] = {}
-    c.pure_tables[id(fn)] = table  # one per function: a recompiled body's replaces its old one
     budget, stack, trail, overlay = c.budget, c.stack, c.trail, c._overlay
     epoch, current, version = trail.epoch, trail.current, c.overlay_version
     nparams = len(fn.decl.params)  # type: ignore[union-attr]
@@ -177,37 +189,32 @@ def remembering(c: Interpreter, fn: Function, inner: list[Callable]) -> Callable
         budget[0] -= steps
         return e[0]
 
-    if nparams == 1:
-        def one(a0):
-            t0 = type(a0)
-            if t0 is types[0] and (t0 is not Bits or a0.n <= free):
-                e = table.get(a0)
-                if e is not None:
-                    if e[4] == epoch[0] and e[5] == version[0] and budget[0] >= e[1] and len(stack) <= e[3]:
-                        budget[0] -= e[1]  # the common case of answer(), inline: the hottest path of a run
-                        return e[0]
-                    return answer(e, (a0,))
-            elif types[0] is not None:
-                return inner[0](a0)
-            return compute(a0, (a0,))
-        one.answers = (one, table, types, epoch, version, budget, stack)  # type: ignore[attr-defined]
-        return one
-    if nparams == 2:
-        def two(a0, a1):
-            t0, t1 = type(a0), type(a1)
-            if (t0 is types[0] and t1 is types[1] and (t0 is not Bits or a0.n <= free)
-                    and (t1 is not Bits or a1.n <= free)):
-                e = table.get((a0, a1))
-                if e is not None:
-                    if e[4] == epoch[0] and e[5] == version[0] and budget[0] >= e[1] and len(stack) <= e[3]:
-                        budget[0] -= e[1]
-                        return e[0]
-                    return answer(e, (a0, a1))
-            elif types[0] is not None:
-                return inner[0](a0, a1)
-            return compute((a0, a1), (a0, a1))
-        two.answers = (two, table, types, epoch, version, budget, stack)  # type: ignore[attr-defined]
-        return two
+    def one(a0):
+        t0 = type(a0)
+        if t0 is types[0] and (t0 is not Bits or a0.n <= free):
+            e = table.get(a0)
+            if e is not None:
+                if e[4] == epoch[0] and e[5] == version[0] and budget[0] >= e[1] and len(stack) <= e[3]:
+                    budget[0] -= e[1]  # the common case of answer(), inline: the hottest path of a run
+                    return e[0]
+                return answer(e, (a0,))
+        elif types[0] is not None:
+            return inner[0](a0)
+        return compute(a0, (a0,))
+
+    def two(a0, a1):
+        t0, t1 = type(a0), type(a1)
+        if (t0 is types[0] and t1 is types[1] and (t0 is not Bits or a0.n <= free)
+                and (t1 is not Bits or a1.n <= free)):
+            e = table.get((a0, a1))
+            if e is not None:
+                if e[4] == epoch[0] and e[5] == version[0] and budget[0] >= e[1] and len(stack) <= e[3]:
+                    budget[0] -= e[1]
+                    return e[0]
+                return answer(e, (a0, a1))
+        elif types[0] is not None:
+            return inner[0](a0, a1)
+        return compute((a0, a1), (a0, a1))
 
     def many(*args):
         if types[0] is None:  # nothing hashed before compute() has seen the arguments are scalars
@@ -218,7 +225,11 @@ def remembering(c: Interpreter, fn: Function, inner: list[Callable]) -> Callable
         if e is not None:
             return answer(e, args)
         return compute(args, args)
-    return many
+
+    impl = one if nparams == 1 else two if nparams == 2 else many
+    # one per function: a recompiled body's replaces its old one (carry.py clears the tables)
+    c.answering[id(fn)] = Answers(impl, table, types, epoch, version, budget, stack)
+    return impl
 
 
-__all__ = ["ENABLED", "LIMIT", "SCALARS", "remembering", "scalar_parameters", "state_free"]
+__all__ = ["Answers", "ENABLED", "LIMIT", "SCALARS", "remembering", "scalar_parameters", "state_free"]
