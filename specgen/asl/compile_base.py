@@ -148,6 +148,8 @@ class Compiler(Protocol):
     forms: "MutableMapping[Callable, tuple]"  # a compiled closure's source form, weakly keyed (compile_fuse_stmt)
     tiers: "MutableMapping[Callable, object]"  # a closure running a tiered block -> its installer(s), weakly keyed
     answering: dict[int, Any]  # a Function's id -> what its answered calls answer from (pure_memo.Answers)
+    overlay_version: list[int]  # changed with the loaded test's module (pure_memo.py)
+    trail: Any  # the run's trail (trail.Trail): what a run read
 
     def max_steps_of(self) -> int: ...
 

@@ -194,7 +194,7 @@ def e_call(c: Compiler, node: Node, ctx: Scope, fz: Fuser, depth: int) -> str | 
             f"len({st}) > {MAX_DEPTH} and {fz.bind(_too_deep)}({st})")
     answers = c.answering.get(id(target))
     if answers is not None and answers.implementation is target.impl and len(xs) in (1, 2):
-        return _answered(fz, answers, callee, xs, push, pop)
+        return _answered(c, fz, answers, callee, xs, push, pop)
     if not xs:
         f = fz.tmp()
         return f"(({f} := {callee}), {push}, {f}(), {pop}())[3]"
@@ -202,13 +202,15 @@ def e_call(c: Compiler, node: Node, ctx: Scope, fz: Fuser, depth: int) -> str | 
     return f"({callee}({''.join(x + ', ' for x in xs[:-1])}{last}), {pop}())[0]"
 
 
-def _answered(fz: Fuser, answers: Answers, callee: str, xs: list[str], push: str, pop: str) -> str:
+def _answered(c: Compiler, fz: Fuser, answers: Answers, callee: str, xs: list[str], push: str, pop: str) -> str:
     """A call of a function whose repeated calls are answered (:mod:`.pure_memo`): the common case of its
     answer inline, where the callee is still that answering implementation and the answer is kept and may
     be given (this recording, this overlay, the steps and the depth at hand), with no frame and no push;
     else the call as :func:`e_call` makes it, on the values already computed. The callee is read before
     the arguments, the arguments once and in order, as in the call."""
-    wrapper, table, types, epoch, version, budget, stack = (fz.bind(x) for x in answers)
+    wrapper, table, types = (fz.bind(x) for x in answers)
+    epoch, version = fz.bind(c.trail.epoch), fz.bind(c.overlay_version)
+    budget, stack = fz.bind(c.budget), fz.bind(c.stack)
     got, ent = fz.tmp(), fz.tmp()
     args = [fz.tmp() for _ in xs]
     bits, free = fz.bind(Bits), fz.bind(FREE_BITS)
@@ -216,7 +218,7 @@ def _answered(fz: Fuser, answers: Answers, callee: str, xs: list[str], push: str
                          for i, a in enumerate(args))
     key = args[0] if len(args) == 1 else f"({args[0]}, {args[1]})"
     sequence = ", ".join([f"({got} := {callee})"] + [f"({a} := {x})" for a, x in zip(args, xs)])
-    charge = fz.bind(answers.budget.__setitem__)  # the budget's own store: a C call, not a frame
+    charge = fz.bind(c.budget.__setitem__)  # the budget's own store: a C call, not a frame
     fast = (f"({sequence}) and {got} is {wrapper} and {typed} and ({ent} := {table}.get({key})) is not None "
             f"and {ent}[4] == {epoch}[0] and {ent}[5] == {version}[0] and {budget}[0] >= {ent}[1] "
             f"and len({stack}) < {ent}[3] and {charge}(0, {budget}[0] - {ent}[1]) is None")

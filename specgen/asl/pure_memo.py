@@ -53,16 +53,13 @@ ENABLED = os.environ.get("SPECGEN_NO_PURE", "") in ("", "0")
 
 
 class Answers(NamedTuple):
-    """A function's answering implementation and what it answers from: a caller compiled after it answers
-    the common case inline (``fuse_rules._answered``) while ``implementation`` is still the function's."""
+    """A function's answering implementation and what it answers from (the budget, stack, trail and
+    overlay version it checks are the interpreter's): a caller compiled after it answers the common case
+    inline (``fuse_rules._answered``) while ``implementation`` is still the function's."""
 
     implementation: Callable
     table: dict
     types: list
-    epoch: list
-    version: list
-    budget: list
-    stack: list
 
 
 def _nodes(body: object) -> Iterator[Node]:
@@ -228,7 +225,7 @@ def remembering(c: Interpreter, fn: Function, inner: list[Callable]) -> Callable
 
     impl = one if nparams == 1 else two if nparams == 2 else many
     # one per function: a recompiled body's replaces its old one (carry.py clears the tables)
-    c.answering[id(fn)] = Answers(impl, table, types, epoch, version, budget, stack)
+    c.answering[id(fn)] = Answers(impl, table, types)
     return impl
 
 
